@@ -1,0 +1,27 @@
+/** The list of CLI commands, in help order. */
+import type { CliCommand } from '../command.js';
+import { auditCommand } from './audit.js';
+import { decodeCommand } from './decode.js';
+import { demoCommand } from './demo.js';
+import { historyCommand } from './history.js';
+import { inspectDarCommand } from './inspect-dar.js';
+import { replayCommand } from './replay.js';
+import { reportCommand } from './report.js';
+import { serveCommand } from './serve.js';
+import { snapshotCommand } from './snapshot.js';
+import { typesCommand } from './types.js';
+import { verifyContractCommand } from './verify-contract.js';
+
+export const commands: readonly CliCommand[] = [
+  decodeCommand,
+  verifyContractCommand,
+  inspectDarCommand,
+  typesCommand,
+  serveCommand,
+  auditCommand,
+  snapshotCommand,
+  replayCommand,
+  historyCommand,
+  reportCommand,
+  demoCommand,
+];

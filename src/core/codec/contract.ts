@@ -1,0 +1,67 @@
+/**
+ * A decoded `created_event_blob`: the `Versioned` envelope plus the `FatContractInstance`
+ * (spec/blob-format.md §2, spec/contract-id.md §4).
+ */
+import type { Value } from './value.js';
+
+/** Lower-case hex string of the raw contract-ID bytes (138 hex chars for a Canton V1 ID). */
+export type ContractIdHex = string;
+/** A party identifier, e.g. `DSO::1220…`. */
+export type PartyId = string;
+
+export interface TemplateId {
+  /** 64 lower-case hex chars */
+  readonly packageId: string;
+  /** dotted-name segments, e.g. ['Splice', 'Amulet'] */
+  readonly module: readonly string[];
+  /** dotted-name segments, e.g. ['FeaturedAppRight'] */
+  readonly entity: readonly string[];
+}
+
+export interface Salt {
+  /** Salt.hmac algorithm enum (1 = HMAC-SHA256) */
+  readonly algorithm: number;
+  /** 32 bytes */
+  readonly bytes: Uint8Array;
+}
+
+export interface AuthenticationData {
+  /** raw bytes of FCI field 8, kept verbatim for byte-identical re-encoding */
+  readonly raw: Uint8Array;
+  /** UntypedVersionedMessage.version (30 for V1 contract IDs on Canton 3.x; 0 = absent) */
+  readonly version: number;
+  /** null when field 8 could not be parsed as a V1 wrapper (e.g. V2 IDs) */
+  readonly salt: Salt | null;
+}
+
+export interface ContractKey {
+  readonly key: Value;
+  readonly maintainers: readonly PartyId[];
+  /** KeyWithMaintainers.hash (serialization version "2" only) */
+  readonly hash: Uint8Array | null;
+}
+
+export type BlobLayout = 'current' | 'legacy';
+
+export interface DecodedContract {
+  /** Versioned.version, e.g. "2.1" */
+  readonly serializationVersion: string;
+  /** which FatContractInstance field numbering was detected (blob-format.md §2.4) */
+  readonly layout: BlobLayout;
+  readonly contractId: Uint8Array;
+  readonly packageName: string;
+  readonly templateId: TemplateId;
+  readonly createArg: Value;
+  readonly nonMaintainerSignatories: readonly PartyId[];
+  readonly nonSignatoryStakeholders: readonly PartyId[];
+  /** non_maintainer_signatories ∪ key maintainers, sorted, unique */
+  readonly signatories: readonly PartyId[];
+  /** signatories ∪ non_signatory_stakeholders, sorted, unique */
+  readonly stakeholders: readonly PartyId[];
+  /** ledger time of creation, microseconds since the epoch */
+  readonly createdAt: bigint;
+  readonly authenticationData: AuthenticationData;
+  readonly key: ContractKey | null;
+  /** FCI field 9 (dev only); empty when absent */
+  readonly packageVersion: readonly number[];
+}

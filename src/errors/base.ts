@@ -1,0 +1,49 @@
+/**
+ * The one error hierarchy of reserve-audit (design/style.md "Errors").
+ *
+ * Every error thrown by a public function is a `ReserveAuditError` with a stable `code`
+ * (SCREAMING_SNAKE_CASE, never renamed once released), a `shortMessage` in the form
+ * `"<field>" expected <rule>, got <value>`, optional structured `details`, and the `cause`.
+ * Domain files (`codec.ts`, `hash.ts`, ...) subclass it and list their codes.
+ * Audit discrepancies are NOT errors: they are findings (src/core/audit).
+ */
+
+export interface ReserveAuditErrorOptions {
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly cause?: unknown;
+}
+
+export class ReserveAuditError extends Error {
+  override name = 'ReserveAuditError';
+  readonly code: string;
+  readonly shortMessage: string;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: string, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
+    super(`${code}: ${shortMessage}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.shortMessage = shortMessage;
+    this.details = options.details ?? {};
+  }
+}
+
+export function isReserveAuditError(e: unknown): e is ReserveAuditError {
+  return e instanceof ReserveAuditError;
+}
+
+/** Renders a hostile value for an error message: quoted, truncated, control characters escaped. */
+export function formatGot(value: unknown, max = 80): string {
+  let s: string;
+  if (typeof value === 'string') s = JSON.stringify(value);
+  else if (typeof value === 'bigint') s = `${value}n`;
+  else if (value instanceof Uint8Array) s = `${value.length} bytes`;
+  else if (value === undefined) s = 'undefined';
+  else {
+    try {
+      s = JSON.stringify(value) ?? String(value);
+    } catch {
+      s = String(value);
+    }
+  }
+  return s.length > max ? `${s.slice(0, max)}…(${s.length} chars)` : s;
+}

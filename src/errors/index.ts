@@ -1,0 +1,2 @@
+/** Re-exports the error hierarchy: the base class and one subclass per domain. */
+export * from './base.js';
