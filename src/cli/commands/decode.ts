@@ -1,12 +1,36 @@
-/** `reserve-audit decode` — placeholder until its owner lands it (remove this comment then). */
+/**
+ * `reserve-audit decode <blob>`: decodes a created_event_blob (base64, `@file` or `-` for stdin)
+ * and prints it as JSON (spec/blob-format.md; rendering in src/core/codec/json.ts).
+ * Exit 0 on success, 2 with a one-line typed error on bad input.
+ */
+import { decodeCreatedEventBlob, formatDecodedContractJson } from '../../core/codec/index.js';
 import type { CliCommand } from '../command.js';
+import { EXIT_OK, reportError } from '../exit-codes.js';
+import { readBlobArgument } from '../read-input.js';
 
 export const decodeCommand: CliCommand = {
-  command: 'decode',
-  describe: '(not yet available)',
-  builder: (y) => y,
-  run: async (_args, ctx) => {
-    ctx.stderr.write('reserve-audit: decode is not available yet\n');
-    return 2;
+  command: 'decode <blob>',
+  describe: 'decode a created_event_blob (base64, @file, or - for stdin) and print it as JSON',
+  builder: (y) =>
+    y
+      .positional('blob', { type: 'string', describe: 'base64 blob, @path (base64 or raw bytes), or - (stdin)' })
+      .option('unknown-fields', {
+        choices: ['reject', 'report'] as const,
+        default: 'reject' as const,
+        describe: 'reject blobs with unknown protobuf fields, or skip and list them',
+      })
+      .option('compact', { type: 'boolean', default: false, describe: 'one-line JSON' }),
+  run: async (args, ctx) => {
+    try {
+      const bytes = await readBlobArgument(String(args.blob ?? ''), ctx);
+      const contract = decodeCreatedEventBlob(bytes, {
+        unknownFields: args['unknown-fields'] === 'report' ? 'report' : 'reject',
+      });
+      const json = formatDecodedContractJson(contract);
+      ctx.stdout.write(`${args.compact === true ? JSON.stringify(json) : JSON.stringify(json, null, 2)}\n`);
+      return EXIT_OK;
+    } catch (e) {
+      return reportError(e, ctx.stderr);
+    }
   },
 };

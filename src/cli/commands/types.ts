@@ -1,12 +1,54 @@
-/** `reserve-audit types` — placeholder until its owner lands it (remove this comment then). */
+/**
+ * `reserve-audit types --dar <file> --template <Module:Entity> [--out <file>]`
+ * (spec/dar-format.md §6; docs/type-file.md): writes a JSON type file holding exactly the data
+ * types reachable from one template, read from a DAR — a small, reviewable input for
+ * `verify-contract --types` that needs no DAR afterwards.
+ */
+import { writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { formatQualifiedName } from '../../core/types/daml-type.js';
+import { formatTypeFile } from '../../core/types/type-file.js';
+import { DarError } from '../../errors/dar.js';
+import { loadDarFile } from '../../io/dar-file.js';
 import type { CliCommand } from '../command.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { computeDarTemplateTypes } from './inspect-dar.js';
 
 export const typesCommand: CliCommand = {
   command: 'types',
-  describe: '(not yet available)',
-  builder: (y) => y,
-  run: async (_args, ctx) => {
-    ctx.stderr.write('reserve-audit: types is not available yet\n');
-    return 2;
+  describe: 'write the JSON type file of the data types one template reaches, read from a DAR',
+  builder: (y: Argv) =>
+    y
+      .option('dar', { type: 'string', demandOption: true, describe: '.dar or .dalf file' })
+      .option('template', {
+        type: 'string',
+        demandOption: true,
+        describe: 'Module:Entity (or <packageId>:Module:Entity)',
+      })
+      .option('out', { type: 'string', describe: 'output file (default: stdout)' }),
+  run: async (args, ctx) => {
+    const darArg = args.dar;
+    if (typeof darArg !== 'string') {
+      throw new DarError('DAR_FILE_READ_FAILED', '"--dar" expected exactly one file');
+    }
+    const dar = await loadDarFile(darArg, { cwd: ctx.cwd });
+    const reach = computeDarTemplateTypes(dar, String(args.template));
+    const tpl = formatQualifiedName(reach.dataTypes[0]!.def.name);
+    const pkg = reach.templatePackage;
+    const text = formatTypeFile(reach.packages, {
+      source_path: basename(darArg),
+      notes:
+        `data types reachable from template ${tpl} of ${pkg.name} ${pkg.version} (${pkg.packageId}), ` +
+        `read by reserve-audit types from ${basename(darArg)}` +
+        (dar.manifest?.sdkVersion ? ` (Sdk-Version ${dar.manifest.sdkVersion})` : ''),
+    });
+    if (typeof args.out === 'string') {
+      await writeFile(resolve(ctx.cwd, args.out), text);
+      ctx.stderr.write(
+        `wrote ${args.out}: ${reach.dataTypes.length} data types from ${reach.packages.length} packages for ${tpl}\n`,
+      );
+    } else ctx.stdout.write(text);
+    return EXIT_OK;
   },
 };

@@ -64,4 +64,20 @@ export interface DecodedContract {
   readonly key: ContractKey | null;
   /** FCI field 9 (dev only); empty when absent */
   readonly packageVersion: readonly number[];
+  /** unknown fields skipped by the decoder; present (possibly empty) only with `unknownFields: 'report'` */
+  readonly unknownFields?: readonly UnknownFieldReport[];
 }
+
+/**
+ * An unknown protobuf field skipped by a decoder run with `unknownFields: 'report'`
+ * (added by the codec; see src/core/codec/limits.ts).
+ */
+export interface UnknownFieldReport {
+  /** the message it was found in, e.g. `FatContractInstance`, `Value.Record.Field` */
+  readonly message: string;
+  readonly fieldNumber: number;
+  readonly wireType: number;
+  /** byte offset of the field's tag in the decoded buffer */
+  readonly offset: number;
+}
+

@@ -1,0 +1,119 @@
+/**
+ * Benchmark of contract-ID verification (spec/contract-id.md §1–§6) on the real blob vectors:
+ * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
+ * (decode + verify), against the raw SHA-256 floor over exactly the same preimages
+ * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
+ *
+ * Run: `npm run bench` (= `tsx bench/verify.bench.ts`). Optional: `BENCH_MS=2000` per measurement.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeCreatedEventBlob } from '../src/core/codec/index.js';
+import { computeContractHashPreimage } from '../src/core/hash/contract-hash.js';
+import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js';
+import { sha256Noble } from '../src/core/hash/sha256.js';
+import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
+import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
+import { createTypeEnv } from '../src/core/types/type-env.js';
+import { parseTypeFile } from '../src/core/types/type-file.js';
+import { typeCreateArgument } from '../src/core/types/type-value.js';
+import { sha256Node } from '../src/io/node-sha256.js';
+import { loadContractIdVectors } from '../test/helpers/vectors.js';
+
+const MS = Number(process.env.BENCH_MS ?? 1000);
+const root = join(import.meta.dirname, '..');
+const env = createTypeEnv(
+  parseTypeFile(readFileSync(join(root, 'fixtures', 'types', 'splice-amulet-0.1.17.types.json'), 'utf8'))
+    .packages,
+);
+
+/** Runs `f` repeatedly for about MS milliseconds (after a warm-up); returns operations per second. */
+function opsPerSecond(f: () => void): number {
+  const warm = performance.now();
+  while (performance.now() - warm < Math.min(200, MS / 4)) f();
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < MS) {
+    for (let i = 0; i < 50; i++) f();
+    n += 50;
+    now = performance.now();
+  }
+  return (n * 1000) / (now - start);
+}
+
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US').padStart(9);
+
+interface Row {
+  name: string;
+  version: ContractIdVersion;
+  preimageBytes: number;
+  verifyDecoded: number;
+  verifyBlob: number;
+  shaNode: number;
+  shaNoble: number;
+}
+
+const rows: Row[] = [];
+for (const b of loadContractIdVectors().blobVectors) {
+  const contract = decodeCreatedEventBlob(b.createdEventBlobBase64);
+  const version = (['v10', 'v11', 'v12'] as const)[Number(b.contractId.slice(69, 70))] as ContractIdVersion;
+  const check = verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node });
+  if (!check.ok) throw new Error(`${b.name} does not verify: ${JSON.stringify(check.reasons)}`);
+  const typed = version === 'v12' ? typeCreateArgument(contract, env).value : undefined;
+  const chPre = computeContractHashPreimage(version, { ...contract, typedCreateArg: typed });
+  const salt = contract.authenticationData.salt?.bytes as Uint8Array;
+  const uPre = computeUnicumPreimage({
+    salt,
+    createdAt: contract.createdAt,
+    signatories: contract.signatories,
+    stakeholders: contract.stakeholders,
+    key: contract.key,
+    contractHash: sha256Node(chPre),
+  });
+  rows.push({
+    name: b.name,
+    version,
+    preimageBytes: chPre.length + uPre.length,
+    verifyDecoded: opsPerSecond(() => {
+      verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node });
+    }),
+    verifyBlob: opsPerSecond(() => {
+      verifyContractId({
+        contractId: b.contractId,
+        blob: b.createdEventBlobBase64,
+        types: env,
+        sha256: sha256Node,
+      });
+    }),
+    shaNode: opsPerSecond(() => {
+      sha256Node(chPre);
+      sha256Node(uPre);
+    }),
+    shaNoble: opsPerSecond(() => {
+      sha256Noble(chPre);
+      sha256Noble(uPre);
+    }),
+  });
+}
+
+console.log(`verify.bench — node ${process.version}, ${MS} ms per measurement, rates in operations/s`);
+console.log(
+  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify)',
+);
+console.log(
+  'sha node / sha noble = SHA-256 of the same two preimages only; ratio = verifyDecoded / sha node\n',
+);
+console.log(`${'vector'.padEnd(38)} ver  bytes  verifyDecoded  verifyBlob   sha node  sha noble  ratio`);
+for (const r of rows) {
+  console.log(
+    `${r.name.padEnd(38)} ${r.version} ${String(r.preimageBytes).padStart(6)}  ${fmt(r.verifyDecoded)}     ${fmt(r.verifyBlob)}  ${fmt(r.shaNode)}  ${fmt(r.shaNoble)}  ${(r.verifyDecoded / r.shaNode).toFixed(2)}`,
+  );
+}
+for (const v of ['v10', 'v11', 'v12'] as const) {
+  const rs = rows.filter((r) => r.version === v);
+  const mean = (f: (r: Row) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
+  console.log(
+    `${`mean ${v} (${rs.length} blobs)`.padEnd(38)} ${v} ${String(Math.round(mean((r) => r.preimageBytes))).padStart(6)}  ${fmt(mean((r) => r.verifyDecoded))}     ${fmt(mean((r) => r.verifyBlob))}  ${fmt(mean((r) => r.shaNode))}  ${fmt(mean((r) => r.shaNoble))}  ${mean((r) => r.verifyDecoded / r.shaNode).toFixed(2)}`,
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The AMM core (spec/api-decisions.md §1–§7, public-api.md): constant-product math, routes, fee
+ * plans, quote bodies, and market data (orderbook, tickers, candles, volume, stats). Pure: the
+ * server, the simulator and the auditor all compute with these same functions.
+ */
+
+export {
+  CANDLE_SNAPSHOT_LIMIT,
+  type CandleBar,
+  type CandlesInput,
+  computeBarStart,
+  computeCandles,
+} from './candles.js';
+export { Dec, roundDown10, roundHalfUp10, roundUp10, SCALE, toDec } from './decimal.js';
+export { formatAmount, formatSeconds, formatTrimmed, MAX_AMOUNT_DIGITS, parseAmount } from './format.js';
+export {
+  findMarketPools,
+  findTickerPools,
+  formatMarketSymbol,
+  formatPoolMarketSymbol,
+  formatTickerId,
+  type MarketSymbol,
+  parseMarketSymbol,
+  parseTickerId,
+} from './market-symbol.js';
+export {
+  computeOrderbook,
+  computeOrderbookLevels,
+  ORDERBOOK_BAND,
+  ORDERBOOK_DEFAULT_DEPTH,
+  ORDERBOOK_MAX_DEPTH,
+  type Orderbook,
+  type OrderbookInput,
+  type OrderbookLevel,
+  parseOrderbookDepth,
+} from './orderbook.js';
+export {
+  AFFILIATE_CODE_MAX,
+  formatMemo,
+  isUnsupportedConnectToken,
+  parseQuoteRequest,
+  type QuoteInput,
+  type QuoteRequest,
+  type QuoteResult,
+  quoteConnectSwap,
+  quotePoolSwap,
+  UNSUPPORTED_CONNECT_SYMBOL,
+} from './quote.js';
+export {
+  type QuoteAmount,
+  type QuoteBody,
+  type QuotePoolEntry,
+  type QuotePrices,
+  type QuoteSent,
+  type RenderQuoteInput,
+  renderQuoteBody,
+} from './quote-body.js';
+export {
+  computeCcValue,
+  findDeepestPool,
+  findPairPool,
+  findRoute,
+  isTokenInPools,
+  type Route,
+  type RouteHop,
+} from './route.js';
+export {
+  computeAverageExecutionSeconds,
+  computeStats,
+  formatTimestamp,
+  type StatsInput,
+  type SwapStats,
+} from './stats.js';
+export {
+  computeCcReserve,
+  computeFeeSplit,
+  computeMidPrice,
+  computeMidPriceExact,
+  computePriceAfter,
+  computeReserveOf,
+  computeSlippage,
+  computeSwapInput,
+  computeSwapOutput,
+  computeTvlCc,
+  type FeeSplit,
+  isSameToken,
+  type SwapInputInput,
+  type SwapOutputInput,
+} from './swap-math.js';
+export {
+  computeFeePercentage,
+  computeHopMid,
+  computeSwapHop,
+  computeSwapPlan,
+  type NetworkFeeSource,
+  type SwapHopPlan,
+  type SwapPlan,
+  type SwapPlanInput,
+  type SwapPlanMode,
+} from './swap-plan.js';
+export {
+  type AggregatorPair,
+  type AggregatorTicker,
+  computePairActivity,
+  computePairGroups,
+  computePairs,
+  computeTickers,
+  DAY_MS,
+  type PairGroup,
+  type TickersInput,
+} from './tickers.js';
+export type * from './types.js';
+export { computeVolumeWindow, type VolumeWindow, type VolumeWindowInput } from './volume.js';

@@ -1,0 +1,193 @@
+/**
+ * POST /connect/quote and POST /pools/quote as pure functions (spec/api-decisions.md §4, §4b;
+ * public-api.md "Errors"): request validation in the documented order with the exact messages,
+ * routing, the fee plan and the rendered body. Failures are returned, not thrown.
+ *
+ * Order: body not an object → missing fields (body order) → invalid sellAmount / field types →
+ * MOD (connect only) → same token → no pools / instrument not found → minimum size →
+ * insufficient liquidity.
+ */
+import { isAmmError } from '../../errors/amm.js';
+import type { Dec } from './decimal.js';
+import { toDec } from './decimal.js';
+import { formatTrimmed, parseAmount } from './format.js';
+import { type QuoteBody, renderQuoteBody } from './quote-body.js';
+import { computeCcValue, findRoute, isTokenInPools } from './route.js';
+import { isSameToken } from './swap-math.js';
+import { computeSwapPlan, type SwapPlan, type SwapPlanMode } from './swap-plan.js';
+import type { Amount, ExchangePolicy, PoolState, Token, TokenRef } from './types.js';
+
+/** Maximum affiliate code length kept in the memo (public-api.md Limits). */
+export const AFFILIATE_CODE_MAX = 20;
+
+/** The one token that cannot be sold through Connect (public-api.md rule 2). */
+export const UNSUPPORTED_CONNECT_SYMBOL = 'MOD';
+
+export interface QuoteInput {
+  /** the parsed JSON body, untrusted */
+  readonly request: unknown;
+  readonly pools: readonly PoolState[];
+  readonly tokens: readonly Token[];
+  readonly cc: TokenRef;
+  readonly policy: ExchangePolicy;
+  /** /stats swap_performance.avg_speed as a decimal string, or null when there is no history ("12.00") */
+  readonly avgExecutionSeconds: Amount | null;
+}
+
+export type QuoteResult =
+  | { readonly ok: true; readonly body: QuoteBody; readonly plan: SwapPlan }
+  | { readonly ok: false; readonly status: 400 | 404; readonly error: string };
+
+/** The validated request (exported for the simulated ledger and the routes). */
+export interface QuoteRequest {
+  readonly sellAmount: Dec;
+  readonly sellAmountText: string;
+  readonly sell: TokenRef;
+  readonly buy: TokenRef;
+  readonly affiliateCode: string | null;
+}
+
+const REQUIRED_FIELDS = [
+  'sellAmount',
+  'sellInstrumentId',
+  'sellInstrumentAdmin',
+  'buyInstrumentId',
+  'buyInstrumentAdmin',
+] as const;
+
+type Fail = { readonly ok: false; readonly status: 400 | 404; readonly error: string };
+const fail = (status: 400 | 404, error: string): Fail => ({ ok: false, status, error });
+
+/**
+ * Validates a quote body: a JSON object; each required field present (absent, null and "" count
+ * as missing) in body order; then sellAmount a plain positive decimal, the other fields strings
+ * (`invalid <field>`), affiliateCode (connect only) a string or null.
+ */
+export function parseQuoteRequest(
+  request: unknown,
+  mode: SwapPlanMode,
+): { readonly ok: true; readonly value: QuoteRequest } | Fail {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    return fail(400, 'invalid JSON body');
+  }
+  const body = request as Record<string, unknown>;
+  const has = (k: string): boolean => Object.hasOwn(body, k);
+  for (const f of REQUIRED_FIELDS) {
+    const v = has(f) ? body[f] : undefined;
+    if (v === undefined || v === null || v === '') return fail(400, `missing ${f}`);
+  }
+  try {
+    parseAmount(body.sellAmount, 'sellAmount');
+  } catch {
+    return fail(400, 'invalid sellAmount');
+  }
+  for (const f of REQUIRED_FIELDS) {
+    if (typeof body[f] !== 'string') return fail(400, `invalid ${f}`);
+  }
+  let affiliateCode: string | null = null;
+  if (mode === 'connect' && has('affiliateCode')) {
+    const a = body.affiliateCode;
+    if (a !== null && a !== undefined && typeof a !== 'string') return fail(400, 'invalid affiliateCode');
+    affiliateCode = typeof a === 'string' ? a : null;
+  }
+  const s = (k: string): string => body[k] as string;
+  return {
+    ok: true,
+    value: {
+      sellAmount: parseAmount(s('sellAmount'), 'sellAmount'),
+      sellAmountText: s('sellAmount'),
+      sell: { admin: s('sellInstrumentAdmin'), id: s('sellInstrumentId') },
+      buy: { admin: s('buyInstrumentAdmin'), id: s('buyInstrumentId') },
+      affiliateCode,
+    },
+  };
+}
+
+/**
+ * The transfer memo (public-api.md "Memo rule"): the buy instrument ID; with a non-empty affiliate
+ * code, `<id> ref:<code>` with the code cut to its first 20 characters (Unicode code points).
+ */
+export function formatMemo(buyInstrumentId: string, affiliateCode: string | null): string {
+  if (affiliateCode === null || affiliateCode === '') return buyInstrumentId;
+  return `${buyInstrumentId} ref:${Array.from(affiliateCode).slice(0, AFFILIATE_CODE_MAX).join('')}`;
+}
+
+/** Whether `token` is the token Connect refuses to sell (instrument id or symbol MOD). */
+export function isUnsupportedConnectToken(token: TokenRef, tokens: readonly Token[]): boolean {
+  if (token.id === UNSUPPORTED_CONNECT_SYMBOL) return true;
+  const t = tokens.find((x) => isSameToken(x, token));
+  return t !== undefined && t.symbol.toUpperCase() === UNSUPPORTED_CONNECT_SYMBOL;
+}
+
+function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
+  const parsed = parseQuoteRequest(x.request, mode);
+  if (!parsed.ok) return parsed;
+  const req = parsed.value;
+  if (mode === 'connect' && isUnsupportedConnectToken(req.sell, x.tokens)) {
+    return fail(400, 'MOD is not supported for connect swaps');
+  }
+  if (isSameToken(req.sell, req.buy)) return fail(400, 'sell and buy instrument are the same');
+  const active = x.pools.filter((p) => p.active);
+  if (active.length === 0) return fail(404, 'no pools found');
+  if (!isTokenInPools(active, req.sell) || !isTokenInPools(active, req.buy)) {
+    return fail(404, 'instrument not found in pool');
+  }
+  const route = findRoute(active, req.sell, req.buy, x.cc);
+  if (route === null) return fail(404, 'instrument not found in pool');
+
+  const minimum = toDec(
+    mode === 'connect' ? x.policy.minConnectSwapAmountSizeCc : x.policy.minSwapAmountSizeCc,
+    'minimum',
+  );
+  let valueCc: Dec | null;
+  try {
+    valueCc = computeCcValue(req.sellAmount, req.sell, active, x.cc);
+  } catch {
+    valueCc = null;
+  }
+  if (valueCc === null) return fail(400, 'insufficient liquidity');
+  if (valueCc.lt(minimum)) {
+    return fail(
+      400,
+      `minimum ticket size is ${formatTrimmed(minimum)} CC, or equivalent in other instruments`,
+    );
+  }
+
+  let plan: SwapPlan;
+  try {
+    plan = computeSwapPlan({
+      route,
+      sellAmount: req.sellAmount,
+      cc: x.cc,
+      pools: active,
+      policy: x.policy,
+      mode,
+    });
+  } catch (e) {
+    if (isAmmError(e) && e.code === 'AMM_AMOUNT_BELOW_FEES')
+      return fail(400, 'sell amount does not cover the fees');
+    if (isAmmError(e)) return fail(400, 'insufficient liquidity');
+    throw e;
+  }
+  const body = renderQuoteBody({
+    plan,
+    cc: x.cc,
+    connectFeeRate: x.policy.connectFeeRate,
+    sellAmountText: req.sellAmountText,
+    avgExecutionSeconds: x.avgExecutionSeconds,
+    ...(mode === 'connect'
+      ? { connect: { affiliateCode: req.affiliateCode, memo: formatMemo(req.buy.id, req.affiliateCode) } }
+      : {}),
+  });
+  return { ok: true, body, plan };
+}
+
+/** POST /connect/quote (§4): Connect fee, network fee from the route, Connect minimum, memo. */
+export function quoteConnectSwap(x: QuoteInput): QuoteResult {
+  return quote(x, 'connect');
+}
+
+/** POST /pools/quote (§4b): no Connect fee, network fee on top, min_swap_amount_size_cc, no memo. */
+export function quotePoolSwap(x: QuoteInput): QuoteResult {
+  return quote(x, 'pool');
+}

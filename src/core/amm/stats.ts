@@ -1,0 +1,144 @@
+/**
+ * GET /stats (public-api.md "Statistics", spec/api-decisions.md §5): swap counts and CC volumes
+ * over 1 h / 24 h / 7 d / 30 d, daily CC volume over 30 days, total pool TVL, unique traders over
+ * 90 days, and the execution-time performance of swaps (avg_speed, fastest in seconds;
+ * consistency = fraction completed within the estimated time; histogram by whole seconds).
+ */
+import { Dec, toDec, ZERO } from './decimal.js';
+import { formatAmount, formatSeconds } from './format.js';
+import { computeTvlCc } from './swap-math.js';
+import type { Amount, PoolState, SwapEvent, TokenRef } from './types.js';
+
+const HOUR_MS = 3_600_000;
+const DAY = 86_400_000;
+
+export interface SwapStats {
+  readonly swaps: {
+    readonly count_1h: number;
+    readonly count_24h: number;
+    readonly count_7d: number;
+    readonly count_30d: number;
+    readonly cc_volume_1h: string;
+    readonly cc_volume_24h: string;
+    readonly cc_volume_7d: string;
+    readonly cc_volume_30d: string;
+  };
+  readonly swap_performance: {
+    readonly chart_data: readonly { readonly seconds: number; readonly count: number }[];
+    /** mean execution seconds, 2 decimals; 0 without swaps */
+    readonly avg_speed: number;
+    /** fraction of swaps within the estimated time, 4 decimals; 0 without swaps */
+    readonly consistency: number;
+    /** smallest execution seconds; 0 without swaps */
+    readonly fastest: number;
+  };
+  readonly chart_volume: readonly { readonly day_bucket: string; readonly cc_volume_total: string }[];
+  readonly pool_tvl: { readonly tvl_cc: string };
+  readonly active_traders: { readonly count_90d: number };
+}
+
+export interface StatsInput {
+  /** events of (at least) the last 90 days; older ones are ignored */
+  readonly events: readonly SwapEvent[];
+  readonly pools: readonly PoolState[];
+  readonly cc: TokenRef;
+  readonly nowMs: number;
+  /** the quote's estimated_time_seconds for `consistency`; default: this avg_speed */
+  readonly estimatedTimeSeconds?: Amount;
+}
+
+/** "2026-06-28T00:00:00+00:00" for a ms timestamp (pure: no clock). */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+/**
+ * Mean execution seconds of the events, as a 2-decimal string (estimated_time_seconds of a quote);
+ * null when there are none.
+ */
+export function computeAverageExecutionSeconds(events: readonly SwapEvent[]): Amount | null {
+  if (events.length === 0) return null;
+  let total = ZERO;
+  for (const e of events) total = total.add(toDec(e.executionSeconds, 'executionSeconds'));
+  return formatSeconds(total.div(events.length));
+}
+
+/** The /stats object. Windows are trailing and half-open: [now − w, now). Performance over 30 days. */
+export function computeStats(x: StatsInput): SwapStats {
+  const inWindow = (e: SwapEvent, ms: number): boolean => e.tsMs >= x.nowMs - ms && e.tsMs < x.nowMs;
+  const windowOf = (ms: number): { count: number; volume: string } => {
+    let count = 0;
+    let volume = ZERO;
+    for (const e of x.events) {
+      if (!inWindow(e, ms)) continue;
+      count++;
+      volume = volume.add(toDec(e.volumeCc, 'volumeCc'));
+    }
+    return { count, volume: formatAmount(volume) };
+  };
+  const h1 = windowOf(HOUR_MS);
+  const d1 = windowOf(DAY);
+  const d7 = windowOf(7 * DAY);
+  const d30 = windowOf(30 * DAY);
+
+  const todayStart = Math.floor(x.nowMs / DAY) * DAY;
+  const firstDay = todayStart - 29 * DAY;
+  const daily: Dec[] = Array.from({ length: 30 }, () => ZERO);
+  const recent = x.events.filter((e) => inWindow(e, 30 * DAY));
+  for (const e of x.events) {
+    if (e.tsMs < firstDay || e.tsMs >= x.nowMs) continue;
+    const i = Math.floor((e.tsMs - firstDay) / DAY);
+    daily[i] = (daily[i] ?? ZERO).add(toDec(e.volumeCc, 'volumeCc'));
+  }
+
+  const speeds = recent.map((e) => toDec(e.executionSeconds, 'executionSeconds'));
+  const histogram = new Map<number, number>();
+  let total = ZERO;
+  let fastest: Dec | null = null;
+  for (const s of speeds) {
+    total = total.add(s);
+    const whole = s.floor().toNumber();
+    histogram.set(whole, (histogram.get(whole) ?? 0) + 1);
+    if (fastest === null || s.lt(fastest)) fastest = s;
+  }
+  const avg = speeds.length === 0 ? ZERO : total.div(speeds.length);
+  const estimate =
+    x.estimatedTimeSeconds === undefined ? avg.toDecimalPlaces(2) : toDec(x.estimatedTimeSeconds);
+  const within = speeds.filter((s) => s.lte(estimate)).length;
+
+  const traders = new Set<string>();
+  for (const e of x.events) if (inWindow(e, 90 * DAY)) traders.add(e.trader);
+
+  let tvl = ZERO;
+  for (const p of x.pools) if (p.active) tvl = tvl.add(computeTvlCc(p, x.cc));
+
+  return {
+    swaps: {
+      count_1h: h1.count,
+      count_24h: d1.count,
+      count_7d: d7.count,
+      count_30d: d30.count,
+      cc_volume_1h: h1.volume,
+      cc_volume_24h: d1.volume,
+      cc_volume_7d: d7.volume,
+      cc_volume_30d: d30.volume,
+    },
+    swap_performance: {
+      chart_data: [...histogram.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([seconds, count]) => ({ seconds, count })),
+      avg_speed: avg.toDecimalPlaces(2, Dec.ROUND_HALF_UP).toNumber(),
+      consistency:
+        speeds.length === 0
+          ? 0
+          : new Dec(within).div(speeds.length).toDecimalPlaces(4, Dec.ROUND_HALF_UP).toNumber(),
+      fastest: fastest === null ? 0 : fastest.toNumber(),
+    },
+    chart_volume: daily.map((v, i) => ({
+      day_bucket: formatTimestamp(firstDay + i * DAY),
+      cc_volume_total: formatAmount(v),
+    })),
+    pool_tvl: { tvl_cc: formatAmount(tvl) },
+    active_traders: { count_90d: traders.size },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The aggregator endpoints (spec/public-api.md "Aggregator endpoints", api-decisions §6):
+ * GET /aggregator/pairs, /aggregator/tickers, /aggregator/orderbook. Values are plain JSON numbers.
+ */
+import { type ParseOptions, ShapeReader } from './shape.js';
+
+export interface AggregatorPair {
+  readonly ticker_id: string;
+  readonly base: string;
+  readonly target: string;
+  readonly pool_id: string;
+}
+
+export interface AggregatorTicker {
+  readonly ticker_id: string;
+  readonly base_currency: string;
+  readonly target_currency: string;
+  readonly pool_id: string;
+  readonly last_price: number;
+  readonly base_volume: number;
+  readonly target_volume: number;
+  readonly liquidity_in_usd: number;
+  readonly bid: number;
+  readonly ask: number;
+  /** null when the pair had no swap in the trailing 24 h */
+  readonly high: number | null;
+  readonly low: number | null;
+}
+
+/** [price, base amount] */
+export type OrderbookLevel = readonly [number, number];
+
+export interface AggregatorOrderbook {
+  readonly ticker_id: string;
+  /** milliseconds since the epoch */
+  readonly timestamp: number;
+  readonly bids: readonly OrderbookLevel[];
+  readonly asks: readonly OrderbookLevel[];
+}
+
+export type AggregatorPairsResponse = readonly AggregatorPair[];
+export type AggregatorTickersResponse = readonly AggregatorTicker[];
+export type AggregatorOrderbookResponse = AggregatorOrderbook;
+
+/** Validates a /aggregator/pairs body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseAggregatorPairsResponse(
+  json: unknown,
+  options: ParseOptions = {},
+): AggregatorPairsResponse {
+  const r: ShapeReader = new ShapeReader(options);
+  return r.arrayValue(json, '', (v, path) => {
+    const p = r.object(v, path, ['ticker_id', 'base', 'target', 'pool_id']);
+    return {
+      ticker_id: r.nonEmptyString(p, 'ticker_id'),
+      base: r.nonEmptyString(p, 'base'),
+      target: r.nonEmptyString(p, 'target'),
+      pool_id: r.nonEmptyString(p, 'pool_id'),
+    };
+  });
+}
+
+const TICKER_KEYS = [
+  'ticker_id',
+  'base_currency',
+  'target_currency',
+  'pool_id',
+  'last_price',
+  'base_volume',
+  'target_volume',
+  'liquidity_in_usd',
+  'bid',
+  'ask',
+  'high',
+  'low',
+];
+
+/** Validates a /aggregator/tickers body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseAggregatorTickersResponse(
+  json: unknown,
+  options: ParseOptions = {},
+): AggregatorTickersResponse {
+  const r: ShapeReader = new ShapeReader(options);
+  return r.arrayValue(json, '', (v, path) => {
+    const t = r.object(v, path, TICKER_KEYS);
+    return {
+      ticker_id: r.nonEmptyString(t, 'ticker_id'),
+      base_currency: r.nonEmptyString(t, 'base_currency'),
+      target_currency: r.nonEmptyString(t, 'target_currency'),
+      pool_id: r.nonEmptyString(t, 'pool_id'),
+      last_price: r.number(t, 'last_price'),
+      base_volume: r.number(t, 'base_volume'),
+      target_volume: r.number(t, 'target_volume'),
+      liquidity_in_usd: r.number(t, 'liquidity_in_usd'),
+      bid: r.number(t, 'bid'),
+      ask: r.number(t, 'ask'),
+      high: r.nullableNumber(t, 'high'),
+      low: r.nullableNumber(t, 'low'),
+    };
+  });
+}
+
+/** Validates a /aggregator/orderbook body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseAggregatorOrderbookResponse(
+  json: unknown,
+  options: ParseOptions = {},
+): AggregatorOrderbookResponse {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['ticker_id', 'timestamp', 'bids', 'asks']);
+  const level = (v: unknown, path: string): OrderbookLevel => {
+    if (!Array.isArray(v) || v.length !== 2) r.fail(path, 'a [price, amount] pair', v);
+    const [p, a] = v as unknown[];
+    if (typeof p !== 'number' || !Number.isFinite(p)) return r.fail(`${path}[0]`, 'a finite number', p);
+    if (typeof a !== 'number' || !Number.isFinite(a)) return r.fail(`${path}[1]`, 'a finite number', a);
+    return [p, a];
+  };
+  return {
+    ticker_id: r.nonEmptyString(root, 'ticker_id'),
+    timestamp: r.integer(root, 'timestamp'),
+    bids: r.array(root, 'bids', level),
+    asks: r.array(root, 'asks', level),
+  };
+}

@@ -1,0 +1,13 @@
+/** The error body of every endpoint (spec/public-api.md "Errors", api-decisions §8): `{"error": "<message>"}`. */
+import { type ParseOptions, ShapeReader } from './shape.js';
+
+export interface ErrorResponse {
+  readonly error: string;
+}
+
+/** Validates an error body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseErrorResponse(json: unknown, options: ParseOptions = {}): ErrorResponse {
+  const r = new ShapeReader({ ...options, maxStringLength: options.maxStringLength ?? 4096 });
+  const root = r.object(json, '', ['error', 'message']);
+  return { error: r.string(root, 'error') };
+}

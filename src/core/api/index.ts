@@ -1,0 +1,19 @@
+/**
+ * The public-API response types and their strict parsers (spec/public-api.md, api-decisions.md),
+ * and the `ApiSnapshot` one audit works on. Pure: no I/O.
+ */
+export * from './aggregator.js';
+export * from './error-response.js';
+export * from './exchange-info.js';
+export * from './markets-info.js';
+export * from './pools-info.js';
+export * from './pools-proof.js';
+export * from './pools-state.js';
+export * from './probe-plan.js';
+export * from './quote.js';
+export { formatApiTimestamp, type ParseOptions, parseApiTimestampMs } from './shape.js';
+export * from './snapshot.js';
+export * from './stats.js';
+export * from './swap-info.js';
+export * from './tokens-info.js';
+export * from './volume.js';

@@ -1,0 +1,50 @@
+/** GET /pools/info (spec/public-api.md "Pool"): pool definitions (tokens, fee rate, admin fee share). */
+import { type ParseOptions, ShapeReader } from './shape.js';
+
+export interface PoolInfo {
+  readonly contract_id: string;
+  readonly pool_id: string;
+  readonly token_a_instrument_id: string;
+  readonly token_a_instrument_admin: string;
+  readonly token_b_instrument_id: string;
+  readonly token_b_instrument_admin: string;
+  /** fraction, plain decimal string */
+  readonly fee_rate: string;
+  /** fraction of each pool fee going to the protocol (api-decisions §2), plain decimal string */
+  readonly admin_fee_share: string;
+}
+
+export interface PoolsInfoResponse {
+  readonly pools: readonly PoolInfo[];
+}
+
+const KEYS = [
+  'contract_id',
+  'pool_id',
+  'token_a_instrument_id',
+  'token_a_instrument_admin',
+  'token_b_instrument_id',
+  'token_b_instrument_admin',
+  'fee_rate',
+  'admin_fee_share',
+];
+
+/** Validates a /pools/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parsePoolsInfoResponse(json: unknown, options: ParseOptions = {}): PoolsInfoResponse {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['pools']);
+  const pools = r.array(root, 'pools', (v, path) => {
+    const p = r.object(v, path, KEYS);
+    return {
+      contract_id: r.hex(p, 'contract_id'),
+      pool_id: r.nonEmptyString(p, 'pool_id'),
+      token_a_instrument_id: r.nonEmptyString(p, 'token_a_instrument_id'),
+      token_a_instrument_admin: r.nonEmptyString(p, 'token_a_instrument_admin'),
+      token_b_instrument_id: r.nonEmptyString(p, 'token_b_instrument_id'),
+      token_b_instrument_admin: r.nonEmptyString(p, 'token_b_instrument_admin'),
+      fee_rate: r.decimal(p, 'fee_rate'),
+      admin_fee_share: r.decimal(p, 'admin_fee_share'),
+    };
+  });
+  return { pools };
+}

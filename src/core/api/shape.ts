@@ -1,0 +1,257 @@
+/**
+ * The strict, path-tracking JSON shape reader behind every `parse*Response` function
+ * (spec/public-api.md "Conventions", spec/api-decisions.md §1 number formats).
+ *
+ * Hostile input: the reader only descends into documented keys (so depth is bounded by the
+ * schema), reads own properties only (`Object.hasOwn`; a `__proto__` key from JSON.parse is an
+ * ordinary own key that is ignored or reported, never followed), caps array lengths and string
+ * lengths, and builds fresh result objects, so nothing from the input reaches a prototype.
+ */
+import { ApiShapeError } from '../../errors/api.js';
+import { formatGot } from '../../errors/base.js';
+
+export interface ParseOptions {
+  /** 'ignore' (default): unknown keys are skipped; 'reject': an unknown key is API_SHAPE_INVALID */
+  readonly unknownKeys?: 'ignore' | 'reject';
+  /** longest array accepted anywhere in a response (default 100,000) */
+  readonly maxArrayLength?: number;
+  /** longest string accepted (default 4 MiB characters; a created_event_blob is far smaller) */
+  readonly maxStringLength?: number;
+}
+
+export interface ShapeNode {
+  readonly value: Readonly<Record<string, unknown>>;
+  readonly path: string;
+}
+
+/** Non-negative plain decimal: no sign, no exponent, no leading zeros, ≤ 28 integer digits. */
+const DECIMAL = /^(0|[1-9][0-9]{0,27})(\.[0-9]{1,10})?$/;
+/** Exactly 10 decimals (Daml Numeric 10 as rendered by the service, api-decisions §1). */
+const DECIMAL10 = /^(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
+/** Signed variant for computed fractions that may legitimately be negative (slippage). */
+const SIGNED_DECIMAL10 = /^-?(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
+const INTEGER_STRING = /^(0|[1-9][0-9]{0,18})$/;
+const TIMESTAMP = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?\+00:00$/;
+const HEX = /^(?:[0-9a-f]{2})+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function appendKey(path: string, key: string): string {
+  const safe = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+  if (path === '') return safe;
+  return safe.startsWith('"') ? `${path}[${safe}]` : `${path}.${safe}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export class ShapeReader {
+  private readonly unknownKeys: 'ignore' | 'reject';
+  private readonly maxArrayLength: number;
+  private readonly maxStringLength: number;
+
+  constructor(options: ParseOptions = {}) {
+    this.unknownKeys = options.unknownKeys ?? 'ignore';
+    this.maxArrayLength = options.maxArrayLength ?? 100_000;
+    this.maxStringLength = options.maxStringLength ?? 4 * 1024 * 1024;
+  }
+
+  fail(path: string, expected: string, got: unknown, missing = false): never {
+    const shown = path === '' ? '(response)' : path;
+    const gotText = missing ? 'no value (missing key)' : formatGot(got);
+    throw new ApiShapeError('API_SHAPE_INVALID', `${shown} expected ${expected}, got ${gotText}`, {
+      details: { path: shown, expected },
+    });
+  }
+
+  /** Checks that `value` is a JSON object carrying (at most, if rejecting) the `known` keys. */
+  object(value: unknown, path: string, known: readonly string[]): ShapeNode {
+    if (!isPlainObject(value)) this.fail(path, 'an object', value);
+    if (this.unknownKeys === 'reject') {
+      for (const k of Object.keys(value)) {
+        if (!known.includes(k))
+          this.fail(appendKey(path, k), 'no such key (not in the documented shape)', value[k]);
+      }
+    }
+    return { value, path };
+  }
+
+  /** The raw value under `key`; fails with "missing" when the key is absent. */
+  get(node: ShapeNode, key: string, expected: string): unknown {
+    if (!Object.hasOwn(node.value, key)) this.fail(appendKey(node.path, key), expected, undefined, true);
+    return node.value[key];
+  }
+
+  has(node: ShapeNode, key: string): boolean {
+    return Object.hasOwn(node.value, key);
+  }
+
+  pathOf(node: ShapeNode, key: string): string {
+    return appendKey(node.path, key);
+  }
+
+  child(node: ShapeNode, key: string, known: readonly string[]): ShapeNode {
+    return this.object(this.get(node, key, 'an object'), appendKey(node.path, key), known);
+  }
+
+  string(node: ShapeNode, key: string): string {
+    const v = this.get(node, key, 'a string');
+    return this.checkString(v, appendKey(node.path, key), 'a string');
+  }
+
+  nonEmptyString(node: ShapeNode, key: string): string {
+    const s = this.string(node, key);
+    if (s === '') this.fail(appendKey(node.path, key), 'a non-empty string', s);
+    return s;
+  }
+
+  nullableString(node: ShapeNode, key: string): string | null {
+    const v = this.get(node, key, 'a string or null');
+    if (v === null) return null;
+    return this.checkString(v, appendKey(node.path, key), 'a string or null');
+  }
+
+  private checkString(v: unknown, path: string, expected: string): string {
+    if (typeof v !== 'string') this.fail(path, expected, v);
+    if (v.length > this.maxStringLength)
+      this.fail(path, `a string of at most ${this.maxStringLength} characters`, v);
+    return v;
+  }
+
+  private matching(node: ShapeNode, key: string, re: RegExp, expected: string): string {
+    const v = this.get(node, key, expected);
+    const path = appendKey(node.path, key);
+    if (typeof v !== 'string' || v.length > 200 || !re.test(v)) this.fail(path, expected, v);
+    return v;
+  }
+
+  /** Any non-negative plain decimal string ("2", "0.7948", "0.0005000000"). */
+  decimal(node: ShapeNode, key: string): string {
+    return this.matching(node, key, DECIMAL, 'a decimal string');
+  }
+
+  /** A non-negative decimal string with exactly 10 decimals (api-decisions §1). */
+  decimal10(node: ShapeNode, key: string): string {
+    return this.matching(node, key, DECIMAL10, 'a decimal string with 10 decimals');
+  }
+
+  nullableDecimal10(node: ShapeNode, key: string): string | null {
+    const v = this.get(node, key, 'a decimal string with 10 decimals or null');
+    if (v === null) return null;
+    return this.decimal10(node, key);
+  }
+
+  signedDecimal10(node: ShapeNode, key: string): string {
+    return this.matching(node, key, SIGNED_DECIMAL10, 'a signed decimal string with 10 decimals');
+  }
+
+  /** A non-negative integer written as a decimal string without decimals ("42"). */
+  integerString(node: ShapeNode, key: string): string {
+    return this.matching(node, key, INTEGER_STRING, 'an integer string');
+  }
+
+  /** A fixed-decimals string such as `estimated_time_seconds` ("12.40"). */
+  fixedDecimal(node: ShapeNode, key: string, decimals: number): string {
+    const re = new RegExp(`^(0|[1-9][0-9]{0,27})\\.[0-9]{${decimals}}$`);
+    return this.matching(node, key, re, `a decimal string with ${decimals} decimals`);
+  }
+
+  /** An ISO 8601 timestamp written with the `+00:00` offset, with a real calendar date. */
+  timestamp(node: ShapeNode, key: string): string {
+    const expected = 'an ISO 8601 timestamp with offset +00:00';
+    const v = this.get(node, key, expected);
+    const path = appendKey(node.path, key);
+    if (typeof v !== 'string' || v.length > 64) this.fail(path, expected, v);
+    if (parseApiTimestampMs(v) === null) this.fail(path, expected, v);
+    return v;
+  }
+
+  /** A finite JSON number. */
+  number(node: ShapeNode, key: string): number {
+    const v = this.get(node, key, 'a finite number');
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      this.fail(appendKey(node.path, key), 'a finite number', v);
+    return v;
+  }
+
+  nullableNumber(node: ShapeNode, key: string): number | null {
+    const v = this.get(node, key, 'a finite number or null');
+    if (v === null) return null;
+    return this.number(node, key);
+  }
+
+  /** A non-negative safe integer JSON number. */
+  integer(node: ShapeNode, key: string): number {
+    const v = this.get(node, key, 'a non-negative integer');
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+      this.fail(appendKey(node.path, key), 'a non-negative integer', v);
+    }
+    return v;
+  }
+
+  boolean(node: ShapeNode, key: string): boolean {
+    const v = this.get(node, key, 'a boolean');
+    if (typeof v !== 'boolean') this.fail(appendKey(node.path, key), 'a boolean', v);
+    return v;
+  }
+
+  /** Lower-case hex of whole bytes (contract IDs, package IDs). */
+  hex(node: ShapeNode, key: string, maxChars = 1024): string {
+    const v = this.get(node, key, 'a lower-case hex string');
+    const path = appendKey(node.path, key);
+    if (typeof v !== 'string' || v.length > maxChars || !HEX.test(v))
+      this.fail(path, 'a lower-case hex string', v);
+    return v;
+  }
+
+  base64(node: ShapeNode, key: string): string {
+    const v = this.get(node, key, 'a base64 string');
+    const path = appendKey(node.path, key);
+    const s = this.checkString(v, path, 'a base64 string');
+    if (s === '' || !BASE64.test(s)) this.fail(path, 'a base64 string', v);
+    return s;
+  }
+
+  /** An array under `key`, each element read by `item(value, path)`. */
+  array<T>(node: ShapeNode, key: string, item: (value: unknown, path: string) => T): T[] {
+    const v = this.get(node, key, 'an array');
+    return this.arrayValue(v, appendKey(node.path, key), item);
+  }
+
+  arrayValue<T>(v: unknown, path: string, item: (value: unknown, path: string) => T): T[] {
+    if (!Array.isArray(v)) this.fail(path, 'an array', v);
+    if (v.length > this.maxArrayLength)
+      this.fail(path, `an array of at most ${this.maxArrayLength} elements`, v);
+    const out: T[] = [];
+    for (let i = 0; i < v.length; i++) out.push(item(v[i], `${path}[${i}]`));
+    return out;
+  }
+}
+
+/**
+ * Parses an API timestamp (`YYYY-MM-DDTHH:MM:SS[.fraction]+00:00`) to milliseconds since the epoch
+ * (fraction truncated toward zero to whole ms), or null when malformed or not a real date.
+ */
+export function parseApiTimestampMs(s: string): number | null {
+  const m = TIMESTAMP.exec(s);
+  if (m === null) return null;
+  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
+  const ms = Date.UTC(y, mo - 1, d, h, mi, se);
+  const check = new Date(ms);
+  if (check.getUTCDate() !== d || check.getUTCMonth() !== mo - 1) return null;
+  const frac = m[7] === undefined ? 0 : Math.trunc(Number(`0${m[7]}`) * 1000);
+  return ms + frac;
+}
+
+/** Formats milliseconds since the epoch as an API timestamp with `+00:00` (ms precision). */
+export function formatApiTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}

@@ -1,0 +1,119 @@
+/**
+ * `ApiSnapshot`: everything one audit fetches from an exchange's public API, parsed and
+ * validated, plus the raw bytes of every response for the mirror (spec/public-api.md
+ * "Endpoints"; the fetch order is proofs → state → proofs so the audit can bracket /pools/state
+ * between two proof sets). Produced by src/io/http/fetch-snapshot.ts, consumed by src/core/audit
+ * and recorded by src/io/store.
+ */
+import type {
+  AggregatorOrderbookResponse,
+  AggregatorPairsResponse,
+  AggregatorTickersResponse,
+} from './aggregator.js';
+import type { ExchangeInfoResponse } from './exchange-info.js';
+import type { MarketsInfoResponse } from './markets-info.js';
+import type { PoolsInfoResponse } from './pools-info.js';
+import type { PoolsProofResponse } from './pools-proof.js';
+import type { PoolsStateResponse } from './pools-state.js';
+import type { ConnectQuoteResponse, QuoteRequest } from './quote.js';
+import type { StatsResponse } from './stats.js';
+import type { SwapInfoResponse } from './swap-info.js';
+import type { TokensInfoResponse } from './tokens-info.js';
+import type { VolumeResponse } from './volume.js';
+
+/** One HTTP exchange as received, kept verbatim for the mirror (content-addressed by sha256). */
+export interface RawResponse {
+  readonly method: 'GET' | 'POST';
+  /** absolute URL, credentials stripped */
+  readonly url: string;
+  /** the JSON request body of a POST, else null */
+  readonly requestBody: string | null;
+  readonly status: number;
+  readonly contentType: string | null;
+  /** lower-case hex sha256 of `body` (the decoded body: after gzip/deflate) */
+  readonly sha256: string;
+  readonly body: Uint8Array;
+  /** ms since the epoch when the request was sent */
+  readonly startedAtMs: number;
+  readonly durationMs: number;
+}
+
+/**
+ * One section of a snapshot: the parsed value, or why it could not be obtained (HTTP error,
+ * non-200 status, shape error). Structurally compatible with src/core/audit `Fetched<T>`.
+ * A failed section makes the checks that need it could-not-check; the rest of the audit runs.
+ */
+export type ApiResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly reason: string; readonly code: string };
+
+/** A /volume response with the window that was requested (null = parameter omitted). */
+export interface VolumeSample {
+  readonly startTime: string | null;
+  readonly endTime: string | null;
+  readonly response: VolumeResponse;
+}
+
+/**
+ * The volume windows fetched for the add-up check: the default (trailing 24 h, no parameters)
+ * and a closed window [start, end) with its two consecutive halves [start, mid) and [mid, end).
+ * Rule 1 of "GET /volume": whole = firstHalf + secondHalf, field by field.
+ */
+export interface VolumeChecks {
+  readonly default: VolumeSample;
+  readonly whole: VolumeSample;
+  readonly firstHalf: VolumeSample;
+  readonly secondHalf: VolumeSample;
+}
+
+export interface OrderbookSample {
+  readonly tickerId: string;
+  readonly response: AggregatorOrderbookResponse;
+}
+
+/** What a probe quote tests (api-decisions §4 validation order). */
+export type ProbeKind = 'minimum' | 'mid' | 'affiliate' | 'below-minimum' | 'mod';
+
+/** One POST /connect/quote sent by the auditor, with what came back. */
+export interface ProbeQuote {
+  readonly kind: ProbeKind;
+  /** the pool whose pair the probe quotes (the sell token's CC pool) */
+  readonly poolId: string;
+  readonly request: QuoteRequest;
+  /** 'accept' = a 200 quote is expected; 'reject' = a 4xx `{error}` is expected */
+  readonly expect: 'accept' | 'reject';
+  readonly status: number;
+  /** the parsed quote when status is 200 and the body has the quote shape, else null */
+  readonly quote: ConnectQuoteResponse | null;
+  /** the `error` text of a non-200 `{error}` body, else null */
+  readonly error: string | null;
+  /** why `quote` is null on a 200 (shape error text), else null */
+  readonly shapeError: string | null;
+}
+
+export interface ApiSnapshot {
+  /** the base URL as given (credentials stripped), e.g. http://127.0.0.1:8080/v1/public */
+  readonly baseUrl: string;
+  readonly startedAtMs: number;
+  readonly finishedAtMs: number;
+  readonly tokens: ApiResult<TokensInfoResponse>;
+  readonly swapInfo: ApiResult<SwapInfoResponse>;
+  readonly markets: ApiResult<MarketsInfoResponse>;
+  readonly exchangeInfo: ApiResult<ExchangeInfoResponse>;
+  readonly poolsInfo: ApiResult<PoolsInfoResponse>;
+  /** /pools/proof fetched immediately BEFORE /pools/state */
+  readonly proofsBefore: ApiResult<PoolsProofResponse>;
+  readonly poolsState: ApiResult<PoolsStateResponse>;
+  /** /pools/proof fetched immediately AFTER /pools/state */
+  readonly proofsAfter: ApiResult<PoolsProofResponse>;
+  readonly stats: ApiResult<StatsResponse>;
+  readonly volume: ApiResult<VolumeChecks>;
+  readonly aggregatorPairs: ApiResult<AggregatorPairsResponse>;
+  readonly aggregatorTickers: ApiResult<AggregatorTickersResponse>;
+  /** one per aggregator pair, in pair order */
+  readonly orderbooks: ApiResult<readonly OrderbookSample[]>;
+  /** null unless probe quotes were requested */
+  readonly probeQuotes: ApiResult<readonly ProbeQuote[]> | null;
+  /** every response in fetch order */
+  readonly raw: readonly RawResponse[];
+}

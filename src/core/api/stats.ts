@@ -1,0 +1,86 @@
+/** GET /stats (spec/public-api.md "Statistics", api-decisions §5 swap performance). */
+import { type ParseOptions, ShapeReader } from './shape.js';
+
+export interface StatsResponse {
+  readonly stats: {
+    readonly swaps: {
+      readonly count_1h: number;
+      readonly count_24h: number;
+      readonly count_7d: number;
+      readonly count_30d: number;
+      readonly cc_volume_1h: string;
+      readonly cc_volume_24h: string;
+      readonly cc_volume_7d: string;
+      readonly cc_volume_30d: string;
+    };
+    readonly swap_performance: {
+      readonly chart_data: readonly { readonly seconds: number; readonly count: number }[];
+      readonly avg_speed: number;
+      readonly consistency: number;
+      readonly fastest: number;
+    };
+    readonly chart_volume: readonly { readonly day_bucket: string; readonly cc_volume_total: string }[];
+    readonly pool_tvl: { readonly tvl_cc: string };
+    readonly active_traders: { readonly count_90d: number };
+  };
+}
+
+const SWAP_KEYS = [
+  'count_1h',
+  'count_24h',
+  'count_7d',
+  'count_30d',
+  'cc_volume_1h',
+  'cc_volume_24h',
+  'cc_volume_7d',
+  'cc_volume_30d',
+];
+
+/** Validates a /stats body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseStatsResponse(json: unknown, options: ParseOptions = {}): StatsResponse {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['stats']);
+  const s = r.child(root, 'stats', [
+    'swaps',
+    'swap_performance',
+    'chart_volume',
+    'pool_tvl',
+    'active_traders',
+  ]);
+  const sw = r.child(s, 'swaps', SWAP_KEYS);
+  const perf = r.child(s, 'swap_performance', ['chart_data', 'avg_speed', 'consistency', 'fastest']);
+  const tvl = r.child(s, 'pool_tvl', ['tvl_cc']);
+  const traders = r.child(s, 'active_traders', ['count_90d']);
+  return {
+    stats: {
+      swaps: {
+        count_1h: r.integer(sw, 'count_1h'),
+        count_24h: r.integer(sw, 'count_24h'),
+        count_7d: r.integer(sw, 'count_7d'),
+        count_30d: r.integer(sw, 'count_30d'),
+        cc_volume_1h: r.decimal10(sw, 'cc_volume_1h'),
+        cc_volume_24h: r.decimal10(sw, 'cc_volume_24h'),
+        cc_volume_7d: r.decimal10(sw, 'cc_volume_7d'),
+        cc_volume_30d: r.decimal10(sw, 'cc_volume_30d'),
+      },
+      swap_performance: {
+        chart_data: r.array(perf, 'chart_data', (v, path) => {
+          const c = r.object(v, path, ['seconds', 'count']);
+          return { seconds: r.integer(c, 'seconds'), count: r.integer(c, 'count') };
+        }),
+        avg_speed: r.number(perf, 'avg_speed'),
+        consistency: r.number(perf, 'consistency'),
+        fastest: r.number(perf, 'fastest'),
+      },
+      chart_volume: r.array(s, 'chart_volume', (v, path) => {
+        const c = r.object(v, path, ['day_bucket', 'cc_volume_total']);
+        return {
+          day_bucket: r.timestamp(c, 'day_bucket'),
+          cc_volume_total: r.decimal10(c, 'cc_volume_total'),
+        };
+      }),
+      pool_tvl: { tvl_cc: r.decimal10(tvl, 'tvl_cc') },
+      active_traders: { count_90d: r.integer(traders, 'count_90d') },
+    },
+  };
+}

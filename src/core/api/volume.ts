@@ -1,0 +1,44 @@
+/** GET /volume (spec/public-api.md "Volume window", "GET /volume"): swap volume over [start, end). */
+import { type ParseOptions, ShapeReader } from './shape.js';
+
+export interface VolumeWindow {
+  readonly start_time: string;
+  readonly end_time: string;
+  /** integer string */
+  readonly swap_count: string;
+  readonly volume_cc: string;
+  /** = lp_fees_cc + protocol_fees_cc */
+  readonly fees_cc: string;
+  readonly lp_fees_cc: string;
+  readonly protocol_fees_cc: string;
+}
+
+export interface VolumeResponse {
+  readonly data: VolumeWindow;
+}
+
+/** Validates a /volume body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseVolumeResponse(json: unknown, options: ParseOptions = {}): VolumeResponse {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['data']);
+  const d = r.child(root, 'data', [
+    'start_time',
+    'end_time',
+    'swap_count',
+    'volume_cc',
+    'fees_cc',
+    'lp_fees_cc',
+    'protocol_fees_cc',
+  ]);
+  return {
+    data: {
+      start_time: r.timestamp(d, 'start_time'),
+      end_time: r.timestamp(d, 'end_time'),
+      swap_count: r.integerString(d, 'swap_count'),
+      volume_cc: r.decimal10(d, 'volume_cc'),
+      fees_cc: r.decimal10(d, 'fees_cc'),
+      lp_fees_cc: r.decimal10(d, 'lp_fees_cc'),
+      protocol_fees_cc: r.decimal10(d, 'protocol_fees_cc'),
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The catalogue of audit finding codes (the issue "reserve-audit audit"; documented in
+ * docs/findings.md — a test keeps the two in step). Codes are stable: never renamed once released.
+ *
+ * `label` is the default provenance of the statement: `proven` when the expected value comes from
+ * a verified reserve contract, `asserted` when both sides are only the exchange's word,
+ * `could-not-check` when the check could not be performed.
+ */
+import type { AuditArea, FindingLabel, Severity } from './finding.js';
+
+export interface FindingCodeDef {
+  readonly severity: Severity;
+  readonly area: AuditArea;
+  readonly label: FindingLabel;
+  /** one line: what the finding means */
+  readonly title: string;
+}
+
+const def = (severity: Severity, area: AuditArea, label: FindingLabel, title: string): FindingCodeDef => ({
+  severity,
+  area,
+  label,
+  title,
+});
+
+export const FINDING_CODES = {
+  // fetching
+  FETCH_FAILED: def('warning', 'fetch', 'could-not-check', 'an endpoint could not be fetched or its response was not the documented shape'),
+  // proofs
+  PROOF_CONTRACT_ID_MISMATCH: def('error', 'proof', 'proven', 'the contract ID does not recompute from the blob, or the published ID differs from the ID embedded in the blob'),
+  PROOF_FIELD_MISMATCH: def('error', 'proof', 'proven', 'a JSON field of the proof (reserves, LP supply, ledger_created_at, template, tokens, pool) differs from the blob'),
+  PROOF_UNVERIFIABLE: def('warning', 'proof', 'could-not-check', 'the proof could not be verified (unsupported ID version, missing types, unreadable fields)'),
+  PROOF_BLOB_MALFORMED: def('error', 'proof', 'proven', 'the created_event_blob is not valid base64 or does not decode as a created event'),
+  PROOF_TEMPLATE_UNEXPECTED: def('error', 'proof', 'proven', 'the blob is a contract of a template the reserve profile does not list'),
+  PROOF_DUPLICATE: def('error', 'proof', 'asserted', 'two proofs name the same pool, or one contract backs two pools'),
+  // proof <-> state
+  POOL_MISSING_PROOF: def('error', 'state', 'asserted', 'an active pool of /pools/state has no proof in /pools/proof'),
+  STATE_PROOF_MISMATCH: def('error', 'state', 'proven', '/pools/state reserves differ from the proven reserves of the same contract'),
+  STATE_NOT_COMPARABLE: def('info', 'state', 'could-not-check', 'state and proof named different contracts (the pool changed between fetches)'),
+  STATE_FIELD_MISMATCH: def('error', 'state', 'proven', '/pools/state tokens, fee rate or symbol differ from the proof or the market'),
+  PRICE_MISMATCH: def('error', 'state', 'proven', '/pools/state price is not reserve_b / reserve_a of the proven reserves'),
+  TVL_MISMATCH: def('error', 'state', 'proven', '/pools/state tvl_cc is not twice the proven CC-side reserve'),
+  POOLS_INFO_MISMATCH: def('error', 'state', 'proven', '/pools/info disagrees with the proof (tokens, fee rate, contract) or misses a pool'),
+  // history (against the mirror)
+  HISTORY_TIME_REGRESSION: def('error', 'history', 'proven', 'ledger_created_at of a pool went back in time'),
+  HISTORY_CONTRACT_REUSED: def('error', 'history', 'proven', 'a contract ID reappeared with different contents (or for another pool)'),
+  HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT: def('error', 'history', 'asserted', 'reserves changed while the contract ID stayed the same'),
+  HISTORY_LP_SHARE_VALUE_DECREASED: def('error', 'history', 'proven', 'the value of one LP share, sqrt(reserve_a x reserve_b) / total_lp_supply, decreased beyond rounding'),
+  HISTORY_TEMPLATE_CHANGED: def('warning', 'history', 'proven', 'the reserve template or package of a pool changed'),
+  HISTORY_POOL_VANISHED: def('warning', 'history', 'asserted', 'a pool seen in the mirror has no proof any more'),
+  HISTORY_STALE_PROOF: def('error', 'history', 'proven', 'the proof served as latest is a contract the mirror has already seen superseded'),
+  // market data
+  MARKET_MISMATCH: def('error', 'market', 'asserted', '/markets/info does not list a service market for a pool, or lists one without a pool'),
+  PAIR_MISMATCH: def('error', 'market', 'asserted', '/aggregator/pairs does not match the markets and pools'),
+  TICKER_MISMATCH: def('error', 'market', 'proven', 'a ticker last price, bid or ask is off the proven reserves and fee rate'),
+  ORDERBOOK_MISMATCH: def('error', 'market', 'proven', 'an orderbook level is off the constant-product formula of the proven reserves'),
+  // probe quotes
+  QUOTE_MISMATCH: def('error', 'quote', 'proven', 'a quote differs from the recomputation from proven reserves and published fees'),
+  QUOTE_TOO_GENEROUS: def('error', 'quote', 'proven', 'a quote promises more than the proven reserves can pay'),
+  QUOTE_RULE_VIOLATION: def('error', 'quote', 'asserted', 'a quote breaks a published rule (memo, minimum size, echo, route)'),
+  QUOTE_UNAVAILABLE: def('warning', 'quote', 'could-not-check', 'a probe quote could not be obtained or recomputed'),
+  // volume and statistics
+  VOLUME_FEES_DONT_ADD_UP: def('error', 'volume', 'asserted', '/volume fees_cc is not lp_fees_cc + protocol_fees_cc'),
+  VOLUME_WINDOWS_DONT_ADD_UP: def('error', 'volume', 'asserted', 'consecutive /volume windows do not add up to the whole window'),
+  STATS_VOLUME_MISMATCH: def('error', 'volume', 'asserted', '/stats 24 h volume differs from the /volume default window'),
+  STATS_TVL_MISMATCH: def('error', 'volume', 'proven', '/stats pool_tvl.tvl_cc differs from the sum of the proven pool TVLs'),
+  // tokens
+  TOKEN_MISSING: def('error', 'tokens', 'asserted', 'a pool token is not listed in /tokens/info'),
+  TOKEN_SYMBOL_MISMATCH: def('warning', 'tokens', 'asserted', 'a pool token symbol differs between /pools/state and /tokens/info'),
+} as const satisfies Record<string, FindingCodeDef>;
+
+export type FindingCode = keyof typeof FINDING_CODES;
+
+/** All codes, in catalogue order. */
+export const ALL_FINDING_CODES: readonly FindingCode[] = Object.keys(FINDING_CODES) as FindingCode[];

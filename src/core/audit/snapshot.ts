@@ -1,0 +1,171 @@
+/**
+ * What the auditor read from the exchange (spec/public-api.md "Resources", api-decisions §2–§6),
+ * normalised to the few fields the checks use. The io layer (src/io/audit-run.ts) fills it from the
+ * parsed API responses; unit tests build it by hand. Every section is a `Fetched<T>`: either the
+ * value or the reason it could not be obtained — a missing section makes its checks
+ * could-not-check, never a pass.
+ *
+ * Amounts are decimal strings as published; aggregator numbers stay JS numbers (the API publishes
+ * them as numbers and they are only compared within a tolerance).
+ */
+
+export type Fetched<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+export interface TokenKey {
+  readonly admin: string;
+  readonly id: string;
+}
+
+export interface TemplateIdentity {
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly moduleName: string;
+  readonly entityName: string;
+}
+
+/** One element of /pools/proof data.pools[]. */
+export interface ProofEntry {
+  readonly poolId: string;
+  readonly poolCid: string;
+  readonly tokenA: TokenKey;
+  readonly tokenB: TokenKey;
+  readonly contractId: string;
+  readonly updateId: string;
+  readonly template: TemplateIdentity;
+  readonly ledgerCreatedAt: string;
+  readonly createdEventBlob: string;
+  readonly reserveA: string;
+  readonly reserveB: string;
+  readonly totalLpSupply: string;
+}
+
+/** One element of /pools/state data.pools[]. */
+export interface StateEntry {
+  readonly poolId: string;
+  readonly contractId: string;
+  readonly symbol: string;
+  readonly tokenA: TokenKey & { readonly symbol: string };
+  readonly tokenB: TokenKey & { readonly symbol: string };
+  readonly feeRate: string;
+  readonly reserveA: string;
+  readonly reserveB: string;
+  readonly price: string | null;
+  readonly tvlCc: string;
+}
+
+/** One element of /pools/info pools[]. */
+export interface PoolInfoEntry {
+  readonly contractId: string;
+  readonly poolId: string;
+  readonly tokenA: TokenKey;
+  readonly tokenB: TokenKey;
+  readonly feeRate: string;
+  readonly adminFeeShare: string;
+}
+
+export interface TokenInfoEntry extends TokenKey {
+  readonly name: string;
+  readonly symbol: string;
+}
+
+export interface MarketEntry {
+  readonly symbol: string;
+  readonly source: string;
+}
+
+export interface PairEntry {
+  readonly tickerId: string;
+  readonly base: string;
+  readonly target: string;
+  readonly poolId: string | null;
+}
+
+export interface TickerEntry {
+  readonly tickerId: string;
+  readonly poolId: string | null;
+  readonly lastPrice: number;
+  readonly bid: number;
+  readonly ask: number;
+}
+
+/** /aggregator/orderbook for one ticker: [price, base amount] levels, best first. */
+export interface OrderbookEntry {
+  readonly tickerId: string;
+  readonly bids: readonly (readonly [number, number])[];
+  readonly asks: readonly (readonly [number, number])[];
+}
+
+export interface VolumeWindow {
+  readonly startTime: string;
+  readonly endTime: string;
+  readonly swapCount: string;
+  readonly volumeCc: string;
+  readonly feesCc: string;
+  readonly lpFeesCc: string;
+  readonly protocolFeesCc: string;
+}
+
+export interface StatsSummary {
+  readonly ccVolume24h: string;
+  readonly count24h: number;
+  readonly tvlCc: string;
+}
+
+export interface ExchangePolicyView {
+  readonly minConnectSwapAmountSizeCc: string;
+  readonly minSwapAmountForFeeWaiver: string;
+}
+
+/** A consecutive-window probe of /volume: the whole window and its parts, in order. */
+export interface VolumeSplit {
+  readonly whole: VolumeWindow;
+  readonly parts: readonly VolumeWindow[];
+}
+
+/** A probe quote: the request the auditor sent and what came back. */
+export interface ProbeQuote {
+  /** 'normal' expects a quote; 'below-minimum' expects a rejection */
+  readonly kind: 'normal' | 'below-minimum';
+  readonly poolId: string;
+  readonly request: {
+    readonly sellAmount: string;
+    readonly sell: TokenKey;
+    readonly buy: TokenKey;
+    readonly affiliateCode: string | null;
+  };
+  readonly status: number;
+  /** the parsed response body (object) or null when it was not JSON */
+  readonly body: unknown;
+  /** the proofs as fetched right after the quote (to see whether the pool moved) */
+  readonly poolContractAfter: string | null;
+}
+
+export interface AuditSnapshot {
+  readonly baseUrl: string;
+  /** ISO time the snapshot started (injected by io) */
+  readonly fetchedAt: string;
+  /** /pools/proof, first fetch */
+  readonly proofs: Fetched<readonly ProofEntry[]>;
+  /** /pools/proof, fetched again after /pools/state (the proof-state-proof sandwich) */
+  readonly proofsAfter: Fetched<readonly ProofEntry[]>;
+  readonly state: Fetched<readonly StateEntry[]>;
+  readonly poolsInfo: Fetched<readonly PoolInfoEntry[]>;
+  readonly tokens: Fetched<readonly TokenInfoEntry[]>;
+  readonly markets: Fetched<readonly MarketEntry[]>;
+  readonly pairs: Fetched<readonly PairEntry[]>;
+  readonly tickers: Fetched<readonly TickerEntry[]>;
+  /** one per pair (by ticker id) */
+  readonly orderbooks: Fetched<readonly OrderbookEntry[]>;
+  readonly volume: Fetched<VolumeWindow>;
+  readonly volumeSplit: Fetched<VolumeSplit>;
+  readonly stats: Fetched<StatsSummary>;
+  readonly policy: Fetched<ExchangePolicyView>;
+  /** null when --probe-quotes was not given */
+  readonly quotes: Fetched<readonly ProbeQuote[]> | null;
+  /** the Connect fee rate the quote recomputation assumes (published rule: 0.002) */
+  readonly connectFeeRate: string;
+  /** the fixed Connect network fee in CC (published rule: 2) */
+  readonly networkFeeCc: string;
+  /** the CC token (instrument id / admin), as identified by the exchange (/swap/info network_fee) */
+  readonly cc: TokenKey | null;
+}

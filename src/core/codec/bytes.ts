@@ -1,0 +1,153 @@
+/**
+ * Strict text ↔ bytes conversions used at the edges of the codec (spec/blob-format.md §1: the
+ * JSON Ledger API carries `createdEventBlob` as standard base64 with padding; spec/contract-id.md §13:
+ * contract ids are lower-case hex). Pure TypeScript: no Buffer, no atob.
+ */
+import { CodecError } from '../../errors/codec.js';
+import { formatGot } from '../../errors/base.js';
+
+const HEX_DIGITS = '0123456789abcdef';
+const HEX_PAIRS: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
+
+/** Value of a lower-case hex digit char code, or -1. */
+function hexNibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/**
+ * Parses lower-case hex of even length (empty allowed) into bytes.
+ * Upper-case digits, odd length, whitespace and a `0x` prefix are rejected (`INVALID_HEX`).
+ */
+export function parseHex(text: string, field = 'hex'): Uint8Array {
+  if (typeof text !== 'string') {
+    throw new CodecError('INVALID_HEX', `"${field}" expected a lower-case hex string, got ${formatGot(text)}`);
+  }
+  if (text.length % 2 !== 0) {
+    throw new CodecError(
+      'INVALID_HEX',
+      `"${field}" expected an even number of hex digits, got ${text.length} digits: ${formatGot(text)}`,
+    );
+  }
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexNibble(text.charCodeAt(2 * i));
+    const lo = hexNibble(text.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) {
+      throw new CodecError(
+        'INVALID_HEX',
+        `"${field}" expected lower-case hex digits [0-9a-f], got ${formatGot(text.slice(2 * i, 2 * i + 2))} at offset ${2 * i}`,
+        { details: { offset: 2 * i } },
+      );
+    }
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+/** Formats bytes as lower-case hex. */
+export function formatHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX_PAIRS[bytes[i]!]!;
+  return s;
+}
+
+const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+
+function b64Value(text: string, i: number, field: string): number {
+  const c = text.charCodeAt(i);
+  const v = c < 128 ? B64_VALUE[c]! : -1;
+  if (v < 0) {
+    throw new CodecError(
+      'INVALID_BASE64',
+      `"${field}" expected standard base64 [A-Za-z0-9+/] with '=' padding, got ${formatGot(text[i])} at offset ${i}`,
+      { details: { offset: i } },
+    );
+  }
+  return v;
+}
+
+/**
+ * Parses strict standard base64 (RFC 4648 §4) with padding: length a multiple of 4, no whitespace,
+ * no URL-safe alphabet, at most two '=' only at the end, and zero bits in the unused low bits of the
+ * last symbol (so every byte string has exactly one accepted text). `maxBytes` bounds the decoded
+ * size before anything is allocated.
+ */
+export function parseBase64(text: string, field = 'base64', maxBytes = Number.POSITIVE_INFINITY): Uint8Array {
+  if (typeof text !== 'string') {
+    throw new CodecError('INVALID_BASE64', `"${field}" expected a base64 string, got ${formatGot(text)}`);
+  }
+  if (text.length % 4 !== 0) {
+    throw new CodecError(
+      'INVALID_BASE64',
+      `"${field}" expected base64 whose length is a multiple of 4, got ${text.length} chars`,
+    );
+  }
+  let pad = 0;
+  if (text.length > 0 && text.charCodeAt(text.length - 1) === 61) pad = 1;
+  if (text.length > 1 && text.charCodeAt(text.length - 2) === 61) pad = 2;
+  const size = (text.length / 4) * 3 - pad;
+  if (size > maxBytes) {
+    throw new CodecError('BLOB_TOO_LARGE', `"${field}" expected at most ${maxBytes} bytes, got ${size} bytes`, {
+      details: { size, maxBytes },
+    });
+  }
+  const out = new Uint8Array(size);
+  const full = text.length - (pad > 0 ? 4 : 0);
+  let o = 0;
+  for (let i = 0; i < full; i += 4) {
+    const n =
+      (b64Value(text, i, field) << 18) |
+      (b64Value(text, i + 1, field) << 12) |
+      (b64Value(text, i + 2, field) << 6) |
+      b64Value(text, i + 3, field);
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 255;
+    out[o++] = n & 255;
+  }
+  if (pad > 0) {
+    const a = b64Value(text, full, field);
+    const b = b64Value(text, full + 1, field);
+    if (pad === 2) {
+      if ((b & 15) !== 0) throw nonCanonical(field, full + 1);
+      out[o++] = (a << 2) | (b >> 4);
+    } else {
+      const c = b64Value(text, full + 2, field);
+      if ((c & 3) !== 0) throw nonCanonical(field, full + 2);
+      out[o++] = (a << 2) | (b >> 4);
+      out[o++] = ((b & 15) << 4) | (c >> 2);
+    }
+  }
+  return out;
+}
+
+function nonCanonical(field: string, offset: number): CodecError {
+  return new CodecError(
+    'INVALID_BASE64',
+    `"${field}" expected canonical base64 (zero unused bits before '='), got non-zero bits at offset ${offset}`,
+    { details: { offset } },
+  );
+}
+
+/** Formats bytes as standard base64 with padding. */
+export function formatBase64(bytes: Uint8Array): string {
+  let s = '';
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 3 <= n; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    s +=
+      B64_ALPHABET[v >> 18]! + B64_ALPHABET[(v >> 12) & 63]! + B64_ALPHABET[(v >> 6) & 63]! + B64_ALPHABET[v & 63]!;
+  }
+  if (n - i === 1) {
+    const v = bytes[i]! << 16;
+    s += B64_ALPHABET[v >> 18]! + B64_ALPHABET[(v >> 12) & 63]! + '==';
+  } else if (n - i === 2) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    s += B64_ALPHABET[v >> 18]! + B64_ALPHABET[(v >> 12) & 63]! + B64_ALPHABET[(v >> 6) & 63]! + '=';
+  }
+  return s;
+}

@@ -1,0 +1,18 @@
+/**
+ * The last line of defence of every public decoder (design/style.md "Hostile input"): anything
+ * that is not already a `CodecError` (a bug, a stack overflow) becomes `BLOB_MALFORMED`, so no raw
+ * RangeError/TypeError ever escapes.
+ */
+import { CodecError } from '../../errors/codec.js';
+
+export function guardDecode<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof CodecError) throw e;
+    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    throw new CodecError('BLOB_MALFORMED', `input expected a well-formed encoding, got an internal failure (${reason})`, {
+      cause: e,
+    });
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The blob/value codec (spec/blob-format.md; spec/contract-id.md §4, §13): decode and encode
+ * `created_event_blob`s and Daml-LF Values, strict hex/base64, and a JSON rendering for humans.
+ */
+export { decodeAuthenticationData, encodeAuthenticationData } from './authentication-data.js';
+export { decodeCreatedEventBlob, detectLayout, SUPPORTED_SERIALIZATION_VERSIONS } from './blob-decoder.js';
+export { encodeCreatedEventBlob } from './blob-encoder.js';
+export { formatBase64, formatHex, parseBase64, parseHex } from './bytes.js';
+export type * from './contract.js';
+export { formatDecodedContractJson, formatTemplateId, formatValueJson } from './json.js';
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_DEPTH,
+  type DecodeOptions,
+  type UnknownField,
+  type UnknownFieldMode,
+} from './limits.js';
+export { type DecodeValueOptions, decodeValue } from './value-decoder.js';
+export { type EncodeValueOptions, encodeValue } from './value-encoder.js';
+export type * from './value.js';

@@ -1,0 +1,155 @@
+/**
+ * Strict UTF-8 (RFC 3629) for protobuf `string` fields (spec/blob-format.md §3: proto3 strings must
+ * be valid UTF-8; protobuf-java rejects the rest). Overlong forms, surrogates (U+D800–U+DFFF) and
+ * code points above U+10FFFF are invalid. Short strings are decoded in TS; longer ones with the
+ * standard (WHATWG, also in browsers) `TextDecoder` in fatal mode with the BOM kept, which applies
+ * exactly these rules natively. Without a global TextDecoder the TS decoder does everything.
+ */
+
+interface FatalDecoder {
+  decode(input: Uint8Array): string;
+}
+const nativeDecoder: FatalDecoder | null = (() => {
+  const Ctor = (globalThis as { TextDecoder?: new (label: string, o: object) => FatalDecoder }).TextDecoder;
+  return Ctor === undefined ? null : new Ctor('utf-8', { fatal: true, ignoreBOM: true });
+})();
+
+/** Decodes `buf[start, end)`; returns null when the bytes are not well-formed UTF-8. */
+export function decodeUtf8(buf: Uint8Array, start: number, end: number): string | null {
+  if (end - start > 12 && nativeDecoder !== null) {
+    try {
+      return nativeDecoder.decode(buf.subarray(start, end));
+    } catch {
+      return null;
+    }
+  }
+  return decodeUtf8Ts(buf, start, end);
+}
+
+/** The TS decoder (short strings, and the reference for tests). */
+export function decodeUtf8Ts(buf: Uint8Array, start: number, end: number): string | null {
+  let i = start;
+  while (i < end && buf[i]! < 0x80) i++;
+  if (i === end) return asciiString(buf, start, end);
+  const units: number[] = [];
+  for (let j = start; j < i; j++) units.push(buf[j]!);
+  while (i < end) {
+    const b0 = buf[i]!;
+    if (b0 < 0x80) {
+      units.push(b0);
+      i++;
+      continue;
+    }
+    let cp: number;
+    let need: number;
+    let min: number;
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      cp = b0 & 0x1f;
+      need = 1;
+      min = 0x80;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      cp = b0 & 0x0f;
+      need = 2;
+      min = 0x800;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      cp = b0 & 0x07;
+      need = 3;
+      min = 0x10000;
+    } else {
+      return null;
+    }
+    if (i + need >= end) return null;
+    for (let k = 1; k <= need; k++) {
+      const b = buf[i + k];
+      if (b === undefined || (b & 0xc0) !== 0x80) return null;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
+    if (cp >= 0x10000) {
+      const v = cp - 0x10000;
+      units.push(0xd800 | (v >> 10), 0xdc00 | (v & 0x3ff));
+    } else {
+      units.push(cp);
+    }
+    i += need + 1;
+  }
+  let s = '';
+  for (let k = 0; k < units.length; k += 4096) {
+    s += String.fromCharCode.apply(null, units.slice(k, k + 4096));
+  }
+  return s;
+}
+
+function asciiString(buf: Uint8Array, start: number, end: number): string {
+  const n = end - start;
+  if (n <= 16) {
+    let s = '';
+    for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]!);
+    return s;
+  }
+  if (n <= 4096) return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  let s = '';
+  for (let k = start; k < end; k += 4096) {
+    s += String.fromCharCode.apply(null, buf.subarray(k, Math.min(end, k + 4096)) as unknown as number[]);
+  }
+  return s;
+}
+
+/** Number of UTF-8 bytes of `s`, or -1 when `s` holds a lone surrogate (not encodable). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (!(d >= 0xdc00 && d <= 0xdfff)) return -1;
+      n += 4;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return -1;
+    else n += 3;
+  }
+  return n;
+}
+
+/** Writes `s` as UTF-8 at `buf[pos]` (the caller sized it with `utf8Length`); returns the new position. */
+export function writeUtf8(s: string, buf: Uint8Array, pos: number): number {
+  let p = pos;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      buf[p++] = c;
+    } else if (c < 0x800) {
+      buf[p++] = 0xc0 | (c >> 6);
+      buf[p++] = 0x80 | (c & 63);
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      buf[p++] = 0xf0 | (c >> 18);
+      buf[p++] = 0x80 | ((c >> 12) & 63);
+      buf[p++] = 0x80 | ((c >> 6) & 63);
+      buf[p++] = 0x80 | (c & 63);
+    } else {
+      buf[p++] = 0xe0 | (c >> 12);
+      buf[p++] = 0x80 | ((c >> 6) & 63);
+      buf[p++] = 0x80 | (c & 63);
+    }
+  }
+  return p;
+}
+
+/** Compares two strings by Unicode code point (= UTF-8 byte order), as Daml orders TextMap keys. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      // surrogates (D800–DFFF) encode code points above every BMP char, so lift them above E000–FFFF
+      const xs = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
+      const ys = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
+      return xs - ys;
+    }
+  }
+  return a.length - b.length;
+}

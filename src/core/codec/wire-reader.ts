@@ -1,0 +1,237 @@
+/**
+ * A bounds-checked protobuf wire walker (protobuf encoding: varint, 64-bit, length-delimited, 32-bit)
+ * used by the blob and value decoders (spec/blob-format.md §2–§3). Every read takes the end of the
+ * enclosing message, so a length prefix can never reach past its parent, and nothing is allocated
+ * before a length is checked against the bytes that remain. All failures are `CodecError`s.
+ */
+import { CodecError, type CodecErrorCode } from '../../errors/codec.js';
+import type { UnknownFieldReport } from './contract.js';
+import { decodeUtf8 } from './utf8.js';
+
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+const TWO_32 = 4294967296;
+
+export class WireReader {
+  readonly buf: Uint8Array;
+  pos: number;
+  /** low / high 32 bits of the last varint read by `readVarint64` */
+  lo = 0;
+  hi = 0;
+  /** null = reject unknown fields; an array = skip and report them */
+  readonly unknown: UnknownFieldReport[] | null;
+
+  /** a declared length above this can never be valid (the input is limited to it) */
+  readonly maxBytes: number;
+
+  constructor(buf: Uint8Array, unknown: UnknownFieldReport[] | null, maxBytes: number) {
+    this.buf = buf;
+    this.maxBytes = maxBytes;
+    this.pos = 0;
+    this.unknown = unknown;
+  }
+
+  fail(code: CodecErrorCode, message: string, offset = this.pos): never {
+    throw new CodecError(code, message, { details: { offset } });
+  }
+
+  private endOfData(end: number, what: string, start: number): never {
+    if (end >= this.buf.length) {
+      this.fail('BLOB_TRUNCATED', `${what} expected more bytes, got the end of the input at offset ${end}`, start);
+    }
+    this.fail('BLOB_TRUNCATED', `${what} expected more bytes, got the end of its message at offset ${end}`, start);
+  }
+
+  /** Reads a varint into `lo`/`hi` (unsigned 64-bit). */
+  readVarint64(end: number, what: string): void {
+    const buf = this.buf;
+    const start = this.pos;
+    let p = start;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < 10; i++) {
+      if (p >= end) this.endOfData(end, what, start);
+      const b = buf[p++]!;
+      if (i < 4) lo |= (b & 0x7f) << (7 * i);
+      else if (i === 4) {
+        lo |= (b & 0x0f) << 28;
+        hi = (b & 0x7f) >> 4;
+      } else if (i < 9) hi |= (b & 0x7f) << (7 * i - 32);
+      else if (b > 1) {
+        this.fail('BLOB_VARINT_OVERFLOW', `${what} expected a varint of at most 64 bits, got more`, start);
+      } else hi |= b << 31;
+      if (b < 0x80) {
+        this.pos = p;
+        this.lo = lo >>> 0;
+        this.hi = hi >>> 0;
+        return;
+      }
+    }
+    this.fail('BLOB_VARINT_OVERFLOW', `${what} expected a varint of at most 10 bytes, got more`, start);
+  }
+
+  /** Reads a field tag; returns `field << 3 | wireType` as a non-negative number. */
+  readTag(end: number): number {
+    const b = this.buf[this.pos];
+    let tag: number;
+    if (b !== undefined && b < 0x80 && this.pos < end) {
+      this.pos++;
+      tag = b;
+    } else {
+      const start = this.pos;
+      this.readVarint64(end, 'field tag');
+      if (this.hi !== 0 || this.lo >= 0x100000000) {
+        this.fail('BLOB_INVALID_TAG', `field tag expected a field number below 2^29, got a larger one`, start);
+      }
+      tag = this.lo;
+    }
+    if (tag >>> 3 === 0) this.fail('BLOB_INVALID_TAG', `field tag expected a field number ≥ 1, got 0`, this.pos - 1);
+    return tag;
+  }
+
+  /**
+   * Reads a length prefix and checks it against the bytes left before `end`; returns the content end.
+   * A length that runs past the end of the input (but not above `maxBytes`) means the input was cut:
+   * `BLOB_TRUNCATED`. A length that overruns its enclosing message, or exceeds `maxBytes`:
+   * `BLOB_LENGTH_OUT_OF_RANGE`. Nothing is allocated before this check.
+   */
+  readLength(end: number, what: string): number {
+    const start = this.pos;
+    const b = this.buf[start];
+    let len: number;
+    if (b !== undefined && b < 0x80 && start < end) {
+      this.pos = start + 1;
+      len = b;
+    } else {
+      this.readVarint64(end, what);
+      len = this.hi !== 0 ? Number.POSITIVE_INFINITY : this.lo;
+    }
+    const stop = this.pos + len;
+    if (stop > end) {
+      const lenText = this.hi !== 0 && len === Number.POSITIVE_INFINITY ? '≥ 2^32' : String(len);
+      if (stop > this.buf.length && len <= this.maxBytes) {
+        this.fail(
+          'BLOB_TRUNCATED',
+          `${what} expected ${lenText} bytes, got only ${this.buf.length - this.pos} before the end of the input`,
+          start,
+        );
+      }
+      this.fail(
+        'BLOB_LENGTH_OUT_OF_RANGE',
+        `${what} expected at most ${end - this.pos} bytes (what is left of its message), got a length of ${lenText}`,
+        start,
+      );
+    }
+    return stop;
+  }
+
+  /** A varint that must be a signed 32-bit integer (proto int32 / enum). */
+  readInt32(end: number, what: string): number {
+    const start = this.pos;
+    this.readVarint64(end, what);
+    const { lo, hi } = this;
+    if (hi === 0 && lo < 0x80000000) return lo;
+    if (hi === 0xffffffff && lo >= 0x80000000) return lo - TWO_32;
+    return this.fail('BLOB_INVALID_FIELD', `${what} expected a 32-bit integer, got a larger varint`, start);
+  }
+
+  /** A varint that must be 0 or 1. */
+  readBool(end: number, what: string): boolean {
+    const start = this.pos;
+    this.readVarint64(end, what);
+    if (this.hi === 0 && (this.lo === 0 || this.lo === 1)) return this.lo === 1;
+    return this.fail('BLOB_INVALID_FIELD', `${what} expected a bool varint 0 or 1, got another value`, start);
+  }
+
+  /** A zigzag (sint64) varint as bigint. */
+  readSint64(end: number, what: string): bigint {
+    this.readVarint64(end, what);
+    const { lo, hi } = this;
+    if (hi < 0x200000) {
+      const n = hi * TWO_32 + lo;
+      return BigInt(n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+    }
+    const u = (BigInt(hi) << 32n) | BigInt(lo);
+    return (u & 1n) === 0n ? u >> 1n : -(u >> 1n) - 1n;
+  }
+
+  /** A little-endian signed 64-bit integer (sfixed64) as bigint. */
+  readSfixed64(end: number, what: string): bigint {
+    const p = this.pos;
+    if (p + 8 > end) this.endOfData(end, what, p);
+    const buf = this.buf;
+    const lo = (buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24)) >>> 0;
+    const hi = buf[p + 4]! | (buf[p + 5]! << 8) | (buf[p + 6]! << 16) | (buf[p + 7]! << 24);
+    this.pos = p + 8;
+    if (hi >= -0x200000 && hi < 0x200000) return BigInt(hi * TWO_32 + lo);
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  }
+
+  /** A length-delimited UTF-8 string. */
+  readString(end: number, what: string): string {
+    const stop = this.readLength(end, what);
+    const start = this.pos;
+    const s = decodeUtf8(this.buf, start, stop);
+    if (s === null) this.fail('BLOB_INVALID_UTF8', `${what} expected well-formed UTF-8, got invalid bytes`, start);
+    this.pos = stop;
+    return s;
+  }
+
+  /** A length-delimited bytes field, copied out of the input. */
+  readBytes(end: number, what: string): Uint8Array {
+    const stop = this.readLength(end, what);
+    const out = this.buf.slice(this.pos, stop);
+    this.pos = stop;
+    return out;
+  }
+
+  /** Checks a known field's wire type. */
+  expectWire(tag: number, wire: number, what: string, tagOffset: number): void {
+    if ((tag & 7) !== wire) {
+      this.fail(
+        'BLOB_WRONG_WIRE_TYPE',
+        `${what} expected wire type ${wire}, got ${tag & 7} (field ${tag >>> 3})`,
+        tagOffset,
+      );
+    }
+  }
+
+  /** Rejects, or skips and records, a field the schema does not know. */
+  unknownField(tag: number, end: number, message: string, tagOffset: number): void {
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (this.unknown === null) {
+      this.fail(
+        'BLOB_UNKNOWN_FIELD',
+        `${message} expected only known fields, got field ${field} (wire type ${wire})`,
+        tagOffset,
+      );
+    }
+    switch (wire) {
+      case WIRE_VARINT:
+        this.readVarint64(end, `${message} unknown field ${field}`);
+        break;
+      case WIRE_I64:
+        if (this.pos + 8 > end) this.endOfData(end, `${message} unknown field ${field}`, this.pos);
+        this.pos += 8;
+        break;
+      case WIRE_LEN:
+        this.pos = this.readLength(end, `${message} unknown field ${field}`);
+        break;
+      case WIRE_I32:
+        if (this.pos + 4 > end) this.endOfData(end, `${message} unknown field ${field}`, this.pos);
+        this.pos += 4;
+        break;
+      default:
+        this.fail(
+          'BLOB_WRONG_WIRE_TYPE',
+          `${message} expected wire type 0, 1, 2 or 5, got ${wire} (field ${field})`,
+          tagOffset,
+        );
+    }
+    this.unknown.push({ message, fieldNumber: field, wireType: wire, offset: tagOffset });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Canton V1 contract IDs: parsing and suffix construction (spec/contract-id.md §1 steps 1–2,
+ * §2.1, §2.2, §3). Shape: `00 ‖ discriminator[32] ‖ ca1x ‖ 12 20 ‖ unicum[32]` = 69 bytes, written
+ * as 138 lower-case hex characters (Canton rejects upper case).
+ */
+import { formatGot } from '../../errors/base.js';
+import { HashError } from '../../errors/hash.js';
+import type { ContractIdVersion } from './contract-id-version.js';
+import { VERSION_PREFIX } from './contract-id-version.js';
+import { bytesToHex, lowerHexToBytes } from './hex.js';
+
+export const CONTRACT_ID_BYTES = 69;
+export const CONTRACT_ID_HEX_LENGTH = 138;
+
+export interface ParsedContractId {
+  /** the canonical lower-case hex */
+  readonly hex: string;
+  readonly bytes: Uint8Array;
+  readonly discriminator: Uint8Array;
+  readonly version: ContractIdVersion;
+  /** `ca10` | `ca11` | `ca12` */
+  readonly versionPrefixHex: string;
+  /** versionPrefix ‖ 12 20 ‖ unicum (36 bytes) */
+  readonly suffix: Uint8Array;
+  readonly unicum: Uint8Array;
+}
+
+const VERSION_BY_PREFIX: Readonly<Record<string, ContractIdVersion>> = {
+  ca10: 'v10',
+  ca11: 'v11',
+  ca12: 'v12',
+};
+
+/**
+ * Parses a published contract ID. Throws HashError CONTRACT_ID_MALFORMED (not lower-case hex,
+ * wrong length, no suffix, not a SHA-256 multihash) or UNSUPPORTED_CONTRACT_ID_VERSION (V2 `01…`
+ * IDs, Canton 2.x ca00–ca03, any other prefix).
+ */
+export function parseContractId(hex: string): ParsedContractId {
+  const field = '"contractId"';
+  if (typeof hex !== 'string') {
+    throw new HashError('CONTRACT_ID_MALFORMED', `${field} expected a hex string, got ${formatGot(hex)}`);
+  }
+  if (/[A-F]/.test(hex) && /^[0-9a-fA-F]*$/.test(hex)) {
+    throw new HashError(
+      'CONTRACT_ID_MALFORMED',
+      `${field} expected lower-case hex (Canton rejects upper case), got ${formatGot(hex)}`,
+    );
+  }
+  if (!/^[0-9a-f]*$/.test(hex)) {
+    throw new HashError('CONTRACT_ID_MALFORMED', `${field} expected lower-case hex, got ${formatGot(hex)}`);
+  }
+  if (hex.startsWith('01')) {
+    throw new HashError(
+      'UNSUPPORTED_CONTRACT_ID_VERSION',
+      `${field} expected a Canton V1 contract id (prefix 00), got a Daml-LF V2 contract id (prefix 01), which Canton does not authenticate yet`,
+    );
+  }
+  if (!hex.startsWith('00')) {
+    throw new HashError(
+      'CONTRACT_ID_MALFORMED',
+      `${field} expected the V1 prefix 00, got ${formatGot(hex.slice(0, 2))}`,
+    );
+  }
+  if (hex.length === 66) {
+    throw new HashError(
+      'CONTRACT_ID_MALFORMED',
+      `${field} expected a suffixed (global) contract id of ${CONTRACT_ID_HEX_LENGTH} hex chars, got a local id without suffix (66 hex chars)`,
+    );
+  }
+  if (hex.length >= 70 && hex.length !== CONTRACT_ID_HEX_LENGTH) {
+    const prefix = hex.slice(66, 70);
+    if (/^ca0[0-3]$/.test(prefix)) throw unsupportedPrefix(prefix);
+  }
+  if (hex.length !== CONTRACT_ID_HEX_LENGTH) {
+    throw new HashError(
+      'CONTRACT_ID_MALFORMED',
+      `${field} expected ${CONTRACT_ID_HEX_LENGTH} hex chars, got ${hex.length}`,
+    );
+  }
+  const prefix = hex.slice(66, 70);
+  const version = VERSION_BY_PREFIX[prefix];
+  if (version === undefined) throw unsupportedPrefix(prefix);
+  if (hex.slice(70, 74) !== '1220') {
+    throw new HashError(
+      'CONTRACT_ID_MALFORMED',
+      `${field} expected a SHA-256 multihash (1220) after the version prefix, got ${formatGot(hex.slice(70, 74))}`,
+    );
+  }
+  const bytes = lowerHexToBytes(hex) as Uint8Array;
+  return {
+    hex,
+    bytes,
+    discriminator: bytes.subarray(1, 33),
+    version,
+    versionPrefixHex: prefix,
+    suffix: bytes.subarray(33),
+    unicum: bytes.subarray(37),
+  };
+}
+
+function unsupportedPrefix(prefix: string): HashError {
+  const which = /^ca0[0-3]$/.test(prefix)
+    ? 'a Canton 2.x contract id version'
+    : 'an unknown contract id version';
+  return new HashError(
+    'UNSUPPORTED_CONTRACT_ID_VERSION',
+    `"contractId" expected suffix version ca10, ca11 or ca12, got ${formatGot(prefix)} (${which})`,
+    { details: { versionPrefix: prefix } },
+  );
+}
+
+/** suffix = versionPrefix ‖ 12 20 ‖ unicum (36 bytes). */
+export function computeContractIdSuffix(version: ContractIdVersion, unicum: Uint8Array): Uint8Array {
+  if (unicum.length !== 32) {
+    throw new HashError('SALT_INVALID', `"unicum" expected 32 bytes, got ${unicum.length} bytes`);
+  }
+  const [a, b] = VERSION_PREFIX[version];
+  const out = new Uint8Array(36);
+  out[0] = a;
+  out[1] = b;
+  out[2] = 0x12;
+  out[3] = 0x20;
+  out.set(unicum, 4);
+  return out;
+}
+
+/** The 69 contract-ID bytes 00 ‖ discriminator ‖ suffix. */
+export function computeContractIdBytes(discriminator: Uint8Array, suffix: Uint8Array): Uint8Array {
+  if (discriminator.length !== 32) {
+    throw new HashError(
+      'SALT_INVALID',
+      `"discriminator" expected 32 bytes, got ${discriminator.length} bytes`,
+    );
+  }
+  const out = new Uint8Array(1 + 32 + suffix.length);
+  out.set(discriminator, 1);
+  out.set(suffix, 33);
+  return out;
+}
+
+/** Lower-case hex of contract-ID bytes. */
+export function formatContractId(bytes: Uint8Array): string {
+  return bytesToHex(bytes);
+}

@@ -1,0 +1,18 @@
+/**
+ * Barrel of the hashing module: value encodings (Legacy V10, UpgradeFriendly V11,
+ * TypedNormalForm V12), contract hash, unicum, contract IDs, verification and minting
+ * (spec/contract-id.md §1–§9).
+ */
+
+export * from './compute-contract-id.js';
+export * from './contract-hash.js';
+export * from './contract-id.js';
+export * from './contract-id-version.js';
+export * from './hash-builder.js';
+export * from './hex.js';
+export * from './legacy-hash.js';
+export * from './sha256.js';
+export * from './typed-normal-form-hash.js';
+export * from './unicum.js';
+export * from './upgrade-friendly-hash.js';
+export * from './verify-contract-id.js';

@@ -1,0 +1,248 @@
+/**
+ * Contract-ID verification (spec/contract-id.md §1, §9): recompute the suffix of a published
+ * contract ID from a `created_event_blob` and compare, as Canton's `ContractValidator` does, and
+ * also check that the blob embeds the same contract ID (§0).
+ *
+ * Never throws for a mismatch or bad input: every problem is a reason with a stable code, and the
+ * status says `verified`, `mismatch` (a definite failure) or `could-not-check` (bad input,
+ * unsupported version, missing types). A pass proves only that the pair (ID, blob) is internally
+ * consistent — not that the contract exists or is active on the ledger (§0).
+ */
+import { isReserveAuditError } from '../../errors/base.js';
+import type { DecodedContract } from '../codec/contract.js';
+import { decodeCreatedEventBlob } from '../codec/index.js';
+import type { TypeEnv } from '../types/type-env.js';
+import type { TypedCreateArgument } from '../types/type-value.js';
+import { typeCreateArgument } from '../types/type-value.js';
+import { computeContractHash } from './contract-hash.js';
+import type { ParsedContractId } from './contract-id.js';
+import { computeContractIdSuffix, parseContractId } from './contract-id.js';
+import type { ContractIdVersion } from './contract-id-version.js';
+import { bytesEqual, bytesToHex } from './hex.js';
+import type { Sha256 } from './sha256.js';
+import { sha256Noble } from './sha256.js';
+import { computeUnicum } from './unicum.js';
+
+export type VerificationStatus = 'verified' | 'mismatch' | 'could-not-check';
+
+export interface VerificationReason {
+  /** stable code: CONTRACT_ID_MISMATCH, SUFFIX_MISMATCH, UNSUPPORTED_CONTRACT_ID_VERSION, TYPES_REQUIRED, TYPE_NOT_FOUND, BLOB_*, … */
+  readonly code: string;
+  readonly message: string;
+  /** true when this reason is a definite failure (status `mismatch`), false when it prevented the check */
+  readonly mismatch: boolean;
+}
+
+export interface TypingInfo {
+  readonly packageId: string;
+  readonly packageName: string;
+  readonly packageVersion: string;
+  /** typed with a newer package version than the blob's (upgrade substitution) */
+  readonly upgraded: boolean;
+  readonly note: string | null;
+}
+
+export interface ContractIdVerification {
+  /** status === 'verified' */
+  readonly ok: boolean;
+  readonly status: VerificationStatus;
+  /** from the published ID's suffix; null when the ID could not be parsed */
+  readonly version: ContractIdVersion | null;
+  readonly reasons: readonly VerificationReason[];
+  /** hex; null when not computed */
+  readonly contractHash: string | null;
+  readonly unicum: string | null;
+  /** hex of versionPrefix ‖ 1220 ‖ recomputed unicum */
+  readonly expectedSuffix: string | null;
+  /** hex of the published ID's suffix */
+  readonly actualSuffix: string | null;
+  /** the blob's field-1 contract ID equals the published one; null when the blob was not decoded */
+  readonly embeddedContractIdMatches: boolean | null;
+  readonly embeddedContractId: string | null;
+  readonly typing?: TypingInfo;
+  /** the decoded blob (to read the reserves from after a pass); null when decoding failed */
+  readonly contract: DecodedContract | null;
+}
+
+export interface VerifyContractIdOptions {
+  /** published contract ID, lower-case hex */
+  readonly contractId: string;
+  /** the created_event_blob: bytes or base64 */
+  readonly blob: Uint8Array | string;
+  /** Daml types for V12 */
+  readonly types?: TypeEnv | undefined;
+  readonly sha256?: Sha256 | undefined;
+}
+
+export interface VerifyDecodedContractOptions {
+  readonly contractId: string;
+  /** an already-decoded blob */
+  readonly contract: DecodedContract;
+  readonly types?: TypeEnv | undefined;
+  readonly sha256?: Sha256 | undefined;
+}
+
+function reasonOf(e: unknown, mismatch = false): VerificationReason {
+  if (isReserveAuditError(e)) return { code: e.code, message: e.shortMessage, mismatch };
+  return { code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), mismatch };
+}
+
+function statusOf(reasons: readonly VerificationReason[]): VerificationStatus {
+  if (reasons.some((r) => r.mismatch)) return 'mismatch';
+  return reasons.length > 0 ? 'could-not-check' : 'verified';
+}
+
+/** Decodes the blob and verifies it against the published contract ID. Never throws. */
+export function verifyContractId(opts: VerifyContractIdOptions): ContractIdVerification {
+  let contract: DecodedContract;
+  try {
+    contract = decodeCreatedEventBlob(opts.blob);
+  } catch (e) {
+    const reasons: VerificationReason[] = [reasonOf(e)];
+    let version: ContractIdVersion | null = null;
+    let actualSuffix: string | null = null;
+    try {
+      const id = parseContractId(opts.contractId);
+      version = id.version;
+      actualSuffix = bytesToHex(id.suffix);
+    } catch (e2) {
+      reasons.unshift(reasonOf(e2));
+    }
+    return {
+      ok: false,
+      status: statusOf(reasons),
+      version,
+      reasons,
+      contractHash: null,
+      unicum: null,
+      expectedSuffix: null,
+      actualSuffix,
+      embeddedContractIdMatches: null,
+      embeddedContractId: null,
+      contract: null,
+    };
+  }
+  return verifyDecodedContract({ ...opts, contract });
+}
+
+/** Verifies an already-decoded contract against the published contract ID. Never throws. */
+export function verifyDecodedContract(opts: VerifyDecodedContractOptions): ContractIdVerification {
+  const sha256 = opts.sha256 ?? sha256Noble;
+  const contract = opts.contract;
+  const reasons: VerificationReason[] = [];
+  const embeddedHex = bytesToHex(contract.contractId);
+  let id: ParsedContractId | null = null;
+  try {
+    id = parseContractId(opts.contractId);
+  } catch (e) {
+    reasons.push(reasonOf(e));
+  }
+  // Compare with the embedded ID only when the published one is a valid ID at all.
+  const embeddedMatches = id === null ? null : embeddedHex === id.hex;
+  if (id !== null && !embeddedMatches) {
+    reasons.push({
+      code: 'CONTRACT_ID_MISMATCH',
+      message: `"contractId" expected to equal the blob's embedded contract id ${embeddedHex}, got ${id.hex}`,
+      mismatch: true,
+    });
+  }
+  const base = {
+    version: id?.version ?? null,
+    actualSuffix: id === null ? null : bytesToHex(id.suffix),
+    embeddedContractIdMatches: embeddedMatches,
+    embeddedContractId: embeddedHex,
+    contract,
+  };
+  if (id === null) {
+    return {
+      ok: false,
+      status: statusOf(reasons),
+      reasons,
+      contractHash: null,
+      unicum: null,
+      expectedSuffix: null,
+      ...base,
+    };
+  }
+
+  let typing: TypedCreateArgument | undefined;
+  let contractHash: Uint8Array | null = null;
+  let unicum: Uint8Array | null = null;
+  let expectedSuffix: Uint8Array | null = null;
+  try {
+    if (id.version === 'v12') {
+      if (opts.types === undefined) {
+        reasons.push({
+          code: 'TYPES_REQUIRED',
+          message: `"types" expected Daml types for the V12 (ca12) contract id of template ${contract.packageName} ${contract.templateId.module.join('.')}:${contract.templateId.entity.join('.')}, got none (pass --types <file> or a DAR)`,
+          mismatch: false,
+        });
+      } else {
+        typing = typeCreateArgument(contract, opts.types);
+      }
+    }
+    if (id.version !== 'v12' || typing !== undefined) {
+      contractHash = computeContractHash(
+        id.version,
+        {
+          packageName: contract.packageName,
+          templateId: contract.templateId,
+          createArg: contract.createArg,
+          typedCreateArg: typing?.value,
+        },
+        sha256,
+      );
+      const salt = contract.authenticationData.salt;
+      if (salt === null) {
+        reasons.push({
+          code: 'SALT_INVALID',
+          message: '"authenticationData" expected a V1 contract salt (UntypedVersionedMessage v30), got none',
+          mismatch: false,
+        });
+      } else {
+        unicum = computeUnicum(
+          {
+            salt: salt.bytes,
+            createdAt: contract.createdAt,
+            signatories: contract.signatories,
+            stakeholders: contract.stakeholders,
+            key: contract.key,
+            contractHash,
+          },
+          sha256,
+        );
+        expectedSuffix = computeContractIdSuffix(id.version, unicum);
+        if (!bytesEqual(expectedSuffix, id.suffix)) {
+          reasons.push({
+            code: 'SUFFIX_MISMATCH',
+            message: `"contractId" suffix expected ${bytesToHex(expectedSuffix)} (recomputed from the blob), got ${bytesToHex(id.suffix)}`,
+            mismatch: true,
+          });
+        }
+      }
+    }
+  } catch (e) {
+    reasons.push(reasonOf(e));
+  }
+  const status = statusOf(reasons);
+  const result: ContractIdVerification = {
+    ok: status === 'verified',
+    status,
+    reasons,
+    contractHash: contractHash === null ? null : bytesToHex(contractHash),
+    unicum: unicum === null ? null : bytesToHex(unicum),
+    expectedSuffix: expectedSuffix === null ? null : bytesToHex(expectedSuffix),
+    ...base,
+  };
+  if (typing === undefined) return result;
+  return {
+    ...result,
+    typing: {
+      packageId: typing.packageId,
+      packageName: typing.packageName,
+      packageVersion: typing.packageVersion,
+      upgraded: typing.upgraded,
+      note: typing.note,
+    },
+  };
+}

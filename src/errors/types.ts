@@ -1,0 +1,33 @@
+/**
+ * Errors of the Daml type environment and of typing untyped blob values against it
+ * (spec/contract-id.md §6.4, spec/dar-format.md §6; docs/type-file.md).
+ */
+import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+
+export type DamlTypeErrorCode =
+  /** no package / data type / template for the reference (and no upgrade-compatible substitute) */
+  | 'TYPE_NOT_FOUND'
+  /** a value does not fit its type: wrong kind, extra record fields, missing non-optional field */
+  | 'TYPE_MISMATCH'
+  /** a Numeric value's scale differs from the type's scale */
+  | 'NUMERIC_SCALE_MISMATCH'
+  /** a variant or enum constructor that the data type does not declare */
+  | 'UNKNOWN_CONSTRUCTOR'
+  /** a type variable without a binding, or a type constructor applied to the wrong number of args */
+  | 'TYPE_ARGUMENTS_INVALID'
+  /** the value or the type nests deeper than the limit */
+  | 'TYPE_DEPTH_EXCEEDED'
+  /** a type file that is not valid JSON or does not follow docs/type-file.md */
+  | 'TYPE_FILE_INVALID'
+  /** a type file could not be read from disk */
+  | 'TYPE_FILE_READ_FAILED';
+
+/** A typing or type-environment failure; `details.path` locates the value (e.g. `$.config.fees`). */
+export class DamlTypeError extends ReserveAuditError {
+  override name = 'DamlTypeError';
+  declare readonly code: DamlTypeErrorCode;
+
+  constructor(code: DamlTypeErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
+    super(code, shortMessage, options);
+  }
+}

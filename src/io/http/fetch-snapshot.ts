@@ -1,0 +1,197 @@
+/**
+ * `fetchSnapshot`: one audit's worth of the public API (spec/public-api.md "Endpoints"). Order:
+ * /pools/proof, /pools/state, /pools/proof (so state is bracketed by two proof sets), then the
+ * market data, /volume (default window, plus a closed window and its two halves for the add-up
+ * check), the aggregator endpoints (one order book per pair) and, on request, probe quotes.
+ * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
+ * are still fetched. If the very first request cannot connect, the whole snapshot fails.
+ */
+import {
+  type ApiResult,
+  type ApiSnapshot,
+  computeProbePlan,
+  formatApiTimestamp,
+  type OrderbookSample,
+  type ParseOptions,
+  type ProbeQuote,
+  parseAggregatorOrderbookResponse,
+  parseAggregatorPairsResponse,
+  parseAggregatorTickersResponse,
+  parseConnectQuoteResponse,
+  parseErrorResponse,
+  parseExchangeInfoResponse,
+  parseMarketsInfoResponse,
+  parsePoolsInfoResponse,
+  parsePoolsProofResponse,
+  parsePoolsStateResponse,
+  parseStatsResponse,
+  parseSwapInfoResponse,
+  parseTokensInfoResponse,
+  parseVolumeResponse,
+  type RawResponse,
+  type VolumeChecks,
+  type VolumeSample,
+} from '../../core/api/index.js';
+import { isReserveAuditError } from '../../errors/base.js';
+import { HttpError } from '../../errors/http.js';
+import { createHttpClient, type HttpClient, type HttpClientOptions, joinUrl, parseJsonBody, statusError } from './client.js';
+import { redactUrl } from './redact-url.js';
+
+export interface SnapshotProgress {
+  /** the endpoint path just fetched, e.g. "/pools/state" */
+  readonly step: string;
+  /** requests completed so far */
+  readonly done: number;
+}
+
+export interface FetchSnapshotOptions {
+  /** e.g. http://127.0.0.1:8080/v1/public */
+  readonly baseUrl: string;
+  /** per-request deadline (default 15,000 ms) */
+  readonly timeoutMs?: number;
+  readonly probeQuotes?: boolean;
+  readonly onProgress?: (p: SnapshotProgress) => void;
+  /** an existing client (its options win over timeoutMs); otherwise one is created and closed */
+  readonly client?: HttpClient;
+  readonly clientOptions?: HttpClientOptions;
+  readonly parseOptions?: ParseOptions;
+  readonly now?: () => number;
+}
+
+const HOUR_MS = 3_600_000;
+
+function failure(e: unknown): { ok: false; reason: string; code: string } {
+  if (isReserveAuditError(e)) return { ok: false, reason: e.shortMessage, code: e.code };
+  return { ok: false, reason: e instanceof Error ? e.message : String(e), code: 'INTERNAL' };
+}
+
+/** Fetches and validates everything one audit needs; never throws for one failing endpoint. */
+export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiSnapshot> {
+  const now = options.now ?? Date.now;
+  const client =
+    options.client ??
+    createHttpClient({ ...options.clientOptions, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+  const po = options.parseOptions ?? {};
+  const raw: RawResponse[] = [];
+  let done = 0;
+  const startedAtMs = now();
+
+  async function call(method: 'GET' | 'POST', path: string, body?: string): Promise<RawResponse> {
+    const r = await client.send(method, joinUrl(options.baseUrl, path), body);
+    raw.push(r);
+    done++;
+    options.onProgress?.({ step: path.split('?')[0] ?? path, done });
+    return r;
+  }
+
+  async function getJson<T>(path: string, parse: (j: unknown, o: ParseOptions) => T): Promise<T> {
+    const r = await call('GET', path);
+    if (r.status !== 200) throw statusError(r);
+    return parse(parseJsonBody(r), po);
+  }
+
+  async function section<T>(fn: () => Promise<T>): Promise<ApiResult<T>> {
+    try {
+      return { ok: true, value: await fn() };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  try {
+    let proofsBefore: ApiResult<Awaited<ReturnType<typeof parsePoolsProofResponse>>>;
+    try {
+      proofsBefore = { ok: true, value: await getJson('/pools/proof', parsePoolsProofResponse) };
+    } catch (e) {
+      if (e instanceof HttpError && (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_REQUEST_INVALID')) throw e;
+      proofsBefore = failure(e);
+    }
+    const poolsState = await section(() => getJson('/pools/state', parsePoolsStateResponse));
+    const proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofResponse));
+    const tokens = await section(() => getJson('/tokens/info', parseTokensInfoResponse));
+    const swapInfo = await section(() => getJson('/swap/info', parseSwapInfoResponse));
+    const markets = await section(() => getJson('/markets/info', parseMarketsInfoResponse));
+    const exchangeInfo = await section(() => getJson('/exchange/info', parseExchangeInfoResponse));
+    const poolsInfo = await section(() => getJson('/pools/info', parsePoolsInfoResponse));
+    const stats = await section(() => getJson('/stats', parseStatsResponse));
+    const volume = await section(async (): Promise<VolumeChecks> => {
+      const sample = async (start: number | null, end: number | null): Promise<VolumeSample> => {
+        const startTime = start === null ? null : formatApiTimestamp(start);
+        const endTime = end === null ? null : formatApiTimestamp(end);
+        const q: string[] = [];
+        if (startTime !== null) q.push(`start_time=${encodeURIComponent(startTime)}`);
+        if (endTime !== null) q.push(`end_time=${encodeURIComponent(endTime)}`);
+        const response = await getJson(`/volume${q.length > 0 ? `?${q.join('&')}` : ''}`, parseVolumeResponse);
+        return { startTime, endTime, response };
+      };
+      // a closed window: ends at the last whole minute at least one minute ago
+      const end = Math.floor(startedAtMs / 60_000) * 60_000 - 60_000;
+      const start = end - 24 * HOUR_MS;
+      const mid = end - 12 * HOUR_MS;
+      return {
+        default: await sample(null, null),
+        whole: await sample(start, end),
+        firstHalf: await sample(start, mid),
+        secondHalf: await sample(mid, end),
+      };
+    });
+    const aggregatorPairs = await section(() => getJson('/aggregator/pairs', parseAggregatorPairsResponse));
+    const aggregatorTickers = await section(() => getJson('/aggregator/tickers', parseAggregatorTickersResponse));
+    const orderbooks = await section(async (): Promise<OrderbookSample[]> => {
+      if (!aggregatorPairs.ok) throw new HttpError('HTTP_STATUS', `no pair list to fetch order books for (${aggregatorPairs.reason})`);
+      const out: OrderbookSample[] = [];
+      for (const pair of aggregatorPairs.value) {
+        const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
+        out.push({ tickerId: pair.ticker_id, response: await getJson(path, parseAggregatorOrderbookResponse) });
+      }
+      return out;
+    });
+    let probeQuotes: ApiResult<readonly ProbeQuote[]> | null = null;
+    if (options.probeQuotes === true) {
+      probeQuotes = await section(async () => {
+        if (!poolsState.ok || !exchangeInfo.ok || !swapInfo.ok) {
+          throw new HttpError('HTTP_STATUS', 'probe quotes need /pools/state, /exchange/info and /swap/info');
+        }
+        const plan = computeProbePlan(poolsState.value, exchangeInfo.value, swapInfo.value.data.fees.network_fee);
+        const out: ProbeQuote[] = [];
+        for (const p of plan) {
+          const r = await call('POST', '/connect/quote', JSON.stringify(p.request));
+          let quote: ProbeQuote['quote'] = null;
+          let error: string | null = null;
+          let shapeError: string | null = null;
+          try {
+            const json = parseJsonBody(r);
+            if (r.status === 200) quote = parseConnectQuoteResponse(json, po);
+            else error = parseErrorResponse(json, po).error;
+          } catch (e) {
+            shapeError = isReserveAuditError(e) ? e.shortMessage : String(e);
+          }
+          out.push({ ...p, status: r.status, quote, error, shapeError });
+        }
+        return out;
+      });
+    }
+    return {
+      baseUrl: redactUrl(options.baseUrl),
+      startedAtMs,
+      finishedAtMs: now(),
+      tokens,
+      swapInfo,
+      markets,
+      exchangeInfo,
+      poolsInfo,
+      proofsBefore,
+      poolsState,
+      proofsAfter,
+      stats,
+      volume,
+      aggregatorPairs,
+      aggregatorTickers,
+      orderbooks,
+      probeQuotes,
+      raw,
+    };
+  } finally {
+    if (options.client === undefined) await client.close();
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Audit runs and their findings in the mirror: one row per run (outcome, checks, summary as
+ * JSON) and one row per finding with its code / severity / pool / area / label as columns and the
+ * evidence as JSON (bigints written as decimal strings). Recording is one transaction; a run with
+ * the same `runKey` is recorded once.
+ */
+import type { CheckOutcome, Finding } from '../../core/audit/finding.js';
+import { StoreError } from '../../errors/store.js';
+import type { Mirror } from './open-mirror.js';
+
+export interface AuditRunInput {
+  /** the mirror snapshot the run audited, if it was recorded */
+  readonly snapshotId: number | null;
+  readonly baseUrl: string;
+  readonly startedAtMs: number;
+  readonly finishedAtMs: number;
+  /** 'passed' | 'failed' | 'could-not-check' */
+  readonly outcome: string;
+  readonly checks: readonly CheckOutcome[];
+  readonly findings: readonly Finding[];
+  /** free-form totals for reports */
+  readonly summary?: Readonly<Record<string, unknown>>;
+  /** idempotence key: a second run with the same key is not recorded again */
+  readonly runKey?: string;
+}
+
+export interface AuditRunRow {
+  readonly id: number;
+  readonly snapshotId: number | null;
+  readonly baseUrl: string;
+  readonly startedAtMs: number;
+  readonly finishedAtMs: number;
+  readonly outcome: string;
+  readonly checks: readonly CheckOutcome[];
+  readonly summary: Readonly<Record<string, unknown>>;
+  readonly findings: readonly Finding[];
+}
+
+function toJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+/** Records one audit run and its findings; returns the run id (the existing one for a repeated runKey). */
+export function recordAuditRun(mirror: Mirror, run: AuditRunInput): number {
+  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
+  const db = mirror.db;
+  const tx = db.transaction((): number => {
+    if (run.runKey !== undefined) {
+      const old = db.prepare('SELECT id FROM audit_runs WHERE run_key = ?').pluck().get(run.runKey);
+      if (typeof old === 'number') return old;
+    }
+    const res = db
+      .prepare(
+        `INSERT INTO audit_runs (run_key, snapshot_id, base_url, started_at_ms, finished_at_ms, outcome, checks_json, summary_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        run.runKey ?? null,
+        run.snapshotId,
+        run.baseUrl,
+        run.startedAtMs,
+        run.finishedAtMs,
+        run.outcome,
+        toJson(run.checks),
+        toJson(run.summary ?? {}),
+      );
+    const id = Number(res.lastInsertRowid);
+    const ins = db.prepare(
+      `INSERT INTO findings (audit_run_id, seq, code, severity, pool, area, label, message, evidence_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    run.findings.forEach((f, i) => {
+      ins.run(id, i, f.code, f.severity, f.pool, f.area, f.label, f.message, toJson(f.evidence));
+    });
+    return id;
+  });
+  try {
+    return tx.immediate();
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new StoreError('STORE_WRITE_FAILED', `recording the audit run into "${mirror.path}" failed: ${msg}`, { cause: e });
+  }
+}
+
+function parseJson(text: unknown, what: string): unknown {
+  try {
+    return JSON.parse(String(text));
+  } catch (e) {
+    throw new StoreError('STORE_CORRUPT', `${what} is not JSON`, { cause: e });
+  }
+}
+
+/** Audit runs, newest first, with their findings. */
+export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
+  const runs = mirror.db.prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?').all(options.limit ?? -1) as Record<
+    string,
+    unknown
+  >[];
+  const fstmt = mirror.db.prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
+  return runs.map((r) => {
+    const id = Number(r.id);
+    const findings = (fstmt.all(id) as Record<string, unknown>[]).map(
+      (f) =>
+        ({
+          code: f.code,
+          severity: f.severity,
+          pool: f.pool ?? null,
+          area: f.area,
+          label: f.label,
+          message: f.message,
+          evidence: parseJson(f.evidence_json, `findings.evidence_json of run ${id}`),
+        }) as Finding,
+    );
+    return {
+      id,
+      snapshotId: typeof r.snapshot_id === 'number' ? r.snapshot_id : null,
+      baseUrl: String(r.base_url),
+      startedAtMs: Number(r.started_at_ms),
+      finishedAtMs: Number(r.finished_at_ms),
+      outcome: String(r.outcome),
+      checks: parseJson(r.checks_json, `audit_runs.checks_json of run ${id}`) as CheckOutcome[],
+      summary: parseJson(r.summary_json, `audit_runs.summary_json of run ${id}`) as Record<string, unknown>,
+      findings,
+    };
+  });
+}

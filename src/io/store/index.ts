@@ -1,0 +1,7 @@
+/** The audit mirror: a local SQLite record of snapshots, reserve contracts, observations and audit runs. */
+export * from './audit-runs.js';
+export { LATEST_SCHEMA_VERSION } from './migrations/index.js';
+export * from './open-mirror.js';
+export * from './queries.js';
+export * from './record-snapshot.js';
+export * from './types.js';

@@ -1,0 +1,231 @@
+/**
+ * Recording one ApiSnapshot into the mirror in ONE immediate transaction (docs/decisions/mirror.md
+ * "crash safety"): response bodies content-addressed by sha256 (stored once), the snapshot and its
+ * responses, every reserve contract of both proof sets (upserted by contract ID: first/last seen,
+ * verification status), and one observation per pool. Idempotent: a snapshot is keyed by
+ * sha256(base URL, start time, response digests); recording it again writes nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../core/api/index.js';
+import { parseApiTimestampMs } from '../../core/api/index.js';
+import { StoreError } from '../../errors/store.js';
+import type { Mirror } from './open-mirror.js';
+import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
+
+export interface RecordSnapshotOptions {
+  readonly now?: () => number;
+  /** test seam: called inside the transaction just before COMMIT (crash-safety tests) */
+  readonly beforeCommit?: () => void;
+}
+
+/** The idempotence key of a snapshot: sha256 hex over its base URL, start time and responses. */
+export function computeSnapshotKey(snapshot: ApiSnapshot): string {
+  const h = createHash('sha256');
+  h.update(`${snapshot.baseUrl}\n${snapshot.startedAtMs}\n`);
+  for (const r of snapshot.raw) h.update(`${r.method} ${r.url} ${r.status} ${r.sha256} ${r.startedAtMs}\n`);
+  return h.digest('hex');
+}
+
+const SECTIONS = [
+  'tokens',
+  'swapInfo',
+  'markets',
+  'exchangeInfo',
+  'poolsInfo',
+  'proofsBefore',
+  'poolsState',
+  'proofsAfter',
+  'stats',
+  'volume',
+  'aggregatorPairs',
+  'aggregatorTickers',
+  'orderbooks',
+  'probeQuotes',
+] as const;
+
+function failedSections(s: ApiSnapshot): string[] {
+  return SECTIONS.filter((k) => {
+    const v = s[k];
+    return v !== null && !v.ok;
+  });
+}
+
+function toVerificationMap(
+  v: ReadonlyMap<string, ContractVerificationInput> | Readonly<Record<string, ContractVerificationInput>>,
+): ReadonlyMap<string, ContractVerificationInput> {
+  return v instanceof Map ? v : new Map(Object.entries(v));
+}
+
+/**
+ * Writes `snapshot` (and the verification of its contracts) into the mirror; throws StoreError
+ * STORE_WRITE_FAILED after rolling back if anything fails. Returns what was recorded.
+ */
+export function recordSnapshot(
+  mirror: Mirror,
+  snapshot: ApiSnapshot,
+  verifications: ReadonlyMap<string, ContractVerificationInput> | Readonly<Record<string, ContractVerificationInput>> = new Map(),
+  options: RecordSnapshotOptions = {},
+): RecordSnapshotResult {
+  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
+  const db = mirror.db;
+  const now = options.now ?? Date.now;
+  const key = computeSnapshotKey(snapshot);
+  const vmap = toVerificationMap(verifications);
+
+  const run = db.transaction((): RecordSnapshotResult => {
+    const existing = db.prepare('SELECT id, pool_count FROM snapshots WHERE snapshot_key = ?').get(key) as
+      | { id: number; pool_count: number }
+      | undefined;
+    if (existing !== undefined) {
+      return { snapshotId: existing.id, created: false, pools: existing.pool_count, newContracts: [], contracts: 0 };
+    }
+    const proofs = new Map<string, PoolProofInfo>();
+    for (const section of [snapshot.proofsBefore, snapshot.proofsAfter]) {
+      if (!section.ok) continue;
+      for (const p of section.value.data.pools) proofs.set(p.reserve_contract.contract_id, p);
+    }
+    const state = snapshot.poolsState.ok ? snapshot.poolsState.value.data.pools : [];
+    // latest proof per pool: proofsAfter wins over proofsBefore
+    const proofByPool = new Map<string, PoolProofInfo>();
+    for (const section of [snapshot.proofsBefore, snapshot.proofsAfter]) {
+      if (section.ok) for (const p of section.value.data.pools) proofByPool.set(p.pool_id, p);
+    }
+    const poolIds = new Set<string>([...state.map((p) => p.pool_id), ...proofByPool.keys()]);
+
+    const snap = db
+      .prepare(
+        `INSERT INTO snapshots (snapshot_key, base_url, started_at_ms, finished_at_ms, recorded_at_ms, pool_count, new_contracts, failed_sections)
+         VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
+      )
+      .run(
+        key,
+        snapshot.baseUrl,
+        snapshot.startedAtMs,
+        snapshot.finishedAtMs,
+        now(),
+        poolIds.size,
+        JSON.stringify(failedSections(snapshot)),
+      );
+    const snapshotId = Number(snap.lastInsertRowid);
+
+    const insBody = db.prepare('INSERT OR IGNORE INTO bodies (sha256, size, body) VALUES (?, ?, ?)');
+    const insResp = db.prepare(
+      `INSERT INTO responses (snapshot_id, seq, method, url, request_body, status, content_type, body_sha256, started_at_ms, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    snapshot.raw.forEach((r, i) => {
+      insBody.run(r.sha256, r.body.length, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+      insResp.run(snapshotId, i, r.method, r.url, r.requestBody, r.status, r.contentType, r.sha256, r.startedAtMs, r.durationMs);
+    });
+
+    const getContract = db.prepare('SELECT verification_status, fields_source FROM contracts WHERE contract_id = ?');
+    const insContract = db.prepare(
+      `INSERT INTO contracts (contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name,
+         reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status,
+         verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms, last_seen_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const touchContract = db.prepare(
+      'UPDATE contracts SET last_seen_snapshot = ?, last_seen_ms = max(last_seen_ms, ?) WHERE contract_id = ?',
+    );
+    const updVerification = db.prepare(
+      `UPDATE contracts SET verification_status = ?, verification_reason = ?, fields_source = ?,
+         reserve_a = ?, reserve_b = ?, total_lp_supply = ?, created_at_ms = ? WHERE contract_id = ?`,
+    );
+    const seenMs = snapshot.startedAtMs;
+    const newContracts: string[] = [];
+    for (const [cid, p] of proofs) {
+      const rc = p.reserve_contract;
+      const v = vmap.get(cid);
+      const decoded = v?.decoded ?? null;
+      const fields = decoded
+        ? {
+            a: decoded.reserveA,
+            b: decoded.reserveB,
+            lp: decoded.totalLpSupply,
+            ms: Number(decoded.createdAtMicros / 1000n),
+            src: 'blob',
+          }
+        : {
+            a: rc.reserve_a,
+            b: rc.reserve_b,
+            lp: rc.total_lp_supply,
+            ms: parseApiTimestampMs(rc.ledger_created_at) ?? 0,
+            src: 'published',
+          };
+      const old = getContract.get(cid) as { verification_status: string; fields_source: string } | undefined;
+      if (old === undefined) {
+        newContracts.push(cid);
+        const t = rc.template;
+        insContract.run(
+          cid,
+          p.pool_id,
+          Buffer.from(rc.created_event_blob, 'base64'),
+          rc.update_id,
+          t.package_id,
+          t.package_name,
+          t.module_name,
+          t.entity_name,
+          fields.a,
+          fields.b,
+          fields.lp,
+          rc.ledger_created_at,
+          fields.ms,
+          fields.src,
+          v?.status ?? 'unchecked',
+          v?.reason ?? null,
+          snapshotId,
+          snapshotId,
+          seenMs,
+          seenMs,
+        );
+      } else {
+        touchContract.run(snapshotId, seenMs, cid);
+        if (v !== undefined && (old.verification_status !== v.status || (decoded && old.fields_source !== 'blob'))) {
+          updVerification.run(v.status, v.reason ?? null, fields.src, fields.a, fields.b, fields.lp, fields.ms, cid);
+        }
+      }
+    }
+
+    const insObs = db.prepare(
+      `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, state_contract_id, symbol, reserve_a,
+         reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
+    for (const poolId of poolIds) {
+      const s = stateById.get(poolId);
+      const p = proofByPool.get(poolId);
+      const rc = p?.reserve_contract;
+      insObs.run(
+        snapshotId,
+        poolId,
+        snapshot.startedAtMs,
+        rc?.contract_id ?? null,
+        s?.contract_id ?? null,
+        s?.symbol ?? null,
+        s?.reserve_a ?? rc?.reserve_a ?? null,
+        s?.reserve_b ?? rc?.reserve_b ?? null,
+        s?.price ?? null,
+        s?.tvl_cc ?? null,
+        s?.fee_rate ?? null,
+        rc?.total_lp_supply ?? null,
+        rc?.ledger_created_at ?? null,
+        rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
+      );
+    }
+    db.prepare('UPDATE snapshots SET new_contracts = ? WHERE id = ?').run(newContracts.length, snapshotId);
+    options.beforeCommit?.();
+    return { snapshotId, created: true, pools: poolIds.size, newContracts, contracts: proofs.size };
+  });
+
+  try {
+    return run.immediate();
+  } catch (e) {
+    if (e instanceof StoreError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new StoreError('STORE_WRITE_FAILED', `recording the snapshot into "${mirror.path}" failed and was rolled back: ${msg}`, {
+      cause: e,
+    });
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * `createApp(deps)` — the reference server as an in-process request handler (api-decisions §7, §8).
+ * Wires the public routes under `prefix` (/v1/public), the optional simulation interface
+ * (/v1/sim, off by default), the public websocket (`wsPath`), CORS, caching, the optional rate limit,
+ * and the top-level guard: an unexpected exception becomes a logged `500 internal error`; every
+ * rejection of input is an `HttpError` (4xx) and is never logged as a failure.
+ * Binding a port is not done here (see serve.ts).
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { SimClock } from './simulator/clock.js';
+import type { ExchangeSimulation, ExchangeView } from './simulator/exchange.js';
+import { WindowCache } from './cache.js';
+import { errorBody, HttpError, JSON_CONTENT_TYPE, type Reply } from './http.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { type RequestContext, Router } from './router.js';
+import type { PoolSnapshot } from './routes/common.js';
+import { addPublicRoutes } from './routes/index.js';
+import { addSimulationRoutes } from './sim-routes.js';
+import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
+
+export interface Logger {
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export const silentLogger: Logger = { info: () => {}, error: () => {} };
+
+export interface AppOptions {
+  readonly exchange: ExchangeView;
+  readonly simulation?: ExchangeSimulation;
+  /** defaults to the exchange's own clock */
+  readonly clock?: SimClock;
+  readonly prefix?: string;
+  readonly wsPath?: string;
+  /** path prefix of the simulation interface (only with enableSimulation) */
+  readonly simPrefix?: string;
+  readonly rateLimit?: RateLimitOptions;
+  readonly enableSimulation?: boolean;
+  readonly logger?: Logger;
+  readonly ws?: PublicSocketOptions;
+}
+
+export interface App {
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** serves the public websocket on `server`'s upgrade requests for `wsPath` */
+  attachWebsocket(server: Server): void;
+  /** the number of open public websocket connections */
+  websocketClients(): number;
+  /** closes websockets and stops timers; does not close the http server or the exchange */
+  close(): Promise<void>;
+}
+
+/** Shared by the route modules: what a route needs from the app. */
+export interface RouteDeps {
+  readonly exchange: ExchangeView;
+  readonly clock: SimClock;
+  readonly cache: WindowCache<Reply>;
+  readonly snapshots: WindowCache<PoolSnapshot>;
+  /** intermediate results shared by several routes (e.g. the /stats bundle) */
+  readonly memo: WindowCache<unknown>;
+}
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+};
+
+export function createApp(opts: AppOptions): App {
+  const exchange = opts.exchange;
+  const clock: SimClock = opts.clock ?? { nowMs: () => exchange.nowMs() };
+  const prefix = opts.prefix ?? '/v1/public';
+  const wsPath = opts.wsPath ?? '/v1/ws/public';
+  const simPrefix = opts.simPrefix ?? '/v1/sim';
+  const logger = opts.logger ?? silentLogger;
+  const cache = new WindowCache<Reply>({ now: () => clock.nowMs() });
+  const snapshots = new WindowCache<PoolSnapshot>({ now: () => clock.nowMs() });
+  const memo = new WindowCache<unknown>({ now: () => clock.nowMs() });
+  const limiter = opts.rateLimit === undefined ? undefined : new RateLimiter(opts.rateLimit, () => Date.now());
+
+  const router = new Router();
+  addPublicRoutes(router, prefix, { exchange, clock, cache, snapshots, memo }, wsPath);
+  if (opts.enableSimulation === true) {
+    if (opts.simulation === undefined) throw new Error('enableSimulation requires a simulation');
+    addSimulationRoutes(router, simPrefix, opts.simulation);
+  }
+
+  const sockets = new PublicSocketServer(exchange, clock, wsPath, opts.ws ?? {}, logger);
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const client = req.socket.remoteAddress ?? 'unknown';
+    if (limiter !== undefined) {
+      const d = limiter.take(client);
+      if (!d.allowed) {
+        drain(req);
+        send(res, 429, errorBody('rate limit exceeded'), true, {
+          'Retry-After': String(d.retryAfterSeconds),
+        });
+        return;
+      }
+    }
+    const match = router.match(method, path);
+    if (match.kind === 'not-found') {
+      drain(req);
+      send(res, 404, errorBody('not found'), path.startsWith(prefix));
+      return;
+    }
+    if (match.kind === 'preflight') {
+      drain(req);
+      res.writeHead(204, {
+        ...(match.cors
+          ? {
+              ...CORS_HEADERS,
+              'Access-Control-Allow-Methods': match.allow.join(', '),
+              'Access-Control-Allow-Headers': 'Content-Type',
+              'Access-Control-Max-Age': '600',
+            }
+          : {}),
+        Allow: match.allow.join(', '),
+        'Content-Length': '0',
+      });
+      res.end();
+      return;
+    }
+    if (match.kind === 'method-not-allowed') {
+      drain(req);
+      send(res, 405, errorBody('method not allowed'), match.cors, { Allow: match.allow.join(', ') });
+      return;
+    }
+    const route = match.route;
+    const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+    const ctx: RequestContext = { req, method, path, query, client };
+    try {
+      if (route.method === 'GET') drain(req);
+      const reply = await route.handler(ctx);
+      const headers: Record<string, string> = {};
+      headers['Cache-Control'] =
+        reply.maxAgeSeconds === undefined ? 'no-store' : `public, max-age=${reply.maxAgeSeconds}`;
+      send(res, reply.status, reply.body, route.cors, headers);
+    } catch (e) {
+      if (e instanceof HttpError) {
+        // a 413 leaves unread bytes on the socket: close it after answering
+        const extra: Record<string, string> = { ...e.headers, 'Cache-Control': 'no-store' };
+        if (e.status === 413) extra.Connection = 'close';
+        send(res, e.status, errorBody(e.message), route.cors, extra);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  function handler(req: IncomingMessage, res: ServerResponse): void {
+    dispatch(req, res).catch((e: unknown) => {
+      logger.error(`unexpected error on ${req.method ?? '?'} ${req.url ?? '?'}`, e);
+      if (!res.headersSent) {
+        send(res, 500, errorBody('internal error'), true, { Connection: 'close' });
+      } else {
+        res.destroy();
+      }
+    });
+  }
+
+  return {
+    handler,
+    attachWebsocket(server: Server): void {
+      sockets.attach(server);
+    },
+    websocketClients(): number {
+      return sockets.clientCount;
+    },
+    close(): Promise<void> {
+      return sockets.close();
+    },
+  };
+}
+
+function drain(req: IncomingMessage): void {
+  if (!req.readableEnded) req.resume();
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: Uint8Array,
+  cors: boolean,
+  extra: Record<string, string> = {},
+): void {
+  const headers: Record<string, string> = {
+    'Content-Type': JSON_CONTENT_TYPE,
+    'Content-Length': String(body.byteLength),
+    ...(cors ? CORS_HEADERS : {}),
+    ...extra,
+  };
+  res.writeHead(status, headers);
+  res.end(body);
+}

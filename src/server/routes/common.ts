@@ -1,0 +1,83 @@
+/**
+ * Helpers shared by the public route modules: the cache durations of public-api.md "Limits"
+ * (mirrored in `Cache-Control: public, max-age=N`, api-decisions §8), the pool snapshot that
+ * /pools/info, /pools/state and /pools/proof share within one cache window (so state and proof
+ * describe the same moment), and token renderers.
+ */
+import { formatPoolMarketSymbol } from '../../core/amm/market-symbol.js';
+import type { PoolState, Token, TokenRef } from '../../core/amm/types.js';
+import type { RouteDeps } from '../app.js';
+import { HttpError, jsonReply, type Reply } from '../http.js';
+
+/** Seconds each endpoint may be cached (client and server side). */
+export const CACHE_SECONDS = {
+  tokensInfo: 60,
+  swapInfo: 300,
+  marketsInfo: 60,
+  exchangeInfo: 60,
+  pools: 5,
+  stats: 60,
+  volumeClosed: 3600,
+  volumeOpen: 30,
+  aggregatorPairs: 60,
+  aggregatorTickers: 10,
+  aggregatorOrderbook: 10,
+} as const;
+
+/** The cached reply for `key` in the current window of `seconds`, built by `build` on a miss. */
+export function cachedJson(deps: RouteDeps, key: string, seconds: number, build: () => unknown): Reply {
+  return deps.cache.get(key, seconds * 1000, () => jsonReply(200, build(), seconds));
+}
+
+export interface PoolSnapshot {
+  readonly atMs: number;
+  /** active pools only, in the exchange's order */
+  readonly pools: readonly PoolState[];
+  /** every pool, active or retired (aggregator volumes count retired pools too) */
+  readonly all: readonly PoolState[];
+}
+
+/** One pool snapshot per 5-second window, shared by the three pool endpoints and the aggregator. */
+export function poolSnapshot(deps: RouteDeps): PoolSnapshot {
+  return deps.snapshots.get('pools', CACHE_SECONDS.pools * 1000, () => {
+    const all = deps.exchange.pools();
+    return { atMs: deps.clock.nowMs(), pools: all.filter((p) => p.active), all };
+  });
+}
+
+export function sameToken(a: TokenRef, b: TokenRef): boolean {
+  return a.id === b.id && a.admin === b.admin;
+}
+
+export function tokenKey(t: TokenRef): string {
+  return `${t.admin}\u0000${t.id}`;
+}
+
+/** `{instrument_admin, instrument_id}` */
+export function instrumentRef(t: TokenRef): { instrument_admin: string; instrument_id: string } {
+  return { instrument_admin: t.admin, instrument_id: t.id };
+}
+
+/** The market symbol of a pool: `<SYMBOL_A>-<SYMBOL_B>`, upper case (api-decisions §2). */
+export function poolSymbol(p: PoolState): string {
+  return formatPoolMarketSymbol(p);
+}
+
+export function tokenInfo(t: Token): {
+  instrument_admin: string;
+  instrument_id: string;
+  instrument_name: string;
+  instrument_symbol: string;
+} {
+  return { instrument_admin: t.admin, instrument_id: t.id, instrument_name: t.name, instrument_symbol: t.symbol };
+}
+
+/**
+ * The value of a query parameter given at most once; `undefined` when absent.
+ * Repeating a parameter is `400 <name> given more than once`.
+ */
+export function singleParam(query: URLSearchParams, name: string): string | undefined {
+  const all = query.getAll(name);
+  if (all.length > 1) throw new HttpError(400, `${name} given more than once`);
+  return all[0];
+}

@@ -1,0 +1,32 @@
+/**
+ * The public route table (public-api.md "Endpoints", "Aggregator endpoints"; api-decisions §4b, §6):
+ * every path under the public prefix, GET or POST, all with CORS.
+ */
+import type { RouteDeps } from '../app.js';
+import type { Handler, Method, Router } from '../router.js';
+import { aggregatorOrderbook, aggregatorPairs, aggregatorTickers } from './aggregator.js';
+import { exchangeInfo, marketsInfo, swapInfo, tokensInfo } from './info.js';
+import { poolsInfo, poolsProof, poolsState } from './pools.js';
+import { connectQuote, poolsQuote } from './quote.js';
+import { stats } from './stats.js';
+import { volume } from './volume.js';
+
+export function addPublicRoutes(router: Router, prefix: string, deps: RouteDeps, wsPath: string): void {
+  const add = (method: Method, path: string, handler: Handler): void => {
+    router.add({ method, path: `${prefix}${path}`, handler, cors: true });
+  };
+  add('GET', '/tokens/info', () => tokensInfo(deps));
+  add('GET', '/swap/info', () => swapInfo(deps));
+  add('GET', '/markets/info', () => marketsInfo(deps, wsPath));
+  add('GET', '/exchange/info', () => exchangeInfo(deps));
+  add('GET', '/pools/info', () => poolsInfo(deps));
+  add('GET', '/pools/state', () => poolsState(deps));
+  add('GET', '/pools/proof', () => poolsProof(deps));
+  add('GET', '/stats', () => stats(deps));
+  add('GET', '/volume', (ctx) => volume(deps, ctx));
+  add('POST', '/connect/quote', (ctx) => connectQuote(deps, ctx));
+  add('POST', '/pools/quote', (ctx) => poolsQuote(deps, ctx));
+  add('GET', '/aggregator/pairs', () => aggregatorPairs(deps));
+  add('GET', '/aggregator/tickers', () => aggregatorTickers(deps));
+  add('GET', '/aggregator/orderbook', (ctx) => aggregatorOrderbook(deps, ctx));
+}

@@ -1,0 +1,124 @@
+/**
+ * GET /tokens/info, /swap/info, /markets/info, /exchange/info (public-api.md "Resources":
+ * Token, Tradable token, Market, Fee schedule and policy; api-decisions §1, §2, §7).
+ */
+import { formatAmount } from '../../core/amm/format.js';
+import type { RouteDeps } from '../app.js';
+import type { Reply } from '../http.js';
+import { formatTimestamp } from '../timestamp.js';
+import { CACHE_SECONDS, cachedJson, instrumentRef, poolSymbol, tokenInfo, tokenKey } from './common.js';
+
+/** Candle periods in seconds (public-api.md "Limits"). */
+export const CANDLE_PERIODS: readonly number[] = [60, 300, 600, 3600];
+
+/** The external reference price stream (api-decisions §2). */
+export const EXTERNAL_MARKET = 'CC-USD';
+
+export function tokensInfo(deps: RouteDeps): Reply {
+  return cachedJson(deps, 'tokens', CACHE_SECONDS.tokensInfo, () => ({
+    tokens: deps.exchange.tokens().map((t) => ({
+      info: { ...tokenInfo(t), price_aggregator_id: t.priceAggregatorId },
+    })),
+  }));
+}
+
+export function swapInfo(deps: RouteDeps): Reply {
+  return cachedJson(deps, 'swap-info', CACHE_SECONDS.swapInfo, () => {
+    const seen = new Set<string>();
+    for (const p of deps.exchange.pools()) {
+      if (!p.active) continue;
+      seen.add(tokenKey(p.tokenA));
+      seen.add(tokenKey(p.tokenB));
+    }
+    return {
+      data: {
+        fees: { network_fee: instrumentRef(deps.exchange.cc()) },
+        tokens: deps.exchange
+          .tokens()
+          .filter((t) => seen.has(tokenKey(t)))
+          .map(tokenInfo),
+        updated_at: formatTimestamp(deps.clock.nowMs()),
+      },
+    };
+  });
+}
+
+export interface MarketEntry {
+  readonly symbol: string;
+  readonly source: 'service' | 'external';
+}
+
+/** Service markets (one per distinct pool pair of the active pools, sorted) + the external stream. */
+export function listMarkets(deps: RouteDeps): readonly MarketEntry[] {
+  const symbols = new Set<string>();
+  for (const p of deps.exchange.pools()) if (p.active) symbols.add(poolSymbol(p));
+  const out: MarketEntry[] = [...symbols].sort().map((symbol) => ({ symbol, source: 'service' as const }));
+  if (!symbols.has(EXTERNAL_MARKET)) out.push({ symbol: EXTERNAL_MARKET, source: 'external' });
+  return out;
+}
+
+export function tickerChannel(symbol: string): string {
+  return `market.${symbol}.ticker`;
+}
+
+export function candleChannel(symbol: string, period: number): string {
+  return `market.${symbol}.candles.${period}`;
+}
+
+export function marketsInfo(deps: RouteDeps, wsPath: string): Reply {
+  return cachedJson(deps, 'markets', CACHE_SECONDS.marketsInfo, () => ({
+    data: {
+      updated_at: formatTimestamp(deps.clock.nowMs()),
+      websocket: {
+        endpoint: wsPath,
+        channel_formats: {
+          ticker: 'market.<SYMBOL>.ticker',
+          candles: 'market.<SYMBOL>.candles.<PERIOD>',
+        },
+      },
+      candle_periods: CANDLE_PERIODS,
+      markets: listMarkets(deps).map((m) =>
+        m.source === 'service'
+          ? {
+              symbol: m.symbol,
+              source: m.source,
+              kinds: ['ticker', 'candles'],
+              channels: {
+                ticker: tickerChannel(m.symbol),
+                candles: CANDLE_PERIODS.map((p) => candleChannel(m.symbol, p)),
+              },
+            }
+          : {
+              symbol: m.symbol,
+              source: m.source,
+              kinds: ['ticker'],
+              channels: { ticker: tickerChannel(m.symbol), candles: [] },
+            },
+      ),
+    },
+  }));
+}
+
+export function exchangeInfo(deps: RouteDeps): Reply {
+  return cachedJson(deps, 'exchange', CACHE_SECONDS.exchangeInfo, () => {
+    const p = deps.exchange.policy();
+    const cc = instrumentRef(deps.exchange.cc());
+    return {
+      data: {
+        updated_at: formatTimestamp(deps.clock.nowMs()),
+        fees: {
+          transfer: { amount: formatAmount(p.transferFeeCc), ...cc },
+          allocation: { amount: formatAmount(p.allocationFeeCc), ...cc },
+        },
+        policy: {
+          free_transfers_per_day: p.freeTransfersPerDay,
+          min_recommended_cc_balance: formatAmount(p.minRecommendedCcBalance),
+          min_swap_amount_for_fee_waiver: formatAmount(p.minSwapAmountForFeeWaiverCc),
+          min_swap_amount_size_cc: formatAmount(p.minSwapAmountSizeCc),
+          min_connect_swap_amount_size_cc: formatAmount(p.minConnectSwapAmountSizeCc),
+          need_invite_code: p.needInviteCode,
+        },
+      },
+    };
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * GET /stats (public-api.md "Statistics", api-decisions §5) and the average execution time that
+ * POST /connect/quote reports as `estimated_time_seconds` (api-decisions §4: /stats
+ * swap_performance.avg_speed; "12.00" without history — the default lives in the quote core).
+ * Both come from one 60-second window of the last 90 days of swap events.
+ */
+import { computeAverageExecutionSeconds, computeStats, DAY_MS, type SwapStats } from '../../core/amm/index.js';
+import type { RouteDeps } from '../app.js';
+import type { Reply } from '../http.js';
+import { CACHE_SECONDS, cachedJson } from './common.js';
+
+interface StatsBundle {
+  readonly stats: SwapStats;
+  readonly avgExecutionSeconds: string | null;
+}
+
+function statsBundle(deps: RouteDeps): StatsBundle {
+  return deps.memo.get('stats', CACHE_SECONDS.stats * 1000, () => {
+    const now = deps.clock.nowMs();
+    const events = deps.exchange.swapEvents(now - 90 * DAY_MS, now);
+    const recent = events.filter((e) => e.tsMs >= now - 30 * DAY_MS);
+    const avgExecutionSeconds = computeAverageExecutionSeconds(recent);
+    const stats = computeStats({
+      events,
+      pools: deps.exchange.pools(),
+      cc: deps.exchange.cc(),
+      nowMs: now,
+      ...(avgExecutionSeconds === null ? {} : { estimatedTimeSeconds: avgExecutionSeconds }),
+    });
+    return { stats, avgExecutionSeconds };
+  }) as StatsBundle;
+}
+
+export function stats(deps: RouteDeps): Reply {
+  return cachedJson(deps, 'stats', CACHE_SECONDS.stats, () => ({ stats: statsBundle(deps).stats }));
+}
+
+/** Mean execution seconds of the last 30 days of swaps, 2 decimals; null without history. */
+export function averageExecutionSeconds(deps: RouteDeps): string | null {
+  return statsBundle(deps).avgExecutionSeconds;
+}

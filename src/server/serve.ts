@@ -1,0 +1,118 @@
+/**
+ * The one place the reference server binds a port (style.md "server/ … serve.ts binds the port").
+ * Opens the SQLite ledger (H5a's createExchange over openServerDb), optionally prefills history
+ * and starts the demo traffic generator, builds the app (createApp), listens, and on `close()`
+ * shuts down gracefully: traffic stopped, websockets closed, in-flight requests drained, db closed.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import { type App, createApp, type Logger } from './app.js';
+import { openServerDb } from './db/connection.js';
+import { systemClock } from './simulator/clock.js';
+import { createExchange, type SimulatedExchange } from './simulator/ledger.js';
+import { createCryptoRng, createSeededRng } from './simulator/rng.js';
+import { loadSeedMarket } from './simulator/seed-market.js';
+import { prefillHistory, startTraffic, type TrafficHandle } from './simulator/traffic.js';
+
+export interface ServeOptions {
+  readonly port: number;
+  readonly host: string;
+  /** SQLite file or ':memory:' */
+  readonly db: string;
+  readonly contractIdVersion: ContractIdVersion;
+  /** deterministic randomness (contract salts, traffic) when set */
+  readonly seed?: string;
+  /** demo swaps per minute (0/undefined = none) */
+  readonly trafficPerMinute?: number;
+  /** prefill this much history (ms) at startup */
+  readonly historyMs?: number;
+  /** swaps per minute used to prefill history */
+  readonly historyPerMinute?: number;
+  /** generated pools added to the seed market (fresh database only) */
+  readonly extraPools?: number;
+  /** mount the simulation interface under /v1/sim */
+  readonly simulation: boolean;
+  /** per-client requests per second (token bucket), off when undefined */
+  readonly rateLimitPerSecond?: number;
+  readonly logger: Logger;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly exchange: SimulatedExchange;
+  readonly app: App;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const db = openServerDb(o.db);
+  let traffic: TrafficHandle | undefined;
+  try {
+    const rng = o.seed === undefined ? createCryptoRng() : createSeededRng(o.seed);
+    const exchange = createExchange({
+      db,
+      clock: systemClock,
+      rng,
+      contractIdVersion: o.contractIdVersion,
+      seedMarket: loadSeedMarket(),
+      ...(o.extraPools === undefined ? {} : { extraPools: o.extraPools }),
+    });
+    if (o.historyMs !== undefined && o.historyMs > 0) {
+      const r = prefillHistory(exchange, { duration: o.historyMs, swapsPerMinute: o.historyPerMinute ?? 1 });
+      o.logger.info(`prefilled history: ${r.executed} swaps executed, ${r.refunded} refunded`);
+    }
+    const app = createApp({
+      exchange,
+      simulation: exchange,
+      enableSimulation: o.simulation,
+      logger: o.logger,
+      ...(o.rateLimitPerSecond === undefined ? {} : { rateLimit: { perSecond: o.rateLimitPerSecond } }),
+    });
+    const server = createServer({ keepAliveTimeout: 5_000 }, app.handler);
+    app.attachWebsocket(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const hostPart = o.host.includes(':') ? `[${o.host}]` : o.host;
+    if (o.trafficPerMinute !== undefined && o.trafficPerMinute > 0) {
+      traffic = startTraffic({ swapsPerMinute: o.trafficPerMinute, rng, exchange });
+    }
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${hostPart}:${port}`,
+      port,
+      exchange,
+      app,
+      server,
+      close(): Promise<void> {
+        closing ??= (async () => {
+          traffic?.stop();
+          await app.close();
+          await new Promise<void>((resolve) => {
+            const force = setTimeout(() => server.closeAllConnections(), 5_000);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              resolve();
+            });
+            server.closeIdleConnections();
+          });
+          db.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    traffic?.stop();
+    db.close();
+    throw e;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The data behind the websocket channels (api-decisions §7): ticker and candle payloads for a
+ * market, read from the ExchangeView and computed with the AMM core (mid price, pair activity,
+ * candles). Ticker `data`: {market, price, ts, bid, ask, volume_24h_cc, high_24h, low_24h,
+ * change_24h}; candle `data`: {market, period, bars}. Choices the spec leaves open
+ * (docs/decisions/server.md): high/low are null without a swap in 24 h; change_24h is
+ * price ÷ (mid after the first swap of the 24 h window) − 1, "0.0000000000" without swaps;
+ * `ts` is the creation time of the deepest pool's current reserve contract.
+ */
+import {
+  CANDLE_SNAPSHOT_LIMIT,
+  computeBarStart,
+  computeCandles,
+  computeMidPriceExact,
+  computePairActivity,
+  DAY_MS,
+  Dec,
+  findDeepestPool,
+  findMarketPools,
+  formatAmount,
+  formatPoolMarketSymbol,
+  type PoolState,
+  type SwapEvent,
+  toDec,
+} from '../../core/amm/index.js';
+import { CANDLE_PERIODS, EXTERNAL_MARKET } from '../routes/info.js';
+import type { SimClock } from '../simulator/clock.js';
+import type { ExchangeView } from '../simulator/exchange.js';
+import type { ChannelRef } from './protocol.js';
+
+export class MarketFeed {
+  readonly periods: readonly number[] = CANDLE_PERIODS;
+  readonly #ex: ExchangeView;
+  readonly #clock: SimClock;
+  #poolSymbols = new Map<string, string>();
+  /** events fetched during one batch (one flush), keyed by "from|to" */
+  #batch: Map<string, readonly SwapEvent[]> | undefined;
+
+  constructor(exchange: ExchangeView, clock: SimClock) {
+    this.#ex = exchange;
+    this.#clock = clock;
+  }
+
+  /** All channel-bearing markets (service + external), and those with candle channels. */
+  marketSets(): { all: Set<string>; candle: Set<string> } {
+    const candle = new Set<string>();
+    for (const p of this.#ex.pools()) if (p.active) candle.add(formatPoolMarketSymbol(p));
+    const all = new Set(candle);
+    all.add(EXTERNAL_MARKET);
+    return { all, candle };
+  }
+
+  symbolOf(pool: PoolState): string {
+    const s = formatPoolMarketSymbol(pool);
+    this.#poolSymbols.set(pool.poolId, s);
+    return s;
+  }
+
+  symbolOfPoolId(poolId: string): string | null {
+    let s = this.#poolSymbols.get(poolId);
+    if (s === undefined) {
+      this.#poolSymbols = new Map(this.#ex.pools().map((p) => [p.poolId, formatPoolMarketSymbol(p)]));
+      s = this.#poolSymbols.get(poolId);
+    }
+    return s ?? null;
+  }
+
+  /** Runs `fn` with event queries memoized (one flush computes several channels). */
+  batch<T>(fn: () => T): T {
+    this.#batch = new Map();
+    try {
+      return fn();
+    } finally {
+      this.#batch = undefined;
+    }
+  }
+
+  #events(fromMs: number, toMs: number): readonly SwapEvent[] {
+    const key = `${fromMs}|${toMs}`;
+    const hit = this.#batch?.get(key);
+    if (hit !== undefined) return hit;
+    const ev = this.#ex.swapEvents(fromMs, toMs);
+    this.#batch?.set(key, ev);
+    return ev;
+  }
+
+  snapshot(ref: ChannelRef): Record<string, unknown> {
+    if (ref.kind === 'ticker') return this.ticker(ref.symbol);
+    const now = this.#clock.nowMs();
+    const from = computeBarStart(now, ref.period) - (CANDLE_SNAPSHOT_LIMIT - 1) * ref.period * 1000;
+    return this.#candles(ref.symbol, ref.period, from, now);
+  }
+
+  /** The update for a channel after changes since `sinceMs` (+∞: no swap, only liquidity). */
+  update(ref: ChannelRef, sinceMs: number): Record<string, unknown> | null {
+    if (ref.kind === 'ticker') return this.ticker(ref.symbol);
+    if (!Number.isFinite(sinceMs)) return null;
+    const now = this.#clock.nowMs();
+    return this.#candles(ref.symbol, ref.period, computeBarStart(sinceMs, ref.period), now);
+  }
+
+  #candles(symbol: string, period: number, fromMs: number, nowMs: number): Record<string, unknown> {
+    const ids = new Set(this.#ex.pools().filter((p) => formatPoolMarketSymbol(p) === symbol).map((p) => p.poolId));
+    const events = this.#events(fromMs, nowMs + 1).filter((e) => ids.has(e.poolId));
+    const bars = computeCandles({ events, periodSeconds: period, nowMs, limit: CANDLE_SNAPSHOT_LIMIT });
+    return { market: symbol, period, bars };
+  }
+
+  ticker(symbol: string): Record<string, unknown> {
+    const now = this.#clock.nowMs();
+    if (symbol === EXTERNAL_MARKET) {
+      const price = formatAmount(this.#ex.ccUsdPrice());
+      return {
+        market: symbol,
+        price,
+        ts: now,
+        bid: price,
+        ask: price,
+        volume_24h_cc: formatAmount('0'),
+        high_24h: null,
+        low_24h: null,
+        change_24h: formatAmount('0'),
+      };
+    }
+    const all = this.#ex.pools();
+    const deepest = findDeepestPool(findMarketPools(all, symbol), this.#ex.cc());
+    const ids = new Set(all.filter((p) => formatPoolMarketSymbol(p) === symbol).map((p) => p.poolId));
+    const events = this.#events(now - DAY_MS, now + 1);
+    const act = computePairActivity(events, ids, now - DAY_MS, now + 1);
+    const mid = deepest === null ? null : computeMidPriceExact(deepest);
+    const fee = deepest === null ? new Dec(0) : toDec(deepest.feeRate);
+    let change = formatAmount('0');
+    if (mid !== null) {
+      const first = events.find((e) => ids.has(e.poolId));
+      const ref = first === undefined ? null : toDec(first.priceAfter);
+      if (ref?.gt(0)) change = formatAmount(mid.div(ref).sub(1));
+    }
+    return {
+      market: symbol,
+      price: mid === null ? null : formatAmount(mid),
+      ts: deepest === null ? now : Number(deepest.reserveContract.createdAtMicros / 1000n),
+      bid: mid === null ? null : formatAmount(mid.mul(new Dec(1).sub(fee))),
+      ask: mid === null ? null : formatAmount(mid.mul(new Dec(1).add(fee))),
+      volume_24h_cc: formatAmount(act.volumeCc),
+      high_24h: act.high === null ? null : formatAmount(act.high),
+      low_24h: act.low === null ? null : formatAmount(act.low),
+      change_24h: change,
+    };
+  }
+}

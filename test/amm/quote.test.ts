@@ -1,0 +1,285 @@
+/** POST /connect/quote and /pools/quote: error table and order, fee order, routes, memo (api-decisions §4, §4b). */
+import { describe, expect, it } from 'vitest';
+import {
+  findRoute,
+  formatMemo,
+  type PoolState,
+  type QuoteBody,
+  type QuoteResult,
+  quoteConnectSwap,
+  quotePoolSwap,
+  type TokenRef,
+} from '../../src/core/amm/index.js';
+import { CC, GOLD, LONELY, MOD, makePool, POLICY, seedPools, TFUSDT, TOKENS, USDCX } from './fixtures.js';
+import { exactSwapOutput, floorUnits, fromUnits, toUnits, UNIT } from './reference.js';
+
+function req(
+  sell: TokenRef,
+  buy: TokenRef,
+  sellAmount: unknown,
+  extra: Record<string, unknown> = {},
+): unknown {
+  return {
+    sellAmount,
+    sellInstrumentId: sell.id,
+    sellInstrumentAdmin: sell.admin,
+    buyInstrumentId: buy.id,
+    buyInstrumentAdmin: buy.admin,
+    ...extra,
+  };
+}
+
+function connect(request: unknown, pools: PoolState[] = seedPools()): QuoteResult {
+  return quoteConnectSwap({
+    request,
+    pools,
+    tokens: TOKENS,
+    cc: CC,
+    policy: POLICY,
+    avgExecutionSeconds: null,
+  });
+}
+
+function poolQuote(request: unknown, pools: PoolState[] = seedPools()): QuoteResult {
+  return quotePoolSwap({
+    request,
+    pools,
+    tokens: TOKENS,
+    cc: CC,
+    policy: POLICY,
+    avgExecutionSeconds: '12.4',
+  });
+}
+
+function ok(r: QuoteResult): QuoteBody {
+  if (!r.ok) throw new Error(`expected a quote, got ${r.status} ${r.error}`);
+  return r.body;
+}
+
+/** exact reference: one hop, amounts in units */
+function refOut(rIn: string, rOut: string, amountIn: bigint, fee: string): bigint {
+  return floorUnits(exactSwapOutput(toUnits(rIn), toUnits(rOut), amountIn, toUnits(fee)));
+}
+
+describe('quote error table (status, exact message, validation order)', () => {
+  const good = req(CC, USDCX, '100');
+  const without = (field: string, base: unknown = good): unknown => {
+    const o = { ...(base as Record<string, unknown>) };
+    delete o[field];
+    return o;
+  };
+  const pools = seedPools();
+  const inactive = pools.map((p) => ({ ...p, active: false }));
+  const emptyPool = makePool('9', LONELY, CC, '0', '0');
+  const tinyPool = makePool('8', LONELY, CC, '0.0010000000', '1.0000000000');
+  const cases: [string, unknown, PoolState[], 400 | 404, string][] = [
+    ['array body', [], pools, 400, 'invalid JSON body'],
+    ['null body', null, pools, 400, 'invalid JSON body'],
+    ['string body', '{"sellAmount":"1"}', pools, 400, 'invalid JSON body'],
+    ['empty object', {}, pools, 400, 'missing sellAmount'],
+    ['missing sellInstrumentId', without('sellInstrumentId'), pools, 400, 'missing sellInstrumentId'],
+    [
+      'missing sellInstrumentAdmin',
+      without('sellInstrumentAdmin'),
+      pools,
+      400,
+      'missing sellInstrumentAdmin',
+    ],
+    ['missing buyInstrumentId', without('buyInstrumentId'), pools, 400, 'missing buyInstrumentId'],
+    ['missing buyInstrumentAdmin', without('buyInstrumentAdmin'), pools, 400, 'missing buyInstrumentAdmin'],
+    ['null counts as missing', { ...(good as object), sellAmount: null }, pools, 400, 'missing sellAmount'],
+    [
+      'body order: first missing wins',
+      without('buyInstrumentAdmin', without('sellAmount')),
+      pools,
+      400,
+      'missing sellAmount',
+    ],
+    [
+      'missing before invalid',
+      without('buyInstrumentId', req(CC, USDCX, '-1')),
+      pools,
+      400,
+      'missing buyInstrumentId',
+    ],
+    ['negative', req(CC, USDCX, '-1'), pools, 400, 'invalid sellAmount'],
+    ['exponent', req(CC, USDCX, '1e3'), pools, 400, 'invalid sellAmount'],
+    ['zero', req(CC, USDCX, '0'), pools, 400, 'invalid sellAmount'],
+    ['11 decimals', req(CC, USDCX, '100.00000000001'), pools, 400, 'invalid sellAmount'],
+    ['29 digits', req(CC, USDCX, '1'.repeat(29)), pools, 400, 'invalid sellAmount'],
+    ['JSON number', req(CC, USDCX, 100), pools, 400, 'invalid sellAmount'],
+    [
+      'non-string id',
+      req({ admin: CC.admin, id: 5 as unknown as string }, USDCX, '100'),
+      pools,
+      400,
+      'invalid sellInstrumentId',
+    ],
+    ['invalid before MOD', req(MOD, CC, 'abc'), pools, 400, 'invalid sellAmount'],
+    ['MOD', req(MOD, CC, '100'), pools, 400, 'MOD is not supported for connect swaps'],
+    ['MOD before route', req(MOD, LONELY, '100'), pools, 400, 'MOD is not supported for connect swaps'],
+    ['same token', req(USDCX, USDCX, '100'), pools, 400, 'sell and buy instrument are the same'],
+    ['no pools', good, [], 404, 'no pools found'],
+    ['only inactive pools', good, inactive, 404, 'no pools found'],
+    ['unknown token', req(LONELY, CC, '100'), pools, 404, 'instrument not found in pool'],
+    [
+      'unknown admin',
+      req({ admin: 'other::1220', id: 'USDCx' }, CC, '100'),
+      pools,
+      404,
+      'instrument not found in pool',
+    ],
+    ['route before minimum', req(LONELY, CC, '0.0000000001'), pools, 404, 'instrument not found in pool'],
+    [
+      'below minimum (CC)',
+      req(CC, USDCX, '49.9999999999'),
+      pools,
+      400,
+      'minimum ticket size is 50 CC, or equivalent in other instruments',
+    ],
+    [
+      'below minimum (valued)',
+      req(GOLD, CC, '0.01'),
+      pools,
+      400,
+      'minimum ticket size is 50 CC, or equivalent in other instruments',
+    ],
+    ['empty pool', req(LONELY, CC, '100'), [...pools, emptyPool], 400, 'insufficient liquidity'],
+    [
+      'output below the network fee',
+      req(LONELY, CC, '0.1'),
+      [...pools, tinyPool],
+      400,
+      'sell amount does not cover the fees',
+    ],
+  ];
+  it.each(cases)('%s', (_name, request, poolSet, status, error) => {
+    expect(connect(request, poolSet)).toEqual({ ok: false, status, error });
+  });
+
+  it('exactly at the minimum passes', () => {
+    expect(connect(req(CC, USDCX, '50')).ok).toBe(true);
+  });
+
+  it('pool quote: MOD allowed, its own minimum, no affiliate validation', () => {
+    expect(poolQuote(req(MOD, CC, '100')).ok).toBe(true);
+    expect(poolQuote(req(CC, USDCX, '9.99'))).toEqual({
+      ok: false,
+      status: 400,
+      error: 'minimum ticket size is 10 CC, or equivalent in other instruments',
+    });
+    expect(poolQuote(req(CC, USDCX, '10', { affiliateCode: 5 })).ok).toBe(true);
+  });
+
+  it('invalid affiliateCode type on connect', () => {
+    expect(connect(req(CC, USDCX, '100', { affiliateCode: 7 }))).toEqual({
+      ok: false,
+      status: 400,
+      error: 'invalid affiliateCode',
+    });
+  });
+});
+
+describe('routes', () => {
+  const pools = seedPools();
+  it('direct through the deepest pool of the pair', () => {
+    const r = findRoute(pools, CC, USDCX, CC);
+    expect(r?.hops.map((h) => h.pool.poolId)).toEqual(['1']);
+    expect(findRoute(pools, USDCX, CC, CC)?.hops.map((h) => h.pool.poolId)).toEqual(['1']);
+  });
+  it('two hops through CC, deepest per leg, inactive pools ignored', () => {
+    const extra = [
+      ...pools,
+      makePool('6', TFUSDT, CC, '1.0000000000', '999999999.0000000000', '0.003', { active: false }),
+    ];
+    const r = findRoute(extra, TFUSDT, GOLD, CC);
+    expect(r?.hops.map((h) => [h.pool.poolId, h.sell.id, h.buy.id])).toEqual([
+      ['3', 'TF-USDT', 'Amulet'],
+      ['4', 'Amulet', 'GOLD'],
+    ]);
+  });
+  it('ties go to the smaller pool_id; no route to an unpooled token', () => {
+    const twin = [makePool('b', CC, USDCX, '10', '1'), makePool('a', CC, USDCX, '10', '2')];
+    expect(findRoute(twin, CC, USDCX, CC)?.hops[0]?.pool.poolId).toBe('a');
+    expect(findRoute(pools, CC, LONELY, CC)).toBeNull();
+    expect(findRoute(pools, CC, CC, CC)).toBeNull();
+  });
+});
+
+describe('Connect fee order (§4) against the exact reference', () => {
+  it('selling CC: Connect fee, then 2 CC from the input, then the pool fee', () => {
+    const b = ok(connect(req(CC, USDCX, '100')));
+    const S = toUnits('100');
+    const afterConnect = S - (S * 2n) / 1000n; // 0.2 % of 100 is exact
+    const hopIn = afterConnect - 2n * UNIT;
+    const out = refOut('1000000', '150000', hopIn, '0.0005');
+    expect(b.pools[0]?.sell.amount).toBe(fromUnits(hopIn));
+    expect(b.returned.amount).toBe(fromUnits(out));
+    expect(b.fees.network_fee.amount).toBe('2');
+    expect(b.fees.fee_percentage).toBe('0.0025000000');
+    expect(b.fees.amount_admin).toBe(fromUnits((hopIn * 5n) / 100000n)); // 10 % of 0.05 %, exact here
+    expect(b.memo).toBe('USDCx');
+    expect(b.sent.affiliate_code).toBeNull();
+  });
+
+  it('buying CC: the network fee comes off the final output', () => {
+    const b = ok(connect(req(TFUSDT, CC, '10')));
+    const hopIn = toUnits('10') - toUnits('0.02');
+    const out = refOut('20000', '130000', hopIn, '0.003');
+    expect(b.pools[0]?.buy.amount).toBe(fromUnits(out));
+    expect(b.returned.amount).toBe(fromUnits(out - 2n * UNIT));
+  });
+
+  it('cross swap: the network fee comes off the intermediate CC', () => {
+    const b = ok(connect(req(TFUSDT, USDCX, '10')));
+    const hopIn = toUnits('10') - toUnits('0.02');
+    const cc = refOut('20000', '130000', hopIn, '0.003');
+    const out = refOut('1000000', '150000', cc - 2n * UNIT, '0.0005');
+    expect(b.pools.map((p) => [p.sell.amount, p.buy.amount])).toEqual([
+      [fromUnits(hopIn), fromUnits(cc)],
+      [fromUnits(cc - 2n * UNIT), fromUnits(out)],
+    ]);
+    expect(b.returned.amount).toBe(fromUnits(out));
+    expect(b.fees.fee_percentage).toBe('0.0055000000');
+    expect(b.fees.instrument_id).toBe('TF-USDT');
+    expect(b.pool_size.amount).toBe('260000.0000000000'); // shallowest pool on the route
+  });
+
+  it('waived at and above the CC-equivalent threshold', () => {
+    expect(ok(connect(req(CC, USDCX, '500'))).fees.network_fee.amount).toBe('0');
+    expect(ok(connect(req(CC, USDCX, '499.9999999999'))).fees.network_fee.amount).toBe('2');
+    // 100 TF-USDT ≈ 650 CC
+    const b = ok(connect(req(TFUSDT, CC, '100')));
+    expect(b.fees.network_fee.amount).toBe('0');
+    expect(b.returned.amount).toBe(b.pools[0]?.buy.amount);
+  });
+});
+
+describe('pool quote (§4b)', () => {
+  it('no Connect fee, network fee on top, no memo, sell amount enters the pool whole', () => {
+    const b = ok(poolQuote(req(CC, USDCX, '100')));
+    expect(b.pools[0]?.sell.amount).toBe('100.0000000000');
+    expect(b.returned.amount).toBe(fromUnits(refOut('1000000', '150000', toUnits('100'), '0.0005')));
+    expect(b.fees.network_fee.amount).toBe('2');
+    expect(b.fees.fee_percentage).toBe('0.0005000000');
+    expect(b.estimated_time_seconds).toBe('12.40');
+    expect('memo' in b).toBe(false);
+    expect('affiliate_code' in b.sent).toBe(false);
+  });
+});
+
+describe('memo', () => {
+  it('buy instrument id, plus " ref:<code>" truncated to 20 characters', () => {
+    expect(formatMemo('USDCx', null)).toBe('USDCx');
+    expect(formatMemo('USDCx', '')).toBe('USDCx');
+    expect(formatMemo('USDCx', 'abc')).toBe('USDCx ref:abc');
+    expect(formatMemo('USDCx', 'abcdefghijklmnopqrstuvwxyz')).toBe('USDCx ref:abcdefghijklmnopqrst');
+    expect(formatMemo('X', '😀'.repeat(25))).toBe(`X ref:${'😀'.repeat(20)}`);
+  });
+  it('in the body, with the full code echoed in sent', () => {
+    const code = 'partner-0123456789-abcdef';
+    const b = ok(connect(req(CC, USDCX, '100', { affiliateCode: code })));
+    expect(b.memo).toBe('USDCx ref:partner-0123456789-a');
+    expect(b.sent.affiliate_code).toBe(code);
+  });
+});

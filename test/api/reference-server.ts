@@ -1,0 +1,49 @@
+/**
+ * Starts the reference server (H5a's createExchange + H5b's createApp) on 127.0.0.1:0 with an
+ * in-memory ledger and a manual clock, for the parser, client and snapshot tests.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type App, createApp } from '../../src/server/app.js';
+import { openServerDb } from '../../src/server/db/connection.js';
+import { createManualClock, type ManualClock } from '../../src/server/simulator/clock.js';
+import { createExchange, type SimulatedExchange } from '../../src/server/simulator/ledger.js';
+import { createSeededRng } from '../../src/server/simulator/rng.js';
+import { loadSeedMarket } from '../../src/server/simulator/seed-market.js';
+
+export interface ReferenceServer {
+  readonly base: string;
+  readonly exchange: SimulatedExchange;
+  readonly clock: ManualClock;
+  readonly app: App;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+export const REFERENCE_T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
+
+export async function startReferenceServer(
+  o: { seed?: string; prefillMs?: number; swapsPerMinute?: number } = {},
+): Promise<ReferenceServer> {
+  const db = openServerDb(':memory:');
+  const clock = createManualClock(REFERENCE_T0);
+  const exchange = createExchange({ db, clock, rng: createSeededRng(o.seed ?? 'h7-seed'), seedMarket: loadSeedMarket() });
+  if (o.prefillMs !== undefined) exchange.prefillHistory({ duration: o.prefillMs, swapsPerMinute: o.swapsPerMinute ?? 2 });
+  const app = createApp({ exchange, simulation: exchange, clock });
+  const server = createServer(app.handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}/v1/public`,
+    exchange,
+    clock,
+    app,
+    server,
+    async close() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+    },
+  };
+}
