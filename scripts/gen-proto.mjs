@@ -8,7 +8,7 @@
  *   npm run gen:proto            # regenerate
  *   node scripts/gen-proto.mjs --check
  */
-import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';

@@ -4,7 +4,8 @@
  *   - a base64 string (standard alphabet, with padding);
  *   - `@path`: a file holding either base64 text (surrounding/embedded whitespace allowed, e.g. a
  *     line-wrapped `base64` output) or the raw binary blob — detected from the content;
- *   - `-`: the same, read from stdin.
+ *   - `-`: the same, read from stdin. yargs hands a bare `-` over as the empty string, so `''` means
+ *     stdin too (an empty blob is never valid anyway).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -28,7 +29,7 @@ export async function readBlobArgument(
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   // base64 text of maxBytes bytes, plus room for line breaks
   const maxRaw = Math.ceil(maxBytes / 3) * 4 * 2 + 1024;
-  if (arg === '-') {
+  if (arg === '-' || arg === '') {
     return decodeBlobFileContent(await readStream(ctx.stdin, maxRaw, maxBytes), 'stdin', maxBytes);
   }
   if (arg.startsWith('@')) {
@@ -37,13 +38,18 @@ export async function readBlobArgument(
     try {
       const st = await stat(path);
       if (st.size > maxRaw) {
-        throw new CodecError('BLOB_TOO_LARGE', `"${arg}" expected a file of at most ${maxRaw} bytes, got ${st.size}`);
+        throw new CodecError(
+          'BLOB_TOO_LARGE',
+          `"${arg}" expected a file of at most ${maxRaw} bytes, got ${st.size}`,
+        );
       }
       content = await readFile(path);
     } catch (e) {
       if (e instanceof CodecError) throw e;
       const reason = e instanceof Error ? e.message : String(e);
-      throw new CodecError('INPUT_UNREADABLE', `"${arg}" expected a readable file, got: ${reason}`, { cause: e });
+      throw new CodecError('INPUT_UNREADABLE', `"${arg}" expected a readable file, got: ${reason}`, {
+        cause: e,
+      });
     }
     return decodeBlobFileContent(content, arg, maxBytes);
   }
@@ -71,7 +77,10 @@ export function decodeBlobFileContent(content: Uint8Array, source: string, maxBy
     return parseBase64(text.replace(/\s+/g, ''), source, maxBytes);
   }
   if (content.length > maxBytes) {
-    throw new CodecError('BLOB_TOO_LARGE', `"${source}" expected at most ${maxBytes} bytes, got ${content.length}`);
+    throw new CodecError(
+      'BLOB_TOO_LARGE',
+      `"${source}" expected at most ${maxBytes} bytes, got ${content.length}`,
+    );
   }
   if (content.length === 0) {
     throw new CodecError('INPUT_UNREADABLE', `"${source}" expected a blob, got ${formatGot('')}`);
@@ -79,7 +88,11 @@ export function decodeBlobFileContent(content: Uint8Array, source: string, maxBy
   return content;
 }
 
-async function readStream(stream: NodeJS.ReadableStream, limit: number, maxBytes: number): Promise<Uint8Array> {
+async function readStream(
+  stream: NodeJS.ReadableStream,
+  limit: number,
+  maxBytes: number,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
@@ -87,14 +100,19 @@ async function readStream(stream: NodeJS.ReadableStream, limit: number, maxBytes
       const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
       total += bytes.length;
       if (total > limit) {
-        throw new CodecError('BLOB_TOO_LARGE', `"stdin" expected a blob of at most ${maxBytes} bytes, got more`);
+        throw new CodecError(
+          'BLOB_TOO_LARGE',
+          `"stdin" expected a blob of at most ${maxBytes} bytes, got more`,
+        );
       }
       chunks.push(bytes);
     }
   } catch (e) {
     if (e instanceof CodecError) throw e;
     const reason = e instanceof Error ? e.message : String(e);
-    throw new CodecError('INPUT_UNREADABLE', `"stdin" expected a readable stream, got: ${reason}`, { cause: e });
+    throw new CodecError('INPUT_UNREADABLE', `"stdin" expected a readable stream, got: ${reason}`, {
+      cause: e,
+    });
   }
   const out = new Uint8Array(total);
   let o = 0;

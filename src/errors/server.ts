@@ -21,7 +21,9 @@ export type ServerErrorCode =
   /** the database holds data the simulator cannot read back (corrupt row, foreign schema) */
   | 'DB_CORRUPT'
   /** minting a reserve contract failed (codec or hashing error underneath; see cause) */
-  | 'RESERVE_MINT_FAILED';
+  | 'RESERVE_MINT_FAILED'
+  /** an option given to createApp / startServer / the rate limiter is invalid (HTTP layer) */
+  | 'SERVER_OPTION_INVALID';
 
 export class ServerError extends ReserveAuditError {
   override name = 'ServerError';

@@ -5,12 +5,14 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
+import { inflateRawSync, crc32 as zlibCrc32 } from 'node:zlib';
 import {
-  DEFAULT_DAR_LIMITS,
   type DarLimits,
+  DEFAULT_DAR_LIMITS,
+  detectDalfKind,
   isZip,
   type LoadedDar,
+  loadArchivePayload,
   loadDalf,
   loadDar,
   type PackageCache,
@@ -40,7 +42,7 @@ export interface LoadDarFileOptions {
   readonly cwd?: string;
 }
 
-/** Decodes DAR or bare DALF bytes (zip signature decides). */
+/** Decodes DAR, bare DALF or bare ArchivePayload bytes (zip signature, then detectDalfKind decide). */
 export function loadDarBytes(bytes: Uint8Array, opts: Omit<LoadDarFileOptions, 'cwd'> = {}): LoadedDar {
   const common = {
     sha256: sha256Node,
@@ -48,19 +50,29 @@ export function loadDarBytes(bytes: Uint8Array, opts: Omit<LoadDarFileOptions, '
     ...(opts.cache === undefined ? {} : { cache: opts.cache }),
   };
   if (isZip(bytes)) {
-    return loadDar(bytes, { ...common, inflateRaw: inflateRawNode, ...(crc32Node ? { crc32: crc32Node } : {}) });
+    return loadDar(bytes, {
+      ...common,
+      inflateRaw: inflateRawNode,
+      ...(crc32Node ? { crc32: crc32Node } : {}),
+    });
   }
-  return loadDalf(bytes, common);
+  return detectDalfKind(bytes) === 'payload' ? loadArchivePayload(bytes, common) : loadDalf(bytes, common);
 }
 
-/** Reads a `.dar` (zip) or a bare `.dalf` file. Throws DarError. */
+/**
+ * Reads a `.dar` (zip), a bare `.dalf` (Archive) or bare ArchivePayload bytes as fetched from a
+ * participant (`GET /v2/packages/{id}`). Throws DarError.
+ */
 export async function loadDarFile(path: string, opts: LoadDarFileOptions = {}): Promise<LoadedDar> {
   const full = resolve(opts.cwd ?? process.cwd(), path);
   let bytes: Uint8Array;
   try {
     const st = await stat(full);
     if (st.size > MAX_DAR_FILE_BYTES) {
-      throw new DarError('DAR_ZIP_LIMIT', `"${path}" expected at most ${MAX_DAR_FILE_BYTES} bytes, got ${st.size}`);
+      throw new DarError(
+        'DAR_ZIP_LIMIT',
+        `"${path}" expected at most ${MAX_DAR_FILE_BYTES} bytes, got ${st.size}`,
+      );
     }
     bytes = await readFile(full);
   } catch (e) {
@@ -74,7 +86,10 @@ export async function loadDarFile(path: string, opts: LoadDarFileOptions = {}): 
     return loadDarBytes(bytes, opts);
   } catch (e) {
     if (e instanceof DarError) {
-      throw new DarError(e.code, `${path}: ${e.shortMessage}`, { details: { ...e.details, file: path }, cause: e });
+      throw new DarError(e.code, `${path}: ${e.shortMessage}`, {
+        details: { ...e.details, file: path },
+        cause: e,
+      });
     }
     throw e;
   }
@@ -108,11 +123,15 @@ export async function loadTypeEnvFromFiles(
     dars.push({ path, dar });
     for (const p of dar.packages) addPackage(env, p.types);
   }
-  const typePackages: PackageTypes[] = await readTypeFiles(sources.typeFiles ?? [], opts.cwd ?? process.cwd());
+  const typePackages: PackageTypes[] = await readTypeFiles(
+    sources.typeFiles ?? [],
+    opts.cwd ?? process.cwd(),
+  );
   for (const p of typePackages) addPackage(env, p);
   const unresolved = new Set<string>();
   for (const { dar } of dars) {
-    for (const p of dar.packages) for (const d of p.types.dependencies) if (!env.packages.has(d)) unresolved.add(d);
+    for (const p of dar.packages)
+      for (const d of p.types.dependencies) if (!env.packages.has(d)) unresolved.add(d);
   }
   return { env, dars, unresolved: [...unresolved].sort() };
 }

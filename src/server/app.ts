@@ -7,8 +7,7 @@
  * Binding a port is not done here (see serve.ts).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { SimClock } from './simulator/clock.js';
-import type { ExchangeSimulation, ExchangeView } from './simulator/exchange.js';
+import { ServerError } from '../errors/server.js';
 import { WindowCache } from './cache.js';
 import { errorBody, HttpError, JSON_CONTENT_TYPE, type Reply } from './http.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -16,6 +15,8 @@ import { type RequestContext, Router } from './router.js';
 import type { PoolSnapshot } from './routes/common.js';
 import { addPublicRoutes } from './routes/index.js';
 import { addSimulationRoutes } from './sim-routes.js';
+import type { SimClock } from './simulator/clock.js';
+import type { ExchangeSimulation, ExchangeView } from './simulator/exchange.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
 export interface Logger {
@@ -74,12 +75,18 @@ export function createApp(opts: AppOptions): App {
   const cache = new WindowCache<Reply>({ now: () => clock.nowMs() });
   const snapshots = new WindowCache<PoolSnapshot>({ now: () => clock.nowMs() });
   const memo = new WindowCache<unknown>({ now: () => clock.nowMs() });
-  const limiter = opts.rateLimit === undefined ? undefined : new RateLimiter(opts.rateLimit, () => Date.now());
+  const limiter =
+    opts.rateLimit === undefined ? undefined : new RateLimiter(opts.rateLimit, () => Date.now());
 
   const router = new Router();
   addPublicRoutes(router, prefix, { exchange, clock, cache, snapshots, memo }, wsPath);
   if (opts.enableSimulation === true) {
-    if (opts.simulation === undefined) throw new Error('enableSimulation requires a simulation');
+    if (opts.simulation === undefined) {
+      throw new ServerError(
+        'SERVER_OPTION_INVALID',
+        '"simulation" expected an ExchangeSimulation when enableSimulation is true, got undefined',
+      );
+    }
     addSimulationRoutes(router, simPrefix, opts.simulation);
   }
 

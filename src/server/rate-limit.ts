@@ -4,6 +4,7 @@
  * buckets refill continuously at `perSecond` up to `burst`. The bucket map is bounded: idle full
  * buckets are dropped when it grows past `maxClients`.
  */
+import { ServerError } from '../errors/server.js';
 
 export interface RateLimitOptions {
   /** sustained requests per second per client, > 0 */
@@ -13,7 +14,9 @@ export interface RateLimitOptions {
   readonly maxClients?: number;
 }
 
-export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+export type RateDecision =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 interface Bucket {
   tokens: number;
@@ -29,7 +32,13 @@ export class RateLimiter {
 
   constructor(opts: RateLimitOptions, now: () => number) {
     if (!(Number.isFinite(opts.perSecond) && opts.perSecond > 0)) {
-      throw new RangeError(`"perSecond" expected a positive number, got ${opts.perSecond}`);
+      throw new ServerError(
+        'SERVER_OPTION_INVALID',
+        `"perSecond" expected a positive number, got ${opts.perSecond}`,
+      );
+    }
+    if (opts.burst !== undefined && !(Number.isFinite(opts.burst) && opts.burst >= 1)) {
+      throw new ServerError('SERVER_OPTION_INVALID', `"burst" expected a number ≥ 1, got ${opts.burst}`);
     }
     this.#perMs = opts.perSecond / 1000;
     this.#burst = opts.burst ?? Math.max(1, opts.perSecond);

@@ -4,6 +4,7 @@
  * No patterns, no trailing-slash folding: the public API has only fixed paths.
  */
 import type { IncomingMessage } from 'node:http';
+import { ServerError } from '../errors/server.js';
 import type { Reply } from './http.js';
 
 export type Method = 'GET' | 'POST';
@@ -42,7 +43,12 @@ export class Router {
       byMethod = new Map();
       this.#routes.set(route.path, byMethod);
     }
-    if (byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+    if (byMethod.has(route.method)) {
+      throw new ServerError(
+        'SERVER_OPTION_INVALID',
+        `"route" expected a new method and path, got ${route.method} ${route.path} twice`,
+      );
+    }
     byMethod.set(route.method, route);
     return this;
   }

@@ -92,14 +92,22 @@ export function addSimulationRoutes(router: Router, prefix: string, sim: Exchang
     if (r.status === 'executed') {
       return {
         status: 'executed',
-        payout: { instrument_id: r.payout.instrument.id, instrument_admin: r.payout.instrument.admin, amount: r.payout.amount },
+        payout: {
+          instrument_id: r.payout.instrument.id,
+          instrument_admin: r.payout.instrument.admin,
+          amount: r.payout.amount,
+        },
         hops: r.events.length,
       };
     }
     return {
       status: 'refunded',
       reason: r.reason,
-      refund: { instrument_id: r.refund.instrument.id, instrument_admin: r.refund.instrument.admin, amount: r.refund.amount },
+      refund: {
+        instrument_id: r.refund.instrument.id,
+        instrument_admin: r.refund.instrument.admin,
+        amount: r.refund.amount,
+      },
     };
   });
 

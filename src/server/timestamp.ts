@@ -15,7 +15,9 @@ export function formatTimestamp(ms: number): string {
 
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
-export type ParsedTimestamp = { readonly ok: true; readonly ms: number } | { readonly ok: false; readonly reason: string };
+export type ParsedTimestamp =
+  | { readonly ok: true; readonly ms: number }
+  | { readonly ok: false; readonly reason: string };
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -30,7 +32,17 @@ export function parseTimestamp(text: string): ParsedTimestamp {
     }
     return { ok: false, reason: 'expected an ISO 8601 timestamp such as 2026-11-22T03:10:00Z' };
   }
-  const [, y, mo, d, h, mi, s, frac, off] = m as unknown as [string, string, string, string, string, string, string, string | undefined, string];
+  const [, y, mo, d, h, mi, s, frac, off] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+    string,
+  ];
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
@@ -60,6 +72,7 @@ export function parseTimestamp(text: string): ParsedTimestamp {
   // Date.UTC maps years 0..99 to 1900..1999; fix them up
   const fixed = year < 100 ? new Date(base).setUTCFullYear(year) : base;
   const ms = fixed + fracMs - offsetMin * 60_000;
-  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_MS) return { ok: false, reason: 'timestamp is out of range' };
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_MS)
+    return { ok: false, reason: 'timestamp is out of range' };
   return { ok: true, ms };
 }

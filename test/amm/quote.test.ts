@@ -1,4 +1,5 @@
 /** POST /connect/quote and /pools/quote: error table and order, fee order, routes, memo (api-decisions §4, §4b). */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findRoute,
@@ -281,5 +282,79 @@ describe('memo', () => {
     const b = ok(connect(req(CC, USDCX, '100', { affiliateCode: code })));
     expect(b.memo).toBe('USDCx ref:partner-0123456789-a');
     expect(b.sent.affiliate_code).toBe(code);
+  });
+});
+
+describe('hostile requests and plan accounting (fast-check)', () => {
+  const pools = seedPools();
+  const tokens = [CC, USDCX, MOD, TFUSDT, GOLD, LONELY];
+
+  it('never throws: any JSON value or field mix yields a quote or a {status, error}', () => {
+    const field = fc.oneof(
+      fc.constantFrom(CC.id, CC.admin, USDCX.id, USDCX.admin, 'MOD', '', '100', '1e3', '-5', '0.00000000001'),
+      fc.string(),
+      fc.anything(),
+    );
+    const body = fc.oneof(
+      fc.anything(),
+      fc.record(
+        {
+          sellAmount: fc.oneof(field, fc.stringMatching(/^\d{1,30}(\.\d{0,12})?$/)),
+          sellInstrumentId: field,
+          sellInstrumentAdmin: field,
+          buyInstrumentId: field,
+          buyInstrumentAdmin: field,
+          affiliateCode: field,
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(body, (b) => {
+        for (const r of [connect(b, pools), poolQuote(b, pools)]) {
+          if (!r.ok) {
+            expect([400, 404]).toContain(r.status);
+            expect(r.error.length).toBeGreaterThan(0);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('every quoted amount is accounted for: S = connect fee + network fee (input) + hop input; k never decreases', () => {
+    const amount = fc.bigInt({ min: 1n, max: 10n ** 8n * UNIT }).map(fromUnits);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...tokens),
+        fc.constantFrom(...tokens),
+        amount,
+        fc.boolean(),
+        (sell, buy, s, isConnect) => {
+          const r = (isConnect ? connect : poolQuote)(req(sell, buy, s), pools);
+          if (!r.ok) return;
+          const plan = r.plan;
+          const S = toUnits(s);
+          const u = (d: { toFixed(n: number): string }): bigint => toUnits(d.toFixed(10));
+          const first = plan.hops[0]!;
+          const fromInput = plan.networkFeeSource === 'input' ? u(plan.networkFee) : 0n;
+          expect(u(plan.connectFee) + fromInput + u(first.amountIn)).toBe(S);
+          if (!isConnect) expect(u(plan.connectFee)).toBe(0n);
+          const last = plan.hops[plan.hops.length - 1]!;
+          const fromOutput = plan.networkFeeSource === 'output' ? u(plan.networkFee) : 0n;
+          expect(u(plan.amountOut) + fromOutput).toBe(u(last.amountOut));
+          if (plan.hops.length === 2) {
+            const mid = plan.networkFeeSource === 'intermediate' ? u(plan.networkFee) : 0n;
+            expect(u(plan.hops[1]!.amountIn) + mid).toBe(u(first.amountOut));
+          }
+          for (const h of plan.hops) {
+            const before = toUnits(h.pool.reserveA) * toUnits(h.pool.reserveB);
+            expect(u(h.newReserveA) * u(h.newReserveB) >= before).toBe(true);
+          }
+          expect(r.body.returned.amount).toBe(fromUnits(u(plan.amountOut)));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -2,8 +2,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  computeCcValue,
   computeFeeSplit,
   computeMidPrice,
+  computePriceAfter,
+  computeSlippage,
   computeSwapHop,
   computeSwapInput,
   computeSwapOutput,
@@ -213,6 +216,40 @@ describe('mid price, fee split, TVL', () => {
   it('TVL in CC is twice the CC-side reserve', () => {
     expect(computeTvlCc(pool(toUnits('7'), toUnits('1611266.5495824633'), 0n, 0n), CC).toFixed(10)).toBe(
       '3222533.0991649266',
+    );
+  });
+});
+
+describe('valuation and price helpers', () => {
+  it('computeCcValue: CC as is, others at the deepest CC pool mid (half-up), null without a usable pool', () => {
+    const deep = {
+      ...pool(toUnits('20000'), toUnits('130000'), 3n * (UNIT / 1000n), UNIT / 10n),
+      poolId: 'deep',
+    };
+    const shallow = { ...pool(toUnits('1'), toUnits('1'), 0n, 0n), poolId: 'shallow' };
+    expect(computeCcValue('3', TOK, [shallow, deep], CC)?.toFixed(10)).toBe('19.5000000000');
+    expect(computeCcValue('0.0000000001', TOK, [deep], CC)?.toFixed(10)).toBe('0.0000000007'); // 6.5e-10 → half-up
+    expect(computeCcValue('7', CC, [], CC)?.toFixed(10)).toBe('7.0000000000');
+    expect(computeCcValue('7', TOK, [], CC)).toBeNull();
+    expect(computeCcValue('7', TOK, [pool(0n, 0n, 0n, 0n)], CC)).toBeNull();
+  });
+
+  it('slippage and price-after helpers round half-up to 10 places', () => {
+    expect(computeSlippage('0.1523045527', '0.1523140010').toFixed(10)).toBe('0.0000620317');
+    expect(computeSlippage('1', '0').toFixed(10)).toBe('0.0000000000');
+    expect(computePriceAfter('3', '1')?.toFixed(10)).toBe('0.3333333333');
+    expect(computePriceAfter('3', '2')?.toFixed(10)).toBe('0.6666666667');
+    expect(computePriceAfter('0', '2')).toBeNull();
+  });
+
+  it('corrupt state strings are typed errors, not library exceptions', () => {
+    for (const bad of ['1e5', 'abc', '', '0x10', 'NaN']) {
+      expect(() =>
+        computeSwapOutput({ reserveIn: bad, reserveOut: '1', amountIn: '1', feeRate: '0' }),
+      ).toThrow(/AMM_INVALID_POOL/);
+    }
+    expect(() => computeSwapOutput({ reserveIn: '1', reserveOut: '1', amountIn: '1', feeRate: '1' })).toThrow(
+      /AMM_INVALID_POOL/,
     );
   });
 });

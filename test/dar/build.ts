@@ -26,7 +26,10 @@ export interface ZipSpec {
   readonly compressed?: Uint8Array;
 }
 
-export function buildZip(entries: readonly ZipSpec[], opts: { countOverride?: number; comment?: string } = {}): Uint8Array {
+export function buildZip(
+  entries: readonly ZipSpec[],
+  opts: { countOverride?: number; comment?: string } = {},
+): Uint8Array {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -74,7 +77,10 @@ export function buildZip(entries: readonly ZipSpec[], opts: { countOverride?: nu
 }
 
 /** A DAR whose manifest lists `dalfs` (first = main), written the way damlc wraps lines at 72 bytes. */
-export function buildDar(dalfs: readonly { path: string; bytes: Uint8Array }[], manifest?: string): Uint8Array {
+export function buildDar(
+  dalfs: readonly { path: string; bytes: Uint8Array }[],
+  manifest?: string,
+): Uint8Array {
   const text =
     manifest ??
     wrapManifest([
@@ -107,7 +113,10 @@ export function sha256Hex(b: Uint8Array): string {
   return createHash('sha256').update(b).digest('hex');
 }
 
-export function buildArchive(payload: Uint8Array, opts: { hash?: string | null; hashFunction?: number } = {}): Uint8Array {
+export function buildArchive(
+  payload: Uint8Array,
+  opts: { hash?: string | null; hashFunction?: number } = {},
+): Uint8Array {
   const x = w();
   if (opts.hashFunction !== undefined) x.uint32(tag(1, 0)).int32(opts.hashFunction);
   msg(x, 3, payload);
@@ -116,7 +125,10 @@ export function buildArchive(payload: Uint8Array, opts: { hash?: string | null; 
   return x.finish();
 }
 
-export function buildPayload(pkg: Uint8Array, opts: { minor?: string; lf1?: boolean; patch?: number; field?: number } = {}): Uint8Array {
+export function buildPayload(
+  pkg: Uint8Array,
+  opts: { minor?: string; lf1?: boolean; patch?: number; field?: number } = {},
+): Uint8Array {
   const x = w();
   x.uint32(tag(3, LEN)).string(opts.minor ?? '1');
   if (opts.patch !== undefined) x.uint32(tag(5, 0)).int32(opts.patch);
@@ -196,7 +208,12 @@ export interface PackageSpec {
   readonly strings: readonly string[];
   readonly dnames: readonly (readonly number[])[];
   readonly types?: readonly Uint8Array[];
-  readonly modules?: readonly { name: number; dataTypes?: readonly DataTypeSpec[]; templates?: readonly number[]; raw?: Uint8Array }[];
+  readonly modules?: readonly {
+    name: number;
+    dataTypes?: readonly DataTypeSpec[];
+    templates?: readonly number[];
+    raw?: Uint8Array;
+  }[];
   /** S indices of name and version; null = no metadata */
   readonly metadata?: readonly [number, number] | null;
   readonly imports?: readonly string[];
@@ -226,7 +243,8 @@ export function encodePackage(p: PackageSpec): Uint8Array {
     msg(x, 3, dx.finish());
   }
   const meta = p.metadata === undefined ? [0, 1] : p.metadata;
-  if (meta !== null) msg(x, 4, w().uint32(tag(1, 0)).int32(meta[0]).uint32(tag(2, 0)).int32(meta[1]).finish());
+  if (meta !== null)
+    msg(x, 4, w().uint32(tag(1, 0)).int32(meta[0]).uint32(tag(2, 0)).int32(meta[1]).finish());
   for (const t of p.types ?? []) msg(x, 5, t);
   if (p.imports) {
     const ix = w();

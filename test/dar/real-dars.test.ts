@@ -9,7 +9,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { computeReachableTypes, decodeZip, type LoadedDar, loadDar } from '../../src/core/codec/dar/index.js';
+import {
+  computeReachableTypes,
+  decodeArchive,
+  decodeZip,
+  detectDalfKind,
+  type LoadedDar,
+  loadArchivePayload,
+  loadDar,
+} from '../../src/core/codec/dar/index.js';
 import { decodeCreatedEventBlob } from '../../src/core/codec/index.js';
 import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
 import type { DataTypeDef, PackageTypes } from '../../src/core/types/daml-type.js';
@@ -39,20 +47,23 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
   it.each([
     ['0.1.14', 37, ID_14],
     ['0.1.17', 38, ID_17],
-  ] as const)('%s: every dalf recomputes to its declared id, and to the id in its zip path', (v, n, mainId) => {
-    const dar = dars[v]!;
-    expect(dar.packages).toHaveLength(n);
-    expect(dar.manifest?.dalfs).toHaveLength(n);
-    expect(dar.unresolved).toEqual([]);
-    for (const p of dar.packages) {
-      expect(p.idVerified).toBe(true);
-      expect(p.path).toContain(p.packageId);
-      expect(p.lfVersion).toBe('2.1');
-    }
-    const main = dar.packages[0]!;
-    expect(main).toMatchObject({ main: true, packageId: mainId, name: 'splice-amulet', version: v });
-    expect(dar.packages.filter((p) => p.main)).toHaveLength(1);
-  });
+  ] as const)(
+    '%s: every dalf recomputes to its declared id, and to the id in its zip path',
+    (v, n, mainId) => {
+      const dar = dars[v]!;
+      expect(dar.packages).toHaveLength(n);
+      expect(dar.manifest?.dalfs).toHaveLength(n);
+      expect(dar.unresolved).toEqual([]);
+      for (const p of dar.packages) {
+        expect(p.idVerified).toBe(true);
+        expect(p.path).toContain(p.packageId);
+        expect(p.lfVersion).toBe('2.1');
+      }
+      const main = dar.packages[0]!;
+      expect(main).toMatchObject({ main: true, packageId: mainId, name: 'splice-amulet', version: v });
+      expect(dar.packages.filter((p) => p.main)).toHaveLength(1);
+    },
+  );
 
   it('the pure loader with the table CRC-32 and node:zlib CRC-32 gives the same packages', () => {
     const bytes = readFileSync(join(dir!, 'splice-amulet-0.1.14.dar'));
@@ -62,10 +73,38 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
     expect(decodeZip(bytes, { inflateRaw }).entries.length).toBeGreaterThan(37);
   });
 
+  it('every dalf is told apart from its bare ArchivePayload, and the payload (participant download) loads to the same types', () => {
+    const bytes = readFileSync(join(dir!, 'splice-amulet-0.1.17.dar'));
+    const zip = decodeZip(bytes, { inflateRaw });
+    const dar = dars['0.1.17']!;
+    for (const p of dar.packages) {
+      const dalf = zip.readEntry(p.path!);
+      expect(detectDalfKind(dalf)).toBe('archive');
+      const payload = decodeArchive(dalf, sha256Node).payload;
+      expect(detectDalfKind(payload)).toBe('payload');
+      const fromPayload = loadArchivePayload(payload, { sha256: sha256Node, expectedPackageId: p.packageId });
+      expect(fromPayload.packages[0]).toMatchObject({ packageId: p.packageId, idVerified: true, name: p.name });
+      expect(fromPayload.packages[0]!.types.dataTypes).toEqual(p.types.dataTypes);
+    }
+    const main = zip.readEntry(dar.packages[0]!.path!);
+    const payload = decodeArchive(main, sha256Node).payload;
+    expect(() => loadArchivePayload(payload, { sha256: sha256Node, expectedPackageId: ID_14 })).toThrow(
+      expect.objectContaining({ code: 'DAR_PACKAGE_HASH_MISMATCH' }),
+    );
+  });
+
   it('a package cache skips decoding of packages already seen (same objects)', () => {
     const cache = new Map();
-    const a = loadDar(readFileSync(join(dir!, 'splice-amulet-0.1.14.dar')), { inflateRaw, sha256: sha256Node, cache });
-    const b = loadDar(readFileSync(join(dir!, 'splice-amulet-0.1.17.dar')), { inflateRaw, sha256: sha256Node, cache });
+    const a = loadDar(readFileSync(join(dir!, 'splice-amulet-0.1.14.dar')), {
+      inflateRaw,
+      sha256: sha256Node,
+      cache,
+    });
+    const b = loadDar(readFileSync(join(dir!, 'splice-amulet-0.1.17.dar')), {
+      inflateRaw,
+      sha256: sha256Node,
+      cache,
+    });
     const stdA = a.packages.find((p) => p.name === 'daml-prim-DA-Types')!;
     const stdB = b.packages.find((p) => p.name === 'daml-prim-DA-Types')!;
     expect(stdA.packageId).toBe(stdB.packageId);
@@ -82,7 +121,12 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
       expect(typed.value).toEqual(toTypedValue(b.typedCreateArgForV12!));
     });
     it('and verifies: contract hash, unicum and contract ID', () => {
-      const r = verifyContractId({ contractId: b.contractId, blob: b.createdEventBlobBase64, types: env17, sha256: sha256Node });
+      const r = verifyContractId({
+        contractId: b.contractId,
+        blob: b.createdEventBlobBase64,
+        types: env17,
+        sha256: sha256Node,
+      });
       expect(r.reasons).toEqual([]);
       expect(r.status).toBe('verified');
       expect(r.contractHash).toBe(b.expected.contractHashHex);
@@ -126,9 +170,18 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
         fields: [{ name: 'number', type: { kind: 'int64' } }],
       });
       const tc = root.fields[6]!.type;
-      expect(tc.kind === 'con' && tc.args[0]).toMatchObject({ kind: 'con', ref: { module: ['Splice', 'AmuletConfig'], entity: ['USD'] } });
-      expect(find(r.dataTypes, 'Splice.AmuletConfig:USD')).toMatchObject({ kind: 'enum', constructors: ['USD'] });
-      expect(find(r.dataTypes, 'DA.Types:Tuple2')).toMatchObject({ params: ['t1', 't2'], fields: [{ name: '_1' }, { name: '_2' }] });
+      expect(tc.kind === 'con' && tc.args[0]).toMatchObject({
+        kind: 'con',
+        ref: { module: ['Splice', 'AmuletConfig'], entity: ['USD'] },
+      });
+      expect(find(r.dataTypes, 'Splice.AmuletConfig:USD')).toMatchObject({
+        kind: 'enum',
+        constructors: ['USD'],
+      });
+      expect(find(r.dataTypes, 'DA.Types:Tuple2')).toMatchObject({
+        params: ['t1', 't2'],
+        fields: [{ name: '_1' }, { name: '_2' }],
+      });
       const rel = r.dataTypes.find((d) => d.def.name.entity[0] === 'RelTime')!;
       expect(rel.packageId).not.toBe(ID_14); // lives in daml-stdlib-DA-Time-Types
       expect(r.packages[0]!.templates).toEqual(new Set(['Splice.Round:OpenMiningRound']));
@@ -140,7 +193,10 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
       const f = new Map(root.fields.map((x) => [x.name, x.type]));
       expect(f.get('round')).toMatchObject({ kind: 'con', ref: { entity: ['Round'] } });
       expect(f.get('issuancePerValidatorRewardCoupon')).toEqual({ kind: 'numeric', scale: 10 });
-      expect(f.get('optIssuancePerValidatorFaucetCoupon')).toEqual({ kind: 'optional', type: { kind: 'numeric', scale: 10 } });
+      expect(f.get('optIssuancePerValidatorFaucetCoupon')).toEqual({
+        kind: 'optional',
+        type: { kind: 'numeric', scale: 10 },
+      });
     });
 
     it('Splice.Amulet:Amulet: dso, owner, amount = ExpiringAmount{initialAmount, createdAt, ratePerRound}', () => {
@@ -175,19 +231,32 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
       const env = createTypeEnv(dars['0.1.14']!.packages.map((p) => p.types));
       addKnownPackageVersion(env, ID_17, '0.1.17');
       expect(() => typeCreateArgument(c, env)).toThrow(expect.objectContaining({ code: 'TYPE_NOT_FOUND' }));
-      const r = verifyContractId({ contractId: featured().contractId, blob: featured().createdEventBlobBase64, types: env });
+      const r = verifyContractId({
+        contractId: featured().contractId,
+        blob: featured().createdEventBlobBase64,
+        types: env,
+      });
       expect(r.status).toBe('could-not-check');
     });
 
     it('loadTypeEnvFromFiles with both DARs types the 0.1.17 vectors exactly', async () => {
-      const { env, dars: loaded, unresolved } = await loadTypeEnvFromFiles({
+      const {
+        env,
+        dars: loaded,
+        unresolved,
+      } = await loadTypeEnvFromFiles({
         dars: [join(dir!, 'splice-amulet-0.1.14.dar'), join(dir!, 'splice-amulet-0.1.17.dar')],
       });
       expect(loaded).toHaveLength(2);
       expect(unresolved).toEqual([]);
       expect(env.packages.has(ID_14) && env.packages.has(ID_17)).toBe(true);
       for (const b of v12) {
-        const r = verifyContractId({ contractId: b.contractId, blob: b.createdEventBlobBase64, types: env, sha256: sha256Node });
+        const r = verifyContractId({
+          contractId: b.contractId,
+          blob: b.createdEventBlobBase64,
+          types: env,
+          sha256: sha256Node,
+        });
         expect(r.status).toBe('verified');
         expect(r.typing?.upgraded).toBe(false);
       }

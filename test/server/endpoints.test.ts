@@ -42,14 +42,17 @@ const cases: [string, Schema, number][] = [
 ];
 
 describe('GET endpoints', () => {
-  it.each(cases)('%s matches its schema, JSON headers, CORS and cache duration', async (path, schema, maxAge) => {
-    const r = await getJson(srv.base + path);
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
-    expect(r.headers.get('cache-control')).toBe(`public, max-age=${maxAge}`);
-    expectShape(r.body, schema);
-  });
+  it.each(cases)(
+    '%s matches its schema, JSON headers, CORS and cache duration',
+    async (path, schema, maxAge) => {
+      const r = await getJson(srv.base + path);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('cache-control')).toBe(`public, max-age=${maxAge}`);
+      expectShape(r.body, schema);
+    },
+  );
 
   it('responses within one cache window are byte-identical, and refresh after it', async () => {
     const a = await getJson(`${srv.base}/pools/state`);
@@ -62,16 +65,24 @@ describe('GET endpoints', () => {
   });
 
   it('/tokens/info lists every token, including non-tradable ones; /swap/info only pooled ones', async () => {
-    const t = (await getJson(`${srv.base}/tokens/info`)).body as { tokens: { info: { instrument_id: string } }[] };
+    const t = (await getJson(`${srv.base}/tokens/info`)).body as {
+      tokens: { info: { instrument_id: string } }[];
+    };
     expect(t.tokens.map((x) => x.info.instrument_id)).toEqual(ex.tokens().map((x) => x.id));
-    const s = (await getJson(`${srv.base}/swap/info`)).body as { data: { tokens: { instrument_id: string }[] } };
+    const s = (await getJson(`${srv.base}/swap/info`)).body as {
+      data: { tokens: { instrument_id: string }[] };
+    };
     expect(s.data.tokens.map((x) => x.instrument_id)).not.toContain('IDLE');
     expect(s.data.tokens.map((x) => x.instrument_id)).toContain('USDCx');
   });
 
   it('/markets/info publishes channels in the documented formats and the candle periods', async () => {
     const m = (await getJson(`${srv.base}/markets/info`)).body as {
-      data: { candle_periods: number[]; websocket: { endpoint: string }; markets: { symbol: string; source: string; channels: { ticker: string; candles: string[] } }[] };
+      data: {
+        candle_periods: number[];
+        websocket: { endpoint: string };
+        markets: { symbol: string; source: string; channels: { ticker: string; candles: string[] } }[];
+      };
     };
     expect(m.data.candle_periods).toEqual([60, 300, 600, 3600]);
     expect(m.data.websocket.endpoint).toBe('/v1/ws/public');
@@ -86,7 +97,17 @@ describe('GET endpoints', () => {
 
   it('/pools/state: price = reserve_b / reserve_a, tvl_cc = 2 × CC reserve, symbol base-quote', async () => {
     const st = (await getJson(`${srv.base}/pools/state`)).body as {
-      data: { pools: { pool_id: string; symbol: string; reserve_a: string; reserve_b: string; price: string; tvl_cc: string; token_a_instrument: { id: string } }[] };
+      data: {
+        pools: {
+          pool_id: string;
+          symbol: string;
+          reserve_a: string;
+          reserve_b: string;
+          price: string;
+          tvl_cc: string;
+          token_a_instrument: { id: string };
+        }[];
+      };
     };
     for (const p of st.data.pools) {
       expect(Math.abs(Number(p.price) - Number(p.reserve_b) / Number(p.reserve_a))).toBeLessThan(1e-9);
@@ -95,15 +116,28 @@ describe('GET endpoints', () => {
     }
     expect(st.data.pools.find((p) => p.token_a_instrument.id === CC.id)?.symbol).toBe('CC-USDCX');
     const live = ex.pools().find((p) => p.tokenB.id === USDCX.id);
-    expect(st.data.pools.find((p) => p.symbol === 'CC-USDCX')?.reserve_a).toBe(Number(live?.reserveA).toFixed(10));
+    expect(st.data.pools.find((p) => p.symbol === 'CC-USDCX')?.reserve_a).toBe(
+      Number(live?.reserveA).toFixed(10),
+    );
   });
 
   it('/pools/proof carries the latest reserve contract of each active pool', async () => {
     ex.advance(5_000);
     const pr = (await getJson(`${srv.base}/pools/proof`)).body as {
-      data: { pools: { pool_id: string; pool_cid: string; reserve_contract: Record<string, unknown> & { template: Record<string, string> } }[] };
+      data: {
+        pools: {
+          pool_id: string;
+          pool_cid: string;
+          reserve_contract: Record<string, unknown> & { template: Record<string, string> };
+        }[];
+      };
     };
-    expect(pr.data.pools.map((p) => p.pool_id)).toEqual(ex.pools().filter((p) => p.active).map((p) => p.poolId));
+    expect(pr.data.pools.map((p) => p.pool_id)).toEqual(
+      ex
+        .pools()
+        .filter((p) => p.active)
+        .map((p) => p.poolId),
+    );
     const first = pr.data.pools[0];
     const live = ex.pools()[0];
     expect(first?.reserve_contract.contract_id).toBe(live?.reserveContract.contractId);
@@ -130,10 +164,14 @@ describe('GET endpoints', () => {
 
   it('/stats counts the swaps and /exchange/info renders the policy', async () => {
     ex.advance(60_000);
-    const st = (await getJson(`${srv.base}/stats`)).body as { stats: { swaps: { count_24h: number; count_1h: number } } };
+    const st = (await getJson(`${srv.base}/stats`)).body as {
+      stats: { swaps: { count_24h: number; count_1h: number } };
+    };
     expect(st.stats.swaps.count_24h).toBe(ex.swapEvents(ex.nowMs() - 86_400_000, ex.nowMs()).length);
     expect(st.stats.swaps.count_1h).toBe(ex.swapEvents(ex.nowMs() - 3_600_000, ex.nowMs()).length);
-    const info = (await getJson(`${srv.base}/exchange/info`)).body as { data: { policy: Record<string, unknown> } };
+    const info = (await getJson(`${srv.base}/exchange/info`)).body as {
+      data: { policy: Record<string, unknown> };
+    };
     expect(info.data.policy.min_connect_swap_amount_size_cc).toBe('50.0000000000');
     expect(info.data.policy.free_transfers_per_day).toBe(3);
   });

@@ -19,7 +19,12 @@ afterAll(async () => {
   expect(srv.loggedErrors).toEqual([]);
 });
 
-const body = (sell: typeof CC, buy: typeof CC, amount: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+const body = (
+  sell: typeof CC,
+  buy: typeof CC,
+  amount: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   sellAmount: amount,
   sellInstrumentId: sell.id,
   sellInstrumentAdmin: sell.admin,
@@ -40,56 +45,81 @@ const rec100 = recording('synfin-pools-quote-cc-usdcx-100.json');
 const rec500 = recording('synfin-pools-quote-cc-usdcx-500.json');
 
 describe('quote bodies', () => {
-  it.skipIf(rec100 === null)('/pools/quote has exactly the key structure of the live recordings', async () => {
-    for (const [rec, amount] of [
-      [rec100, '100'],
-      [rec500, '500'],
-    ] as const) {
-      const r = await postJson(`${srv.base}/pools/quote`, body(CC, USDCX, amount));
-      expect(r.status).toBe(200);
-      expect(keyStructure(r.body)).toEqual(keyStructure(rec?.body));
-      expectShape(r.body, quoteSchema(false));
-      // the recordings themselves satisfy the same schema (formats, not values)
-      expectShape(rec?.body, quoteSchema(false));
-      // key order as recorded (alphabetical)
-      expect(Object.keys(r.body as object)).toEqual(Object.keys(rec?.body as object));
-    }
-  });
+  it.skipIf(rec100 === null)(
+    '/pools/quote has exactly the key structure of the live recordings',
+    async () => {
+      for (const [rec, amount] of [
+        [rec100, '100'],
+        [rec500, '500'],
+      ] as const) {
+        const r = await postJson(`${srv.base}/pools/quote`, body(CC, USDCX, amount));
+        expect(r.status).toBe(200);
+        expect(keyStructure(r.body)).toEqual(keyStructure(rec?.body));
+        expectShape(r.body, quoteSchema(false));
+        // the recordings themselves satisfy the same schema (formats, not values)
+        expectShape(rec?.body, quoteSchema(false));
+        // key order as recorded (alphabetical)
+        expect(Object.keys(r.body as object)).toEqual(Object.keys(rec?.body as object));
+      }
+    },
+  );
 
   it('the 500 CC pool quote waives the network fee ("0"), the 100 CC one does not', async () => {
-    const a = (await postJson(`${srv.base}/pools/quote`, body(CC, USDCX, '100'))).body as { fees: { network_fee: { amount: string } }; pools: { sell: { amount: string } }[] };
-    const b = (await postJson(`${srv.base}/pools/quote`, body(CC, USDCX, '500'))).body as { fees: { network_fee: { amount: string } } };
+    const a = (await postJson(`${srv.base}/pools/quote`, body(CC, USDCX, '100'))).body as {
+      fees: { network_fee: { amount: string } };
+      pools: { sell: { amount: string } }[];
+    };
+    const b = (await postJson(`${srv.base}/pools/quote`, body(CC, USDCX, '500'))).body as {
+      fees: { network_fee: { amount: string } };
+    };
     expect(a.fees.network_fee.amount).toBe('2');
     expect(a.pools[0]?.sell.amount).toBe('100.0000000000');
     expect(b.fees.network_fee.amount).toBe('0');
   });
 
   it('/connect/quote = pool quote shape + memo; memo carries the affiliate code cut to 20', async () => {
-    const r = await postJson(`${srv.base}/connect/quote`, body(CC, USDCX, '100', { affiliateCode: 'A'.repeat(25) }));
+    const r = await postJson(
+      `${srv.base}/connect/quote`,
+      body(CC, USDCX, '100', { affiliateCode: 'A'.repeat(25) }),
+    );
     expect(r.status).toBe(200);
     expectShape(r.body, quoteSchema(true));
-    const q = r.body as { memo: string; sent: { affiliate_code: string | null; sell_amount: string }; fees: { fee_percentage: string } };
+    const q = r.body as {
+      memo: string;
+      sent: { affiliate_code: string | null; sell_amount: string };
+      fees: { fee_percentage: string };
+    };
     expect(q.memo).toBe(`USDCx ref:${'A'.repeat(20)}`);
     expect(q.sent.affiliate_code).toBe('A'.repeat(25));
     expect(q.sent.sell_amount).toBe('100');
     expect(q.fees.fee_percentage).toBe('0.0025000000');
-    const plain = (await postJson(`${srv.base}/connect/quote`, body(CC, USDCX, '100.50'))).body as { memo: string; sent: { affiliate_code: unknown; sell_amount: string } };
+    const plain = (await postJson(`${srv.base}/connect/quote`, body(CC, USDCX, '100.50'))).body as {
+      memo: string;
+      sent: { affiliate_code: unknown; sell_amount: string };
+    };
     expect(plain.memo).toBe('USDCx');
     expect(plain.sent.affiliate_code).toBeNull();
     expect(plain.sent.sell_amount).toBe('100.50');
   });
 
   it('a cross swap routes through CC in two hops; a direct swap in one', async () => {
-    const cross = (await postJson(`${srv.base}/connect/quote`, body(FOO, USDCX, '100'))).body as { pools: { pool_id: string; buy: { instrument_id: string } }[]; returned: { instrument_id: string } };
+    const cross = (await postJson(`${srv.base}/connect/quote`, body(FOO, USDCX, '100'))).body as {
+      pools: { pool_id: string; buy: { instrument_id: string } }[];
+      returned: { instrument_id: string };
+    };
     expect(cross.pools.map((p) => p.pool_id)).toEqual(['1001', '2820898830768735469']);
     expect(cross.pools[0]?.buy.instrument_id).toBe('Amulet');
     expect(cross.returned.instrument_id).toBe('USDCx');
-    const direct = (await postJson(`${srv.base}/connect/quote`, body(USDCX, CC, '100'))).body as { pools: unknown[] };
+    const direct = (await postJson(`${srv.base}/connect/quote`, body(USDCX, CC, '100'))).body as {
+      pools: unknown[];
+    };
     expect(direct.pools).toHaveLength(1);
   });
 
   it('quote bodies are parsed as JSON whatever the Content-Type', async () => {
-    const r = await postJson(`${srv.base}/connect/quote`, JSON.stringify(body(CC, USDCX, '100')), { 'Content-Type': 'text/plain;charset=UTF-8' });
+    const r = await postJson(`${srv.base}/connect/quote`, JSON.stringify(body(CC, USDCX, '100')), {
+      'Content-Type': 'text/plain;charset=UTF-8',
+    });
     expect(r.status).toBe(200);
   });
 
@@ -102,8 +132,18 @@ describe('quote bodies', () => {
 describe('quote errors (status + exact message)', () => {
   const cases: [string, unknown, number, string][] = [
     ['missing sellAmount', { sellInstrumentId: 'Amulet' }, 400, 'missing sellAmount'],
-    ['missing fields in body order', { sellAmount: '100', buyInstrumentId: 'USDCx' }, 400, 'missing sellInstrumentId'],
-    ['missing buyInstrumentAdmin', { ...body(CC, USDCX, '100'), buyInstrumentAdmin: undefined }, 400, 'missing buyInstrumentAdmin'],
+    [
+      'missing fields in body order',
+      { sellAmount: '100', buyInstrumentId: 'USDCx' },
+      400,
+      'missing sellInstrumentId',
+    ],
+    [
+      'missing buyInstrumentAdmin',
+      { ...body(CC, USDCX, '100'), buyInstrumentAdmin: undefined },
+      400,
+      'missing buyInstrumentAdmin',
+    ],
     ['negative amount', body(CC, USDCX, '-1'), 400, 'invalid sellAmount'],
     ['zero amount', body(CC, USDCX, '0'), 400, 'invalid sellAmount'],
     ['exponent', body(CC, USDCX, '1e3'), 400, 'invalid sellAmount'],
@@ -111,8 +151,18 @@ describe('quote errors (status + exact message)', () => {
     ['huge', body(CC, USDCX, '9'.repeat(40)), 400, 'invalid sellAmount'],
     ['number instead of string', { ...body(CC, USDCX, '1'), sellAmount: 100 }, 400, 'invalid sellAmount'],
     ['selling MOD', body(MOD, CC, '1000'), 400, 'MOD is not supported for connect swaps'],
-    ['below the minimum', body(CC, USDCX, '49.99'), 400, 'minimum ticket size is 50 CC, or equivalent in other instruments'],
-    ['below the minimum in another token', body(USDCX, CC, '7'), 400, 'minimum ticket size is 50 CC, or equivalent in other instruments'],
+    [
+      'below the minimum',
+      body(CC, USDCX, '49.99'),
+      400,
+      'minimum ticket size is 50 CC, or equivalent in other instruments',
+    ],
+    [
+      'below the minimum in another token',
+      body(USDCX, CC, '7'),
+      400,
+      'minimum ticket size is 50 CC, or equivalent in other instruments',
+    ],
     ['unknown token', body({ ...CC, id: 'Nope' }, USDCX, '100'), 404, 'instrument not found in pool'],
     ['same token', body(CC, CC, '100'), 400, 'sell and buy instrument are the same'],
     ['not an object', '[1,2]', 400, 'invalid JSON body'],
@@ -132,7 +182,13 @@ describe('quote errors (status + exact message)', () => {
 
   it('a pool without liquidity → 400 insufficient liquidity', async () => {
     const ex = createFakeExchange();
-    ex.setPools(ex.pools().map((p) => (p.tokenA.id === FOO.id ? { ...p, reserveA: '0.0000000000', reserveB: '0.0000000000' } : p)));
+    ex.setPools(
+      ex
+        .pools()
+        .map((p) =>
+          p.tokenA.id === FOO.id ? { ...p, reserveA: '0.0000000000', reserveB: '0.0000000000' } : p,
+        ),
+    );
     const s2 = await startTestServer({ exchange: ex });
     try {
       const r = await postJson(`${s2.base}/connect/quote`, body(CC, FOO, '100'));
@@ -158,7 +214,10 @@ describe('quote errors (status + exact message)', () => {
   });
 
   it('a body over 64 KiB → 413', async () => {
-    const r = await postJson(`${srv.base}/connect/quote`, { ...body(CC, USDCX, '100'), pad: 'x'.repeat(70_000) });
+    const r = await postJson(`${srv.base}/connect/quote`, {
+      ...body(CC, USDCX, '100'),
+      pad: 'x'.repeat(70_000),
+    });
     expect([r.status, r.body]).toEqual([413, { error: 'request body too large' }]);
   });
 });

@@ -21,7 +21,14 @@ export const TOKENS_INFO: Schema = {
 export const SWAP_INFO: Schema = {
   data: {
     fees: { network_fee: ref },
-    tokens: [{ instrument_admin: 'string', instrument_id: 'string', instrument_name: 'string', instrument_symbol: 'string' }],
+    tokens: [
+      {
+        instrument_admin: 'string',
+        instrument_id: 'string',
+        instrument_name: 'string',
+        instrument_symbol: 'string',
+      },
+    ],
     updated_at: 'ts',
   },
 };
@@ -31,7 +38,14 @@ export const MARKETS_INFO: Schema = {
     updated_at: 'ts',
     websocket: { endpoint: 'string', channel_formats: { ticker: 'string', candles: 'string' } },
     candle_periods: ['int'],
-    markets: [{ symbol: 'string', source: 'string', kinds: ['string'], channels: { ticker: 'string', candles: ['string'] } }],
+    markets: [
+      {
+        symbol: 'string',
+        source: 'string',
+        kinds: ['string'],
+        channels: { ticker: 'string', candles: ['string'] },
+      },
+    ],
   },
 };
 
@@ -97,7 +111,12 @@ export const POOLS_PROOF: Schema = {
         reserve_contract: {
           contract_id: 'hex',
           update_id: 'string',
-          template: { package_id: 'string', package_name: 'string', module_name: 'string', entity_name: 'string' },
+          template: {
+            package_id: 'string',
+            package_name: 'string',
+            module_name: 'string',
+            entity_name: 'string',
+          },
           ledger_created_at: 'ts',
           created_event_blob: 'base64',
           reserve_a: 'dec10',
@@ -164,10 +183,21 @@ export const TICKERS: Schema = [
   },
 ];
 
-export const ORDERBOOK: Schema = { ticker_id: 'string', timestamp: 'int', bids: [['number']], asks: [['number']] };
+export const ORDERBOOK: Schema = {
+  ticker_id: 'string',
+  timestamp: 'int',
+  bids: [['number']],
+  asks: [['number']],
+};
 
 const quoteAmount = amountRef;
-const prices = { pool_after: 'dec10', pool_before: 'dec10', slippage: 'sdec10', trade: 'dec10', trade_no_fees: 'dec10' } as const;
+const prices = {
+  pool_after: 'dec10',
+  pool_before: 'dec10',
+  slippage: 'sdec10',
+  trade: 'dec10',
+  trade_no_fees: 'dec10',
+} as const;
 
 export function quoteSchema(connect: boolean): Schema {
   return {

@@ -31,8 +31,19 @@ afterAll(async () => {
   expect(srv.loggedErrors).toEqual([]);
 });
 
-type Vol = { data: { start_time: string; end_time: string; swap_count: string; volume_cc: string; fees_cc: string; lp_fees_cc: string; protocol_fees_cc: string } };
-const vol = async (q: string): Promise<{ status: number; body: unknown; headers: Headers }> => getJson(`${srv.base}/volume${q}`);
+type Vol = {
+  data: {
+    start_time: string;
+    end_time: string;
+    swap_count: string;
+    volume_cc: string;
+    fees_cc: string;
+    lp_fees_cc: string;
+    protocol_fees_cc: string;
+  };
+};
+const vol = async (q: string): Promise<{ status: number; body: unknown; headers: Headers }> =>
+  getJson(`${srv.base}/volume${q}`);
 
 describe('/volume', () => {
   it('defaults to the trailing 24 hours', async () => {
@@ -58,7 +69,9 @@ describe('/volume', () => {
       count += Number(part.data.swap_count);
       volume += toUnits(part.data.volume_cc);
       fees += toUnits(part.data.fees_cc);
-      expect(toUnits(part.data.fees_cc)).toBe(toUnits(part.data.lp_fees_cc) + toUnits(part.data.protocol_fees_cc));
+      expect(toUnits(part.data.fees_cc)).toBe(
+        toUnits(part.data.lp_fees_cc) + toUnits(part.data.protocol_fees_cc),
+      );
     }
     expect(count).toBe(Number(whole.data.swap_count));
     expect(count).toBe(41);
@@ -75,7 +88,9 @@ describe('/volume', () => {
   });
 
   it('accepts ±hh:mm offsets and fractional seconds; answers in +00:00', async () => {
-    const r = await vol('?start_time=2026-11-21T05:30:00.5%2B02:30&end_time=2026-11-21T01:00:00.123456-03:00');
+    const r = await vol(
+      '?start_time=2026-11-21T05:30:00.5%2B02:30&end_time=2026-11-21T01:00:00.123456-03:00',
+    );
     expect(r.status).toBe(200);
     const d = (r.body as Vol).data;
     expect(d.start_time).toBe('2026-11-21T03:00:00.500+00:00');
@@ -99,7 +114,10 @@ describe('/volume', () => {
     const ok = await vol(`?start_time=${iso(T0 - 32 * 24 * HOUR)}&end_time=${iso(T0)}`);
     expect(ok.status).toBe(200);
     const bad = await vol(`?start_time=${iso(T0 - 32 * 24 * HOUR - 1)}&end_time=${iso(T0)}`);
-    expect([bad.status, bad.body]).toEqual([400, { error: 'window exceeds the maximum of 32 days; fetch longer ranges in chunks' }]);
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      { error: 'window exceeds the maximum of 32 days; fetch longer ranges in chunks' },
+    ]);
   });
 
   it('closed windows are cached for an hour', async () => {
@@ -108,15 +126,33 @@ describe('/volume', () => {
   });
 
   const bad: [string, string][] = [
-    ['?start_time=yesterday', 'invalid start_time: expected an ISO 8601 timestamp such as 2026-11-22T03:10:00Z, got "yesterday"'],
-    ['?start_time=2026-11-21T00:00:00', 'invalid start_time: a UTC offset is required (Z or ±hh:mm), got "2026-11-21T00:00:00"'],
-    ['?end_time=2026-02-30T00:00:00Z', 'invalid end_time: day 30 is out of range, got "2026-02-30T00:00:00Z"'],
-    ['?end_time=2026-11-21T24:00:00Z', 'invalid end_time: hour 24 is out of range, got "2026-11-21T24:00:00Z"'],
-    ['?start_time=', 'invalid start_time: expected an ISO 8601 timestamp such as 2026-11-22T03:10:00Z, got ""'],
+    [
+      '?start_time=yesterday',
+      'invalid start_time: expected an ISO 8601 timestamp such as 2026-11-22T03:10:00Z, got "yesterday"',
+    ],
+    [
+      '?start_time=2026-11-21T00:00:00',
+      'invalid start_time: a UTC offset is required (Z or ±hh:mm), got "2026-11-21T00:00:00"',
+    ],
+    [
+      '?end_time=2026-02-30T00:00:00Z',
+      'invalid end_time: day 30 is out of range, got "2026-02-30T00:00:00Z"',
+    ],
+    [
+      '?end_time=2026-11-21T24:00:00Z',
+      'invalid end_time: hour 24 is out of range, got "2026-11-21T24:00:00Z"',
+    ],
+    [
+      '?start_time=',
+      'invalid start_time: expected an ISO 8601 timestamp such as 2026-11-22T03:10:00Z, got ""',
+    ],
     ['?start_time=2026-11-21T00:00:00Z&start_time=2026-11-21T01:00:00Z', 'start_time given more than once'],
     ['?start_time=2026-11-21T00:00:00Z&end_time=2026-11-21T00:00:00Z', 'start_time must be before end_time'],
     ['?start_time=2026-11-21T01:00:00Z&end_time=2026-11-21T00:00:00Z', 'start_time must be before end_time'],
-    ['?end_time=2026-11-21T00:00:00%2B25:00', 'invalid end_time: offset +25:00 is out of range, got "2026-11-21T00:00:00+25:00"'],
+    [
+      '?end_time=2026-11-21T00:00:00%2B25:00',
+      'invalid end_time: offset +25:00 is out of range, got "2026-11-21T00:00:00+25:00"',
+    ],
   ];
   it.each(bad)('400 for %s', async (q, message) => {
     const r = await vol(q);

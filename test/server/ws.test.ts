@@ -39,7 +39,8 @@ class Client {
   async until(pred: (frames: Frame[]) => boolean, ms = 3000): Promise<Frame[]> {
     const deadline = Date.now() + ms;
     while (!pred(this.frames)) {
-      if (Date.now() > deadline) throw new Error(`timeout; frames: ${JSON.stringify(this.frames).slice(0, 800)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timeout; frames: ${JSON.stringify(this.frames).slice(0, 800)}`);
       await new Promise<void>((r) => {
         this.#waiters.push(r);
         setTimeout(r, 50);
@@ -64,7 +65,9 @@ async function connect(s: TestServer, path = '/v1/ws/public'): Promise<Client> {
   return c;
 }
 
-async function setup(opts: { pingIntervalMs?: number; maxBufferedBytes?: number } = {}): Promise<{ ex: FakeExchange; s: TestServer }> {
+async function setup(
+  opts: { pingIntervalMs?: number; maxBufferedBytes?: number } = {},
+): Promise<{ ex: FakeExchange; s: TestServer }> {
   const ex = createFakeExchange();
   ex.advance(-120_000);
   ex.swap('2820898830768735469', 500);
@@ -79,12 +82,17 @@ describe('websocket /v1/ws/public', () => {
     const c = await connect(s);
     c.send({ op: 'subscribe', channels: ['market.cc-usdcx.ticker', 'market.CC-USDCx.candles.60'] });
     const frames = await c.until((f) => f.filter((x) => x.event_type === 'snapshot').length === 2);
-    expect(frames[0]).toEqual({ op: 'subscribed', channels: ['market.cc-usdcx.ticker', 'market.CC-USDCx.candles.60'] });
+    expect(frames[0]).toEqual({
+      op: 'subscribed',
+      channels: ['market.cc-usdcx.ticker', 'market.CC-USDCx.candles.60'],
+    });
     const ticker = frames.find((f) => f.channel === 'market.cc-usdcx.ticker');
     expect(ticker?.event_type).toBe('snapshot');
     expect(typeof ticker?.ts).toBe('number');
     const td = ticker?.data as Record<string, unknown>;
-    expect(Object.keys(td).sort()).toEqual(['ask', 'bid', 'change_24h', 'high_24h', 'low_24h', 'market', 'price', 'ts', 'volume_24h_cc'].sort());
+    expect(Object.keys(td).sort()).toEqual(
+      ['ask', 'bid', 'change_24h', 'high_24h', 'low_24h', 'market', 'price', 'ts', 'volume_24h_cc'].sort(),
+    );
     expect(td.market).toBe('CC-USDCX');
     expect(td.price).toMatch(/^\d+\.\d{10}$/);
     expect(Number(td.bid)).toBeLessThan(Number(td.price));
@@ -114,13 +122,18 @@ describe('websocket /v1/ws/public', () => {
     const tick = updates.find((u) => u.channel === 'market.CC-USDCX.ticker')?.data as { price: string };
     const live = ex.pools().find((p) => p.poolId === '2820898830768735469');
     expect(Number(tick.price)).toBeCloseTo(Number(live?.reserveB) / Number(live?.reserveA), 9);
-    const bars = (updates.find((u) => u.channel === 'market.CC-USDCX.candles.300')?.data as { bars: { close: string }[] }).bars;
+    const bars = (
+      updates.find((u) => u.channel === 'market.CC-USDCX.candles.300')!.data as { bars: { close: string }[] }
+    ).bars;
     expect(bars.length).toBeGreaterThanOrEqual(1);
     expect(bars.at(-1)?.close).toBe(tick.price);
 
     c.send({ op: 'unsubscribe', channels: ['MARKET.cc-usdcx.TICKER'] });
     await c.until((f) => f.some((x) => x.op === 'unsubscribed'));
-    expect(c.frames.find((x) => x.op === 'unsubscribed')).toEqual({ op: 'unsubscribed', channels: ['MARKET.cc-usdcx.TICKER'] });
+    expect(c.frames.find((x) => x.op === 'unsubscribed')).toEqual({
+      op: 'unsubscribed',
+      channels: ['MARKET.cc-usdcx.TICKER'],
+    });
     const n = c.frames.length;
     ex.swap('2820898830768735469', 1000);
     await c.until((f) => f.length > n);
@@ -134,7 +147,10 @@ describe('websocket /v1/ws/public', () => {
     c.send({ op: 'ping' });
     c.send('not json');
     c.send({ op: 'dance' });
-    c.send({ op: 'subscribe', channels: ['market.NOPE-CC.ticker', 'market.CC-USD.candles.60', 'market.CC-USDCX.candles.61'] });
+    c.send({
+      op: 'subscribe',
+      channels: ['market.NOPE-CC.ticker', 'market.CC-USD.candles.60', 'market.CC-USDCX.candles.61'],
+    });
     c.send({ op: 'subscribe', channels: 'market.CC-USDCX.ticker' });
     c.send({ channels: [] });
     c.send([1]);
@@ -177,21 +193,33 @@ describe('websocket /v1/ws/public', () => {
   it('at most 100 channels per connection', async () => {
     const { s } = await setup();
     const c = await connect(s);
-    const names = Array.from({ length: 101 }, (_, i) => `market.CC-USDCX.ticker`.replace('ticker', i % 2 === 0 ? 'ticker' : 'candles.60'));
+    const names = Array.from({ length: 101 }, (_, i) =>
+      `market.CC-USDCX.ticker`.replace('ticker', i % 2 === 0 ? 'ticker' : 'candles.60'),
+    );
     // duplicates count once: 2 distinct channels, accepted
     c.send({ op: 'subscribe', channels: names });
     await c.until((f) => f.some((x) => x.op === 'subscribed'));
-    expect((c.frames.find((x) => x.op === 'subscribed')?.channels as string[]).length).toBe(2);
+    expect(c.frames.find((x) => x.op === 'subscribed')?.channels).toHaveLength(2);
     c.ws.close();
     // 101 distinct valid names are impossible on this market; use a small limit to prove the rule
     await srv?.close();
     const ex = createFakeExchange();
     srv = await startTestServer({ exchange: ex, ws: { maxChannels: 3 } });
     const c2 = await connect(srv);
-    c2.send({ op: 'subscribe', channels: ['market.CC-USDCX.ticker', 'market.CC-USDCX.candles.60', 'market.CC-USDCX.candles.300', 'market.CC-USDCX.candles.600'] });
+    c2.send({
+      op: 'subscribe',
+      channels: [
+        'market.CC-USDCX.ticker',
+        'market.CC-USDCX.candles.60',
+        'market.CC-USDCX.candles.300',
+        'market.CC-USDCX.candles.600',
+      ],
+    });
     await c2.until((f) => f.some((x) => x.op === 'subscribed') && f.some((x) => x.op === 'error'));
     expect(c2.frames.find((x) => x.op === 'subscribed')?.channels).toHaveLength(3);
-    expect(c2.frames.find((x) => x.op === 'error')?.error).toBe('too many channels: at most 3 per connection');
+    expect(c2.frames.find((x) => x.op === 'error')?.error).toBe(
+      'too many channels: at most 3 per connection',
+    );
     c2.ws.close();
   });
 
@@ -218,7 +246,8 @@ describe('websocket /v1/ws/public', () => {
     expect(srv.app.websocketClients()).toBe(1);
     for (let i = 0; i < 250; i++) c.send({ op: 'subscribe', channels: ['market.CC-USDCX.candles.60'] });
     const deadline = Date.now() + 5000;
-    while (srv.app.websocketClients() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (srv.app.websocketClients() > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(srv.app.websocketClients()).toBe(0);
   });
 });

@@ -17,7 +17,13 @@ export interface TestLedger {
 }
 
 export function openTestLedger(
-  o: { seed?: string; version?: ContractIdVersion; path?: string; extraPools?: number; clock?: ManualClock } = {},
+  o: {
+    seed?: string;
+    version?: ContractIdVersion;
+    path?: string;
+    extraPools?: number;
+    clock?: ManualClock;
+  } = {},
 ): TestLedger {
   const db = openServerDb(o.path ?? ':memory:');
   const clock = o.clock ?? createManualClock(T0);

@@ -16,9 +16,10 @@ const dir = mkdtempSync(join(tmpdir(), 'reserve-audit-sim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function activity(ex: SimulatedExchange): void {
-  ex.prefillHistory({ duration: 3600_000, swapsPerMinute: 1 });
+  ex.prefillHistory({ duration: 1800_000, swapsPerMinute: 1 });
   ex.transfer({ sender: TRADER, instrument: ex.cc(), amount: '777', memo: 'CBTC' });
   ex.addLiquidity(ex.pools()[2]!.poolId, '100', '100', TRADER);
+  ex.retirePool(ex.pools().find((p) => p.tokenA.id === 'CTX')!.poolId);
 }
 
 const snapshot = (ex: SimulatedExchange) => ({
@@ -36,7 +37,9 @@ describe('ledger database', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     db.close();
     const again = openServerDb(path);
-    expect((again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n).toBe(MIGRATIONS.length);
+    expect((again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n).toBe(
+      MIGRATIONS.length,
+    );
     again.close();
   });
 
@@ -44,7 +47,9 @@ describe('ledger database', () => {
     const path = join(dir, 'newer.db');
     openServerDb(path).close();
     const raw = openServerDb(path);
-    raw.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (999, ?, 0)').run('future');
+    raw
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (999, ?, 0)')
+      .run('future');
     raw.close();
     expect(() => openServerDb(path)).toThrow(expect.objectContaining({ code: 'DB_OPEN_FAILED' }));
   });
@@ -61,7 +66,12 @@ describe('ledger database', () => {
     expect(b.exchange.tokens().map((t) => t.symbol)).toEqual(a.exchange.tokens().map((t) => t.symbol));
     // continues: the next change chains on the last contract, event seq continues
     const last = before.events[before.events.length - 1]!;
-    const r = b.exchange.transfer({ sender: TRADER, instrument: b.exchange.cc(), amount: '500', memo: 'USDCx' });
+    const r = b.exchange.transfer({
+      sender: TRADER,
+      instrument: b.exchange.cc(),
+      amount: '500',
+      memo: 'USDCx',
+    });
     expect(r.status === 'executed' && r.events[0]!.seq).toBe(last.seq + 1);
     const pool = b.exchange.pools().find((p) => p.poolId === '2820898830768735469')!;
     const old = before.pools.find((p) => p.poolId === pool.poolId)!;
@@ -76,8 +86,10 @@ describe('ledger database', () => {
     const z = openTestLedger({ seed: 'other' });
     for (const l of [x, y, z]) activity(l.exchange);
     expect(snapshot(y.exchange)).toEqual(snapshot(x.exchange));
-    expect(snapshot(x.exchange).events.length).toBeGreaterThan(30);
-    expect(z.exchange.pools()[0]!.reserveContract.contractId).not.toBe(x.exchange.pools()[0]!.reserveContract.contractId);
+    expect(snapshot(x.exchange).events.length).toBeGreaterThan(20);
+    expect(z.exchange.pools()[0]!.reserveContract.contractId).not.toBe(
+      x.exchange.pools()[0]!.reserveContract.contractId,
+    );
   });
 
   it('a restarted seeded ledger continues the same random stream as an uninterrupted one', () => {
@@ -86,11 +98,21 @@ describe('ledger database', () => {
     a.exchange.transfer({ sender: TRADER, instrument: a.exchange.cc(), amount: '100', memo: 'MOD' });
     a.db.close();
     const b = openTestLedger({ path, seed: 'stream' });
-    b.exchange.transfer({ sender: TRADER, instrument: tokenBySymbol(b.exchange, 'MOD'), amount: '100', memo: 'Amulet' });
+    b.exchange.transfer({
+      sender: TRADER,
+      instrument: tokenBySymbol(b.exchange, 'MOD'),
+      amount: '100',
+      memo: 'Amulet',
+    });
     const c = openTestLedger({ seed: 'stream' });
     c.exchange.transfer({ sender: TRADER, instrument: c.exchange.cc(), amount: '100', memo: 'MOD' });
     // MOD cannot be sold through Connect → refunded in both, no RNG use; then a swap CC → USDCx
-    c.exchange.transfer({ sender: TRADER, instrument: tokenBySymbol(c.exchange, 'MOD'), amount: '100', memo: 'Amulet' });
+    c.exchange.transfer({
+      sender: TRADER,
+      instrument: tokenBySymbol(c.exchange, 'MOD'),
+      amount: '100',
+      memo: 'Amulet',
+    });
     b.exchange.transfer({ sender: TRADER, instrument: b.exchange.cc(), amount: '100', memo: 'USDCx' });
     c.exchange.transfer({ sender: TRADER, instrument: c.exchange.cc(), amount: '100', memo: 'USDCx' });
     expect(snapshot(b.exchange)).toEqual(snapshot(c.exchange));

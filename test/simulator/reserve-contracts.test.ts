@@ -27,9 +27,16 @@ const fixtureTypes = createTypeEnv(parseTypeFile(typeFileText).packages);
 /** A few swaps (direct and cross) and a liquidity change, so contracts have predecessors. */
 function exercise(ex: SimulatedExchange): void {
   const cc = ex.cc();
-  expect(ex.transfer({ sender: TRADER, instrument: cc, amount: '1000', memo: 'USDCx' }).status).toBe('executed');
+  expect(ex.transfer({ sender: TRADER, instrument: cc, amount: '1000', memo: 'USDCx' }).status).toBe(
+    'executed',
+  );
   expect(
-    ex.transfer({ sender: TRADER, instrument: tokenBySymbol(ex, 'TF-USDT'), amount: '100', memo: 'USDC.B ref:abc' }).status,
+    ex.transfer({
+      sender: TRADER,
+      instrument: tokenBySymbol(ex, 'TF-USDT'),
+      amount: '100',
+      memo: 'USDC.B ref:abc',
+    }).status,
   ).toBe('executed');
   const mod = ex.pools().find((p) => p.tokenA.id === 'MOD')!;
   ex.addLiquidity(mod.poolId, '1000', '500', TRADER);
@@ -38,7 +45,9 @@ function exercise(ex: SimulatedExchange): void {
 describe('reserve template', () => {
   it('has the documented package id and the fixture type file', () => {
     expect(createHash('sha256').update(RESERVE_PACKAGE_ID_PREIMAGE).digest('hex')).toBe(RESERVE_PACKAGE_ID);
-    expect(formatTypeFile([RESERVE_PACKAGE_TYPES], parseTypeFile(typeFileText).provenance)).toBe(typeFileText);
+    expect(formatTypeFile([RESERVE_PACKAGE_TYPES], parseTypeFile(typeFileText).provenance)).toBe(
+      typeFileText,
+    );
   });
 });
 
@@ -61,7 +70,11 @@ describe.each(['v10', 'v11', 'v12'] as const)('minted reserve contracts (%s)', (
       const c = decodeCreatedEventBlob(row.blob);
       expect(Buffer.from(c.contractId).toString('hex')).toBe(row.contractId);
       expect(c.packageName).toBe('amm-pools');
-      expect(c.templateId).toEqual({ packageId: RESERVE_PACKAGE_ID, module: ['Amm', 'Pool'], entity: ['PoolReserve'] });
+      expect(c.templateId).toEqual({
+        packageId: RESERVE_PACKAGE_ID,
+        module: ['Amm', 'Pool'],
+        entity: ['PoolReserve'],
+      });
       expect(c.signatories).toEqual([ex.operatorParty()]);
       expect(c.nonSignatoryStakeholders).toEqual([]);
       expect(c.createdAt).toBe(row.createdAtMicros);
@@ -78,7 +91,9 @@ describe.each(['v10', 'v11', 'v12'] as const)('minted reserve contracts (%s)', (
         expect(amount).toMatch(/^\d+\.\d{10}$/);
       }
       expect(fields.sequence).toBe(row.sequence);
-      expect(fields.previous === null ? null : Buffer.from(fields.previous).toString('hex')).toBe(row.previous);
+      expect(fields.previous === null ? null : Buffer.from(fields.previous).toString('hex')).toBe(
+        row.previous,
+      );
       const trailing = c.createArg.kind === 'record' && c.createArg.fields.length === 10;
       // v10 keeps the trailing None of a genesis contract; v11/v12 drop it (normal form)
       if (row.previous === null) expect(trailing).toBe(version === 'v10');

@@ -9,7 +9,12 @@ import type { PoolState } from '../../src/core/amm/types.js';
 import type { SimulatedExchange } from '../../src/server/simulator/ledger.js';
 import { openTestLedger, TRADER, tokenBySymbol } from './helpers.js';
 
-function quote(ex: SimulatedExchange, sell: { admin: string; id: string }, buy: { admin: string; id: string }, amount: string) {
+function quote(
+  ex: SimulatedExchange,
+  sell: { admin: string; id: string },
+  buy: { admin: string; id: string },
+  amount: string,
+) {
   const q = quoteConnectSwap({
     request: {
       sellAmount: amount,
@@ -45,7 +50,7 @@ describe('swap execution', () => {
     const q = quote(ex, sell, buy, amount);
     const changes: unknown[] = [];
     ex.onChange((c) => changes.push(c));
-    const r = ex.transfer({ sender: TRADER, instrument: sell, amount, memo: q.body.memo });
+    const r = ex.transfer({ sender: TRADER, instrument: sell, amount, memo: q.body.memo ?? '' });
     expect(r.status).toBe('executed');
     if (r.status !== 'executed') return;
     expect(r.payout).toEqual({ instrument: buy, amount: q.body.returned.amount });
@@ -87,7 +92,12 @@ describe('swap execution', () => {
 
   it('two hops of one transfer share one update id and creation time', () => {
     const { exchange: ex } = openTestLedger();
-    const r = ex.transfer({ sender: TRADER, instrument: tokenBySymbol(ex, 'TF-USDT'), amount: '500', memo: 'USDC.B' });
+    const r = ex.transfer({
+      sender: TRADER,
+      instrument: tokenBySymbol(ex, 'TF-USDT'),
+      amount: '500',
+      memo: 'USDC.B',
+    });
     expect(r.status).toBe('executed');
     const touched = ex.pools().filter((p) => p.sequence === 1n);
     expect(touched).toHaveLength(2);
@@ -109,14 +119,38 @@ describe('refunds', () => {
   const cc = ex.cc();
   it.each([
     ['an empty memo', { instrument: cc, amount: '100', memo: '' }, 'invalid memo'],
-    ['a memo naming no token', { instrument: cc, amount: '100', memo: 'NOPE' }, 'memo names no reachable token'],
-    ['a non-tradable token', { instrument: cc, amount: '100', memo: 'LegacyCoin' }, 'memo names no reachable token'],
-    ['a too long affiliate code', { instrument: cc, amount: '100', memo: 'USDCx ref:123456789012345678901' }, 'invalid memo'],
-    ['an unknown sell token', { instrument: { admin: cc.admin, id: 'Nope' }, amount: '100', memo: 'USDCx' }, 'unknown instrument'],
+    [
+      'a memo naming no token',
+      { instrument: cc, amount: '100', memo: 'NOPE' },
+      'memo names no reachable token',
+    ],
+    [
+      'a non-tradable token',
+      { instrument: cc, amount: '100', memo: 'LegacyCoin' },
+      'memo names no reachable token',
+    ],
+    [
+      'a too long affiliate code',
+      { instrument: cc, amount: '100', memo: 'USDCx ref:123456789012345678901' },
+      'invalid memo',
+    ],
+    [
+      'an unknown sell token',
+      { instrument: { admin: cc.admin, id: 'Nope' }, amount: '100', memo: 'USDCx' },
+      'unknown instrument',
+    ],
     ['a bad amount', { instrument: cc, amount: '1e3', memo: 'USDCx' }, 'invalid transfer amount'],
     ['a zero amount', { instrument: cc, amount: '0', memo: 'USDCx' }, 'invalid transfer amount'],
-    ['an amount below the Connect minimum', { instrument: cc, amount: '49.99', memo: 'USDCx' }, 'minimum ticket size is 50 CC, or equivalent in other instruments'],
-    ['the same token', { instrument: cc, amount: '100', memo: 'Amulet' }, 'sell and buy instrument are the same'],
+    [
+      'an amount below the Connect minimum',
+      { instrument: cc, amount: '49.99', memo: 'USDCx' },
+      'minimum ticket size is 50 CC, or equivalent in other instruments',
+    ],
+    [
+      'the same token',
+      { instrument: cc, amount: '100', memo: 'Amulet' },
+      'sell and buy instrument are the same',
+    ],
   ])('refunds %s', (_, t, reason) => {
     const before = ex.pools();
     const r = ex.transfer({ sender: TRADER, ...t });
@@ -126,7 +160,12 @@ describe('refunds', () => {
   });
 
   it('refunds selling MOD', () => {
-    const r = ex.transfer({ sender: TRADER, instrument: tokenBySymbol(ex, 'MOD'), amount: '1000', memo: 'Amulet' });
+    const r = ex.transfer({
+      sender: TRADER,
+      instrument: tokenBySymbol(ex, 'MOD'),
+      amount: '1000',
+      memo: 'Amulet',
+    });
     expect(r.status === 'refunded' && r.reason).toBe('MOD is not supported for connect swaps');
   });
 

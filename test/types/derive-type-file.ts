@@ -209,7 +209,12 @@ export function deriveDataTypes(tree: VectorValue): Map<string, DefJson> {
     if (k === 'optional' && x !== null) walk(x as VectorValue);
     if (k === 'list') for (const e of x as VectorValue[]) walk(e);
     if (k === 'textMap') for (const [, e] of x as [string, VectorValue][]) walk(e);
-    if (k === 'genMap') for (const [a, b] of x as [VectorValue, VectorValue][]) walk(a), walk(b);
+    if (k === 'genMap') {
+      for (const [a, b] of x as [VectorValue, VectorValue][]) {
+        walk(a);
+        walk(b);
+      }
+    }
     if (k === 'variant' || k === 'enum') {
       throw new Error(
         `variant/enum ${(x as { type: string }).type}: constructors cannot be derived; add a SUPPLEMENT`,

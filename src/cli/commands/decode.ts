@@ -13,7 +13,10 @@ export const decodeCommand: CliCommand = {
   describe: 'decode a created_event_blob (base64, @file, or - for stdin) and print it as JSON',
   builder: (y) =>
     y
-      .positional('blob', { type: 'string', describe: 'base64 blob, @path (base64 or raw bytes), or - (stdin)' })
+      .positional('blob', {
+        type: 'string',
+        describe: 'base64 blob, @path (base64 or raw bytes), or - (stdin)',
+      })
       .option('unknown-fields', {
         choices: ['reject', 'report'] as const,
         default: 'reject' as const,

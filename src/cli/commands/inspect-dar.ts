@@ -7,7 +7,12 @@
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
 import { computeReachableTypes, type LoadedDar, type ReachableTypes } from '../../core/codec/dar/index.js';
-import { type DamlType, type DataTypeDef, formatQualifiedName, type PackageTypes } from '../../core/types/daml-type.js';
+import {
+  type DamlType,
+  type DataTypeDef,
+  formatQualifiedName,
+  type PackageTypes,
+} from '../../core/types/daml-type.js';
 import { parseQualifiedName } from '../../core/types/type-env.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
 import { formatGot } from '../../errors/base.js';
@@ -17,11 +22,18 @@ import type { CliCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 
 /** Parses `Module:Entity` or `<packageId>:Module:Entity` from the command line. */
-export function parseTemplateArgument(s: string): { packageId: string | null; module: string[]; entity: string[] } {
+export function parseTemplateArgument(s: string): {
+  packageId: string | null;
+  module: string[];
+  entity: string[];
+} {
   const m = /^([0-9a-f]{64}):(.*)$/.exec(s);
   const q = parseQualifiedName(m === null ? s : m[2]!);
   if (q === undefined) {
-    throw new DarError('DAR_TEMPLATE_NOT_FOUND', `"--template" expected Module.Sub:Entity, got ${formatGot(s)}`);
+    throw new DarError(
+      'DAR_TEMPLATE_NOT_FOUND',
+      `"--template" expected Module.Sub:Entity, got ${formatGot(s)}`,
+    );
   }
   return { packageId: m === null ? null : m[1]!, module: [...q.module], entity: [...q.entity] };
 }
@@ -67,7 +79,9 @@ export function formatDamlTypeText(t: DamlType, nested = false): string {
       return t.name;
     case 'con': {
       const n = formatQualifiedName(t.ref);
-      return t.args.length === 0 ? n : wrap(`${n} ${t.args.map((a) => formatDamlTypeText(a, true)).join(' ')}`);
+      return t.args.length === 0
+        ? n
+        : wrap(`${n} ${t.args.map((a) => formatDamlTypeText(a, true)).join(' ')}`);
     }
   }
 }
@@ -75,11 +89,18 @@ export function formatDamlTypeText(t: DamlType, nested = false): string {
 function formatDefinition(def: DataTypeDef, pkg: PackageTypes | undefined): string[] {
   const head = `${def.kind} ${formatQualifiedName(def.name)}${def.params.map((p) => ` ${p}`).join('')}`;
   const lines = [`${head}    -- ${pkg === undefined ? '?' : `${pkg.name} ${pkg.version}`}`];
-  if (def.kind === 'enum') def.constructors.forEach((c, i) => lines.push(`  ${i}: ${c}`));
-  else if (def.kind === 'variant') {
-    def.constructors.forEach((c, i) => lines.push(`  ${i}: ${c.name} ${formatDamlTypeText(c.type, true)}`));
+  if (def.kind === 'enum') {
+    for (const [i, c] of def.constructors.entries()) lines.push(`  ${i}: ${c}`);
+  } else if (def.kind === 'variant') {
+    for (const [i, c] of def.constructors.entries()) {
+      lines.push(`  ${i}: ${c.name} ${formatDamlTypeText(c.type, true)}`);
+    }
   } else for (const f of def.fields) lines.push(`  ${f.name}: ${formatDamlTypeText(f.type)}`);
   return lines;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function renderText(file: string, dar: LoadedDar, reach: ReachableTypes | null): string {
@@ -91,11 +112,13 @@ function renderText(file: string, dar: LoadedDar, reach: ReachableTypes | null):
       (main === undefined ? '' : `, main ${main.name} ${main.version}`) +
       (m?.sdkVersion ? `, Sdk-Version ${m.sdkVersion}` : ''),
   );
-  out.push('package ids are recomputed as SHA-256 of each ArchivePayload; "declared ok" = equal to Archive.hash');
+  out.push(
+    'package ids are recomputed as SHA-256 of each ArchivePayload; "declared ok" = equal to Archive.hash',
+  );
   for (const p of dar.packages) {
     out.push(
       `${p.main ? 'main' : 'dep '}  ${p.packageId}  ${p.idVerified ? 'declared ok' : 'undeclared '}  LF ${p.lfVersion}  ${p.name} ${p.version}` +
-        `  (${p.types.dataTypes.size} data types, ${p.types.templates.size} templates)`,
+        `  (${plural(p.types.dataTypes.size, 'data type')}, ${plural(p.types.templates.size, 'template')})`,
     );
   }
   if (dar.unresolved.length > 0) out.push(`referenced but not in this file: ${dar.unresolved.join(', ')}`);
@@ -104,7 +127,7 @@ function renderText(file: string, dar: LoadedDar, reach: ReachableTypes | null):
     const root = reach.dataTypes[0]!;
     out.push('');
     out.push(
-      `template ${formatQualifiedName(root.def.name)} of ${reach.templatePackage.name} ${reach.templatePackage.version} (${reach.templatePackage.packageId}): ${reach.dataTypes.length} data types reachable`,
+      `template ${formatQualifiedName(root.def.name)} of ${reach.templatePackage.name} ${reach.templatePackage.version} (${reach.templatePackage.packageId}): ${plural(reach.dataTypes.length, 'data type')} reachable`,
     );
     for (const d of reach.dataTypes) out.push(...formatDefinition(d.def, byId.get(d.packageId)));
   }

@@ -42,8 +42,16 @@ export const serveCommand: CliCommand = {
       })
       .option('seed', { type: 'string', describe: 'seed for deterministic contract salts and traffic' })
       .option('traffic', { type: 'number', default: 0, describe: 'demo swaps per minute (0 = none)' })
-      .option('history', { type: 'string', default: '0', describe: 'prefill this much swap history, e.g. 7d, 12h' })
-      .option('history-rate', { type: 'number', default: 1, describe: 'swaps per minute used to prefill history' })
+      .option('history', {
+        type: 'string',
+        default: '0',
+        describe: 'prefill this much swap history, e.g. 7d, 12h',
+      })
+      .option('history-rate', {
+        type: 'number',
+        default: 1,
+        describe: 'swaps per minute used to prefill history',
+      })
       .option('pools', { type: 'number', describe: 'extra generated pools (fresh database only)' })
       .option('simulation', {
         type: 'boolean',
@@ -53,13 +61,15 @@ export const serveCommand: CliCommand = {
       .option('rate-limit', { type: 'number', describe: 'per-client requests per second (off by default)' }),
   run: async (args, ctx) => {
     const port = args.port as number;
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) return usage(ctx, `--port expected 0..65535, got ${port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      return usage(ctx, `--port expected 0..65535, got ${port}`);
     const traffic = args.traffic as number;
     if (!Number.isFinite(traffic) || traffic < 0 || traffic > 60_000) {
       return usage(ctx, `--traffic expected 0..60000 swaps per minute, got ${traffic}`);
     }
     const historyMs = parseDurationMs(String(args.history));
-    if (historyMs === null) return usage(ctx, `--history expected a duration such as 7d, 12h, 30m, got ${String(args.history)}`);
+    if (historyMs === null)
+      return usage(ctx, `--history expected a duration such as 7d, 12h, 30m, got ${String(args.history)}`);
     const historyRate = args['history-rate'] as number;
     if (!Number.isFinite(historyRate) || historyRate <= 0 || historyRate > 600) {
       return usage(ctx, `--history-rate expected a number in (0, 600], got ${historyRate}`);
@@ -74,7 +84,8 @@ export const serveCommand: CliCommand = {
     }
     const logger: Logger = {
       info: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
-      error: (m, e) => ctx.stderr.write(`reserve-audit: ${m}${e instanceof Error ? `: ${e.stack ?? e.message}` : ''}\n`),
+      error: (m, e) =>
+        ctx.stderr.write(`reserve-audit: ${m}${e instanceof Error ? `: ${e.stack ?? e.message}` : ''}\n`),
     };
     const running = await startServer({
       port,

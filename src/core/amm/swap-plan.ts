@@ -183,7 +183,7 @@ export function computeSwapPlan(x: SwapPlanInput): SwapPlan {
 
   const hops: SwapHopPlan[] = [];
   for (const [i, h] of hopsIn.entries()) {
-    if (i > 0 && networkFeeSource === 'intermediate' && i === 1) {
+    if (i === 1 && networkFeeSource === 'intermediate') {
       amount = amount.sub(networkFee);
       if (!amount.gt(0)) belowFees('intermediate CC after the network fee', amount);
     }

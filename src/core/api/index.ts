@@ -11,7 +11,12 @@ export * from './pools-proof.js';
 export * from './pools-state.js';
 export * from './probe-plan.js';
 export * from './quote.js';
-export { formatApiTimestamp, type ParseOptions, parseApiTimestampMs } from './shape.js';
+export {
+  formatApiTimestamp,
+  type ParseOptions,
+  parseApiTimestampMicros,
+  parseApiTimestampMs,
+} from './shape.js';
 export * from './snapshot.js';
 export * from './stats.js';
 export * from './swap-info.js';

@@ -56,12 +56,21 @@ export function computeProbePlan(
       buyInstrumentId: other.id,
       buyInstrumentAdmin: other.admin,
     };
-    const probe = (kind: ProbeKind, amount: Decimal, expect: 'accept' | 'reject', affiliate?: string): void => {
+    const probe = (
+      kind: ProbeKind,
+      amount: Decimal,
+      expect: 'accept' | 'reject',
+      affiliate?: string,
+    ): void => {
       out.push({
         kind,
         poolId: p.pool_id,
         expect,
-        request: { sellAmount: plain(amount), ...base, ...(affiliate === undefined ? {} : { affiliateCode: affiliate }) },
+        request: {
+          sellAmount: plain(amount),
+          ...base,
+          ...(affiliate === undefined ? {} : { affiliateCode: affiliate }),
+        },
       });
     };
     if (min.gt(0) && min.lt(ccReserve.div(2))) {

@@ -251,6 +251,19 @@ export function parseApiTimestampMs(s: string): number | null {
   return ms + frac;
 }
 
+/**
+ * Parses an API timestamp to microseconds since the epoch (fraction truncated toward zero to
+ * whole µs), or null when malformed or not a real date.
+ */
+export function parseApiTimestampMicros(s: string): bigint | null {
+  const ms = parseApiTimestampMs(s);
+  if (ms === null) return null;
+  const m = TIMESTAMP.exec(s);
+  const frac = m?.[7] === undefined ? '' : m[7].slice(1);
+  const micros = BigInt((frac + '000000').slice(0, 6));
+  return BigInt(Math.floor(ms / 1000)) * 1_000_000n + micros;
+}
+
 /** Formats milliseconds since the epoch as an API timestamp with `+00:00` (ms precision). */
 export function formatApiTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');

@@ -5,10 +5,15 @@
  * Comparisons here are exact unless a tolerance is passed. Nothing in this file rounds a token
  * amount that is then compared for equality: equality of proven amounts is exact.
  */
-import DecimalBase from 'decimal.js';
+import { Decimal as DecimalBase } from 'decimal.js';
 
 /** 60 significant digits, half-up; enough for Numeric 38/10 products and square roots. */
-export const AuditDecimal = DecimalBase.clone({ precision: 60, rounding: DecimalBase.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+export const AuditDecimal = DecimalBase.clone({
+  precision: 60,
+  rounding: DecimalBase.ROUND_HALF_UP,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
 export type AuditDecimal = InstanceType<typeof AuditDecimal>;
 
 const DECIMAL_RE = /^-?(?:0|[1-9]\d*|\d+)(?:\.\d+)?$/;
@@ -37,7 +42,12 @@ export function isSameAmount(a: unknown, b: unknown): boolean {
  * True when |got − expected| ≤ max(abs, rel × |expected|). Used for values published as JSON
  * numbers or rounded to 10 places by the exchange.
  */
-export function isWithin(expected: AuditDecimal, got: AuditDecimal, rel: AuditDecimal | string, abs: AuditDecimal | string = '0'): boolean {
+export function isWithin(
+  expected: AuditDecimal,
+  got: AuditDecimal,
+  rel: AuditDecimal | string,
+  abs: AuditDecimal | string = '0',
+): boolean {
   const bound = AuditDecimal.max(new AuditDecimal(abs), expected.abs().mul(rel));
   return got.sub(expected).abs().lte(bound);
 }

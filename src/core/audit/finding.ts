@@ -14,7 +14,16 @@ import { FINDING_CODES, type FindingCode } from './finding-codes.js';
 export type Severity = 'error' | 'warning' | 'info';
 export type FindingLabel = 'proven' | 'asserted' | 'could-not-check';
 export type AuditArea = 'fetch' | 'proof' | 'state' | 'history' | 'market' | 'quote' | 'volume' | 'tokens';
-export const AUDIT_AREAS: readonly AuditArea[] = ['fetch', 'proof', 'state', 'history', 'market', 'quote', 'volume', 'tokens'];
+export const AUDIT_AREAS: readonly AuditArea[] = [
+  'fetch',
+  'proof',
+  'state',
+  'history',
+  'market',
+  'quote',
+  'volume',
+  'tokens',
+];
 
 export interface Evidence {
   readonly expected?: unknown;
@@ -91,7 +100,14 @@ export class AuditCollector {
   /** Records a check that could not run at all (its inputs are missing), with a finding. */
   couldNotCheck(area: AuditArea, name: string, pool: string | null, finding: Finding): void {
     this.findings.push(finding);
-    this.checks.push({ name, area, pool, status: 'could-not-check', codes: [finding.code], note: finding.message });
+    this.checks.push({
+      name,
+      area,
+      pool,
+      status: 'could-not-check',
+      codes: [finding.code],
+      note: finding.message,
+    });
   }
 
   /** Records a check that was not requested (no mirror, no --probe-quotes). */

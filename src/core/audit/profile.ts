@@ -19,7 +19,14 @@ import { AuditError } from '../../errors/audit.js';
 import type { Value } from '../codec/value.js';
 import type { TemplateIdentity, TokenKey } from './snapshot.js';
 
-export type FieldRole = 'pool_id' | 'token_a' | 'token_b' | 'reserve_a' | 'reserve_b' | 'total_lp_supply' | 'fee_rate';
+export type FieldRole =
+  | 'pool_id'
+  | 'token_a'
+  | 'token_b'
+  | 'reserve_a'
+  | 'reserve_b'
+  | 'total_lp_supply'
+  | 'fee_rate';
 export type FieldType = 'Numeric' | 'Text' | 'InstrumentId';
 
 const ROLE_TYPES: Readonly<Record<FieldRole, FieldType>> = {
@@ -77,10 +84,14 @@ export const DEFAULT_RESERVE_PROFILE: ReserveProfile = {
   ],
 };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fail(path: string, rule: string, got: unknown): never {
-  throw new AuditError('PROFILE_INVALID', `"${path}" expected ${rule}, got ${JSON.stringify(got) ?? 'undefined'}`);
+  throw new AuditError(
+    'PROFILE_INVALID',
+    `"${path}" expected ${rule}, got ${JSON.stringify(got) ?? 'undefined'}`,
+  );
 }
 
 function readString(o: Record<string, unknown>, key: string, path: string): string {
@@ -93,8 +104,12 @@ function parseLocator(v: unknown, role: FieldRole, path: string): FieldLocator {
   if (!isObj(v)) fail(path, 'an object {label?, position?, type}', v);
   const label = v.label === undefined ? null : v.label;
   const position = v.position === undefined ? null : v.position;
-  if (label !== null && (typeof label !== 'string' || label.length === 0)) fail(`${path}.label`, 'a non-empty string', label);
-  if (position !== null && (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > 1000))
+  if (label !== null && (typeof label !== 'string' || label.length === 0))
+    fail(`${path}.label`, 'a non-empty string', label);
+  if (
+    position !== null &&
+    (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > 1000)
+  )
     fail(`${path}.position`, 'an integer 0..1000', position);
   if (label === null && position === null) fail(path, 'a label or a position', v);
   const type = v.type ?? ROLE_TYPES[role];
@@ -113,17 +128,22 @@ export function parseReserveProfile(json: unknown, name = 'profile'): ReservePro
     if (!isObj(t)) fail(path, 'an object', t);
     let packageIds: string[] | null = null;
     if (t.package_ids !== undefined && t.package_ids !== null) {
-      if (!Array.isArray(t.package_ids) || t.package_ids.some((p) => typeof p !== 'string' || !/^[0-9a-f]{64}$/.test(p)))
+      if (
+        !Array.isArray(t.package_ids) ||
+        t.package_ids.some((p) => typeof p !== 'string' || !/^[0-9a-f]{64}$/.test(p))
+      )
         fail(`${path}.package_ids`, 'an array of 64-hex package ids', t.package_ids);
       packageIds = t.package_ids as string[];
     }
     if (!isObj(t.fields)) fail(`${path}.fields`, 'an object', t.fields);
     const fields: Partial<Record<FieldRole, FieldLocator>> = {};
     for (const [role, v] of Object.entries(t.fields)) {
-      if (!(role in ROLE_TYPES)) fail(`${path}.fields.${role}`, `one of ${Object.keys(ROLE_TYPES).join(', ')}`, role);
+      if (!(role in ROLE_TYPES))
+        fail(`${path}.fields.${role}`, `one of ${Object.keys(ROLE_TYPES).join(', ')}`, role);
       fields[role as FieldRole] = parseLocator(v, role as FieldRole, `${path}.fields.${role}`);
     }
-    for (const r of REQUIRED_ROLES) if (fields[r] === undefined) fail(`${path}.fields.${r}`, 'a field locator', undefined);
+    for (const r of REQUIRED_ROLES)
+      if (fields[r] === undefined) fail(`${path}.fields.${r}`, 'a field locator', undefined);
     return {
       packageName: readString(t, 'package_name', path),
       moduleName: readString(t, 'module_name', path),
@@ -139,7 +159,8 @@ export function parseReserveProfile(json: unknown, name = 'profile'): ReservePro
 /** The profile entry for a template identity, or null when the profile does not list it. */
 export function findTemplateProfile(profile: ReserveProfile, t: TemplateIdentity): TemplateProfile | null {
   for (const p of profile.templates) {
-    if (p.packageName !== t.packageName || p.moduleName !== t.moduleName || p.entityName !== t.entityName) continue;
+    if (p.packageName !== t.packageName || p.moduleName !== t.moduleName || p.entityName !== t.entityName)
+      continue;
     if (p.packageIds !== null && !p.packageIds.includes(t.packageId)) continue;
     return p;
   }
@@ -157,9 +178,16 @@ export interface ProvenFields {
   readonly feeRate: string | null;
 }
 
-export type ExtractResult = { readonly ok: true; readonly value: ProvenFields } | { readonly ok: false; readonly reason: string };
+export type ExtractResult =
+  | { readonly ok: true; readonly value: ProvenFields }
+  | { readonly ok: false; readonly reason: string };
 
-function locate(fields: readonly Value[], role: FieldRole, l: FieldLocator, labels: readonly string[] | null): Value | string {
+function locate(
+  fields: readonly Value[],
+  role: FieldRole,
+  l: FieldLocator,
+  labels: readonly string[] | null,
+): Value | string {
   let index = l.position;
   if (l.label !== null && labels !== null) {
     const byLabel = labels.indexOf(l.label);
@@ -168,9 +196,11 @@ function locate(fields: readonly Value[], role: FieldRole, l: FieldLocator, labe
       return `field "${l.label}" (${role}) is at position ${byLabel} in the record type, the profile says ${index}`;
     index = byLabel;
   }
-  if (index === null) return `field "${l.label}" (${role}) has no position and no type information (pass --types or --dar)`;
+  if (index === null)
+    return `field "${l.label}" (${role}) has no position and no type information (pass --types or --dar)`;
   const v = fields[index];
-  if (v === undefined) return `${role} at position ${index} is beyond the ${fields.length} fields of the create argument`;
+  if (v === undefined)
+    return `${role} at position ${index} is beyond the ${fields.length} fields of the create argument`;
   return v;
 }
 
@@ -185,7 +215,11 @@ function readInstrument(v: Value): TokenKey | null {
  * Reads the profile's fields out of a decoded create argument. `labels` are the record's field
  * names from the type environment (null when no types are loaded: positions are used).
  */
-export function extractProvenFields(tp: TemplateProfile, createArg: Value, labels: readonly string[] | null): ExtractResult {
+export function extractProvenFields(
+  tp: TemplateProfile,
+  createArg: Value,
+  labels: readonly string[] | null,
+): ExtractResult {
   if (createArg.kind !== 'record') return { ok: false, reason: 'the create argument is not a record' };
   const out: Record<string, unknown> = { poolId: null, tokenA: null, tokenB: null, feeRate: null };
   const keys: Record<FieldRole, string> = {
@@ -208,7 +242,8 @@ export function extractProvenFields(tp: TemplateProfile, createArg: Value, label
       out[keys[role]] = v.value;
     } else {
       const t = readInstrument(v);
-      if (t === null) return { ok: false, reason: `${role} is not an InstrumentId record {admin: Party, id: Text}` };
+      if (t === null)
+        return { ok: false, reason: `${role} is not an InstrumentId record {admin: Party, id: Text}` };
       out[keys[role]] = t;
     }
   }

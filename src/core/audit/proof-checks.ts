@@ -8,7 +8,12 @@
 import type { Value } from '../codec/value.js';
 import { isSameAmount } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import { extractProvenFields, findTemplateProfile, type ProvenFields, type ReserveProfile } from './profile.js';
+import {
+  extractProvenFields,
+  findTemplateProfile,
+  type ProvenFields,
+  type ReserveProfile,
+} from './profile.js';
 import type { ProofEntry, TemplateIdentity, TokenKey } from './snapshot.js';
 import { formatMicrosIso, parseIsoMicros } from './time.js';
 
@@ -44,20 +49,33 @@ export interface ProvenPool {
   readonly entry: ProofEntry;
 }
 
-const sameToken = (a: TokenKey | null, b: TokenKey): boolean => a === null || (a.admin === b.admin && a.id === b.id);
+const sameToken = (a: TokenKey | null, b: TokenKey): boolean =>
+  a === null || (a.admin === b.admin && a.id === b.id);
 const sameTemplate = (a: TemplateIdentity, b: TemplateIdentity): boolean =>
-  a.packageId === b.packageId && a.packageName === b.packageName && a.moduleName === b.moduleName && a.entityName === b.entityName;
+  a.packageId === b.packageId &&
+  a.packageName === b.packageName &&
+  a.moduleName === b.moduleName &&
+  a.entityName === b.entityName;
 
 function compareFields(e: ProofEntry, f: ProvenFields, createdAt: bigint): Finding[] {
   const out: Finding[] = [];
   const pool = e.poolId;
   const field = (name: string, expected: unknown, got: unknown): void => {
-    out.push(makeFinding('PROOF_FIELD_MISMATCH', pool, `proof JSON ${name} is ${JSON.stringify(got)}, the blob says ${JSON.stringify(expected)}`, { field: name, expected, got }));
+    out.push(
+      makeFinding(
+        'PROOF_FIELD_MISMATCH',
+        pool,
+        `proof JSON ${name} is ${JSON.stringify(got)}, the blob says ${JSON.stringify(expected)}`,
+        { field: name, expected, got },
+      ),
+    );
   };
   if (!isSameAmount(f.reserveA, e.reserveA)) field('reserve_a', f.reserveA, e.reserveA);
   if (!isSameAmount(f.reserveB, e.reserveB)) field('reserve_b', f.reserveB, e.reserveB);
-  if (!isSameAmount(f.totalLpSupply, e.totalLpSupply)) field('total_lp_supply', f.totalLpSupply, e.totalLpSupply);
-  if (parseIsoMicros(e.ledgerCreatedAt) !== createdAt) field('ledger_created_at', formatMicrosIso(createdAt), e.ledgerCreatedAt);
+  if (!isSameAmount(f.totalLpSupply, e.totalLpSupply))
+    field('total_lp_supply', f.totalLpSupply, e.totalLpSupply);
+  if (parseIsoMicros(e.ledgerCreatedAt) !== createdAt)
+    field('ledger_created_at', formatMicrosIso(createdAt), e.ledgerCreatedAt);
   if (f.poolId !== null && f.poolId !== e.poolId) field('pool_id', f.poolId, e.poolId);
   if (!sameToken(f.tokenA, e.tokenA)) field('token_a_instrument', f.tokenA, e.tokenA);
   if (!sameToken(f.tokenB, e.tokenB)) field('token_b_instrument', f.tokenB, e.tokenB);
@@ -65,15 +83,25 @@ function compareFields(e: ProofEntry, f: ProvenFields, createdAt: bigint): Findi
 }
 
 /** Checks one proof; records checks proof.contract-id, proof.template, proof.fields for its pool. */
-function checkOneProof(c: AuditCollector, e: ProofEntry, v: ProofVerification, profile: ReserveProfile): ProvenPool {
+function checkOneProof(
+  c: AuditCollector,
+  e: ProofEntry,
+  v: ProofVerification,
+  profile: ReserveProfile,
+): ProvenPool {
   const pool = e.poolId;
   const base = { poolId: pool, contractId: e.contractId, entry: e };
   if (v.decoded === null) {
     c.record('proof', 'proof.contract-id', pool, [
-      makeFinding('PROOF_BLOB_MALFORMED', pool, `created_event_blob does not decode: ${v.decodeError ?? 'unknown reason'}`, {
-        contractId: e.contractId,
-        reason: v.decodeError,
-      }),
+      makeFinding(
+        'PROOF_BLOB_MALFORMED',
+        pool,
+        `created_event_blob does not decode: ${v.decodeError ?? 'unknown reason'}`,
+        {
+          contractId: e.contractId,
+          reason: v.decodeError,
+        },
+      ),
     ]);
     c.skip('proof', 'proof.template', pool, 'blob did not decode');
     c.skip('proof', 'proof.fields', pool, 'blob did not decode');
@@ -84,27 +112,42 @@ function checkOneProof(c: AuditCollector, e: ProofEntry, v: ProofVerification, p
   const idFindings: Finding[] = [];
   if (d.embeddedContractId !== e.contractId)
     idFindings.push(
-      makeFinding('PROOF_CONTRACT_ID_MISMATCH', pool, `published contract_id differs from the ID embedded in the blob`, {
-        kind: 'published-vs-embedded',
-        expected: d.embeddedContractId,
-        got: e.contractId,
-      }),
+      makeFinding(
+        'PROOF_CONTRACT_ID_MISMATCH',
+        pool,
+        `published contract_id differs from the ID embedded in the blob`,
+        {
+          kind: 'published-vs-embedded',
+          expected: d.embeddedContractId,
+          got: e.contractId,
+        },
+      ),
     );
   if (v.idStatus === 'mismatch')
     idFindings.push(
-      makeFinding('PROOF_CONTRACT_ID_MISMATCH', pool, `contract ID does not recompute from the blob: ${v.reasons.join('; ')}`, {
-        kind: 'recomputed',
-        expected: v.recomputedContractId,
-        got: d.embeddedContractId,
-        reasons: v.reasons,
-      }),
+      makeFinding(
+        'PROOF_CONTRACT_ID_MISMATCH',
+        pool,
+        `contract ID does not recompute from the blob: ${v.reasons.join('; ')}`,
+        {
+          kind: 'recomputed',
+          expected: v.recomputedContractId,
+          got: d.embeddedContractId,
+          reasons: v.reasons,
+        },
+      ),
     );
   else if (v.idStatus === 'could-not-check')
     idFindings.push(
-      makeFinding('PROOF_UNVERIFIABLE', pool, `contract ID could not be recomputed: ${v.reasons.join('; ')}`, {
-        contractId: e.contractId,
-        reasons: v.reasons,
-      }),
+      makeFinding(
+        'PROOF_UNVERIFIABLE',
+        pool,
+        `contract ID could not be recomputed: ${v.reasons.join('; ')}`,
+        {
+          contractId: e.contractId,
+          reasons: v.reasons,
+        },
+      ),
     );
   const idStatus = c.record('proof', 'proof.contract-id', pool, idFindings);
   // 2. the template
@@ -112,10 +155,15 @@ function checkOneProof(c: AuditCollector, e: ProofEntry, v: ProofVerification, p
   const tp = findTemplateProfile(profile, d.template);
   if (tp === null)
     tFindings.push(
-      makeFinding('PROOF_TEMPLATE_UNEXPECTED', pool, `blob template ${d.template.packageName}:${d.template.moduleName}:${d.template.entityName} is not in the reserve profile "${profile.name}"`, {
-        expected: profile.templates.map((t) => `${t.packageName}:${t.moduleName}:${t.entityName}`),
-        got: d.template,
-      }),
+      makeFinding(
+        'PROOF_TEMPLATE_UNEXPECTED',
+        pool,
+        `blob template ${d.template.packageName}:${d.template.moduleName}:${d.template.entityName} is not in the reserve profile "${profile.name}"`,
+        {
+          expected: profile.templates.map((t) => `${t.packageName}:${t.moduleName}:${t.entityName}`),
+          got: d.template,
+        },
+      ),
     );
   if (!sameTemplate(d.template, e.template))
     tFindings.push(
@@ -129,19 +177,46 @@ function checkOneProof(c: AuditCollector, e: ProofEntry, v: ProofVerification, p
   // 3. the fields
   if (tp === null) {
     c.skip('proof', 'proof.fields', pool, 'template not in the reserve profile');
-    return { ...base, status: 'failed', fields: null, template: d.template, ledgerCreatedAtMicros: d.createdAtMicros };
+    return {
+      ...base,
+      status: 'failed',
+      fields: null,
+      template: d.template,
+      ledgerCreatedAtMicros: d.createdAtMicros,
+    };
   }
   const ex = extractProvenFields(tp, d.createArg, d.fieldLabels);
   if (!ex.ok) {
     c.record('proof', 'proof.fields', pool, [
-      makeFinding('PROOF_UNVERIFIABLE', pool, `reserve fields could not be read from the blob: ${ex.reason}`, { reason: ex.reason }),
+      makeFinding(
+        'PROOF_UNVERIFIABLE',
+        pool,
+        `reserve fields could not be read from the blob: ${ex.reason}`,
+        { reason: ex.reason },
+      ),
     ]);
-    return { ...base, status: 'unverifiable', fields: null, template: d.template, ledgerCreatedAtMicros: d.createdAtMicros };
+    return {
+      ...base,
+      status: 'unverifiable',
+      fields: null,
+      template: d.template,
+      ledgerCreatedAtMicros: d.createdAtMicros,
+    };
   }
   c.record('proof', 'proof.fields', pool, compareFields(e, ex.value, d.createdAtMicros));
   const trusted = idStatus === 'pass' && tFindings.every((f) => f.code !== 'PROOF_TEMPLATE_UNEXPECTED');
-  const status: ProvenStatus = trusted ? 'proven' : idStatus === 'could-not-check' ? 'unverifiable' : 'failed';
-  return { ...base, status, fields: trusted ? ex.value : null, template: d.template, ledgerCreatedAtMicros: d.createdAtMicros };
+  const status: ProvenStatus = trusted
+    ? 'proven'
+    : idStatus === 'could-not-check'
+      ? 'unverifiable'
+      : 'failed';
+  return {
+    ...base,
+    status,
+    fields: trusted ? ex.value : null,
+    template: d.template,
+    ledgerCreatedAtMicros: d.createdAtMicros,
+  };
 }
 
 /**
@@ -166,12 +241,23 @@ export function checkProofs(
       decodeError: 'not verified',
     };
     if (out.has(e.poolId)) {
-      dup.push(makeFinding('PROOF_DUPLICATE', e.poolId, `pool ${e.poolId} has more than one proof`, { got: e.contractId }));
+      dup.push(
+        makeFinding('PROOF_DUPLICATE', e.poolId, `pool ${e.poolId} has more than one proof`, {
+          got: e.contractId,
+        }),
+      );
       return;
     }
     const other = byContract.get(e.contractId);
     if (other !== undefined)
-      dup.push(makeFinding('PROOF_DUPLICATE', e.poolId, `contract ${e.contractId.slice(0, 16)}… backs pools ${other} and ${e.poolId}`, { contractId: e.contractId, pools: [other, e.poolId] }));
+      dup.push(
+        makeFinding(
+          'PROOF_DUPLICATE',
+          e.poolId,
+          `contract ${e.contractId.slice(0, 16)}… backs pools ${other} and ${e.poolId}`,
+          { contractId: e.contractId, pools: [other, e.poolId] },
+        ),
+      );
     byContract.set(e.contractId, e.poolId);
     out.set(e.poolId, checkOneProof(c, e, v, profile));
   });

@@ -8,8 +8,14 @@
  * Amounts are decimal strings as published; aggregator numbers stay JS numbers (the API publishes
  * them as numbers and they are only compared within a tolerance).
  */
+import type { ExchangePolicy } from '../amm/types.js';
+import type { ProbeQuote } from '../api/snapshot.js';
 
-export type Fetched<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+export type { ProbeQuote };
+
+export type Fetched<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly reason: string };
 
 export interface TokenKey {
   readonly admin: string;
@@ -111,33 +117,11 @@ export interface StatsSummary {
   readonly tvlCc: string;
 }
 
-export interface ExchangePolicyView {
-  readonly minConnectSwapAmountSizeCc: string;
-  readonly minSwapAmountForFeeWaiver: string;
-}
-
-/** A consecutive-window probe of /volume: the whole window and its parts, in order. */
+/** A consecutive-window probe of /volume: the default window, a closed window and its two halves. */
 export interface VolumeSplit {
+  readonly default: VolumeWindow;
   readonly whole: VolumeWindow;
   readonly parts: readonly VolumeWindow[];
-}
-
-/** A probe quote: the request the auditor sent and what came back. */
-export interface ProbeQuote {
-  /** 'normal' expects a quote; 'below-minimum' expects a rejection */
-  readonly kind: 'normal' | 'below-minimum';
-  readonly poolId: string;
-  readonly request: {
-    readonly sellAmount: string;
-    readonly sell: TokenKey;
-    readonly buy: TokenKey;
-    readonly affiliateCode: string | null;
-  };
-  readonly status: number;
-  /** the parsed response body (object) or null when it was not JSON */
-  readonly body: unknown;
-  /** the proofs as fetched right after the quote (to see whether the pool moved) */
-  readonly poolContractAfter: string | null;
 }
 
 export interface AuditSnapshot {
@@ -156,16 +140,12 @@ export interface AuditSnapshot {
   readonly tickers: Fetched<readonly TickerEntry[]>;
   /** one per pair (by ticker id) */
   readonly orderbooks: Fetched<readonly OrderbookEntry[]>;
-  readonly volume: Fetched<VolumeWindow>;
-  readonly volumeSplit: Fetched<VolumeSplit>;
+  readonly volume: Fetched<VolumeSplit>;
   readonly stats: Fetched<StatsSummary>;
-  readonly policy: Fetched<ExchangePolicyView>;
+  /** /exchange/info policy, with the published Connect fee rule (0.20 %, 2 CC network fee) */
+  readonly policy: Fetched<ExchangePolicy>;
   /** null when --probe-quotes was not given */
   readonly quotes: Fetched<readonly ProbeQuote[]> | null;
-  /** the Connect fee rate the quote recomputation assumes (published rule: 0.002) */
-  readonly connectFeeRate: string;
-  /** the fixed Connect network fee in CC (published rule: 2) */
-  readonly networkFeeCc: string;
   /** the CC token (instrument id / admin), as identified by the exchange (/swap/info network_fee) */
   readonly cc: TokenKey | null;
 }

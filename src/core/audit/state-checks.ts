@@ -23,7 +23,13 @@ export function computePoolPrice(reserveA: string, reserveB: string): string | n
 }
 
 /** 2 × the CC-side reserve (exact), or null when neither token is CC. */
-export function computePoolTvlCc(tokenA: TokenKey, tokenB: TokenKey, reserveA: string, reserveB: string, cc: TokenKey): string | null {
+export function computePoolTvlCc(
+  tokenA: TokenKey,
+  tokenB: TokenKey,
+  reserveA: string,
+  reserveB: string,
+  cc: TokenKey,
+): string | null {
   const r = sameToken(tokenA, cc) ? reserveA : sameToken(tokenB, cc) ? reserveB : null;
   const d = r === null ? null : parseDecimal(r);
   return d === null ? null : formatFixed(d.mul(2), 10);
@@ -48,7 +54,8 @@ export interface PoolReserves {
   readonly label: 'proven' | 'asserted';
 }
 
-const isEmptyPool = (s: StateEntry): boolean => s.price === null && (parseDecimal(s.reserveA)?.isZero() ?? false);
+const isEmptyPool = (s: StateEntry): boolean =>
+  s.price === null && (parseDecimal(s.reserveA)?.isZero() ?? false);
 
 function checkPrice(c: AuditCollector, s: StateEntry, r: PoolReserves): void {
   const expected = computePoolPrice(r.reserveA, r.reserveB);
@@ -56,17 +63,31 @@ function checkPrice(c: AuditCollector, s: StateEntry, r: PoolReserves): void {
   const label = r.label;
   if (expected === null || s.price === null) {
     if (expected !== s.price)
-      f.push(makeFinding('PRICE_MISMATCH', s.poolId, `price is ${s.price}, expected ${expected}`, { expected, got: s.price }, { label }));
+      f.push(
+        makeFinding(
+          'PRICE_MISMATCH',
+          s.poolId,
+          `price is ${s.price}, expected ${expected}`,
+          { expected, got: s.price },
+          { label },
+        ),
+      );
   } else {
     const got = parseDecimal(s.price);
     if (got === null || got.sub(expected).abs().gt(PRICE_ABS_TOLERANCE))
       f.push(
-        makeFinding('PRICE_MISMATCH', s.poolId, `price is ${s.price}, reserve_b / reserve_a = ${expected}`, {
-          expected,
-          got: s.price,
-          reserveA: r.reserveA,
-          reserveB: r.reserveB,
-        }, { label }),
+        makeFinding(
+          'PRICE_MISMATCH',
+          s.poolId,
+          `price is ${s.price}, reserve_b / reserve_a = ${expected}`,
+          {
+            expected,
+            got: s.price,
+            reserveA: r.reserveA,
+            reserveB: r.reserveB,
+          },
+          { label },
+        ),
       );
   }
   c.record('state', 'state.price', s.poolId, f);
@@ -74,19 +95,45 @@ function checkPrice(c: AuditCollector, s: StateEntry, r: PoolReserves): void {
 
 function checkTvl(c: AuditCollector, s: StateEntry, r: PoolReserves, cc: TokenKey | null): void {
   if (cc === null) {
-    c.couldNotCheck('state', 'state.tvl', s.poolId, makeFinding('FETCH_FAILED', s.poolId, 'the CC token is unknown (/swap/info unavailable), tvl_cc cannot be checked', {}));
+    c.couldNotCheck(
+      'state',
+      'state.tvl',
+      s.poolId,
+      makeFinding(
+        'FETCH_FAILED',
+        s.poolId,
+        'the CC token is unknown (/swap/info unavailable), tvl_cc cannot be checked',
+        {},
+      ),
+    );
     return;
   }
   const expected = computePoolTvlCc(r.tokenA, r.tokenB, r.reserveA, r.reserveB, cc);
   const f: Finding[] = [];
   if (expected === null || !isSameAmount(expected, s.tvlCc))
     f.push(
-      makeFinding('TVL_MISMATCH', s.poolId, expected === null ? 'neither pool token is CC' : `tvl_cc is ${s.tvlCc}, 2 × CC reserve = ${expected}`, {
-        expected,
-        got: s.tvlCc,
-      }, { label: r.label }),
+      makeFinding(
+        'TVL_MISMATCH',
+        s.poolId,
+        expected === null ? 'neither pool token is CC' : `tvl_cc is ${s.tvlCc}, 2 × CC reserve = ${expected}`,
+        {
+          expected,
+          got: s.tvlCc,
+        },
+        { label: r.label },
+      ),
     );
   c.record('state', 'state.tvl', s.poolId, f);
+}
+
+/** The reserves /pools/state asserts (used when the proofs are unavailable; label `asserted`). */
+export function computeStateReserves(state: readonly StateEntry[]): Map<string, PoolReserves> {
+  return new Map(
+    state.map((s) => [
+      s.poolId,
+      { poolId: s.poolId, tokenA: s.tokenA, tokenB: s.tokenB, reserveA: s.reserveA, reserveB: s.reserveB, feeRate: s.feeRate, symbol: s.symbol, label: 'asserted' as const },
+    ]),
+  );
 }
 
 /**
@@ -106,7 +153,12 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         continue;
       }
       c.record('state', 'state.has-proof', s.poolId, [
-        makeFinding('POOL_MISSING_PROOF', s.poolId, `pool ${s.poolId} (${s.symbol}) is in /pools/state but has no proof`, { contractId: s.contractId }),
+        makeFinding(
+          'POOL_MISSING_PROOF',
+          s.poolId,
+          `pool ${s.poolId} (${s.symbol}) is in /pools/state but has no proof`,
+          { contractId: s.contractId },
+        ),
       ]);
       continue;
     }
@@ -123,7 +175,14 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         ['reserve_b', pf.reserveB, s.reserveB],
       ] as const)
         if (!isSameAmount(exp, got))
-          f.push(makeFinding('STATE_PROOF_MISMATCH', s.poolId, `/pools/state ${name} is ${got}, the proven contract holds ${exp}`, { field: name, expected: exp, got, contractId: p.contractId }));
+          f.push(
+            makeFinding(
+              'STATE_PROOF_MISMATCH',
+              s.poolId,
+              `/pools/state ${name} is ${got}, the proven contract holds ${exp}`,
+              { field: name, expected: exp, got, contractId: p.contractId },
+            ),
+          );
       c.record('state', 'state.reserves', s.poolId, f);
       reserves = {
         poolId: s.poolId,
@@ -141,23 +200,60 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         'state',
         'state.reserves',
         s.poolId,
-        makeFinding('STATE_NOT_COMPARABLE', s.poolId, moved ? 'the pool changed between the proof and state fetches' : '/pools/state names a contract that is not the latest proof (stale cache or false state)', {
-          expected: p.contractId,
-          got: s.contractId,
-          moved,
-        }),
+        makeFinding(
+          'STATE_NOT_COMPARABLE',
+          s.poolId,
+          moved
+            ? 'the pool changed between the proof and state fetches'
+            : '/pools/state names a contract that is not the latest proof (stale cache or false state)',
+          {
+            expected: p.contractId,
+            got: s.contractId,
+            moved,
+          },
+        ),
       );
     }
     // fields: tokens, fee rate, symbol
     const ff: Finding[] = [];
     const ta = pf?.tokenA ?? p.entry.tokenA;
     const tb = pf?.tokenB ?? p.entry.tokenB;
-    if (!sameToken(ta, s.tokenA)) ff.push(makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token a differs from the proof', { field: 'token_a_instrument', expected: ta, got: s.tokenA }));
-    if (!sameToken(tb, s.tokenB)) ff.push(makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token b differs from the proof', { field: 'token_b_instrument', expected: tb, got: s.tokenB }));
+    if (!sameToken(ta, s.tokenA))
+      ff.push(
+        makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token a differs from the proof', {
+          field: 'token_a_instrument',
+          expected: ta,
+          got: s.tokenA,
+        }),
+      );
+    if (!sameToken(tb, s.tokenB))
+      ff.push(
+        makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token b differs from the proof', {
+          field: 'token_b_instrument',
+          expected: tb,
+          got: s.tokenB,
+        }),
+      );
     if (pf?.feeRate != null && !isSameAmount(pf.feeRate, s.feeRate))
-      ff.push(makeFinding('STATE_FIELD_MISMATCH', s.poolId, `fee_rate is ${s.feeRate}, the proven contract says ${pf.feeRate}`, { field: 'fee_rate', expected: pf.feeRate, got: s.feeRate }));
+      ff.push(
+        makeFinding(
+          'STATE_FIELD_MISMATCH',
+          s.poolId,
+          `fee_rate is ${s.feeRate}, the proven contract says ${pf.feeRate}`,
+          { field: 'fee_rate', expected: pf.feeRate, got: s.feeRate },
+        ),
+      );
     const sym = `${s.tokenA.symbol}-${s.tokenB.symbol}`.toUpperCase();
-    if (s.symbol !== sym) ff.push(makeFinding('STATE_FIELD_MISMATCH', s.poolId, `symbol is ${s.symbol}, tokens say ${sym}`, { field: 'symbol', expected: sym, got: s.symbol }, { label: 'asserted' }));
+    if (s.symbol !== sym)
+      ff.push(
+        makeFinding(
+          'STATE_FIELD_MISMATCH',
+          s.poolId,
+          `symbol is ${s.symbol}, tokens say ${sym}`,
+          { field: 'symbol', expected: sym, got: s.symbol },
+          { label: 'asserted' },
+        ),
+      );
     c.record('state', 'state.fields', s.poolId, ff);
     const r: PoolReserves = reserves ?? {
       poolId: s.poolId,
@@ -175,31 +271,87 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
   }
   const missing: Finding[] = [];
   for (const [id, p] of input.proven)
-    if (!seen.has(id)) missing.push(makeFinding('STATE_FIELD_MISMATCH', id, `pool ${id} has a proof but is absent from /pools/state`, { field: 'presence', contractId: p.contractId }, { label: 'asserted' }));
+    if (!seen.has(id))
+      missing.push(
+        makeFinding(
+          'STATE_FIELD_MISMATCH',
+          id,
+          `pool ${id} has a proof but is absent from /pools/state`,
+          { field: 'presence', contractId: p.contractId },
+          { label: 'asserted' },
+        ),
+      );
   c.record('state', 'state.complete', null, missing);
   return out;
 }
 
 /** /pools/info ↔ proofs and state: every proven pool listed, same tokens, fee rate and contract. */
-export function checkPoolsInfo(c: AuditCollector, info: readonly PoolInfoEntry[], proven: ReadonlyMap<string, ProvenPool>, reserves: ReadonlyMap<string, PoolReserves>, proofsAfter: readonly ProofEntry[] | null): void {
+export function checkPoolsInfo(
+  c: AuditCollector,
+  info: readonly PoolInfoEntry[],
+  proven: ReadonlyMap<string, ProvenPool>,
+  reserves: ReadonlyMap<string, PoolReserves>,
+  proofsAfter: readonly ProofEntry[] | null,
+): void {
   const byId = new Map(info.map((i) => [i.poolId, i]));
   const after = new Map((proofsAfter ?? []).map((p) => [p.poolId, p.contractId]));
   for (const [id, p] of proven) {
     const i = byId.get(id);
     const f: Finding[] = [];
     if (i === undefined) {
-      f.push(makeFinding('POOLS_INFO_MISMATCH', id, `pool ${id} is missing from /pools/info`, { field: 'presence' }));
+      f.push(
+        makeFinding('POOLS_INFO_MISMATCH', id, `pool ${id} is missing from /pools/info`, {
+          field: 'presence',
+        }),
+      );
     } else {
       const ta = p.fields?.tokenA ?? p.entry.tokenA;
       const tb = p.fields?.tokenB ?? p.entry.tokenB;
-      if (!sameToken(ta, i.tokenA)) f.push(makeFinding('POOLS_INFO_MISMATCH', id, 'token a differs from the proof', { field: 'token_a', expected: ta, got: i.tokenA }));
-      if (!sameToken(tb, i.tokenB)) f.push(makeFinding('POOLS_INFO_MISMATCH', id, 'token b differs from the proof', { field: 'token_b', expected: tb, got: i.tokenB }));
+      if (!sameToken(ta, i.tokenA))
+        f.push(
+          makeFinding('POOLS_INFO_MISMATCH', id, 'token a differs from the proof', {
+            field: 'token_a',
+            expected: ta,
+            got: i.tokenA,
+          }),
+        );
+      if (!sameToken(tb, i.tokenB))
+        f.push(
+          makeFinding('POOLS_INFO_MISMATCH', id, 'token b differs from the proof', {
+            field: 'token_b',
+            expected: tb,
+            got: i.tokenB,
+          }),
+        );
       const fee = p.fields?.feeRate ?? reserves.get(id)?.feeRate ?? null;
-      if (fee !== null && !isSameAmount(fee, i.feeRate)) f.push(makeFinding('POOLS_INFO_MISMATCH', id, `fee_rate is ${i.feeRate}, expected ${fee}`, { field: 'fee_rate', expected: fee, got: i.feeRate }));
+      if (fee !== null && !isSameAmount(fee, i.feeRate))
+        f.push(
+          makeFinding('POOLS_INFO_MISMATCH', id, `fee_rate is ${i.feeRate}, expected ${fee}`, {
+            field: 'fee_rate',
+            expected: fee,
+            got: i.feeRate,
+          }),
+        );
       const share = parseDecimal(i.adminFeeShare);
-      if (share === null || share.lt(0) || share.gt(1)) f.push(makeFinding('POOLS_INFO_MISMATCH', id, `admin_fee_share ${i.adminFeeShare} is not a fraction in [0, 1]`, { field: 'admin_fee_share', got: i.adminFeeShare }, { label: 'asserted' }));
+      if (share === null || share.lt(0) || share.gt(1))
+        f.push(
+          makeFinding(
+            'POOLS_INFO_MISMATCH',
+            id,
+            `admin_fee_share ${i.adminFeeShare} is not a fraction in [0, 1]`,
+            { field: 'admin_fee_share', got: i.adminFeeShare },
+            { label: 'asserted' },
+          ),
+        );
       if (i.contractId !== p.contractId && i.contractId !== after.get(id) && i.contractId !== p.entry.poolCid)
-        f.push(makeFinding('POOLS_INFO_MISMATCH', id, '/pools/info contract_id is not the proven reserve contract', { field: 'contract_id', expected: p.contractId, got: i.contractId }));
+        f.push(
+          makeFinding(
+            'POOLS_INFO_MISMATCH',
+            id,
+            '/pools/info contract_id is not the proven reserve contract',
+            { field: 'contract_id', expected: p.contractId, got: i.contractId },
+          ),
+        );
     }
     c.record('state', 'state.pools-info', id, f);
   }

@@ -22,7 +22,14 @@ import {
   LEGACY_KEY,
   LEGACY_VALUE,
 } from './schema.js';
-import { checkContractIdBytes, firstUnsorted, isDamlName, isPackageId, isPackageName, isPartyId } from './validate.js';
+import {
+  checkContractIdBytes,
+  firstUnsorted,
+  isDamlName,
+  isPackageId,
+  isPackageName,
+  isPartyId,
+} from './validate.js';
 import type { Value } from './value.js';
 import { readValue, type ValueContext } from './value-decoder.js';
 import { WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader } from './wire-reader.js';
@@ -63,6 +70,8 @@ export function decodeCreatedEventBlob(input: Uint8Array | string, options?: Dec
         { details: { size: bytes.length, maxBytes: opts.maxBytes } },
       );
     }
+    // one private copy: the decoded bytes fields are views into it, safe from later caller writes
+    if (bytes === input) bytes = bytes.slice();
     const unknown: UnknownFieldReport[] | null = opts.unknownFields === 'report' ? [] : null;
     const r = new WireReader(bytes, unknown, opts.maxBytes);
     const contract = readEnvelope(r, opts.maxDepth);
@@ -76,18 +85,23 @@ function readEnvelope(r: WireReader, maxDepth: number): DecodedContract {
   let payload: [number, number] | undefined;
   while (r.pos < end) {
     if (payload !== undefined && r.unknown === null) {
-      r.fail('BLOB_TRAILING_BYTES', `Versioned expected nothing after the payload, got ${end - r.pos} more bytes`);
+      r.fail(
+        'BLOB_TRAILING_BYTES',
+        `Versioned expected nothing after the payload, got ${end - r.pos} more bytes`,
+      );
     }
     const o = r.pos;
     const tag = r.readTag(end);
     const f = tag >>> 3;
     if (f === ENVELOPE.version) {
       r.expectWire(tag, WIRE_LEN, 'Versioned.version', o);
-      if (version !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Versioned.version expected once, got twice', o);
+      if (version !== undefined)
+        r.fail('BLOB_DUPLICATE_FIELD', 'Versioned.version expected once, got twice', o);
       version = r.readString(end, 'Versioned.version');
     } else if (f === ENVELOPE.payload) {
       r.expectWire(tag, WIRE_LEN, 'Versioned.payload', o);
-      if (payload !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Versioned.payload expected once, got twice', o);
+      if (payload !== undefined)
+        r.fail('BLOB_DUPLICATE_FIELD', 'Versioned.payload expected once, got twice', o);
       const stop = r.readLength(end, 'Versioned.payload');
       payload = [r.pos, stop];
       r.pos = stop;
@@ -101,7 +115,10 @@ function readEnvelope(r: WireReader, maxDepth: number): DecodedContract {
     );
   }
   if (payload === undefined) {
-    throw new CodecError('BLOB_MISSING_FIELD', `"Versioned.payload" expected a FatContractInstance, got none`);
+    throw new CodecError(
+      'BLOB_MISSING_FIELD',
+      `"Versioned.payload" expected a FatContractInstance, got none`,
+    );
   }
   const layout = detectLayout(r.buf, payload[0], payload[1]);
   const required = VERSIONS[version];
@@ -196,11 +213,15 @@ function readCurrent(r: WireReader, end: number, version: string, maxDepth: numb
       }
       case F.nonMaintainerSignatories:
         r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_maintainer_signatories', o);
-        p.nonMaintainerSignatories.push(readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o));
+        p.nonMaintainerSignatories.push(
+          readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o),
+        );
         break;
       case F.nonSignatoryStakeholders:
         r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_signatory_stakeholders', o);
-        p.nonSignatoryStakeholders.push(readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o));
+        p.nonSignatoryStakeholders.push(
+          readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o),
+        );
         break;
       case F.createdAt:
         r.expectWire(tag, WIRE_I64, 'FatContractInstance.created_at', o);
@@ -225,7 +246,10 @@ function readCurrent(r: WireReader, end: number, version: string, maxDepth: numb
     }
   }
   if (p.packageName === undefined || p.packageName === '') {
-    throw new CodecError('BLOB_MISSING_FIELD', `"FatContractInstance.package_name" expected a package name, got none`);
+    throw new CodecError(
+      'BLOB_MISSING_FIELD',
+      `"FatContractInstance.package_name" expected a package name, got none`,
+    );
   }
   if (!isPackageName(p.packageName)) {
     throw new CodecError(
@@ -281,7 +305,8 @@ function readCurrentKey(r: WireReader, end: number, ctx: ValueContext, at: numbe
         r.unknownField(tag, stop, 'KeyWithMaintainers', o);
     }
   }
-  if (key === undefined) r.fail('BLOB_MISSING_FIELD', 'KeyWithMaintainers.key expected a Value, got none', at);
+  if (key === undefined)
+    r.fail('BLOB_MISSING_FIELD', 'KeyWithMaintainers.key expected a Value, got none', at);
   return { key, maintainers, hash: hash === undefined || hash.length === 0 ? null : hash };
 }
 
@@ -317,11 +342,15 @@ function readLegacy(r: WireReader, end: number, version: string, maxDepth: numbe
         break;
       case F.nonMaintainerSignatories:
         r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_maintainer_signatories', o);
-        p.nonMaintainerSignatories.push(readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o));
+        p.nonMaintainerSignatories.push(
+          readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o),
+        );
         break;
       case F.nonSignatoryStakeholders:
         r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_signatory_stakeholders', o);
-        p.nonSignatoryStakeholders.push(readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o));
+        p.nonSignatoryStakeholders.push(
+          readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o),
+        );
         break;
       case F.createdAt:
         r.expectWire(tag, WIRE_I64, 'FatContractInstance.created_at', o);
@@ -368,7 +397,11 @@ function readLegacyKey(r: WireReader, end: number, ctx: ValueContext, at: number
         break;
       }
       case LEGACY_KEY.keyVersioned:
-        r.fail('BLOB_INVALID_FIELD', 'KeyWithMaintainers.key_versioned expected absent (must not be used), got one', o);
+        r.fail(
+          'BLOB_INVALID_FIELD',
+          'KeyWithMaintainers.key_versioned expected absent (must not be used), got one',
+          o,
+        );
         break;
       case LEGACY_KEY.maintainers:
         r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.maintainers', o);
@@ -378,7 +411,8 @@ function readLegacyKey(r: WireReader, end: number, ctx: ValueContext, at: number
         r.unknownField(tag, stop, 'KeyWithMaintainers', o);
     }
   }
-  if (key === undefined) r.fail('BLOB_MISSING_FIELD', 'KeyWithMaintainers.key expected a Value, got none', at);
+  if (key === undefined)
+    r.fail('BLOB_MISSING_FIELD', 'KeyWithMaintainers.key expected a Value, got none', at);
   return { key, maintainers, hash: null };
 }
 
@@ -399,7 +433,8 @@ function readIdentifier(r: WireReader, end: number, what: string): TemplateId {
     } else if (f === IDENTIFIER.moduleName || f === IDENTIFIER.name) {
       r.expectWire(tag, WIRE_LEN, `${what}.${f === IDENTIFIER.name ? 'name' : 'module_name'}`, o);
       const s = r.readString(stop, what);
-      if (!isDamlName(s)) r.fail('BLOB_INVALID_FIELD', `${what} expected Daml name segments, got ${formatGot(s)}`, o);
+      if (!isDamlName(s))
+        r.fail('BLOB_INVALID_FIELD', `${what} expected Daml name segments, got ${formatGot(s)}`, o);
       (f === IDENTIFIER.name ? entity : module).push(s);
     } else r.unknownField(tag, stop, 'Identifier', o);
   }
@@ -407,7 +442,11 @@ function readIdentifier(r: WireReader, end: number, what: string): TemplateId {
     r.fail('BLOB_MISSING_FIELD', `${what} expected package_id, module_name and name, got some missing`, at);
   }
   if (!isPackageId(packageId)) {
-    r.fail('BLOB_INVALID_FIELD', `${what}.package_id expected 64 lower-case hex chars, got ${formatGot(packageId)}`, at);
+    r.fail(
+      'BLOB_INVALID_FIELD',
+      `${what}.package_id expected 64 lower-case hex chars, got ${formatGot(packageId)}`,
+      at,
+    );
   }
   return { packageId, module, entity };
 }
@@ -450,7 +489,10 @@ function mergeDisjoint(a: readonly string[], b: readonly string[]): string[] | n
 
 function assemble(p: FciParts, version: string, layout: BlobLayout): DecodedContract {
   if (p.contractId === undefined || p.contractId.length === 0) {
-    throw new CodecError('BLOB_MISSING_FIELD', `"FatContractInstance.contract_id" expected contract-id bytes, got none`);
+    throw new CodecError(
+      'BLOB_MISSING_FIELD',
+      `"FatContractInstance.contract_id" expected contract-id bytes, got none`,
+    );
   }
   const bad = checkContractIdBytes(p.contractId);
   if (bad !== null) {
@@ -460,7 +502,10 @@ function assemble(p: FciParts, version: string, layout: BlobLayout): DecodedCont
     );
   }
   if (p.templateId === undefined) {
-    throw new CodecError('BLOB_MISSING_FIELD', `"FatContractInstance.template_id" expected an Identifier, got none`);
+    throw new CodecError(
+      'BLOB_MISSING_FIELD',
+      `"FatContractInstance.template_id" expected an Identifier, got none`,
+    );
   }
   if (p.createArg === undefined) {
     throw new CodecError('BLOB_MISSING_FIELD', `"FatContractInstance.create_arg" expected a Value, got none`);

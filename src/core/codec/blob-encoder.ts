@@ -9,6 +9,7 @@ import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
 import { SUPPORTED_SERIALIZATION_VERSIONS } from './blob-decoder.js';
 import type { DecodedContract, TemplateId } from './contract.js';
+import { guardEncode } from './guard.js';
 import { CURRENT_FCI, CURRENT_KEY, ENVELOPE, IDENTIFIER, LEGACY_FCI, LEGACY_KEY } from './schema.js';
 import { checkContractIdBytes, isDamlName, isPackageId, isPackageName, isPartyId } from './validate.js';
 import { writeValueInto } from './value-encoder.js';
@@ -47,6 +48,10 @@ function writeIdentifier(w: WireWriter, field: number, t: TemplateId): void {
 
 /** Encodes a contract as created_event_blob bytes (layout from `contract.layout`). */
 export function encodeCreatedEventBlob(contract: DecodedContract): Uint8Array {
+  return guardEncode(() => encodeUnguarded(contract));
+}
+
+function encodeUnguarded(contract: DecodedContract): Uint8Array {
   if (contract === null || typeof contract !== 'object') bad('contract', 'a DecodedContract', contract);
   const version = contract.serializationVersion;
   if (typeof version !== 'string' || !SUPPORTED_SERIALIZATION_VERSIONS.includes(version)) {

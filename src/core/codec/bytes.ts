@@ -3,8 +3,9 @@
  * JSON Ledger API carries `createdEventBlob` as standard base64 with padding; spec/contract-id.md §13:
  * contract ids are lower-case hex). Pure TypeScript: no Buffer, no atob.
  */
-import { CodecError } from '../../errors/codec.js';
+
 import { formatGot } from '../../errors/base.js';
+import { CodecError } from '../../errors/codec.js';
 
 const HEX_DIGITS = '0123456789abcdef';
 const HEX_PAIRS: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
@@ -22,7 +23,10 @@ function hexNibble(c: number): number {
  */
 export function parseHex(text: string, field = 'hex'): Uint8Array {
   if (typeof text !== 'string') {
-    throw new CodecError('INVALID_HEX', `"${field}" expected a lower-case hex string, got ${formatGot(text)}`);
+    throw new CodecError(
+      'INVALID_HEX',
+      `"${field}" expected a lower-case hex string, got ${formatGot(text)}`,
+    );
   }
   if (text.length % 2 !== 0) {
     throw new CodecError(
@@ -91,9 +95,13 @@ export function parseBase64(text: string, field = 'base64', maxBytes = Number.PO
   if (text.length > 1 && text.charCodeAt(text.length - 2) === 61) pad = 2;
   const size = (text.length / 4) * 3 - pad;
   if (size > maxBytes) {
-    throw new CodecError('BLOB_TOO_LARGE', `"${field}" expected at most ${maxBytes} bytes, got ${size} bytes`, {
-      details: { size, maxBytes },
-    });
+    throw new CodecError(
+      'BLOB_TOO_LARGE',
+      `"${field}" expected at most ${maxBytes} bytes, got ${size} bytes`,
+      {
+        details: { size, maxBytes },
+      },
+    );
   }
   const out = new Uint8Array(size);
   const full = text.length - (pad > 0 ? 4 : 0);
@@ -140,7 +148,10 @@ export function formatBase64(bytes: Uint8Array): string {
   for (; i + 3 <= n; i += 3) {
     const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
     s +=
-      B64_ALPHABET[v >> 18]! + B64_ALPHABET[(v >> 12) & 63]! + B64_ALPHABET[(v >> 6) & 63]! + B64_ALPHABET[v & 63]!;
+      B64_ALPHABET[v >> 18]! +
+      B64_ALPHABET[(v >> 12) & 63]! +
+      B64_ALPHABET[(v >> 6) & 63]! +
+      B64_ALPHABET[v & 63]!;
   }
   if (n - i === 1) {
     const v = bytes[i]! << 16;

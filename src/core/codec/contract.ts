@@ -80,4 +80,3 @@ export interface UnknownFieldReport {
   /** byte offset of the field's tag in the decoded buffer */
   readonly offset: number;
 }
-

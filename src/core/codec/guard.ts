@@ -11,8 +11,29 @@ export function guardDecode<T>(run: () => T): T {
   } catch (e) {
     if (e instanceof CodecError) throw e;
     const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    throw new CodecError('BLOB_MALFORMED', `input expected a well-formed encoding, got an internal failure (${reason})`, {
-      cause: e,
-    });
+    throw new CodecError(
+      'BLOB_MALFORMED',
+      `input expected a well-formed encoding, got an internal failure (${reason})`,
+      {
+        cause: e,
+      },
+    );
+  }
+}
+
+/** The same for encoders: anything unexpected (e.g. a malformed object) becomes `ENCODE_INVALID_INPUT`. */
+export function guardEncode<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof CodecError) throw e;
+    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    throw new CodecError(
+      'ENCODE_INVALID_INPUT',
+      `input expected a well-formed contract/value, got (${reason})`,
+      {
+        cause: e,
+      },
+    );
   }
 }

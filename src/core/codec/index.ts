@@ -15,6 +15,6 @@ export {
   type UnknownField,
   type UnknownFieldMode,
 } from './limits.js';
+export type * from './value.js';
 export { type DecodeValueOptions, decodeValue } from './value-decoder.js';
 export { type EncodeValueOptions, encodeValue } from './value-encoder.js';
-export type * from './value.js';

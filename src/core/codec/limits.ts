@@ -38,7 +38,10 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
   const unknownFields = options?.unknownFields ?? 'reject';
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-    throw new CodecError('CODEC_INVALID_OPTION', `"maxBytes" expected a non-negative integer, got ${maxBytes}`);
+    throw new CodecError(
+      'CODEC_INVALID_OPTION',
+      `"maxBytes" expected a non-negative integer, got ${maxBytes}`,
+    );
   }
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 1 || maxDepth > MAX_ALLOWED_DEPTH) {
     throw new CodecError(

@@ -32,7 +32,8 @@ function lookup(path: string): JsonNode {
 function fieldOf(message: string, name: string, type: string): JsonField {
   const f = lookup(message).fields?.[name];
   if (f === undefined) throw new Error(`proto descriptor: ${message}.${name} not found`);
-  if (f.type !== type) throw new Error(`proto descriptor: ${message}.${name} is ${f.type}, the codec expects ${type}`);
+  if (f.type !== type)
+    throw new Error(`proto descriptor: ${message}.${name} is ${f.type}, the codec expects ${type}`);
   return f;
 }
 
@@ -191,7 +192,8 @@ function buildKinds(
   for (const m of members) {
     const f = value.fields?.[m];
     const kind = memberKinds[m];
-    if (f === undefined || kind === undefined) throw new Error(`proto descriptor: ${pkg}.Value.${m} has no kind`);
+    if (f === undefined || kind === undefined)
+      throw new Error(`proto descriptor: ${pkg}.Value.${m} has no kind`);
     kindByField[f.id] = kind;
     wireByField[f.id] = wireTypeOf(f.type);
     if (fieldByKind[kind] === 0) fieldByKind[kind] = f.id;

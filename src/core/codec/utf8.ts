@@ -14,16 +14,54 @@ const nativeDecoder: FatalDecoder | null = (() => {
   return Ctor === undefined ? null : new Ctor('utf-8', { fatal: true, ignoreBOM: true });
 })();
 
+/**
+ * A direct-mapped cache of recently decoded ASCII strings (parties, package ids, numerics repeat
+ * within a blob and across the contracts of one exchange). A slot is checked byte-for-byte against
+ * the cached string before reuse, so a hit is always exact; it only saves the allocation and the
+ * native call. Only pure strings are cached (no mutable state escapes).
+ */
+const CACHE_SLOTS = 2048;
+const cache: (string | undefined)[] = new Array(CACHE_SLOTS);
+const MAX_CACHED_LENGTH = 256;
+
 /** Decodes `buf[start, end)`; returns null when the bytes are not well-formed UTF-8. */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string | null {
-  if (end - start > 12 && nativeDecoder !== null) {
-    try {
-      return nativeDecoder.decode(buf.subarray(start, end));
-    } catch {
-      return null;
-    }
+  const n = end - start;
+  if (n === 0) return '';
+  if (n > MAX_CACHED_LENGTH) return decodeLong(buf, start, end);
+  let h = Math.imul(n, 0x9e3779b1);
+  if (n <= 16) {
+    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
+  } else {
+    // O(1) slot choice for long strings: the length and a few bytes spread over the string
+    h = Math.imul(
+      h ^ (buf[start + 8]! | (buf[end - 1]! << 8) | (buf[end - 5]! << 16) | (buf[end - 9]! << 24)),
+      0x85ebca6b,
+    );
+    h = Math.imul(
+      h ^ (buf[start + (n >> 1)]! | (buf[start + (n >> 2)]! << 8) | (buf[end - 14]! << 16)),
+      0xc2b2ae35,
+    );
   }
-  return decodeUtf8Ts(buf, start, end);
+  h = (h ^ (h >>> 15)) & (CACHE_SLOTS - 1);
+  const hit = cache[h];
+  if (hit !== undefined && hit.length === n) {
+    let i = 0;
+    while (i < n && hit.charCodeAt(i) === buf[start + i]) i++;
+    if (i === n) return hit;
+  }
+  const s = n <= 12 ? decodeUtf8Ts(buf, start, end) : decodeLong(buf, start, end);
+  if (s !== null && s.length === n) cache[h] = s; // length n ⇔ all ASCII
+  return s;
+}
+
+function decodeLong(buf: Uint8Array, start: number, end: number): string | null {
+  if (nativeDecoder === null) return decodeUtf8Ts(buf, start, end);
+  try {
+    return nativeDecoder.decode(buf.subarray(start, end));
+  } catch {
+    return null;
+  }
 }
 
 /** The TS decoder (short strings, and the reference for tests). */

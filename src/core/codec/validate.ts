@@ -41,7 +41,8 @@ export function checkNumeric(s: string): string | null {
   const scale = n - fracStart;
   if (scale > MAX_NUMERIC_SCALE) return `a numeric with scale ≤ ${MAX_NUMERIC_SCALE}`;
   const integral = intDigits === 1 && s.charCodeAt(intStart) === 48 ? 0 : intDigits;
-  if (integral + scale > MAX_NUMERIC_PRECISION) return `a numeric with at most ${MAX_NUMERIC_PRECISION} digits`;
+  if (integral + scale > MAX_NUMERIC_PRECISION)
+    return `a numeric with at most ${MAX_NUMERIC_PRECISION} digits`;
   return null;
 }
 
@@ -96,7 +97,8 @@ export function isPackageName(s: string): boolean {
  */
 export function checkContractIdBytes(b: Uint8Array): string | null {
   if (b.length === 0) return 'a non-empty contract id';
-  if (b[0] === 0x00) return b.length >= 33 && b.length <= 33 + 94 ? null : 'a V1 contract id of 33..127 bytes';
+  if (b[0] === 0x00)
+    return b.length >= 33 && b.length <= 33 + 94 ? null : 'a V1 contract id of 33..127 bytes';
   if (b[0] === 0x01) return b.length >= 13 && b.length <= 13 + 33 ? null : 'a V2 contract id of 13..46 bytes';
   return 'a contract id starting with 0x00 (V1) or 0x01 (V2)';
 }

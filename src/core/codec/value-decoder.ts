@@ -8,9 +8,12 @@
  * key meaning ""; GenMap entries kept in blob order; numerics, parties, names, contract ids, dates
  * and timestamps validated; nesting bounded by `maxDepth` (top-level Value = depth 1).
  */
-import { CodecError } from '../../errors/codec.js';
+
 import { formatGot } from '../../errors/base.js';
+import { CodecError } from '../../errors/codec.js';
 import { parseHex } from './bytes.js';
+import type { UnknownFieldReport } from './contract.js';
+import { guardDecode } from './guard.js';
 import { DEFAULT_MAX_DEPTH, type DecodeOptions, resolveDecodeOptions } from './limits.js';
 import { CURRENT_VALUE, K, LEGACY_CONTRACT_ID_STRUCT, LEGACY_VALUE, type ValueLayout } from './schema.js';
 import { compareCodePoints } from './utf8.js';
@@ -26,8 +29,6 @@ import {
 } from './validate.js';
 import type { Value } from './value.js';
 import { WIRE_LEN, WireReader } from './wire-reader.js';
-import { guardDecode } from './guard.js';
-import type { UnknownFieldReport } from './contract.js';
 
 const NONE: Value = Object.freeze({ kind: 'optional', value: null }) as Value;
 const UNIT: Value = Object.freeze({ kind: 'unit' }) as Value;
@@ -59,7 +60,8 @@ export function readValue(ctx: ValueContext, end: number, depth: number): Value 
     if (result !== undefined) {
       r.fail('BLOB_INVALID_ONEOF', `Value expected exactly one member of oneof sum, got several`, tagOffset);
     }
-    if ((tag & 7) !== layout.wireByField[field]) r.expectWire(tag, layout.wireByField[field]!, MEMBER_LABEL[kind]!, tagOffset);
+    if ((tag & 7) !== layout.wireByField[field])
+      r.expectWire(tag, layout.wireByField[field]!, MEMBER_LABEL[kind]!, tagOffset);
     result = readMember(ctx, kind, end, depth, tagOffset);
   }
   if (result === undefined) {
@@ -78,7 +80,8 @@ const MEMBER_LABEL: readonly string[] = (() => {
 function readMember(ctx: ValueContext, kind: number, end: number, depth: number, at: number): Value {
   const r: WireReader = ctx.r;
   switch (kind) {
-    case K.unit: {
+    case 1: {
+      // K.unit
       const stop = r.readLength(end, 'Value.unit');
       while (r.pos < stop) {
         const o = r.pos;
@@ -86,40 +89,47 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
       }
       return UNIT;
     }
-    case K.bool:
+    case 2: // K.bool
       return { kind: 'bool', value: r.readBool(end, 'Value.bool') };
-    case K.int64:
+    case 3: // K.int64
       return { kind: 'int64', value: r.readSint64(end, 'Value.int64') };
-    case K.date: {
+    case 4: {
+      // K.date
       const v = r.readInt32(end, 'Value.date');
       if (v < MIN_DATE || v > MAX_DATE) {
         r.fail('BLOB_INVALID_FIELD', `Value.date expected days in ${MIN_DATE}..${MAX_DATE}, got ${v}`, at);
       }
       return { kind: 'date', value: v };
     }
-    case K.timestamp: {
+    case 5: {
+      // K.timestamp
       const v = r.readSfixed64(end, 'Value.timestamp');
       if (v < MIN_TIMESTAMP || v > MAX_TIMESTAMP) {
         r.fail('BLOB_INVALID_FIELD', `Value.timestamp expected µs within years 1..9999, got ${v}`, at);
       }
       return { kind: 'timestamp', value: v };
     }
-    case K.numeric: {
+    case 6: {
+      // K.numeric
       const s = r.readString(end, 'Value.numeric');
       const bad = checkNumeric(s);
-      if (bad !== null) r.fail('BLOB_INVALID_NUMERIC', `Value.numeric expected ${bad}, got ${formatGot(s)}`, at);
+      if (bad !== null)
+        r.fail('BLOB_INVALID_NUMERIC', `Value.numeric expected ${bad}, got ${formatGot(s)}`, at);
       return { kind: 'numeric', value: s };
     }
-    case K.party: {
+    case 7: {
+      // K.party
       const s = r.readString(end, 'Value.party');
-      if (!isPartyId(s)) r.fail('BLOB_INVALID_PARTY', `Value.party expected a party id, got ${formatGot(s)}`, at);
+      if (!isPartyId(s))
+        r.fail('BLOB_INVALID_PARTY', `Value.party expected a party id, got ${formatGot(s)}`, at);
       return { kind: 'party', value: s };
     }
-    case K.text:
+    case 8: // K.text
       return { kind: 'text', value: r.readString(end, 'Value.text') };
-    case K.contractId:
+    case 9: // K.contractId
       return { kind: 'contractId', value: readContractId(ctx, end, at) };
-    case K.optional: {
+    case 10: {
+      // K.optional
       const stop = r.readLength(end, 'Value.optional');
       let inner: Value | null = null;
       while (r.pos < stop) {
@@ -133,7 +143,8 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
       }
       return inner === null ? NONE : { kind: 'optional', value: inner };
     }
-    case K.list: {
+    case 11: {
+      // K.list
       const stop = r.readLength(end, 'Value.list');
       const elements: Value[] = [];
       while (r.pos < stop) {
@@ -146,15 +157,15 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
       }
       return { kind: 'list', elements };
     }
-    case K.record:
+    case 13: // K.record
       return readRecord(ctx, end, depth);
-    case K.variant:
+    case 14: // K.variant
       return readVariant(ctx, end, depth, at);
-    case K.enum:
+    case 15: // K.enum
       return readEnum(ctx, end, at);
-    case K.textMap:
+    case 16: // K.textMap
       return readTextMap(ctx, end, depth, at);
-    case K.genMap:
+    case 12: // K.genMap
       return readGenMap(ctx, end, depth);
     default:
       return r.fail('BLOB_MALFORMED', `Value expected a known kind, got ${kind}`, at);
@@ -172,7 +183,11 @@ function readContractId(ctx: ValueContext, end: number, at: number): Uint8Array 
   const r: WireReader = ctx.r;
   const stop = r.readLength(end, 'Value.contract_id');
   let bytes: Uint8Array;
-  if (ctx.layout.name === 'legacy' && stop > r.pos && r.buf[r.pos] === ((LEGACY_CONTRACT_ID_STRUCT << 3) | WIRE_LEN)) {
+  if (
+    ctx.layout.name === 'legacy' &&
+    stop > r.pos &&
+    r.buf[r.pos] === ((LEGACY_CONTRACT_ID_STRUCT << 3) | WIRE_LEN)
+  ) {
     // Daml 2.x: ContractId{ string contract_id = 1 } holding the hex text (first content byte 0x0a);
     // early-3.0 snapshots hold the raw id bytes, which start with 0x00 / 0x01
     let hex: string | null = null;
@@ -190,11 +205,12 @@ function readContractId(ctx: ValueContext, end: number, at: number): Uint8Array 
       return r.fail('BLOB_INVALID_FIELD', (e as CodecError).shortMessage, at);
     }
   } else {
-    bytes = r.buf.slice(r.pos, stop);
+    bytes = r.buf.subarray(r.pos, stop);
     r.pos = stop;
   }
   const bad = checkContractIdBytes(bytes);
-  if (bad !== null) r.fail('BLOB_INVALID_FIELD', `Value.contract_id expected ${bad}, got ${bytes.length} bytes`, at);
+  if (bad !== null)
+    r.fail('BLOB_INVALID_FIELD', `Value.contract_id expected ${bad}, got ${bytes.length} bytes`, at);
   return bytes;
 }
 
@@ -217,10 +233,15 @@ function readRecord(ctx: ValueContext, end: number, depth: number): Value {
         const f2 = t2 >>> 3;
         if (f2 === layout.fieldValue) {
           r.expectWire(t2, WIRE_LEN, 'Value.Record.Field.value', o2);
-          if (v !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Record.Field expected one value, got two', o2);
+          if (v !== undefined)
+            r.fail('BLOB_DUPLICATE_FIELD', 'Value.Record.Field expected one value, got two', o2);
           v = readNested(ctx, fStop, depth);
         } else if (f2 === layout.fieldLabel && layout.fieldLabel !== 0) {
-          r.fail('BLOB_INVALID_FIELD', 'Value.Record.Field.label expected absent (must not be used), got a label', o2);
+          r.fail(
+            'BLOB_INVALID_FIELD',
+            'Value.Record.Field.label expected absent (must not be used), got a label',
+            o2,
+          );
         } else r.unknownField(t2, fStop, 'Value.Record.Field', o2);
       }
       if (v === undefined) r.fail('BLOB_INVALID_ONEOF', 'Value.Record.Field expected a value, got none', o);
@@ -244,7 +265,8 @@ function readVariant(ctx: ValueContext, end: number, depth: number, at: number):
     const f = tag >>> 3;
     if (f === layout.variantCtor) {
       r.expectWire(tag, WIRE_LEN, 'Value.Variant.constructor', o);
-      if (ctor !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Variant expected one constructor, got two', o);
+      if (ctor !== undefined)
+        r.fail('BLOB_DUPLICATE_FIELD', 'Value.Variant expected one constructor, got two', o);
       ctor = r.readString(stop, 'Value.Variant.constructor');
     } else if (f === layout.variantValue) {
       r.expectWire(tag, WIRE_LEN, 'Value.Variant.value', o);
@@ -256,7 +278,11 @@ function readVariant(ctx: ValueContext, end: number, depth: number, at: number):
   }
   const name = ctor ?? '';
   if (!isDamlName(name)) {
-    r.fail('BLOB_INVALID_FIELD', `Value.Variant.constructor expected a Daml name, got ${formatGot(name)}`, at);
+    r.fail(
+      'BLOB_INVALID_FIELD',
+      `Value.Variant.constructor expected a Daml name, got ${formatGot(name)}`,
+      at,
+    );
   }
   if (v === undefined) r.fail('BLOB_INVALID_ONEOF', 'Value.Variant expected a value, got none', at);
   return { kind: 'variant', constructor: name, value: v };
@@ -309,11 +335,13 @@ function readTextMap(ctx: ValueContext, end: number, depth: number, at: number):
       const f2 = t2 >>> 3;
       if (f2 === layout.textMapKey) {
         r.expectWire(t2, WIRE_LEN, 'Value.TextMap.Entry.key', o2);
-        if (key !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.TextMap.Entry expected one key, got two', o2);
+        if (key !== undefined)
+          r.fail('BLOB_DUPLICATE_FIELD', 'Value.TextMap.Entry expected one key, got two', o2);
         key = r.readString(eStop, 'Value.TextMap.Entry.key');
       } else if (f2 === layout.textMapValue) {
         r.expectWire(t2, WIRE_LEN, 'Value.TextMap.Entry.value', o2);
-        if (v !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.TextMap.Entry expected one value, got two', o2);
+        if (v !== undefined)
+          r.fail('BLOB_DUPLICATE_FIELD', 'Value.TextMap.Entry expected one value, got two', o2);
         v = readNested(ctx, eStop, depth);
       } else r.unknownField(t2, eStop, 'Value.TextMap.Entry', o2);
     }
@@ -326,7 +354,11 @@ function readTextMap(ctx: ValueContext, end: number, depth: number, at: number):
   if (!sorted) entries.sort((a, b) => compareCodePoints(a[0], b[0]));
   for (let i = 1; i < entries.length; i++) {
     if (entries[i - 1]![0] === entries[i]![0]) {
-      r.fail('BLOB_DUPLICATE_MAP_KEY', `Value.TextMap expected unique keys, got ${formatGot(entries[i]![0])} twice`, at);
+      r.fail(
+        'BLOB_DUPLICATE_MAP_KEY',
+        `Value.TextMap expected unique keys, got ${formatGot(entries[i]![0])} twice`,
+        at,
+      );
     }
   }
   return { kind: 'textMap', entries };
@@ -358,7 +390,8 @@ function readGenMap(ctx: ValueContext, end: number, depth: number): Value {
         k = readNested(ctx, eStop, depth);
       } else if (f2 === layout.genMapValue) {
         r.expectWire(t2, WIRE_LEN, 'Value.Map.Entry.value', o2);
-        if (v !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Map.Entry expected one value, got two', o2);
+        if (v !== undefined)
+          r.fail('BLOB_DUPLICATE_FIELD', 'Value.Map.Entry expected one value, got two', o2);
         v = readNested(ctx, eStop, depth);
       } else r.unknownField(t2, eStop, 'Value.Map.Entry', o2);
     }
@@ -391,10 +424,14 @@ export function decodeValue(
       throw new CodecError('BLOB_MALFORMED', `"value" expected a Uint8Array, got ${formatGot(typeof input)}`);
     }
     if (input.length > opts.maxBytes) {
-      throw new CodecError('BLOB_TOO_LARGE', `"value" expected at most ${opts.maxBytes} bytes, got ${input.length}`);
+      throw new CodecError(
+        'BLOB_TOO_LARGE',
+        `"value" expected at most ${opts.maxBytes} bytes, got ${input.length}`,
+      );
     }
     const unknown = opts.unknownFields === 'report' ? (report ?? []) : null;
-    const r = new WireReader(input, unknown, opts.maxBytes);
+    // one private copy: the decoded bytes fields are views into it, safe from later caller writes
+    const r = new WireReader(input.slice(), unknown, opts.maxBytes);
     const layout = options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE;
     return readValue({ r, layout, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH }, input.length, 1);
   });

@@ -8,6 +8,7 @@
 import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
 import { formatHex } from './bytes.js';
+import { guardEncode } from './guard.js';
 import { MAX_ALLOWED_DEPTH } from './limits.js';
 import { CURRENT_VALUE, K, LEGACY_CONTRACT_ID_STRUCT, LEGACY_VALUE, type ValueLayout } from './schema.js';
 import { compareCodePoints, utf8Length } from './utf8.js';
@@ -46,9 +47,17 @@ function bad(what: string, expected: string, got: unknown): never {
 
 /** Encodes one Value as the bytes of a bare `Value` message. */
 export function encodeValue(value: Value, options: EncodeValueOptions = {}): Uint8Array {
+  return guardEncode(() => encodeValueUnguarded(value, options));
+}
+
+function encodeValueUnguarded(value: Value, options: EncodeValueOptions): Uint8Array {
   const w = new WireWriter(256);
   writeValueBody(
-    { w, layout: options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE, cidAsText: options.legacyContractIdAsText === true },
+    {
+      w,
+      layout: options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE,
+      cidAsText: options.legacyContractIdAsText === true,
+    },
     value,
     1,
   );
@@ -56,13 +65,13 @@ export function encodeValue(value: Value, options: EncodeValueOptions = {}): Uin
 }
 
 /** Writes `value` as the content of the current sub-message (used by the blob encoder). */
-export function writeValueInto(
-  w: WireWriter,
-  value: Value,
-  options: EncodeValueOptions = {},
-): void {
+export function writeValueInto(w: WireWriter, value: Value, options: EncodeValueOptions = {}): void {
   writeValueBody(
-    { w, layout: options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE, cidAsText: options.legacyContractIdAsText === true },
+    {
+      w,
+      layout: options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE,
+      cidAsText: options.legacyContractIdAsText === true,
+    },
     value,
     1,
   );

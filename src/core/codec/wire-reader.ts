@@ -40,9 +40,17 @@ export class WireReader {
 
   private endOfData(end: number, what: string, start: number): never {
     if (end >= this.buf.length) {
-      this.fail('BLOB_TRUNCATED', `${what} expected more bytes, got the end of the input at offset ${end}`, start);
+      this.fail(
+        'BLOB_TRUNCATED',
+        `${what} expected more bytes, got the end of the input at offset ${end}`,
+        start,
+      );
     }
-    this.fail('BLOB_TRUNCATED', `${what} expected more bytes, got the end of its message at offset ${end}`, start);
+    this.fail(
+      'BLOB_TRUNCATED',
+      `${what} expected more bytes, got the end of its message at offset ${end}`,
+      start,
+    );
   }
 
   /** Reads a varint into `lo`/`hi` (unsigned 64-bit). */
@@ -84,11 +92,16 @@ export class WireReader {
       const start = this.pos;
       this.readVarint64(end, 'field tag');
       if (this.hi !== 0 || this.lo >= 0x100000000) {
-        this.fail('BLOB_INVALID_TAG', `field tag expected a field number below 2^29, got a larger one`, start);
+        this.fail(
+          'BLOB_INVALID_TAG',
+          `field tag expected a field number below 2^29, got a larger one`,
+          start,
+        );
       }
       tag = this.lo;
     }
-    if (tag >>> 3 === 0) this.fail('BLOB_INVALID_TAG', `field tag expected a field number ≥ 1, got 0`, this.pos - 1);
+    if (tag >>> 3 === 0)
+      this.fail('BLOB_INVALID_TAG', `field tag expected a field number ≥ 1, got 0`, this.pos - 1);
     return tag;
   }
 
@@ -175,15 +188,19 @@ export class WireReader {
     const stop = this.readLength(end, what);
     const start = this.pos;
     const s = decodeUtf8(this.buf, start, stop);
-    if (s === null) this.fail('BLOB_INVALID_UTF8', `${what} expected well-formed UTF-8, got invalid bytes`, start);
+    if (s === null)
+      this.fail('BLOB_INVALID_UTF8', `${what} expected well-formed UTF-8, got invalid bytes`, start);
     this.pos = stop;
     return s;
   }
 
-  /** A length-delimited bytes field, copied out of the input. */
+  /**
+   * A length-delimited bytes field, as a view into the input (no copy: small typed-array
+   * allocations are slow, so public decoders copy their whole input once instead).
+   */
   readBytes(end: number, what: string): Uint8Array {
     const stop = this.readLength(end, what);
-    const out = this.buf.slice(this.pos, stop);
+    const out = this.buf.subarray(this.pos, stop);
     this.pos = stop;
     return out;
   }

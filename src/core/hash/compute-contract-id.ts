@@ -67,8 +67,8 @@ export function computeContractId(opts: ComputeContractIdOptions): ComputedContr
     }
     typedCreateArg = typeCreateArgument(c, opts.types).value;
   }
-  const signatories = sortParties([...c.signatories, ...(c.key?.maintainers ?? [])]);
-  const stakeholders = sortParties([...c.stakeholders, ...c.nonSignatoryStakeholders, ...signatories]);
+  const signatories = [...sortParties([...c.signatories, ...(c.key?.maintainers ?? [])])];
+  const stakeholders = [...sortParties([...c.stakeholders, ...c.nonSignatoryStakeholders, ...signatories])];
   const contractHash = computeContractHash(
     opts.version,
     {

@@ -37,6 +37,31 @@ const VERSION_BY_PREFIX: Readonly<Record<string, ContractIdVersion>> = {
  * IDs, Canton 2.x ca00–ca03, any other prefix).
  */
 export function parseContractId(hex: string): ParsedContractId {
+  // Fast path: the canonical shape, one pass.
+  if (
+    typeof hex === 'string' &&
+    hex.length === CONTRACT_ID_HEX_LENGTH &&
+    hex.startsWith('00') &&
+    hex.startsWith('1220', 70)
+  ) {
+    const version = VERSION_BY_PREFIX[hex.slice(66, 70)];
+    const bytes = version === undefined ? null : lowerHexToBytes(hex);
+    if (version !== undefined && bytes !== null) {
+      return {
+        hex,
+        bytes,
+        discriminator: bytes.subarray(1, 33),
+        version,
+        versionPrefixHex: hex.slice(66, 70),
+        suffix: bytes.subarray(33),
+        unicum: bytes.subarray(37),
+      };
+    }
+  }
+  return parseContractIdSlow(hex);
+}
+
+function parseContractIdSlow(hex: string): ParsedContractId {
   const field = '"contractId"';
   if (typeof hex !== 'string') {
     throw new HashError('CONTRACT_ID_MALFORMED', `${field} expected a hex string, got ${formatGot(hex)}`);

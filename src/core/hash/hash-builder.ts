@@ -85,9 +85,14 @@ export class HashBuilder {
 
   /** Raw bytes, no length prefix. */
   raw(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    this.ensure(n);
+    if (n < 48) {
+      const buf = this.buf;
+      let p = this.pos;
+      for (let i = 0; i < n; i++) buf[p++] = b[i] as number;
+    } else this.buf.set(b, this.pos);
+    this.pos += n;
     return this;
   }
 

@@ -1,31 +1,49 @@
 /** Small lower-case hex helpers for the hash module (no Buffer: src/core is portable). */
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** ASCII codes of the two hex digits of each byte, packed as (hi << 8) | lo. */
+const HEX_PAIR = Uint16Array.from({ length: 256 }, (_, i) => {
+  const s = HEX[i] as string;
+  return (s.charCodeAt(0) << 8) | s.charCodeAt(1);
+});
+const ascii = new TextDecoder('latin1');
+let scratch = new Uint8Array(256);
 
 /** Lower-case hex of `b`. */
 export function bytesToHex(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += HEX[b[i] as number];
-  return s;
+  const n = b.length;
+  if (n < 16) {
+    let s = '';
+    for (let i = 0; i < n; i++) s += HEX[b[i] as number];
+    return s;
+  }
+  if (scratch.length < 2 * n) scratch = new Uint8Array(4 * n);
+  const out = scratch;
+  for (let i = 0; i < n; i++) {
+    const p = HEX_PAIR[b[i] as number] as number;
+    out[2 * i] = p >> 8;
+    out[2 * i + 1] = p & 0xff;
+  }
+  return ascii.decode(out.subarray(0, 2 * n));
 }
 
-function nibble(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
+/** Value of each lower-case hex digit by char code; 0xff for anything else. */
+const NIBBLE = new Uint8Array(256).fill(0xff);
+for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
+for (let i = 0; i < 6; i++) NIBBLE[97 + i] = 10 + i;
 
 /** Bytes of a lower-case hex string of even length; null when it is not one. */
 export function lowerHexToBytes(s: string): Uint8Array | null {
   if (s.length % 2 !== 0) return null;
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const hi = nibble(s.charCodeAt(2 * i));
-    const lo = nibble(s.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) return null;
+  let bad = 0;
+  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
+    const hi = NIBBLE[s.charCodeAt(j)] ?? 0xff;
+    const lo = NIBBLE[s.charCodeAt(j + 1)] ?? 0xff;
+    bad |= hi | lo;
     out[i] = (hi << 4) | lo;
   }
-  return out;
+  return bad > 0x0f ? null : out;
 }
 
 /** Constant-length byte equality. */

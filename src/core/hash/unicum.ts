@@ -33,11 +33,31 @@ export interface UnicumInput {
 
 const shared = new HashBuilder(1024);
 
-/** Sorted (UTF-16 code unit order), de-duplicated copy. */
-export function sortParties(ps: readonly PartyId[]): PartyId[] {
+/** Sorted (UTF-16 code unit order), de-duplicated; returns `ps` itself when it already is. */
+export function sortParties(ps: readonly PartyId[]): readonly PartyId[] {
+  let sorted = true;
+  for (let i = 1; i < ps.length; i++) {
+    if (!((ps[i - 1] as string) < (ps[i] as string))) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return ps;
   const s = [...new Set(ps)];
   s.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return s;
+}
+
+/** `ps` minus the members of `remove` (small lists: linear scans, no allocation when nothing is removed). */
+function withoutParties(ps: readonly PartyId[], remove: readonly PartyId[]): readonly PartyId[] {
+  let out: PartyId[] | null = null;
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i] as PartyId;
+    if (remove.includes(p)) {
+      if (out === null) out = ps.slice(0, i);
+    } else if (out !== null) out.push(p);
+  }
+  return out ?? ps;
 }
 
 function writeSeqLp(b: HashBuilder, parties: readonly string[], leadingByte: number | null): void {
@@ -69,8 +89,7 @@ export function encodeUnicumPreimage(b: HashBuilder, input: UnicumInput): void {
     secs -= 1n;
   }
   const sigs = sortParties(input.signatories);
-  const sigSet = new Set(sigs);
-  const nonSig = sortParties(input.stakeholders.filter((p) => !sigSet.has(p)));
+  const nonSig = sortParties(withoutParties(input.stakeholders, sigs));
   b.i32(UNICUM_PURPOSE)
     .raw(input.salt)
     .i64(secs)

@@ -12,8 +12,7 @@ import { isReserveAuditError } from '../../errors/base.js';
 import type { DecodedContract } from '../codec/contract.js';
 import { decodeCreatedEventBlob } from '../codec/index.js';
 import type { TypeEnv } from '../types/type-env.js';
-import type { TypedCreateArgument } from '../types/type-value.js';
-import { typeCreateArgument } from '../types/type-value.js';
+import { resolveTemplate } from '../types/type-env.js';
 import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
 import { computeContractIdSuffix, parseContractId } from './contract-id.js';
@@ -21,6 +20,7 @@ import type { ContractIdVersion } from './contract-id-version.js';
 import { bytesEqual, bytesToHex } from './hex.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
+import { computeTypedContractHash } from './typed-value-hash.js';
 import { computeUnicum } from './unicum.js';
 
 export type VerificationStatus = 'verified' | 'mismatch' | 'could-not-check';
@@ -130,7 +130,6 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   const sha256 = opts.sha256 ?? sha256Noble;
   const contract = opts.contract;
   const reasons: VerificationReason[] = [];
-  const embeddedHex = bytesToHex(contract.contractId);
   let id: ParsedContractId | null = null;
   try {
     id = parseContractId(opts.contractId);
@@ -138,7 +137,9 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
     reasons.push(reasonOf(e));
   }
   // Compare with the embedded ID only when the published one is a valid ID at all.
-  const embeddedMatches = id === null ? null : embeddedHex === id.hex;
+  const embeddedMatches = id === null ? null : bytesEqual(contract.contractId, id.bytes);
+  // hex strings: reuse the published ID's text where the bytes are equal (no re-encoding)
+  const embeddedHex = embeddedMatches === true && id !== null ? id.hex : bytesToHex(contract.contractId);
   if (id !== null && !embeddedMatches) {
     reasons.push({
       code: 'CONTRACT_ID_MISMATCH',
@@ -146,26 +147,23 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
       mismatch: true,
     });
   }
-  const base = {
-    version: id?.version ?? null,
-    actualSuffix: id === null ? null : bytesToHex(id.suffix),
-    embeddedContractIdMatches: embeddedMatches,
-    embeddedContractId: embeddedHex,
-    contract,
-  };
   if (id === null) {
     return {
       ok: false,
       status: statusOf(reasons),
+      version: null,
       reasons,
       contractHash: null,
       unicum: null,
       expectedSuffix: null,
-      ...base,
+      actualSuffix: null,
+      embeddedContractIdMatches: null,
+      embeddedContractId: embeddedHex,
+      contract,
     };
   }
 
-  let typing: TypedCreateArgument | undefined;
+  let typing: TypingInfo | undefined;
   let contractHash: Uint8Array | null = null;
   let unicum: Uint8Array | null = null;
   let expectedSuffix: Uint8Array | null = null;
@@ -178,20 +176,23 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
           mismatch: false,
         });
       } else {
-        typing = typeCreateArgument(contract, opts.types);
+        const r = resolveTemplate(opts.types, contract.templateId, contract.packageName);
+        if (!r.ok) reasons.push({ code: 'TYPE_NOT_FOUND', message: r.reason, mismatch: false });
+        else {
+          typing = {
+            packageId: r.package.packageId,
+            packageName: r.package.name,
+            packageVersion: r.package.version,
+            upgraded: r.upgraded,
+            note: r.note,
+          };
+          contractHash = computeTypedContractHash(contract, opts.types, r, sha256);
+        }
       }
+    } else {
+      contractHash = computeContractHash(id.version, contract, sha256);
     }
-    if (id.version !== 'v12' || typing !== undefined) {
-      contractHash = computeContractHash(
-        id.version,
-        {
-          packageName: contract.packageName,
-          templateId: contract.templateId,
-          createArg: contract.createArg,
-          typedCreateArg: typing?.value,
-        },
-        sha256,
-      );
+    if (contractHash !== null) {
       const salt = contract.authenticationData.salt;
       if (salt === null) {
         reasons.push({
@@ -225,24 +226,23 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
     reasons.push(reasonOf(e));
   }
   const status = statusOf(reasons);
-  const result: ContractIdVerification = {
+  let expectedSuffixHex: string | null = null;
+  if (expectedSuffix !== null) {
+    expectedSuffixHex = bytesEqual(expectedSuffix, id.suffix) ? id.hex.slice(66) : bytesToHex(expectedSuffix);
+  }
+  const actualSuffix = id.hex.slice(66);
+  return {
     ok: status === 'verified',
     status,
+    version: id.version,
     reasons,
     contractHash: contractHash === null ? null : bytesToHex(contractHash),
-    unicum: unicum === null ? null : bytesToHex(unicum),
-    expectedSuffix: expectedSuffix === null ? null : bytesToHex(expectedSuffix),
-    ...base,
-  };
-  if (typing === undefined) return result;
-  return {
-    ...result,
-    typing: {
-      packageId: typing.packageId,
-      packageName: typing.packageName,
-      packageVersion: typing.packageVersion,
-      upgraded: typing.upgraded,
-      note: typing.note,
-    },
+    unicum: expectedSuffixHex === null ? null : expectedSuffixHex.slice(8),
+    expectedSuffix: expectedSuffixHex,
+    actualSuffix,
+    embeddedContractIdMatches: embeddedMatches,
+    embeddedContractId: embeddedHex,
+    ...(typing === undefined ? {} : { typing }),
+    contract,
   };
 }

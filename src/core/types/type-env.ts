@@ -43,6 +43,7 @@ export function createTypeEnv(packages: Iterable<PackageTypes> = []): TypeEnv {
 export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
   const m = env as MutableTypeEnv;
   if (m.packages.has(pkg.packageId)) return false;
+  refCache.delete(env);
   m.packages.set(pkg.packageId, pkg);
   const list = m.byName.get(pkg.name);
   if (list === undefined) m.byName.set(pkg.name, [pkg]);
@@ -59,6 +60,48 @@ export function addKnownPackageVersion(env: TypeEnv, packageId: string, version:
 /** The data type `ref` (exact package id), or undefined. */
 export function lookupDataType(env: TypeEnv, ref: TypeConRef): DataTypeDef | undefined {
   return env.packages.get(ref.packageId)?.dataTypes.get(formatQualifiedName(ref));
+}
+
+/** Per-environment cache of resolved references, keyed by the reference object (types are shared). */
+const refCache = new WeakMap<TypeEnv, WeakMap<TypeConRef, DataTypeDef>>();
+
+/**
+ * The data type a type reference points to, as typing resolves it: the exact package id; when
+ * that package is not loaded, the same qualified name in `home` (the template's package), else in
+ * the one loaded package that defines it (undefined when none or ambiguous). Exact hits are cached.
+ */
+export function resolveDataTypeRef(
+  env: TypeEnv,
+  ref: TypeConRef,
+  home?: PackageTypes,
+): DataTypeDef | undefined {
+  let cache = refCache.get(env);
+  const hit = cache?.get(ref);
+  if (hit !== undefined) return hit;
+  const qn = formatQualifiedName(ref);
+  const exact = env.packages.get(ref.packageId);
+  if (exact !== undefined) {
+    const d = exact.dataTypes.get(qn);
+    if (d !== undefined) {
+      if (cache === undefined) {
+        cache = new WeakMap();
+        refCache.set(env, cache);
+      }
+      cache.set(ref, d);
+    }
+    return d;
+  }
+  const inHome = home?.dataTypes.get(qn);
+  if (inHome !== undefined) return inHome;
+  let found: DataTypeDef | undefined;
+  for (const p of env.packages.values()) {
+    const d = p.dataTypes.get(qn);
+    if (d !== undefined) {
+      if (found !== undefined) return undefined; // ambiguous without the package id
+      found = d;
+    }
+  }
+  return found;
 }
 
 export interface TemplateResolution {

@@ -16,7 +16,7 @@ import type { Value } from '../codec/value.js';
 import type { DamlType, DataTypeDef, PackageTypes, TypeConRef } from './daml-type.js';
 import { formatQualifiedName } from './daml-type.js';
 import type { TypeEnv } from './type-env.js';
-import { resolveTemplate } from './type-env.js';
+import { resolveDataTypeRef, resolveTemplate } from './type-env.js';
 import type { TypedValue } from './typed-value.js';
 
 export const DEFAULT_MAX_TYPING_DEPTH = 200;
@@ -123,24 +123,6 @@ function mismatch(path: string, expected: string, got: Value): DamlTypeError {
   });
 }
 
-/** Finds a data type: exact package id; else by qualified name in the home package, then anywhere. */
-function findDataType(ctx: Ctx, ref: TypeConRef): DataTypeDef | undefined {
-  const qn = formatQualifiedName(ref);
-  const exact = ctx.env.packages.get(ref.packageId);
-  if (exact !== undefined) return exact.dataTypes.get(qn);
-  const home = ctx.home?.dataTypes.get(qn);
-  if (home !== undefined) return home;
-  let found: DataTypeDef | undefined;
-  for (const p of ctx.env.packages.values()) {
-    const d = p.dataTypes.get(qn);
-    if (d !== undefined) {
-      if (found !== undefined) return undefined; // ambiguous without the package id
-      found = d;
-    }
-  }
-  return found;
-}
-
 function typeAt(v: Value, t: DamlType, ctx: Ctx, path: string, depth: number): TypedValue {
   if (depth > ctx.maxDepth) {
     throw new DamlTypeError(
@@ -212,7 +194,7 @@ function typeAt(v: Value, t: DamlType, ctx: Ctx, path: string, depth: number): T
         `"${path}" has an unbound type variable ${formatGot(t.name)}`,
       );
     case 'con': {
-      const def = findDataType(ctx, t.ref);
+      const def = resolveDataTypeRef(ctx.env, t.ref, ctx.home);
       if (def === undefined) {
         throw new DamlTypeError(
           'TYPE_NOT_FOUND',

@@ -7,7 +7,7 @@
  * mirror can store exactly what was received.
  */
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
@@ -43,11 +43,20 @@ export interface HttpClient {
   /** Sends a request and returns the response whatever its status (after GET retries). */
   send(method: 'GET' | 'POST', url: string, body?: string): Promise<RawResponse>;
   /** GETs `url`, requires status 200, parses the body as JSON and validates it with `parse`. */
-  getJson<T>(url: string, parse: (json: unknown) => T): Promise<{ readonly raw: RawResponse; readonly value: T }>;
+  getJson<T>(
+    url: string,
+    parse: (json: unknown) => T,
+  ): Promise<{ readonly raw: RawResponse; readonly value: T }>;
   close(): Promise<void>;
 }
 
 const DEFAULT_MAX = 16 * 1024 * 1024;
+
+/** Drops a response body without reading it (the error its destruction emits is expected). */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
 
 function envProxy(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
   const v = env[name] ?? env[name.toLowerCase()];
@@ -110,29 +119,40 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   async function readBody(body: Readable, encoding: string, safeUrl: string): Promise<Uint8Array> {
     const chunks: Buffer[] = [];
     let total = 0;
+    let tooLarge: HttpError | null = null;
     const sink = async (src: AsyncIterable<Buffer>): Promise<void> => {
       for await (const chunk of src) {
         total += chunk.length;
         if (total > maxBytes) {
-          throw new HttpError('HTTP_TOO_LARGE', `${safeUrl} sent more than ${maxBytes} bytes; transfer aborted`, {
+          tooLarge = new HttpError('HTTP_TOO_LARGE', `${safeUrl} sent more than ${maxBytes} bytes; transfer aborted`, {
             details: { url: safeUrl, maxBytes },
           });
+          throw tooLarge;
         }
         chunks.push(chunk);
       }
     };
-    if (encoding === 'gzip' || encoding === 'x-gzip') await pipeline(body, createGunzip(), sink);
-    else if (encoding === 'deflate') await pipeline(body, createInflate(), sink);
-    else if (encoding === 'br') await pipeline(body, createBrotliDecompress(), sink);
-    else if (encoding === '' || encoding === 'identity') await pipeline(body, sink);
-    else {
-      body.destroy();
-      throw new HttpError('HTTP_INVALID_JSON', `${safeUrl} used an unsupported Content-Encoding ${JSON.stringify(encoding)}`);
+    try {
+      if (encoding === 'gzip' || encoding === 'x-gzip') await pipeline(body, createGunzip(), sink);
+      else if (encoding === 'deflate') await pipeline(body, createInflate(), sink);
+      else if (encoding === 'br') await pipeline(body, createBrotliDecompress(), sink);
+      else if (encoding === '' || encoding === 'identity') await pipeline(body, sink);
+      else {
+        discard(body);
+        throw new HttpError('HTTP_INVALID_JSON', `${safeUrl} used an unsupported Content-Encoding ${JSON.stringify(encoding)}`);
+      }
+    } catch (e) {
+      // pipeline reports the sink's own error as an AbortError of the source: prefer the real cause
+      throw tooLarge ?? e;
     }
     return new Uint8Array(Buffer.concat(chunks, total));
   }
 
-  async function once(method: 'GET' | 'POST', url: string, body: string | undefined): Promise<{ raw: RawResponse; retryAfter: number | null }> {
+  async function once(
+    method: 'GET' | 'POST',
+    url: string,
+    body: string | undefined,
+  ): Promise<{ raw: RawResponse; retryAfter: number | null }> {
     const safeUrl = redactUrl(url);
     const startedAtMs = now();
     const ac = new AbortController();
@@ -160,10 +180,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       }
       const contentLength = headerString(res.headers['content-length']);
       if (contentLength !== null && /^[0-9]+$/.test(contentLength) && Number(contentLength) > maxBytes) {
-        res.body.destroy();
-        throw new HttpError('HTTP_TOO_LARGE', `${safeUrl} announced ${contentLength} bytes, above the ${maxBytes}-byte limit`, {
-          details: { url: safeUrl, maxBytes },
-        });
+        discard(res.body);
+        throw new HttpError(
+          'HTTP_TOO_LARGE',
+          `${safeUrl} announced ${contentLength} bytes, above the ${maxBytes}-byte limit`,
+          {
+            details: { url: safeUrl, maxBytes },
+          },
+        );
       }
       const encoding = (headerString(res.headers['content-encoding']) ?? '').trim().toLowerCase();
       let bytes: Uint8Array;
@@ -201,7 +225,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     try {
       new URL(url);
     } catch {
-      throw new HttpError('HTTP_REQUEST_INVALID', `"url" expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(url))}`);
+      throw new HttpError(
+        'HTTP_REQUEST_INVALID',
+        `"url" expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(url))}`,
+      );
     }
     const maxAttempts = method === 'GET' ? retries + 1 : 1;
     for (let attempt = 0; ; attempt++) {
@@ -223,7 +250,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
   }
 
-  async function getJson<T>(url: string, parse: (json: unknown) => T): Promise<{ raw: RawResponse; value: T }> {
+  async function getJson<T>(
+    url: string,
+    parse: (json: unknown) => T,
+  ): Promise<{ raw: RawResponse; value: T }> {
     const raw = await send('GET', url);
     if (raw.status !== 200) throw statusError(raw);
     return { raw, value: parse(parseJsonBody(raw)) };
@@ -246,17 +276,24 @@ export function parseJsonBody(raw: RawResponse): unknown {
   try {
     text = DECODER.decode(raw.body);
   } catch (e) {
-    throw new HttpError('HTTP_INVALID_JSON', `${raw.url} returned a body that is not UTF-8`, { cause: e, details: { url: raw.url } });
+    throw new HttpError('HTTP_INVALID_JSON', `${raw.url} returned a body that is not UTF-8`, {
+      cause: e,
+      details: { url: raw.url },
+    });
   }
   try {
     return JSON.parse(text);
   } catch (e) {
     const reason = e instanceof Error ? e.message.slice(0, 120) : 'parse error';
     const type = raw.contentType === null ? '' : ` (Content-Type ${raw.contentType})`;
-    throw new HttpError('HTTP_INVALID_JSON', `${raw.url} returned a body that is not JSON${type}: ${reason}`, {
-      cause: e,
-      details: { url: raw.url, status: raw.status },
-    });
+    throw new HttpError(
+      'HTTP_INVALID_JSON',
+      `${raw.url} returned a body that is not JSON${type}: ${reason}`,
+      {
+        cause: e,
+        details: { url: raw.url, status: raw.status },
+      },
+    );
   }
 }
 

@@ -34,7 +34,14 @@ import {
 } from '../../core/api/index.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import { HttpError } from '../../errors/http.js';
-import { createHttpClient, type HttpClient, type HttpClientOptions, joinUrl, parseJsonBody, statusError } from './client.js';
+import {
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  joinUrl,
+  parseJsonBody,
+  statusError,
+} from './client.js';
 import { redactUrl } from './redact-url.js';
 
 export interface SnapshotProgress {
@@ -70,7 +77,10 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
   const now = options.now ?? Date.now;
   const client =
     options.client ??
-    createHttpClient({ ...options.clientOptions, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+    createHttpClient({
+      ...options.clientOptions,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
   const po = options.parseOptions ?? {};
   const raw: RawResponse[] = [];
   let done = 0;
@@ -103,7 +113,8 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
     try {
       proofsBefore = { ok: true, value: await getJson('/pools/proof', parsePoolsProofResponse) };
     } catch (e) {
-      if (e instanceof HttpError && (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_REQUEST_INVALID')) throw e;
+      if (e instanceof HttpError && (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_REQUEST_INVALID'))
+        throw e;
       proofsBefore = failure(e);
     }
     const poolsState = await section(() => getJson('/pools/state', parsePoolsStateResponse));
@@ -121,7 +132,10 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         const q: string[] = [];
         if (startTime !== null) q.push(`start_time=${encodeURIComponent(startTime)}`);
         if (endTime !== null) q.push(`end_time=${encodeURIComponent(endTime)}`);
-        const response = await getJson(`/volume${q.length > 0 ? `?${q.join('&')}` : ''}`, parseVolumeResponse);
+        const response = await getJson(
+          `/volume${q.length > 0 ? `?${q.join('&')}` : ''}`,
+          parseVolumeResponse,
+        );
         return { startTime, endTime, response };
       };
       // a closed window: ends at the last whole minute at least one minute ago
@@ -136,13 +150,22 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       };
     });
     const aggregatorPairs = await section(() => getJson('/aggregator/pairs', parseAggregatorPairsResponse));
-    const aggregatorTickers = await section(() => getJson('/aggregator/tickers', parseAggregatorTickersResponse));
+    const aggregatorTickers = await section(() =>
+      getJson('/aggregator/tickers', parseAggregatorTickersResponse),
+    );
     const orderbooks = await section(async (): Promise<OrderbookSample[]> => {
-      if (!aggregatorPairs.ok) throw new HttpError('HTTP_STATUS', `no pair list to fetch order books for (${aggregatorPairs.reason})`);
+      if (!aggregatorPairs.ok)
+        throw new HttpError(
+          'HTTP_STATUS',
+          `no pair list to fetch order books for (${aggregatorPairs.reason})`,
+        );
       const out: OrderbookSample[] = [];
       for (const pair of aggregatorPairs.value) {
         const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
-        out.push({ tickerId: pair.ticker_id, response: await getJson(path, parseAggregatorOrderbookResponse) });
+        out.push({
+          tickerId: pair.ticker_id,
+          response: await getJson(path, parseAggregatorOrderbookResponse),
+        });
       }
       return out;
     });
@@ -152,7 +175,11 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         if (!poolsState.ok || !exchangeInfo.ok || !swapInfo.ok) {
           throw new HttpError('HTTP_STATUS', 'probe quotes need /pools/state, /exchange/info and /swap/info');
         }
-        const plan = computeProbePlan(poolsState.value, exchangeInfo.value, swapInfo.value.data.fees.network_fee);
+        const plan = computeProbePlan(
+          poolsState.value,
+          exchangeInfo.value,
+          swapInfo.value.data.fees.network_fee,
+        );
         const out: ProbeQuote[] = [];
         for (const p of plan) {
           const r = await call('POST', '/connect/quote', JSON.stringify(p.request));

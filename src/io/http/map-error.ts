@@ -48,9 +48,17 @@ export function mapTransportError(e: unknown, url: string, phase: 'connect' | 'b
   } else if (code.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED') {
     out = 'HTTP_TRUNCATED';
     text = `${url} sent a corrupt or truncated compressed body (${code})`;
-  } else if (phase === 'body' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_ABORTED') {
+  } else if (
+    phase === 'body' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'ECONNRESET' ||
+    code === 'UND_ERR_ABORTED'
+  ) {
     out = phase === 'body' ? 'HTTP_TRUNCATED' : 'HTTP_CONNECT_FAILED';
-    text = phase === 'body' ? `${url} closed the connection before the whole body arrived` : `${url} closed the connection`;
+    text =
+      phase === 'body'
+        ? `${url} closed the connection before the whole body arrived`
+        : `${url} closed the connection`;
   } else if (CONNECT_CODES.has(code) || CONNECT_CODES.has(inner) || code.startsWith('UND_ERR')) {
     out = 'HTTP_CONNECT_FAILED';
     text = `could not connect to ${url} (${code || inner || 'error'})`;
@@ -59,5 +67,8 @@ export function mapTransportError(e: unknown, url: string, phase: 'connect' | 'b
     text = `request to ${url} failed (${code || 'error'})`;
   }
   // never echo the library message if it might carry the raw URL with credentials
-  return new HttpError(out, text, { cause: e, details: { url, libraryCode: code || inner, libraryMessage: msg.replace(/\/\/[^/@\s]*@/g, '//') } });
+  return new HttpError(out, text, {
+    cause: e,
+    details: { url, libraryCode: code || inner, libraryMessage: msg.replace(/\/\/[^/@\s]*@/g, '//') },
+  });
 }

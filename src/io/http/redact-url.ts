@@ -3,7 +3,8 @@
  * removed and the values of sensitive query parameters are replaced by `***`.
  */
 
-const SENSITIVE_QUERY = /^(token|access_token|api_key|apikey|key|secret|password|passwd|pwd|auth|signature|sig|code)$/i;
+const SENSITIVE_QUERY =
+  /^(token|access_token|api_key|apikey|key|secret|password|passwd|pwd|auth|signature|sig|code)$/i;
 
 /** Returns `url` without credentials; a string that is not a URL is returned with `//user:pass@` cut. */
 export function redactUrl(url: string | URL): string {

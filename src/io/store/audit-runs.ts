@@ -78,7 +78,11 @@ export function recordAuditRun(mirror: Mirror, run: AuditRunInput): number {
     return tx.immediate();
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError('STORE_WRITE_FAILED', `recording the audit run into "${mirror.path}" failed: ${msg}`, { cause: e });
+    throw new StoreError(
+      'STORE_WRITE_FAILED',
+      `recording the audit run into "${mirror.path}" failed: ${msg}`,
+      { cause: e },
+    );
   }
 }
 
@@ -92,10 +96,9 @@ function parseJson(text: unknown, what: string): unknown {
 
 /** Audit runs, newest first, with their findings. */
 export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
-  const runs = mirror.db.prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?').all(options.limit ?? -1) as Record<
-    string,
-    unknown
-  >[];
+  const runs = mirror.db
+    .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
+    .all(options.limit ?? -1) as Record<string, unknown>[];
   const fstmt = mirror.db.prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
   return runs.map((r) => {
     const id = Number(r.id);

@@ -5,3 +5,4 @@ export * from './open-mirror.js';
 export * from './queries.js';
 export * from './record-snapshot.js';
 export * from './types.js';
+export * from './verify-contracts.js';

@@ -29,7 +29,9 @@ export interface OpenMirrorOptions {
 function currentVersion(db: Database.Database): number {
   const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
   if (has === undefined) return 0;
-  const row = db.prepare('SELECT max(version) AS v FROM migrations').get() as { v: number | null } | undefined;
+  const row = db.prepare('SELECT max(version) AS v FROM migrations').get() as
+    | { v: number | null }
+    | undefined;
   return row?.v ?? 0;
 }
 
@@ -42,7 +44,11 @@ function migrate(db: Database.Database, now: () => number): number {
     if (m.version <= version) continue;
     const apply = db.transaction(() => {
       for (const sql of m.statements) db.exec(sql);
-      db.prepare('INSERT INTO migrations (version, name, applied_at_ms) VALUES (?, ?, ?)').run(m.version, m.name, now());
+      db.prepare('INSERT INTO migrations (version, name, applied_at_ms) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        now(),
+      );
     });
     apply.immediate();
     version = m.version;
@@ -58,10 +64,14 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     db = new Database(path, { readonly, fileMustExist: readonly, timeout: options.busyTimeoutMs ?? 5_000 });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError('STORE_OPEN_FAILED', `"${path}" expected a mirror database that can be opened, got ${msg}`, {
-      cause: e,
-      details: { path },
-    });
+    throw new StoreError(
+      'STORE_OPEN_FAILED',
+      `"${path}" expected a mirror database that can be opened, got ${msg}`,
+      {
+        cause: e,
+        details: { path },
+      },
+    );
   }
   try {
     if (!readonly) {
@@ -100,6 +110,9 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     db.close();
     if (e instanceof StoreError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError('STORE_OPEN_FAILED', `"${path}" could not be opened as a mirror: ${msg}`, { cause: e, details: { path } });
+    throw new StoreError('STORE_OPEN_FAILED', `"${path}" could not be opened as a mirror: ${msg}`, {
+      cause: e,
+      details: { path },
+    });
   }
 }

@@ -48,7 +48,11 @@ function toObservation(r: Row): PoolObservation {
 }
 
 /** Every observation of one pool, oldest first (optionally only the newest `limit`). */
-export function loadPoolHistory(mirror: Mirror, poolId: string, options: { readonly limit?: number } = {}): PoolObservation[] {
+export function loadPoolHistory(
+  mirror: Mirror,
+  poolId: string,
+  options: { readonly limit?: number } = {},
+): PoolObservation[] {
   const limit = options.limit ?? -1;
   const rows = mirror.db
     .prepare(
@@ -84,14 +88,18 @@ export interface HistoryQuery {
  * Observations joined with their reserve contracts, grouped by pool, oldest first — the input of
  * the history checks (reserve continuity, LP supply, creation-time monotonicity, stale proofs).
  */
-export function loadObservationsForHistoryChecks(mirror: Mirror, query: HistoryQuery = {}): Map<string, HistoryObservation[]> {
+export function loadObservationsForHistoryChecks(
+  mirror: Mirror,
+  query: HistoryQuery = {},
+): Map<string, HistoryObservation[]> {
   const limit = query.limitPerPool ?? 1_000;
   const since = query.sinceMs ?? Number.MIN_SAFE_INTEGER;
   const stmt = mirror.db.prepare(
     `SELECT * FROM (
        SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a AS c_reserve_a,
               c.reserve_b AS c_reserve_b, c.total_lp_supply AS c_total_lp_supply, c.created_at_ms AS c_created_at_ms,
-              c.fields_source
+              c.created_at_micros AS c_created_at_micros, c.fields_source, c.blob_sha256, c.package_id, c.package_name,
+              c.module_name, c.entity_name
        FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
        WHERE o.pool_id = ? AND o.observed_at_ms >= ?
        ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?)
@@ -99,7 +107,10 @@ export function loadObservationsForHistoryChecks(mirror: Mirror, query: HistoryQ
   );
   const pools =
     query.poolIds ??
-    (mirror.db.prepare('SELECT DISTINCT pool_id FROM observations ORDER BY pool_id').pluck().all() as string[]);
+    (mirror.db
+      .prepare('SELECT DISTINCT pool_id FROM observations ORDER BY pool_id')
+      .pluck()
+      .all() as string[]);
   const out = new Map<string, HistoryObservation[]>();
   for (const poolId of pools) {
     const rows = stmt.all(poolId, since, limit) as Row[];
@@ -113,7 +124,15 @@ export function loadObservationsForHistoryChecks(mirror: Mirror, query: HistoryQ
         contractReserveB: str(r.c_reserve_b),
         contractTotalLpSupply: str(r.c_total_lp_supply),
         contractCreatedAtMs: num(r.c_created_at_ms),
+        contractCreatedAtMicros:
+          r.c_created_at_micros == null ? null : BigInt(r.c_created_at_micros as number),
         fieldsSource: str(r.fields_source) as 'blob' | 'published' | null,
+        template:
+          r.package_id == null
+            ? null
+            : `${String(r.package_id)}:${String(r.package_name)}:${String(r.module_name)}:${String(r.entity_name)}`,
+        blobSha256: str(r.blob_sha256),
+        proven: r.verification_status === 'verified' && r.fields_source === 'blob',
       })),
     );
   }
@@ -121,16 +140,25 @@ export function loadObservationsForHistoryChecks(mirror: Mirror, query: HistoryQ
 }
 
 /** Number of reserve contracts in the mirror (optionally with one verification status). */
-export function countContracts(mirror: Mirror, options: { readonly status?: MirrorVerificationStatus } = {}): number {
+export function countContracts(
+  mirror: Mirror,
+  options: { readonly status?: MirrorVerificationStatus } = {},
+): number {
   const v =
     options.status === undefined
       ? mirror.db.prepare('SELECT count(*) FROM contracts').pluck().get()
-      : mirror.db.prepare('SELECT count(*) FROM contracts WHERE verification_status = ?').pluck().get(options.status);
+      : mirror.db
+          .prepare('SELECT count(*) FROM contracts WHERE verification_status = ?')
+          .pluck()
+          .get(options.status);
   return num(v) ?? 0;
 }
 
 /** Snapshot rows, newest first. */
-export function loadSnapshots(mirror: Mirror, options: { readonly limit?: number } = {}): MirrorSnapshotRow[] {
+export function loadSnapshots(
+  mirror: Mirror,
+  options: { readonly limit?: number } = {},
+): MirrorSnapshotRow[] {
   const rows = mirror.db
     .prepare('SELECT * FROM snapshots ORDER BY id DESC LIMIT ?')
     .all(options.limit ?? -1) as Row[];
@@ -140,7 +168,10 @@ export function loadSnapshots(mirror: Mirror, options: { readonly limit?: number
       const j = JSON.parse(String(r.failed_sections)) as unknown;
       if (Array.isArray(j)) failed = j.filter((x): x is string => typeof x === 'string');
     } catch {
-      throw new StoreError('STORE_CORRUPT', `snapshots.failed_sections of snapshot ${String(r.id)} is not JSON`);
+      throw new StoreError(
+        'STORE_CORRUPT',
+        `snapshots.failed_sections of snapshot ${String(r.id)} is not JSON`,
+      );
     }
     return {
       id: num(r.id) ?? 0,
@@ -173,12 +204,15 @@ export interface ContractRange {
  * Streams the stored reserve contracts ordered by ledger creation time (then contract ID), one
  * row at a time. Do not write to the same mirror while iterating.
  */
-export function* iterateContracts(mirror: Mirror, range: ContractRange = {}): Generator<MirrorContract, void, undefined> {
+export function* iterateContracts(
+  mirror: Mirror,
+  range: ContractRange = {},
+): Generator<MirrorContract, void, undefined> {
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   const cols = `contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name, reserve_a,
     reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
-    first_seen_ms, last_seen_ms`;
+    first_seen_ms, last_seen_ms, created_at_micros, blob_sha256`;
   const stmt =
     range.poolId === undefined
       ? mirror.db.prepare(
@@ -188,9 +222,9 @@ export function* iterateContracts(mirror: Mirror, range: ContractRange = {}): Ge
           `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
         );
   stmt.raw(true);
-  const it = (range.poolId === undefined ? stmt.iterate(from, to) : stmt.iterate(range.poolId, from, to)) as IterableIterator<
-    unknown[]
-  >;
+  const it = (
+    range.poolId === undefined ? stmt.iterate(from, to) : stmt.iterate(range.poolId, from, to)
+  ) as IterableIterator<unknown[]>;
   for (const r of it) {
     yield {
       contractId: r[0] as string,
@@ -211,6 +245,8 @@ export function* iterateContracts(mirror: Mirror, range: ContractRange = {}): Ge
       verificationReason: r[15] as string | null,
       firstSeenMs: r[16] as number,
       lastSeenMs: r[17] as number,
+      createdAtMicros: BigInt(r[18] as number),
+      blobSha256: r[19] as string,
     };
   }
 }

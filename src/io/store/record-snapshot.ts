@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../core/api/index.js';
-import { parseApiTimestampMs } from '../../core/api/index.js';
+import { parseApiTimestampMicros, parseApiTimestampMs } from '../../core/api/index.js';
 import { StoreError } from '../../errors/store.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
@@ -63,7 +63,9 @@ function toVerificationMap(
 export function recordSnapshot(
   mirror: Mirror,
   snapshot: ApiSnapshot,
-  verifications: ReadonlyMap<string, ContractVerificationInput> | Readonly<Record<string, ContractVerificationInput>> = new Map(),
+  verifications:
+    | ReadonlyMap<string, ContractVerificationInput>
+    | Readonly<Record<string, ContractVerificationInput>> = new Map(),
   options: RecordSnapshotOptions = {},
 ): RecordSnapshotResult {
   if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
@@ -77,7 +79,13 @@ export function recordSnapshot(
       | { id: number; pool_count: number }
       | undefined;
     if (existing !== undefined) {
-      return { snapshotId: existing.id, created: false, pools: existing.pool_count, newContracts: [], contracts: 0 };
+      return {
+        snapshotId: existing.id,
+        created: false,
+        pools: existing.pool_count,
+        newContracts: [],
+        contracts: 0,
+      };
     }
     const proofs = new Map<string, PoolProofInfo>();
     for (const section of [snapshot.proofsBefore, snapshot.proofsAfter]) {
@@ -115,22 +123,36 @@ export function recordSnapshot(
     );
     snapshot.raw.forEach((r, i) => {
       insBody.run(r.sha256, r.body.length, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
-      insResp.run(snapshotId, i, r.method, r.url, r.requestBody, r.status, r.contentType, r.sha256, r.startedAtMs, r.durationMs);
+      insResp.run(
+        snapshotId,
+        i,
+        r.method,
+        r.url,
+        r.requestBody,
+        r.status,
+        r.contentType,
+        r.sha256,
+        r.startedAtMs,
+        r.durationMs,
+      );
     });
 
-    const getContract = db.prepare('SELECT verification_status, fields_source FROM contracts WHERE contract_id = ?');
+    const getContract = db.prepare(
+      'SELECT verification_status, fields_source FROM contracts WHERE contract_id = ?',
+    );
     const insContract = db.prepare(
-      `INSERT INTO contracts (contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name,
-         reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status,
-         verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms, last_seen_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
+         entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
+         fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
+         last_seen_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const touchContract = db.prepare(
       'UPDATE contracts SET last_seen_snapshot = ?, last_seen_ms = max(last_seen_ms, ?) WHERE contract_id = ?',
     );
     const updVerification = db.prepare(
       `UPDATE contracts SET verification_status = ?, verification_reason = ?, fields_source = ?,
-         reserve_a = ?, reserve_b = ?, total_lp_supply = ?, created_at_ms = ? WHERE contract_id = ?`,
+         reserve_a = ?, reserve_b = ?, total_lp_supply = ?, created_at_ms = ?, created_at_micros = ? WHERE contract_id = ?`,
     );
     const seenMs = snapshot.startedAtMs;
     const newContracts: string[] = [];
@@ -143,24 +165,27 @@ export function recordSnapshot(
             a: decoded.reserveA,
             b: decoded.reserveB,
             lp: decoded.totalLpSupply,
-            ms: Number(decoded.createdAtMicros / 1000n),
+            us: decoded.createdAtMicros,
             src: 'blob',
           }
         : {
             a: rc.reserve_a,
             b: rc.reserve_b,
             lp: rc.total_lp_supply,
-            ms: parseApiTimestampMs(rc.ledger_created_at) ?? 0,
+            us: parseApiTimestampMicros(rc.ledger_created_at) ?? 0n,
             src: 'published',
           };
       const old = getContract.get(cid) as { verification_status: string; fields_source: string } | undefined;
+      const ms = Number(fields.us / 1000n);
       if (old === undefined) {
         newContracts.push(cid);
         const t = rc.template;
+        const blob = Buffer.from(rc.created_event_blob, 'base64');
         insContract.run(
           cid,
           p.pool_id,
-          Buffer.from(rc.created_event_blob, 'base64'),
+          blob,
+          createHash('sha256').update(blob).digest('hex'),
           rc.update_id,
           t.package_id,
           t.package_name,
@@ -170,7 +195,8 @@ export function recordSnapshot(
           fields.b,
           fields.lp,
           rc.ledger_created_at,
-          fields.ms,
+          ms,
+          fields.us,
           fields.src,
           v?.status ?? 'unchecked',
           v?.reason ?? null,
@@ -181,8 +207,21 @@ export function recordSnapshot(
         );
       } else {
         touchContract.run(snapshotId, seenMs, cid);
-        if (v !== undefined && (old.verification_status !== v.status || (decoded && old.fields_source !== 'blob'))) {
-          updVerification.run(v.status, v.reason ?? null, fields.src, fields.a, fields.b, fields.lp, fields.ms, cid);
+        if (
+          v !== undefined &&
+          (old.verification_status !== v.status || (decoded && old.fields_source !== 'blob'))
+        ) {
+          updVerification.run(
+            v.status,
+            v.reason ?? null,
+            fields.src,
+            fields.a,
+            fields.b,
+            fields.lp,
+            ms,
+            fields.us,
+            cid,
+          );
         }
       }
     }
@@ -224,8 +263,12 @@ export function recordSnapshot(
   } catch (e) {
     if (e instanceof StoreError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError('STORE_WRITE_FAILED', `recording the snapshot into "${mirror.path}" failed and was rolled back: ${msg}`, {
-      cause: e,
-    });
+    throw new StoreError(
+      'STORE_WRITE_FAILED',
+      `recording the snapshot into "${mirror.path}" failed and was rolled back: ${msg}`,
+      {
+        cause: e,
+      },
+    );
   }
 }

@@ -73,7 +73,15 @@ export interface HistoryObservation extends PoolObservation {
   readonly contractReserveB: string | null;
   readonly contractTotalLpSupply: string | null;
   readonly contractCreatedAtMs: number | null;
+  /** ledger creation time of the contract in µs (from the blob when fieldsSource is 'blob') */
+  readonly contractCreatedAtMicros: bigint | null;
   readonly fieldsSource: 'blob' | 'published' | null;
+  /** "package_id:package_name:Module:Entity" of the contract, or null */
+  readonly template: string | null;
+  /** sha256 hex of the contract's created_event_blob (compares contents of a reused ID) */
+  readonly blobSha256: string | null;
+  /** the contract verified AND its reserves were read from the blob */
+  readonly proven: boolean;
 }
 
 /** A reserve contract as stored (iterateContracts streams these). */
@@ -92,6 +100,8 @@ export interface MirrorContract {
   readonly totalLpSupply: string;
   readonly ledgerCreatedAt: string;
   readonly createdAtMs: number;
+  readonly createdAtMicros: bigint;
+  readonly blobSha256: string;
   readonly fieldsSource: 'blob' | 'published';
   readonly verificationStatus: MirrorVerificationStatus;
   readonly verificationReason: string | null;

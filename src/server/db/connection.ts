@@ -20,15 +20,22 @@ export interface OpenServerDbOptions {
 }
 
 /** Opens (creating as needed) and migrates the ledger database at `path`. */
-export function openServerDb(path: string = DEFAULT_SERVER_DB_PATH, options: OpenServerDbOptions = {}): ServerDb {
+export function openServerDb(
+  path: string = DEFAULT_SERVER_DB_PATH,
+  options: OpenServerDbOptions = {},
+): ServerDb {
   let db: ServerDb;
   try {
     if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path);
   } catch (cause) {
-    throw new ServerError('DB_OPEN_FAILED', `"db" expected an openable SQLite path, got ${JSON.stringify(path)}`, {
-      cause,
-    });
+    throw new ServerError(
+      'DB_OPEN_FAILED',
+      `"db" expected an openable SQLite path, got ${JSON.stringify(path)}`,
+      {
+        cause,
+      },
+    );
   }
   try {
     if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
@@ -39,7 +46,9 @@ export function openServerDb(path: string = DEFAULT_SERVER_DB_PATH, options: Ope
   } catch (cause) {
     db.close();
     if (cause instanceof ServerError) throw cause;
-    throw new ServerError('DB_OPEN_FAILED', `"db" could not be migrated at ${JSON.stringify(path)}`, { cause });
+    throw new ServerError('DB_OPEN_FAILED', `"db" could not be migrated at ${JSON.stringify(path)}`, {
+      cause,
+    });
   }
 }
 

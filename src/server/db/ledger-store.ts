@@ -81,7 +81,9 @@ export class LedgerStore {
     const p = (sql: string): Statement => db.prepare(sql);
     this.s = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
-      setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      setMeta: p(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
       insertToken: p(
         'INSERT INTO tokens (admin, id, name, symbol, price_aggregator_id, ord) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -99,7 +101,9 @@ export class LedgerStore {
           'created_at_micros, archived_by, reserve_a, reserve_b, total_lp_supply, fee_rate, blob) ' +
           'VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)',
       ),
-      archiveContract: p('UPDATE reserve_contracts SET archived_by = ? WHERE contract_id = ? AND archived_by IS NULL'),
+      archiveContract: p(
+        'UPDATE reserve_contracts SET archived_by = ? WHERE contract_id = ? AND archived_by IS NULL',
+      ),
       getContract: p('SELECT * FROM reserve_contracts WHERE contract_id = ?'),
       listContracts: p('SELECT * FROM reserve_contracts WHERE pool_id = ? ORDER BY sequence DESC LIMIT ?'),
       countContracts: p('SELECT COUNT(*) AS n FROM reserve_contracts'),
@@ -109,7 +113,11 @@ export class LedgerStore {
         'INSERT INTO transfers (ts_ms, sender, instrument_admin, instrument_id, amount, memo, status, reason, ' +
           'out_admin, out_id, out_amount, update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      insertSwap: p(`INSERT INTO swap_events (${SWAP_COLUMNS}) VALUES (${SWAP_COLUMNS.split(',').map(() => '?').join(', ')})`),
+      insertSwap: p(
+        `INSERT INTO swap_events (${SWAP_COLUMNS}) VALUES (${SWAP_COLUMNS.split(',')
+          .map(() => '?')
+          .join(', ')})`,
+      ),
       listSwaps: p(
         `SELECT e.*, t.party AS trader FROM swap_events e JOIN traders t ON t.trader_id = e.trader_id ORDER BY e.seq`,
       ),
@@ -209,7 +217,10 @@ export class LedgerStore {
   archiveReserveContract(contractId: string, updateId: string): void {
     const r = this.s.archiveContract!.run(updateId, contractId);
     if (r.changes !== 1) {
-      throw new ServerError('DB_CORRUPT', `"contractId" expected an active reserve contract, got ${contractId}`);
+      throw new ServerError(
+        'DB_CORRUPT',
+        `"contractId" expected an active reserve contract, got ${contractId}`,
+      );
     }
   }
   getReserveContract(contractId: string): ReserveContractRow | null {
@@ -303,7 +314,16 @@ export class LedgerStore {
   }
 
   insertLiquidityEvent(e: LiquidityEventRow): void {
-    this.s.insertLiquidity!.run(e.tsMs, e.updateId, e.poolId, e.provider, e.kind, e.amountA, e.amountB, e.lpAmount);
+    this.s.insertLiquidity!.run(
+      e.tsMs,
+      e.updateId,
+      e.poolId,
+      e.provider,
+      e.kind,
+      e.amountA,
+      e.amountB,
+      e.lpAmount,
+    );
   }
   getLpPosition(poolId: string, provider: string): string | null {
     const r = this.s.getPosition!.get(poolId, provider) as { amount: string } | undefined;

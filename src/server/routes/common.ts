@@ -69,7 +69,12 @@ export function tokenInfo(t: Token): {
   instrument_name: string;
   instrument_symbol: string;
 } {
-  return { instrument_admin: t.admin, instrument_id: t.id, instrument_name: t.name, instrument_symbol: t.symbol };
+  return {
+    instrument_admin: t.admin,
+    instrument_id: t.id,
+    instrument_name: t.name,
+    instrument_symbol: t.symbol,
+  };
 }
 
 /**

@@ -4,7 +4,12 @@
  * swap_performance.avg_speed; "12.00" without history — the default lives in the quote core).
  * Both come from one 60-second window of the last 90 days of swap events.
  */
-import { computeAverageExecutionSeconds, computeStats, DAY_MS, type SwapStats } from '../../core/amm/index.js';
+import {
+  computeAverageExecutionSeconds,
+  computeStats,
+  DAY_MS,
+  type SwapStats,
+} from '../../core/amm/index.js';
 import type { RouteDeps } from '../app.js';
 import type { Reply } from '../http.js';
 import { CACHE_SECONDS, cachedJson } from './common.js';

@@ -38,6 +38,9 @@ export function createManualClock(startMs: number): ManualClock {
 
 function assertTimeMs(field: string, ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 0) {
-    throw new ServerError('SIMULATOR_OPTION_INVALID', `"${field}" expected a non-negative integer of ms, got ${ms}`);
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"${field}" expected a non-negative integer of ms, got ${ms}`,
+    );
   }
 }

@@ -42,8 +42,16 @@ export interface SimTransfer {
 }
 
 export type SimTransferResult =
-  | { readonly status: 'executed'; readonly payout: { readonly instrument: TokenRef; readonly amount: Amount }; readonly events: readonly SwapEvent[] }
-  | { readonly status: 'refunded'; readonly reason: string; readonly refund: { readonly instrument: TokenRef; readonly amount: Amount } };
+  | {
+      readonly status: 'executed';
+      readonly payout: { readonly instrument: TokenRef; readonly amount: Amount };
+      readonly events: readonly SwapEvent[];
+    }
+  | {
+      readonly status: 'refunded';
+      readonly reason: string;
+      readonly refund: { readonly instrument: TokenRef; readonly amount: Amount };
+    };
 
 export interface ExchangeSimulation {
   transfer(t: SimTransfer): SimTransferResult;

@@ -28,7 +28,11 @@ import { parseMemo } from './memo.js';
 const PLAIN_AMOUNT = /^\d{1,28}(\.\d{1,10})?$/;
 
 /** Executes or refunds one transfer (one SQLite transaction for an execution). */
-export function executeTransfer(ctx: LedgerContext, t: SimTransfer, saveMeta: (ms: number) => void): SimTransferResult {
+export function executeTransfer(
+  ctx: LedgerContext,
+  t: SimTransfer,
+  saveMeta: (ms: number) => void,
+): SimTransferResult {
   const ms = ctx.ledgerTimeMs();
   const refund = (reason: string): SimTransferResult => {
     const amount = typeof t.amount === 'string' ? t.amount : String(t.amount);
@@ -56,7 +60,11 @@ export function executeTransfer(ctx: LedgerContext, t: SimTransfer, saveMeta: (m
     return refund('invalid transfer amount');
   }
   const tokens = ctx.tokens();
-  if (typeof t.instrument !== 'object' || t.instrument === null || !tokens.some((x) => isSameToken(x, t.instrument))) {
+  if (
+    typeof t.instrument !== 'object' ||
+    t.instrument === null ||
+    !tokens.some((x) => isSameToken(x, t.instrument))
+  ) {
     return refund('unknown instrument');
   }
   const memo = typeof t.memo === 'string' ? parseMemo(t.memo) : null;
@@ -64,7 +72,8 @@ export function executeTransfer(ctx: LedgerContext, t: SimTransfer, saveMeta: (m
   const pools = ctx.pools().filter((p) => p.active);
   const reachableByKey = new Map<string, Token>();
   for (const p of pools) {
-    for (const x of [p.tokenA, p.tokenB]) if (x.id === memo.buyInstrumentId) reachableByKey.set(tokenKey(x), x);
+    for (const x of [p.tokenA, p.tokenB])
+      if (x.id === memo.buyInstrumentId) reachableByKey.set(tokenKey(x), x);
   }
   const reachable = [...reachableByKey.values()];
   if (reachable.length === 0) return refund('memo names no reachable token');
@@ -170,6 +179,6 @@ function valueInCc(ctx: LedgerContext, amount: Dec, token: TokenRef, pool: PoolS
   if (isSameToken(token, cc)) return amount;
   const rCc = computeReserveOf(pool, cc);
   const rToken = computeReserveOf(pool, token);
-  if (rCc !== null && rToken !== null && rToken.gt(0)) return roundHalfUp10(amount.mul(rCc).div(rToken));
+  if (rCc && rToken?.gt(0)) return roundHalfUp10(amount.mul(rCc).div(rToken));
   return computeCcValue(amount, token, ctx.pools(), cc) ?? toDec('0');
 }

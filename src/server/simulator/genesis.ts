@@ -4,8 +4,9 @@
  * (sequence 0, no previous), the LP supply √(R_a·R_b) credited to the operator — all in ONE
  * SQLite transaction; `loadLedger` reads an existing one back (restart keeps the ledger).
  */
-import type { ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../../core/amm/types.js';
+
 import { formatAmount } from '../../core/amm/format.js';
+import type { ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../../core/amm/types.js';
 import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
 import type { Sha256 } from '../../core/hash/sha256.js';
 import { ServerError } from '../../errors/server.js';
@@ -61,7 +62,9 @@ export function seedLedger(x: SeedLedgerInput): LoadedLedger {
   const pools: PoolState[] = [];
   let micros = BigInt(x.genesisMs) * 1000n;
   x.store.transaction(() => {
-    m.tokens.forEach((t, i) => x.store.insertToken(t, i));
+    m.tokens.forEach((t, i) => {
+      x.store.insertToken(t, i);
+    });
     m.pools.forEach((p, i) => {
       const tokenA = tokenMap.get(tokenKey(p.tokenA))!;
       const tokenB = tokenMap.get(tokenKey(p.tokenB))!;
@@ -115,7 +118,14 @@ export function seedLedger(x: SeedLedgerInput): LoadedLedger {
     const rngState = x.rng.saveState();
     if (rngState !== null) x.store.setMeta('rng_state', rngState);
   });
-  return { market: meta, tokens: m.tokens, pools, events: [], lastLedgerMs: x.genesisMs, lastMicros: micros - 1n };
+  return {
+    market: meta,
+    tokens: m.tokens,
+    pools,
+    events: [],
+    lastLedgerMs: x.genesisMs,
+    lastMicros: micros - 1n,
+  };
 }
 
 /** Reads an existing ledger back. Throws DB_CORRUPT when a pool lacks its current contract. */
@@ -130,7 +140,8 @@ export function loadLedger(store: LedgerStore): LoadedLedger {
   const tokenMap = new Map(tokens.map((t) => [tokenKey(t), t]));
   const pools = store.listPools().map((row) => {
     const c = row.currentContractId === null ? null : store.getReserveContract(row.currentContractId);
-    if (c === null) throw new ServerError('DB_CORRUPT', `"pools.${row.poolId}" expected a current reserve contract`);
+    if (c === null)
+      throw new ServerError('DB_CORRUPT', `"pools.${row.poolId}" expected a current reserve contract`);
     return toPoolState(row, c, tokenMap);
   });
   const lastLedgerMs = Number(store.getMeta('ledger_time_ms') ?? '0');

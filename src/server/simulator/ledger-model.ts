@@ -3,9 +3,10 @@
  * (api-decisions §3): a pool's current `PoolState` is its pool row + its latest reserve contract.
  * Also the small helpers every ledger change shares: update ids, creation times, next contract.
  */
+
+import type { Dec } from '../../core/amm/decimal.js';
 import { formatAmount } from '../../core/amm/format.js';
 import type { PoolState, Token, TokenRef } from '../../core/amm/types.js';
-import type { Dec } from '../../core/amm/decimal.js';
 import { formatBase64, formatHex } from '../../core/codec/bytes.js';
 import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
 import type { Sha256 } from '../../core/hash/sha256.js';
@@ -28,11 +29,18 @@ export function computeUpdateId(rng: SimRng): string {
 }
 
 /** The pool's current state from its rows. */
-export function toPoolState(pool: PoolRow, c: ReserveContractRow, tokens: ReadonlyMap<string, Token>): PoolState {
+export function toPoolState(
+  pool: PoolRow,
+  c: ReserveContractRow,
+  tokens: ReadonlyMap<string, Token>,
+): PoolState {
   const tokenA = tokens.get(`${pool.tokenAAdmin}\n${pool.tokenAId}`);
   const tokenB = tokens.get(`${pool.tokenBAdmin}\n${pool.tokenBId}`);
   if (tokenA === undefined || tokenB === undefined) {
-    throw new ServerError('DB_CORRUPT', `"pools.${pool.poolId}" expected known tokens, got ${pool.tokenAId}/${pool.tokenBId}`);
+    throw new ServerError(
+      'DB_CORRUPT',
+      `"pools.${pool.poolId}" expected known tokens, got ${pool.tokenAId}/${pool.tokenBId}`,
+    );
   }
   return {
     poolId: pool.poolId,

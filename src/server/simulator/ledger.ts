@@ -10,22 +10,28 @@
  * a manual clock; during `prefillHistory` it is the simulated past instant (`runAt`).
  */
 import type { Dec } from '../../core/amm/decimal.js';
-import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../../core/amm/types.js';
+import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token } from '../../core/amm/types.js';
 import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
 import type { Sha256 } from '../../core/hash/sha256.js';
 import { ServerError } from '../../errors/server.js';
 import { sha256Node } from '../../io/node-sha256.js';
 import type { ServerDb } from '../db/connection.js';
 import { LedgerStore, type LedgerUpdateKind, type ReserveContractRow } from '../db/ledger-store.js';
-import type { ExchangeChange, ExchangeSimulation, ExchangeView, SimTransfer, SimTransferResult } from './exchange.js';
-import { executeTransfer } from './execute-transfer.js';
-import { seedLedger, loadLedger, type MarketMeta } from './genesis.js';
-import { computeNextReserve, computeUpdateId, type NextReserve, tokenKey } from './ledger-model.js';
-import { addLiquidityTo, removeLiquidityFrom } from './liquidity-ops.js';
 import type { SimClock } from './clock.js';
+import type {
+  ExchangeChange,
+  ExchangeSimulation,
+  ExchangeView,
+  SimTransfer,
+  SimTransferResult,
+} from './exchange.js';
+import { executeTransfer } from './execute-transfer.js';
+import { loadLedger, type MarketMeta, seedLedger } from './genesis.js';
+import { computeNextReserve, computeUpdateId, type NextReserve, tokenKey } from './ledger-model.js';
+import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
 import type { SimRng } from './rng.js';
 import type { SeedMarket } from './seed-market.js';
-import { prefillHistory, type PrefillOptions, type PrefillResult } from './traffic.js';
+import { type PrefillOptions, type PrefillResult, prefillHistory } from './traffic.js';
 
 export const DEFAULT_GENESIS_AGE_MS = 30 * 24 * 3600 * 1000;
 
@@ -63,7 +69,12 @@ export interface LedgerContext {
   /** a new ledger update id, recorded in ledger_updates */
   beginUpdate(kind: LedgerUpdateKind, ms: number): string;
   /** archives the pool's current contract and mints its successor (inside the caller's transaction) */
-  replaceReserve(pool: PoolState, updateId: string, micros: bigint, r: { reserveA: Dec | string; reserveB: Dec | string; totalLpSupply: Dec | string }): NextReserve;
+  replaceReserve(
+    pool: PoolState,
+    updateId: string,
+    micros: bigint,
+    r: { reserveA: Dec | string; reserveB: Dec | string; totalLpSupply: Dec | string },
+  ): NextReserve;
   /** installs committed pool states and records the ledger time (after the transaction) */
   commitPools(states: readonly PoolState[], ms: number): void;
   commitEvents(events: readonly SwapEvent[]): void;
@@ -73,6 +84,11 @@ export interface LedgerContext {
 export interface SimulatedExchange extends ExchangeView, ExchangeSimulation {
   /** the contract ID version of newly minted reserve contracts */
   contractIdVersion(): ContractIdVersion;
+  /**
+   * Retires a pool: one ledger update archives its reserve contract without a successor and marks
+   * it inactive (absent from /pools/proof; its last contract stays its `reserveContract`).
+   */
+  retirePool(poolId: string): PoolState;
   /** the reserve-contract signatory */
   operatorParty(): string;
   /** raw rows of a pool's reserve contracts, newest first (archived ones have `archivedBy`) */
@@ -92,37 +108,40 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
   const sha256 = o.sha256 ?? sha256Node;
   const version = o.contractIdVersion ?? 'v12';
   if (version !== 'v10' && version !== 'v11' && version !== 'v12') {
-    throw new ServerError('SIMULATOR_OPTION_INVALID', `"contractIdVersion" expected v10, v11 or v12, got ${String(version)}`);
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"contractIdVersion" expected v10, v11 or v12, got ${String(version)}`,
+    );
   }
   const savedRng = store.getMeta('rng_state');
   if (savedRng !== null) o.rng.loadState(savedRng);
 
-  let state = store.getMeta('market') === null
-    ? seedLedger({
-        store,
-        market: o.seedMarket,
-        extraPools: o.extraPools ?? o.seedMarket.generatePools,
-        operator: o.operatorParty ?? o.seedMarket.operator,
-        genesisMs: Math.max(0, o.clock.nowMs() - (o.genesisAgeMs ?? DEFAULT_GENESIS_AGE_MS)),
-        rng: o.rng,
-        sha256,
-        version,
-      })
-    : loadLedger(store);
-  const market = state.market;
-  const tokenList = state.tokens;
+  const opened =
+    store.getMeta('market') === null
+      ? seedLedger({
+          store,
+          market: o.seedMarket,
+          extraPools: o.extraPools ?? o.seedMarket.generatePools,
+          operator: o.operatorParty ?? o.seedMarket.operator,
+          genesisMs: Math.max(0, o.clock.nowMs() - (o.genesisAgeMs ?? DEFAULT_GENESIS_AGE_MS)),
+          rng: o.rng,
+          sha256,
+          version,
+        })
+      : loadLedger(store);
+  const market = opened.market;
+  const tokenList = opened.tokens;
   const tokenMap = new Map(tokenList.map((t) => [tokenKey(t), t]));
-  const poolOrder = state.pools.map((p) => p.poolId);
-  const poolMap = new Map(state.pools.map((p) => [p.poolId, p]));
+  const poolOrder = opened.pools.map((p) => p.poolId);
+  const poolMap = new Map(opened.pools.map((p) => [p.poolId, p]));
   let poolList: readonly PoolState[] | null = null;
-  const events: SwapEvent[] = state.events;
-  let lastMs = state.lastLedgerMs;
-  let lastMicros = state.lastMicros;
+  const events: SwapEvent[] = opened.events;
+  let lastMs = opened.lastLedgerMs;
+  let lastMicros = opened.lastMicros;
   let eventSeq = events.length === 0 ? 0 : events[events.length - 1]!.seq;
   let updateSeq = store.maxLedgerUpdateSeq();
   let pinnedMs: number | null = null;
   const listeners = new Set<(c: ExchangeChange) => void>();
-  state = undefined as never;
 
   const ledgerTimeMs = (): number => pinnedMs ?? Math.max(o.clock.nowMs(), lastMs);
 
@@ -138,7 +157,11 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     },
     pool: (poolId) => {
       const p = poolMap.get(poolId);
-      if (p === undefined) throw new ServerError('POOL_NOT_FOUND', `"poolId" expected a known pool, got ${JSON.stringify(poolId)}`);
+      if (p === undefined)
+        throw new ServerError(
+          'POOL_NOT_FOUND',
+          `"poolId" expected a known pool, got ${JSON.stringify(poolId)}`,
+        );
       return p;
     },
     tokens: () => tokenList,
@@ -222,7 +245,8 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     swapEvents: (fromMs, toMs) => (toMs <= fromMs ? [] : events.slice(lowerBound(fromMs), lowerBound(toMs))),
     countTraders: (fromMs, toMs) => {
       const seen = new Set<string>();
-      for (let i = lowerBound(fromMs); i < events.length && events[i]!.tsMs < toMs; i++) seen.add(events[i]!.trader);
+      for (let i = lowerBound(fromMs); i < events.length && events[i]!.tsMs < toMs; i++)
+        seen.add(events[i]!.trader);
       return seen.size;
     },
     reserveHistory: (poolId, limit) => {
@@ -254,14 +278,20 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
       };
     },
     transfer: (t: SimTransfer): SimTransferResult => executeTransfer(ctx, t, saveMeta),
-    addLiquidity: (poolId, amountA, amountB, provider) => addLiquidityTo(ctx, poolId, amountA, amountB, provider, saveMeta),
-    removeLiquidity: (poolId, lpAmount, provider) => removeLiquidityFrom(ctx, poolId, lpAmount, provider, saveMeta),
+    addLiquidity: (poolId, amountA, amountB, provider) =>
+      addLiquidityTo(ctx, poolId, amountA, amountB, provider, saveMeta),
+    retirePool: (poolId) => retirePoolIn(ctx, poolId, saveMeta),
+    removeLiquidity: (poolId, lpAmount, provider) =>
+      removeLiquidityFrom(ctx, poolId, lpAmount, provider, saveMeta),
     contractIdVersion: () => version,
     operatorParty: () => market.operator,
     lastLedgerTimeMs: () => lastMs,
     runAt: (tsMs, fn) => {
       if (!Number.isSafeInteger(tsMs) || tsMs < lastMs) {
-        throw new ServerError('SIMULATOR_OPTION_INVALID', `"tsMs" expected an integer ≥ the last ledger time ${lastMs}, got ${tsMs}`);
+        throw new ServerError(
+          'SIMULATOR_OPTION_INVALID',
+          `"tsMs" expected an integer ≥ the last ledger time ${lastMs}, got ${tsMs}`,
+        );
       }
       const before = pinnedMs;
       pinnedMs = tsMs;

@@ -2,7 +2,8 @@
  * Adding and removing liquidity on the simulated ledger (api-decisions §5). Each call is one
  * ledger update (kind `liquidity_add` / `liquidity_remove`): the pool's reserve contract is
  * archived and re-created with the new reserves and LP supply, a liquidity event is recorded and
- * the provider's LP position is updated. Math and rounding: ./liquidity.ts.
+ * the provider's LP position is updated. Math and rounding: ./liquidity.ts. Also retiring a pool
+ * (kind `retire`): its contract is archived without a successor and the pool becomes inactive.
  */
 import { Dec } from '../../core/amm/decimal.js';
 import { formatAmount } from '../../core/amm/format.js';
@@ -16,20 +17,27 @@ const PLAIN_AMOUNT = /^\d{1,28}(\.\d{1,10})?$/;
 
 function parsePositive(field: string, v: Amount): Dec {
   if (typeof v !== 'string' || !PLAIN_AMOUNT.test(v) || !new Dec(v).gt(0)) {
-    throw new ServerError('LIQUIDITY_AMOUNT_INVALID', `"${field}" expected a positive decimal string with at most 10 decimals, got ${formatGot(v)}`);
+    throw new ServerError(
+      'LIQUIDITY_AMOUNT_INVALID',
+      `"${field}" expected a positive decimal string with at most 10 decimals, got ${formatGot(v)}`,
+    );
   }
   return new Dec(v);
 }
 
 function activePool(ctx: LedgerContext, poolId: string): PoolState {
   const pool = ctx.pool(poolId);
-  if (!pool.active) throw new ServerError('POOL_INACTIVE', `"poolId" expected an active pool, got ${JSON.stringify(poolId)}`);
+  if (!pool.active)
+    throw new ServerError('POOL_INACTIVE', `"poolId" expected an active pool, got ${JSON.stringify(poolId)}`);
   return pool;
 }
 
 function assertProvider(provider: string): void {
   if (typeof provider !== 'string' || provider.length === 0) {
-    throw new ServerError('LIQUIDITY_AMOUNT_INVALID', `"provider" expected a party id, got ${formatGot(provider)}`);
+    throw new ServerError(
+      'LIQUIDITY_AMOUNT_INVALID',
+      `"provider" expected a party id, got ${formatGot(provider)}`,
+    );
   }
 }
 
@@ -81,7 +89,11 @@ export function addLiquidityTo(
 ): PoolState {
   assertProvider(provider);
   const pool = activePool(ctx, poolId);
-  const change = computeLiquidityAdd(pool, parsePositive('amountA', amountA), parsePositive('amountB', amountB));
+  const change = computeLiquidityAdd(
+    pool,
+    parsePositive('amountA', amountA),
+    parsePositive('amountB', amountB),
+  );
   const held = new Dec(ctx.store.getLpPosition(poolId, provider) ?? '0');
   return apply(ctx, pool, change, 'add', provider, held.add(change.lpAmount), saveMeta);
 }
@@ -106,4 +118,20 @@ export function removeLiquidityFrom(
   }
   const change = computeLiquidityRemove(pool, lp);
   return apply(ctx, pool, change, 'remove', provider, held.sub(lp), saveMeta);
+}
+
+/** Retires an active pool (see SimulatedExchange.retirePool). */
+export function retirePoolIn(ctx: LedgerContext, poolId: string, saveMeta: (ms: number) => void): PoolState {
+  const pool = activePool(ctx, poolId);
+  const ms = ctx.ledgerTimeMs();
+  const retired: PoolState = { ...pool, active: false };
+  ctx.store.transaction(() => {
+    const updateId = ctx.beginUpdate('retire', ms);
+    ctx.store.archiveReserveContract(pool.reserveContract.contractId, updateId);
+    ctx.store.setPoolCurrent(pool.poolId, pool.reserveContract.contractId, false);
+    saveMeta(ms);
+  });
+  ctx.commitPools([retired], ms);
+  ctx.emit({ type: 'liquidity', pool: retired });
+  return retired;
 }

@@ -12,7 +12,13 @@ import { computeContractId } from '../../core/hash/index.js';
 import type { Sha256 } from '../../core/hash/sha256.js';
 import { createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
 import { ServerError } from '../../errors/server.js';
-import { encodeReserveCreateArg, RESERVE_PACKAGE_NAME, RESERVE_PACKAGE_TYPES, RESERVE_TEMPLATE_ID, type ReserveFields } from './reserve-template.js';
+import {
+  encodeReserveCreateArg,
+  RESERVE_PACKAGE_NAME,
+  RESERVE_PACKAGE_TYPES,
+  RESERVE_TEMPLATE_ID,
+  type ReserveFields,
+} from './reserve-template.js';
 import type { SimRng } from './rng.js';
 
 /** The blob envelope version Canton 3.x writes for contracts without a key (blob-format.md §2.2). */

@@ -15,7 +15,8 @@ import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
 import type { DamlType, DataTypeDef, PackageTypes, TypeConRef } from '../../core/types/daml-type.js';
 
 /** What the package id stands for: SHA-256 of this string, in hex (not a real DALF hash). */
-export const RESERVE_PACKAGE_ID_PREIMAGE = 'reserve-audit/reference-template/amm-pools/0.1.0/Amm.Pool:PoolReserve';
+export const RESERVE_PACKAGE_ID_PREIMAGE =
+  'reserve-audit/reference-template/amm-pools/0.1.0/Amm.Pool:PoolReserve';
 /** SHA-256(RESERVE_PACKAGE_ID_PREIMAGE) — checked by a test. */
 export const RESERVE_PACKAGE_ID = 'afbaaf1b760d834a5499ad83b264bec532bacd097388f5526b8e6fd790aaa443';
 export const RESERVE_PACKAGE_NAME = 'amm-pools';
@@ -43,7 +44,11 @@ export const RESERVE_FIELD_NAMES = [
   'previous',
 ] as const;
 
-const INSTRUMENT_ID_REF: TypeConRef = { packageId: RESERVE_PACKAGE_ID, module: ['Amm', 'Types'], entity: ['InstrumentId'] };
+const INSTRUMENT_ID_REF: TypeConRef = {
+  packageId: RESERVE_PACKAGE_ID,
+  module: ['Amm', 'Types'],
+  entity: ['InstrumentId'],
+};
 const instrumentIdType: DamlType = { kind: 'con', ref: INSTRUMENT_ID_REF, args: [] };
 const numeric10: DamlType = { kind: 'numeric', scale: 10 };
 

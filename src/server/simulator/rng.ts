@@ -166,9 +166,13 @@ export function restoreSeededRng(state: string, sha256: Sha256 = sha256Node): Si
       new Uint8Array(Buffer.from(parsed.pending, 'hex')),
     );
   } catch (cause) {
-    throw new ServerError('DB_CORRUPT', `"rng_state" expected a saved seeded RNG state, got ${state.slice(0, 60)}`, {
-      cause,
-    });
+    throw new ServerError(
+      'DB_CORRUPT',
+      `"rng_state" expected a saved seeded RNG state, got ${state.slice(0, 60)}`,
+      {
+        cause,
+      },
+    );
   }
 }
 

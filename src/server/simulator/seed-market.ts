@@ -63,7 +63,12 @@ function party(o: Json, k: string, path: string): string {
   if (!PARTY.test(v)) fail(`${path}.${k}`, 'a party id <name>::1220<64 hex>', v);
   return v;
 }
-function dec(o: Json, k: string, path: string, opts: { positive?: boolean; fraction?: boolean } = {}): Amount {
+function dec(
+  o: Json,
+  k: string,
+  path: string,
+  opts: { positive?: boolean; fraction?: boolean } = {},
+): Amount {
   const v = str(o, k, path);
   if (!DECIMAL.test(v)) fail(`${path}.${k}`, 'a plain decimal string with at most 10 decimals', v);
   const d = new Dec(v);
@@ -73,7 +78,8 @@ function dec(o: Json, k: string, path: string, opts: { positive?: boolean; fract
 }
 function int(o: Json, k: string, path: string, max: number): number {
   const v = o[k];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) fail(`${path}.${k}`, `an integer in 0..${max}`, v);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+    fail(`${path}.${k}`, `an integer in 0..${max}`, v);
   return v;
 }
 
@@ -82,7 +88,10 @@ export function parseSeedMarket(json: unknown): SeedMarket {
   const root = obj(json, '$');
   if (root.format !== SEED_MARKET_FORMAT) fail('$.format', JSON.stringify(SEED_MARKET_FORMAT), root.format);
   const ccJson = obj(root.cc, '$.cc');
-  const cc: TokenRef = { admin: party(ccJson, 'instrument_admin', '$.cc'), id: str(ccJson, 'instrument_id', '$.cc') };
+  const cc: TokenRef = {
+    admin: party(ccJson, 'instrument_admin', '$.cc'),
+    id: str(ccJson, 'instrument_id', '$.cc'),
+  };
   const p = obj(root.policy, '$.policy');
   const policy: ExchangePolicy = {
     connectFeeRate: dec(p, 'connect_fee_rate', '$.policy', { fraction: true }),
@@ -101,7 +110,8 @@ export function parseSeedMarket(json: unknown): SeedMarket {
     const path = `$.tokens[${i}]`;
     const o = obj(t, path);
     const agg = o.price_aggregator_id;
-    if (agg !== null && (typeof agg !== 'string' || agg.length === 0)) fail(`${path}.price_aggregator_id`, 'a string or null', agg);
+    if (agg !== null && (typeof agg !== 'string' || agg.length === 0))
+      fail(`${path}.price_aggregator_id`, 'a string or null', agg);
     const symbol = str(o, 'instrument_symbol', path);
     if (symbol !== symbol.toUpperCase()) fail(`${path}.instrument_symbol`, 'an upper-case symbol', symbol);
     return {
@@ -165,15 +175,21 @@ export function loadSeedMarket(path: string | URL = DEFAULT_SEED_MARKET_PATH): S
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new ServerError('SEED_MARKET_INVALID', `"seedMarket" expected a readable file, got ${formatGot(String(path))}`, {
-      cause,
-    });
+    throw new ServerError(
+      'SEED_MARKET_INVALID',
+      `"seedMarket" expected a readable file, got ${formatGot(String(path))}`,
+      {
+        cause,
+      },
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new ServerError('SEED_MARKET_INVALID', `"seedMarket" expected JSON, got ${formatGot(text)}`, { cause });
+    throw new ServerError('SEED_MARKET_INVALID', `"seedMarket" expected JSON, got ${formatGot(text)}`, {
+      cause,
+    });
   }
   return parseSeedMarket(json);
 }
@@ -201,14 +217,19 @@ function u48(b: Uint8Array, at: number): bigint {
  * on a new token `SIMnnnn`, except every 10th pool, which is a second pool (fee rate 1%) of the
  * previous token's pair with a different fee rate — so the benchmark market also has multi-pool pairs. Pool ids are the
  * first 63 bits of SHA-256("reserve-audit/seed-market/generated/pool/<n>") in decimal; the CC
- * reserve is 10 000–2 000 000 CC and the token price 0.001–100 CC, both from that hash.
+ * reserve is 10 000–2 000 000 CC and the token price 0.001–99.99 CC, both from that hash.
  */
 export function expandSeedMarket(market: SeedMarket, count: number, sha256: Sha256 = sha256Node): SeedMarket {
   if (!Number.isInteger(count) || count < 0 || count > MAX_GENERATED_POOLS) {
-    throw new ServerError('SIMULATOR_OPTION_INVALID', `"extraPools" expected an integer in 0..${MAX_GENERATED_POOLS}, got ${count}`);
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"extraPools" expected an integer in 0..${MAX_GENERATED_POOLS}, got ${count}`,
+    );
   }
   if (count === 0) return market;
-  const issuerHex = Buffer.from(sha256(new TextEncoder().encode('reserve-audit/seed-market/party/sim-issuer'))).toString('hex');
+  const issuerHex = Buffer.from(
+    sha256(new TextEncoder().encode('reserve-audit/seed-market/party/sim-issuer')),
+  ).toString('hex');
   const admin = `sim-issuer::1220${issuerHex}`;
   const tokens: Token[] = [...market.tokens];
   const pools: SeedPool[] = [...market.pools];
@@ -221,16 +242,29 @@ export function expandSeedMarket(market: SeedMarket, count: number, sha256: Sha2
       token = last;
     } else {
       const tag = String(n).padStart(4, '0');
-      token = { admin, id: `SIM${tag}`, name: `Simulated Token ${n}`, symbol: `SIM${tag}`, priceAggregatorId: null };
+      token = {
+        admin,
+        id: `SIM${tag}`,
+        name: `Simulated Token ${n}`,
+        symbol: `SIM${tag}`,
+        priceAggregatorId: null,
+      };
       tokens.push(token);
       last = token;
     }
-    let poolId = ((BigInt(`0x${Buffer.from(h.subarray(0, 8)).toString('hex')}`) & ((1n << 63n) - 1n)) | 1n).toString();
+    let poolId = (
+      (BigInt(`0x${Buffer.from(h.subarray(0, 8)).toString('hex')}`) & ((1n << 63n) - 1n)) |
+      1n
+    ).toString();
     while (ids.has(poolId)) poolId = (BigInt(poolId) + 1n).toString();
     ids.add(poolId);
     // CC reserve 10_000 .. 2_000_000; price (CC per token) 10^(-3 .. 2)
-    const ccReserve = new Dec(10_000).add(new Dec(u48(h, 8).toString()).mod(1_990_000)).add(new Dec(u48(h, 14).toString()).div(2 ** 48));
-    const price = new Dec(10).pow(new Dec(u48(h, 20).toString()).div(2 ** 48).mul(5).sub(3));
+    const ccReserve = new Dec(10_000)
+      .add(new Dec(u48(h, 8).toString()).mod(1_990_000))
+      .add(new Dec(u48(h, 14).toString()).div(2 ** 48));
+    // mantissa 1.000000–9.999999 × 10^(−3 … 1)
+    const mantissa = new Dec(1).add(new Dec((u48(h, 20) % 9_000_000n).toString()).div(1_000_000));
+    const price = mantissa.mul(new Dec(10).pow(Number(h[26]! % 5) - 3));
     const tokenReserve = roundDown10(ccReserve.div(price));
     pools.push({
       poolId,

@@ -24,6 +24,7 @@ import type { SimulatedExchange } from './ledger.js';
 import type { SimRng } from './rng.js';
 
 export const TRADER_COUNT = 200;
+const NON_ZERO = /[1-9]/;
 const traderCache = new Map<number, string>();
 
 /** The n-th simulated trader party. */
@@ -31,7 +32,9 @@ export function computeTraderParty(n: number): string {
   let p = traderCache.get(n);
   if (p === undefined) {
     const tag = String(n).padStart(3, '0');
-    const hex = Buffer.from(sha256Node(new TextEncoder().encode(`reserve-audit/trader/${tag}`))).toString('hex');
+    const hex = Buffer.from(sha256Node(new TextEncoder().encode(`reserve-audit/trader/${tag}`))).toString(
+      'hex',
+    );
     p = `trader-${tag}::1220${hex}`;
     traderCache.set(n, p);
   }
@@ -41,7 +44,10 @@ export function computeTraderParty(n: number): string {
 /** Sends one random swap through `exchange.transfer`; null when no pool can trade. */
 export function simulateRandomSwap(exchange: SimulatedExchange, rng: SimRng): SimTransferResult | null {
   const cc = exchange.cc();
-  const pools = exchange.pools().filter((p) => p.active && toDec(p.reserveA).gt(0) && toDec(p.reserveB).gt(0));
+  // reserves are non-negative 10-decimal strings: a non-zero digit means a positive reserve
+  const pools = exchange
+    .pools()
+    .filter((p) => p.active && NON_ZERO.test(p.reserveA) && NON_ZERO.test(p.reserveB));
   if (pools.length === 0) return null;
   const pool = pools[rng.int(pools.length)] as PoolState;
   const ccIsA = isSameToken(pool.tokenA, cc);
@@ -84,7 +90,12 @@ export function simulateRandomSwap(exchange: SimulatedExchange, rng: SimRng): Si
   const t = rng.float();
   const trader = computeTraderParty(Math.floor(TRADER_COUNT * t * t));
   const affiliate = rng.int(20) === 0 ? 'demo-affiliate' : null;
-  return exchange.transfer({ sender: trader, instrument: sell, amount: sellAmount, memo: formatMemo(buy.id, affiliate) });
+  return exchange.transfer({
+    sender: trader,
+    instrument: sell,
+    amount: sellAmount,
+    memo: formatMemo(buy.id, affiliate),
+  });
 }
 
 export interface PrefillOptions {
@@ -106,10 +117,16 @@ export interface PrefillResult {
  */
 export function prefillHistory(exchange: SimulatedExchange, o: PrefillOptions): PrefillResult {
   if (!Number.isSafeInteger(o.duration) || o.duration < 0) {
-    throw new ServerError('SIMULATOR_OPTION_INVALID', `"duration" expected a non-negative integer of ms, got ${o.duration}`);
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"duration" expected a non-negative integer of ms, got ${o.duration}`,
+    );
   }
   if (!(o.swapsPerMinute >= 0) || !Number.isFinite(o.swapsPerMinute)) {
-    throw new ServerError('SIMULATOR_OPTION_INVALID', `"swapsPerMinute" expected a non-negative number, got ${o.swapsPerMinute}`);
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"swapsPerMinute" expected a non-negative number, got ${o.swapsPerMinute}`,
+    );
   }
   const toMs = exchange.nowMs();
   const fromMs = Math.max(exchange.lastLedgerTimeMs() + 1, toMs - o.duration);
@@ -155,7 +172,10 @@ const defaultSchedule = (fn: () => void, ms: number): { cancel(): void } => {
 /** Starts Poisson-timed random swaps; stop() cancels the next one. */
 export function startTraffic(o: StartTrafficOptions): TrafficHandle {
   if (!(o.swapsPerMinute > 0) || !Number.isFinite(o.swapsPerMinute)) {
-    throw new ServerError('SIMULATOR_OPTION_INVALID', `"swapsPerMinute" expected a positive number, got ${o.swapsPerMinute}`);
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"swapsPerMinute" expected a positive number, got ${o.swapsPerMinute}`,
+    );
   }
   const schedule = o.schedule ?? defaultSchedule;
   const meanMs = 60_000 / o.swapsPerMinute;
@@ -165,18 +185,21 @@ export function startTraffic(o: StartTrafficOptions): TrafficHandle {
   const next = (): void => {
     if (stopped) return;
     const delay = Math.min(meanMs * 10, -Math.log(1 - o.rng.float()) * meanMs);
-    pending = schedule(() => {
-      if (stopped) return;
-      let r: SimTransferResult | null = null;
-      try {
-        r = simulateRandomSwap(o.exchange, o.rng);
-      } catch {
-        r = null; // a failed demo swap must not stop the generator
-      }
-      sent++;
-      o.onSwap?.(r);
-      next();
-    }, Math.max(1, Math.round(delay)));
+    pending = schedule(
+      () => {
+        if (stopped) return;
+        let r: SimTransferResult | null = null;
+        try {
+          r = simulateRandomSwap(o.exchange, o.rng);
+        } catch {
+          r = null; // a failed demo swap must not stop the generator
+        }
+        sent++;
+        o.onSwap?.(r);
+        next();
+      },
+      Math.max(1, Math.round(delay)),
+    );
   };
   next();
   return {

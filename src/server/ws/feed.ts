@@ -100,7 +100,12 @@ export class MarketFeed {
   }
 
   #candles(symbol: string, period: number, fromMs: number, nowMs: number): Record<string, unknown> {
-    const ids = new Set(this.#ex.pools().filter((p) => formatPoolMarketSymbol(p) === symbol).map((p) => p.poolId));
+    const ids = new Set(
+      this.#ex
+        .pools()
+        .filter((p) => formatPoolMarketSymbol(p) === symbol)
+        .map((p) => p.poolId),
+    );
     const events = this.#events(fromMs, nowMs + 1).filter((e) => ids.has(e.poolId));
     const bars = computeCandles({ events, periodSeconds: period, nowMs, limit: CANDLE_SNAPSHOT_LIMIT });
     return { market: symbol, period, bars };

@@ -11,7 +11,9 @@ export type ClientOp =
   | { readonly op: 'ping' }
   | { readonly op: 'pong' };
 
-export type ParsedFrame = { readonly ok: true; readonly frame: ClientOp } | { readonly ok: false; readonly error: string };
+export type ParsedFrame =
+  | { readonly ok: true; readonly frame: ClientOp }
+  | { readonly ok: false; readonly error: string };
 
 /** Longest channel name accepted (longer names are unknown channels, not echoed in full). */
 export const MAX_CHANNEL_NAME = 200;

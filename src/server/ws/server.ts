@@ -58,9 +58,16 @@ export class PublicSocketServer {
   #unsubscribe: (() => void) | undefined;
   /** symbol → earliest swap time not yet pushed (or +∞ for a liquidity-only change) */
   readonly #dirty = new Map<string, number>();
-  readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => this.#upgrade(req, socket, head);
+  readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void =>
+    this.#upgrade(req, socket, head);
 
-  constructor(exchange: ExchangeView, clock: SimClock, path: string, opts: PublicSocketOptions, logger: Logger) {
+  constructor(
+    exchange: ExchangeView,
+    clock: SimClock,
+    path: string,
+    opts: PublicSocketOptions,
+    logger: Logger,
+  ) {
     this.#feed = new MarketFeed(exchange, clock);
     this.#clock = clock;
     this.#path = path;
@@ -70,7 +77,11 @@ export class PublicSocketServer {
     this.#maxFrameBytes = opts.maxFrameBytes ?? 64 * 1024;
     this.#maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
     this.#updateDelayMs = opts.updateDelayMs ?? 100;
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#maxFrameBytes, perMessageDeflate: false });
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: this.#maxFrameBytes,
+      perMessageDeflate: false,
+    });
     this.#unsubscribe = exchange.onChange((c) => this.#onChange(c));
   }
 
@@ -167,7 +178,9 @@ export class PublicSocketServer {
       this.#error(c, 'binary frames are not supported; send JSON text frames');
       return;
     }
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Buffer.concat(data as Buffer[]).toString('utf8');
     const parsed = parseClientFrame(text);
     if (!parsed.ok) {
       this.#error(c, parsed.error);
@@ -234,7 +247,12 @@ export class PublicSocketServer {
     if (removed.length > 0) this.#send(c, { op: 'unsubscribed', channels: removed });
   }
 
-  #sendBusiness(c: Client, s: Subscription, eventType: 'snapshot' | 'update', data: Record<string, unknown>): void {
+  #sendBusiness(
+    c: Client,
+    s: Subscription,
+    eventType: 'snapshot' | 'update',
+    data: Record<string, unknown>,
+  ): void {
     const frame = { channel: s.spelling, event_type: eventType, ts: this.#clock.nowMs(), data };
     let text = JSON.stringify(frame);
     // keep every frame within the frame limit: drop the oldest candle bars until it fits
@@ -305,20 +323,21 @@ export class PublicSocketServer {
     }
   }
 
-  #pushUpdates(dirty: ReadonlyMap<string, number>, computed: Map<string, Record<string, unknown> | null>): void {
-    {
-      for (const c of this.#clients) {
-        for (const s of c.subs.values()) {
-          const since = dirty.get(s.ref.symbol);
-          if (since === undefined) continue;
-          if (s.ref.kind === 'candles' && since === Number.POSITIVE_INFINITY) continue;
-          let data = computed.get(s.ref.key);
-          if (data === undefined) {
-            data = this.#feed.update(s.ref, since);
-            computed.set(s.ref.key, data);
-          }
-          if (data !== null) this.#sendBusiness(c, s, 'update', data);
+  #pushUpdates(
+    dirty: ReadonlyMap<string, number>,
+    computed: Map<string, Record<string, unknown> | null>,
+  ): void {
+    for (const c of this.#clients) {
+      for (const s of c.subs.values()) {
+        const since = dirty.get(s.ref.symbol);
+        if (since === undefined) continue;
+        if (s.ref.kind === 'candles' && since === Number.POSITIVE_INFINITY) continue;
+        let data = computed.get(s.ref.key);
+        if (data === undefined) {
+          data = this.#feed.update(s.ref, since);
+          computed.set(s.ref.key, data);
         }
+        if (data !== null) this.#sendBusiness(c, s, 'update', data);
       }
     }
   }

@@ -14,15 +14,34 @@ export const CC: Token = {
   priceAggregatorId: 'canton-network',
 };
 export const USDCX: Token = {
-  admin: 'decentralized-usdc-interchain-rep::12208115f1e168dd7e792320be9c4ca720c751a02a3053c7606e1c1cd3dad9bf60ef',
+  admin:
+    'decentralized-usdc-interchain-rep::12208115f1e168dd7e792320be9c4ca720c751a02a3053c7606e1c1cd3dad9bf60ef',
   id: 'USDCx',
   name: 'USDCx',
   symbol: 'USDCX',
   priceAggregatorId: 'usd-coin',
 };
-export const MOD: Token = { admin: 'mod-issuer::1220aa', id: 'MOD', name: 'Mod Token', symbol: 'MOD', priceAggregatorId: null };
-export const FOO: Token = { admin: 'foo-issuer::1220bb', id: 'FOO', name: 'Foo', symbol: 'TF-FOO', priceAggregatorId: null };
-export const IDLE: Token = { admin: 'idle::1220cc', id: 'IDLE', name: 'Idle', symbol: 'IDLE', priceAggregatorId: null };
+export const MOD: Token = {
+  admin: 'mod-issuer::1220aa',
+  id: 'MOD',
+  name: 'Mod Token',
+  symbol: 'MOD',
+  priceAggregatorId: null,
+};
+export const FOO: Token = {
+  admin: 'foo-issuer::1220bb',
+  id: 'FOO',
+  name: 'Foo',
+  symbol: 'TF-FOO',
+  priceAggregatorId: null,
+};
+export const IDLE: Token = {
+  admin: 'idle::1220cc',
+  id: 'IDLE',
+  name: 'Idle',
+  symbol: 'IDLE',
+  priceAggregatorId: null,
+};
 
 export const POLICY: ExchangePolicy = {
   connectFeeRate: '0.002',
@@ -93,7 +112,8 @@ export function createFakeExchange(startMs: number = T0): FakeExchange {
     swapParty: () => 'cantex-swap::122038c015864f106cfed48bb9106b7c89982368d27956ffcdfda6c38328f0909b8c',
     ccUsdPrice: () => '0.1523',
     swapEvents: (from, to) => events.filter((e) => e.tsMs >= from && e.tsMs < to),
-    countTraders: (from, to) => new Set(events.filter((e) => e.tsMs >= from && e.tsMs < to).map((e) => e.trader)).size,
+    countTraders: (from, to) =>
+      new Set(events.filter((e) => e.tsMs >= from && e.tsMs < to).map((e) => e.trader)).size,
     reserveHistory: (poolId) => pools.filter((p) => p.poolId === poolId),
     onChange(listener) {
       listeners.add(listener);

@@ -39,7 +39,9 @@ function checkLeaf(v: unknown, leaf: Leaf, path: string): string | null {
     case 'int':
       return Number.isSafeInteger(v) ? null : `${path}: expected integer, got ${JSON.stringify(v)}`;
     case 'number':
-      return typeof v === 'number' && Number.isFinite(v) ? null : `${path}: expected number, got ${JSON.stringify(v)}`;
+      return typeof v === 'number' && Number.isFinite(v)
+        ? null
+        : `${path}: expected number, got ${JSON.stringify(v)}`;
     case 'bool':
       return typeof v === 'boolean' ? null : `${path}: expected boolean, got ${JSON.stringify(v)}`;
     case 'null':
@@ -47,7 +49,9 @@ function checkLeaf(v: unknown, leaf: Leaf, path: string): string | null {
     default: {
       const re = RE[leaf];
       if (re === undefined) return `${path}: unknown leaf ${leaf}`;
-      return typeof v === 'string' && re.test(v) ? null : `${path}: expected ${leaf}, got ${JSON.stringify(v)}`;
+      return typeof v === 'string' && re.test(v)
+        ? null
+        : `${path}: expected ${leaf}, got ${JSON.stringify(v)}`;
     }
   }
 }
@@ -69,7 +73,8 @@ export function shapeErrors(v: unknown, schema: Schema, path = '$'): string[] {
   const errs: string[] = [];
   if (want.join(',') !== got.join(',')) errs.push(`${path}: keys ${got.join(',')} != ${want.join(',')}`);
   for (const k of want) {
-    if (Object.hasOwn(obj, k)) errs.push(...shapeErrors(obj[k], (schema as Record<string, Schema>)[k] as Schema, `${path}.${k}`));
+    if (Object.hasOwn(obj, k))
+      errs.push(...shapeErrors(obj[k], (schema as Record<string, Schema>)[k] as Schema, `${path}.${k}`));
   }
   return errs;
 }
@@ -83,7 +88,11 @@ export function keyStructure(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? [] : [keyStructure(v[0])];
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, keyStructure(o[k])]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, keyStructure(o[k])]),
+    );
   }
   return typeof v;
 }

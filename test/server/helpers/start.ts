@@ -42,7 +42,10 @@ export async function startTestServer(opts: AppOptions): Promise<TestServer> {
   };
 }
 
-export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+export async function getJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown;
@@ -54,7 +57,11 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   return { status: res.status, headers: res.headers, body, text };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
   return getJson(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },

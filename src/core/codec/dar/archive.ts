@@ -40,7 +40,10 @@ export function decodeArchive(bytes: Uint8Array, sha256: Sha256): DecodedArchive
       if (tag === 1 << 3) {
         const f = r.uint32();
         if (f !== 0) {
-          throw new DarError('DAR_UNSUPPORTED_HASH_FUNCTION', `"Archive.hash_function" expected 0 (SHA256), got ${f}`);
+          throw new DarError(
+            'DAR_UNSUPPORTED_HASH_FUNCTION',
+            `"Archive.hash_function" expected 0 (SHA256), got ${f}`,
+          );
         }
       } else if (tag === ((3 << 3) | 2)) payload = readBytes(r, end, 'Archive.payload');
       else if (tag === ((4 << 3) | 2)) declaredHash = readString(r, end, 'Archive.hash');
@@ -112,7 +115,10 @@ export function decodeArchivePayload(payload: Uint8Array): DecodedArchivePayload
       );
     }
     if (minor !== '1' && minor !== '2') {
-      throw new DarError('DAR_UNSUPPORTED_LF_VERSION', `Daml-LF 2 minor expected "1" or "2", got ${JSON.stringify(minor)}`);
+      throw new DarError(
+        'DAR_UNSUPPORTED_LF_VERSION',
+        `Daml-LF 2 minor expected "1" or "2", got ${JSON.stringify(minor)}`,
+      );
     }
     if (patch !== 0) {
       throw new DarError('DAR_UNSUPPORTED_LF_VERSION', `"ArchivePayload.patch" expected 0, got ${patch}`);

@@ -9,17 +9,21 @@ export {
 export { computeCrc32 } from './crc32.js';
 export { decodeLf2Package, type Lf2DecodeOptions, type LfPackageTypes } from './lf2-package.js';
 export {
-  DEFAULT_DAR_LIMITS,
   type DarLimits,
   type DarPackage,
+  DEFAULT_DAR_LIMITS,
+  detectDalfKind,
+  type LoadArchivePayloadOptions,
   type LoadDalfOptions,
   type LoadDarOptions,
   type LoadedDar,
+  loadArchivePayload,
   loadDalf,
   loadDar,
   type PackageCache,
 } from './load.js';
 export { type DarManifest, MANIFEST_PATH, parseDarManifest } from './manifest.js';
+export { computeReachableTypes, type ReachableDataType, type ReachableTypes } from './reachable.js';
 export {
   DEFAULT_ZIP_LIMITS,
   type DecodeZipOptions,
@@ -30,4 +34,3 @@ export {
   type ZipEntry,
   type ZipLimits,
 } from './zip.js';
-export { computeReachableTypes, type ReachableDataType, type ReachableTypes } from './reachable.js';

@@ -12,6 +12,7 @@ import {
   type PackageTypes,
   type QualifiedName,
 } from '../../types/daml-type.js';
+import { createDottedNameTable, createStringTable, type InternedTable } from './lf2-tables.js';
 import { decodeType, dname, type LfType, str, type TypeContext, toDamlType } from './lf2-types.js';
 import {
   assertAtEnd,
@@ -50,8 +51,8 @@ export function decodeLf2Package(bytes: Uint8Array, opts: Lf2DecodeOptions): LfP
 }
 
 function decode(r: WireReader, end: number, opts: Lf2DecodeOptions): LfPackageTypes {
-  const strings: string[] = [];
-  const dnameRanges: Range[] = [];
+  const stringRanges: number[] = [];
+  const dnameRanges: number[] = [];
   const typeRanges: Range[] = [];
   const moduleRanges: Range[] = [];
   let metadata: Range | null = null;
@@ -60,13 +61,15 @@ function decode(r: WireReader, end: number, opts: Lf2DecodeOptions): LfPackageTy
     const tag = r.uint32();
     const wt = tag & 7;
     const field = tag >>> 3;
-    if (field === 2 && wt === 2) {
-      strings.push(readString(r, end, 'Package.interned_strings'));
-    } else if ((field === 1 || field === 3 || field === 4 || field === 5 || field === 9) && wt === 2) {
+    if ((field === 2 || field === 3) && wt === 2) {
+      // interning tables: ranges only, entries are decoded when referenced (lf2-tables.ts)
+      const e = readEnd(r, end, 'Package');
+      (field === 2 ? stringRanges : dnameRanges).push(r.pos, e);
+      r.pos = e;
+    } else if ((field === 1 || field === 4 || field === 5 || field === 9) && wt === 2) {
       const e = readEnd(r, end, 'Package');
       const range: Range = [r.pos, e];
       if (field === 1) moduleRanges.push(range);
-      else if (field === 3) dnameRanges.push(range);
       else if (field === 4) metadata = range;
       else if (field === 5) typeRanges.push(range);
       else importsRange = range;
@@ -75,17 +78,8 @@ function decode(r: WireReader, end: number, opts: Lf2DecodeOptions): LfPackageTy
   }
   assertAtEnd(r, end, 'Package');
 
-  const dottedNames = dnameRanges.map(([s, e]) => {
-    r.pos = s;
-    const segs: number[] = [];
-    while (r.pos < e) {
-      const tag = r.uint32();
-      if (tag >>> 3 === 1) readInt32s(r, tag & 7, e, segs, 'InternedDottedName.segments_interned_str');
-      else skipField(r, tag & 7, 'InternedDottedName');
-    }
-    assertAtEnd(r, e, 'InternedDottedName');
-    return Object.freeze(segs.map((k) => str({ strings }, k, 'InternedDottedName.segments_interned_str')));
-  });
+  const strings = createStringTable(r.buf, stringRanges);
+  const dottedNames = createDottedNameTable(r, dnameRanges, strings);
 
   let imports: string[] | null = null;
   if (importsRange !== null) {
@@ -108,16 +102,12 @@ function decode(r: WireReader, end: number, opts: Lf2DecodeOptions): LfPackageTy
     dottedNames,
     imports,
     selfId: opts.packageId,
-    table: [],
-    tableSize: typeRanges.length,
+    table: new Array<LfType | undefined>(typeRanges.length),
+    tableRanges: typeRanges,
     maxDepth: opts.maxTypeDepth ?? 100,
     referenced: new Set(imports ?? []),
   };
-  for (let i = 0; i < typeRanges.length; i++) {
-    const [s, e] = typeRanges[i]!;
-    r.pos = s;
-    ctx.table.push(decodeType(r, e, ctx, i, 1));
-  }
+  // interned types are decoded lazily, when a serializable data type first references them
 
   const dataTypes = new Map<string, DataTypeDef>();
   const templates = new Set<string>();
@@ -138,7 +128,7 @@ function decode(r: WireReader, end: number, opts: Lf2DecodeOptions): LfPackageTy
 function decodeMetadata(
   r: WireReader,
   [s, e]: Range,
-  strings: readonly string[],
+  strings: InternedTable<string>,
 ): { name: string; version: string; upgraded: string | null } {
   r.pos = s;
   // proto3: interned index 0 is absent on the wire
@@ -232,7 +222,7 @@ function decodeDefDataType(
   const params: string[] = [];
   let serializable = false;
   let kind: 'record' | 'variant' | 'enum' | 'interface' | null = null;
-  let fields: { name: string; type: LfType }[] = [];
+  let fieldsRange: Range | null = null;
   let ctors: number[] = [];
   while (r.pos < e) {
     const tag = r.uint32();
@@ -252,7 +242,9 @@ function decodeDefDataType(
       params.push(str(ctx, k, 'TypeVarWithKind.var_interned_str'));
     } else if ((field === 5 || field === 6) && wt === 2) {
       kind = field === 5 ? 'record' : 'variant';
-      fields = decodeFields(r, readEnd(r, e, 'DefDataType.fields'), ctx);
+      const fe = readEnd(r, e, 'DefDataType.fields');
+      fieldsRange = [r.pos, fe];
+      r.pos = fe;
     } else if (field === 7 && wt === 2) {
       kind = 'enum';
       const ce = readEnd(r, e, 'DefDataType.enum');
@@ -275,11 +267,20 @@ function decodeDefDataType(
   const where = formatQualifiedName(name);
   if (kind === null) throw new DarError('DAR_TYPE_INVALID', `${where}: expected record, variant or enum`);
   if (kind === 'enum') {
-    if (params.length > 0) throw new DarError('DAR_TYPE_INVALID', `${where}: enum expected no type parameters`);
+    if (params.length > 0)
+      throw new DarError('DAR_TYPE_INVALID', `${where}: enum expected no type parameters`);
     return { kind, name, params, constructors: ctors.map((k) => str(ctx, k, 'EnumConstructors')) };
   }
-  const defs: FieldDef[] = fields.map((f) => ({ name: f.name, type: toDamlType(f.type, `${where}.${f.name}`) }));
-  return kind === 'record' ? { kind, name, params, fields: defs } : { kind, name, params, constructors: defs };
+  if (fieldsRange === null) throw new DarError('DAR_TYPE_INVALID', `${where}: expected fields`);
+  r.pos = fieldsRange[0];
+  const fields = decodeFields(r, fieldsRange[1], ctx);
+  const defs: FieldDef[] = fields.map((f) => ({
+    name: f.name,
+    type: toDamlType(f.type, `${where}.${f.name}`),
+  }));
+  return kind === 'record'
+    ? { kind, name, params, fields: defs }
+    : { kind, name, params, constructors: defs };
 }
 
 /** Fields { repeated FieldWithType fields = 1 }; FieldWithType { field_interned_str = 3; Type type = 2 } */
@@ -297,7 +298,8 @@ function decodeFields(r: WireReader, e: number, ctx: TypeContext): { name: strin
     while (r.pos < fe) {
       const t2 = r.uint32();
       if (t2 === 3 << 3) name = str(ctx, r.int32(), 'FieldWithType.field_interned_str');
-      else if (t2 === ((2 << 3) | 2)) type = decodeType(r, readEnd(r, fe, 'FieldWithType.type'), ctx, ctx.table.length, 1);
+      else if (t2 === ((2 << 3) | 2))
+        type = decodeType(r, readEnd(r, fe, 'FieldWithType.type'), ctx, ctx.tableRanges.length, 1);
       else skipField(r, t2 & 7, 'FieldWithType');
     }
     assertAtEnd(r, fe, 'FieldWithType');

@@ -6,6 +6,7 @@
  */
 import { DarError } from '../../../errors/dar.js';
 import type { DamlType, TypeConRef } from '../../types/daml-type.js';
+import type { InternedTable } from './lf2-tables.js';
 import { assertAtEnd, readEnd, skipField, type WireReader } from './wire.js';
 
 /** Internal form of an LF type: what the table holds before conversion to DamlType. */
@@ -18,17 +19,17 @@ export type LfType =
 
 /** What decoding a type needs from the package being decoded. */
 export interface TypeContext {
-  readonly strings: readonly string[];
+  readonly strings: InternedTable<string>;
   /** dotted names as segment arrays (shared, frozen) */
-  readonly dottedNames: readonly (readonly string[])[];
+  readonly dottedNames: InternedTable<readonly string[]>;
   /** Package.package_imports (LF 2.2), or null when absent */
   readonly imports: readonly string[] | null;
   /** the computed id of the package being decoded (for `self` references) */
   readonly selfId: string;
-  /** interned types decoded so far */
-  readonly table: LfType[];
-  /** number of entries in Package.interned_types (to tell forward references from bad indices) */
-  readonly tableSize: number;
+  /** interned types decoded so far (lazily: an entry is decoded the first time it is referenced) */
+  readonly table: (LfType | undefined)[];
+  /** byte ranges of the Package.interned_types entries */
+  readonly tableRanges: readonly (readonly [number, number])[];
   readonly maxDepth: number;
   /** every package id referenced by a type (filled while decoding) */
   readonly referenced: Set<string>;
@@ -50,7 +51,13 @@ const BUILTIN_NAMES: Readonly<Record<number, string>> = {
  * Decodes one `Type` message ending at `end`. `limit` is the number of interned entries it may
  * reference (`i` while decoding table entry i; the table length elsewhere).
  */
-export function decodeType(r: WireReader, end: number, ctx: TypeContext, limit: number, depth: number): LfType {
+export function decodeType(
+  r: WireReader,
+  end: number,
+  ctx: TypeContext,
+  limit: number,
+  depth: number,
+): LfType {
   if (depth > ctx.maxDepth) {
     throw new DarError('DAR_TYPE_TOO_DEEP', `type nesting expected at most ${ctx.maxDepth} levels, got more`);
   }
@@ -93,13 +100,18 @@ export function decodeType(r: WireReader, end: number, ctx: TypeContext, limit: 
         const k = r.int32();
         if (k < 0 || k >= limit) {
           throw new DarError(
-            k >= limit && k < ctx.tableSize ? 'DAR_TYPE_FORWARD_REFERENCE' : 'DAR_INTERNED_INDEX_OUT_OF_RANGE',
+            k >= limit && k < ctx.tableRanges.length
+              ? 'DAR_TYPE_FORWARD_REFERENCE'
+              : 'DAR_INTERNED_INDEX_OUT_OF_RANGE',
             `"Type.interned" expected an index below ${limit}, got ${k}`,
           );
         }
-        result = ctx.table[k]!;
+        result = ctx.table[k] ?? decodeInterned(r, ctx, k, depth + 1);
         if (result.d + depth > ctx.maxDepth) {
-          throw new DarError('DAR_TYPE_TOO_DEEP', `type nesting expected at most ${ctx.maxDepth} levels, got more`);
+          throw new DarError(
+            'DAR_TYPE_TOO_DEEP',
+            `type nesting expected at most ${ctx.maxDepth} levels, got more`,
+          );
         }
         break;
       }
@@ -108,8 +120,24 @@ export function decodeType(r: WireReader, end: number, ctx: TypeContext, limit: 
     }
   }
   assertAtEnd(r, end, 'Type');
-  if (result === null) throw new DarError('DAR_TYPE_INVALID', '"Type" expected one case of its oneof, got none');
+  if (result === null)
+    throw new DarError('DAR_TYPE_INVALID', '"Type" expected one case of its oneof, got none');
   return result;
+}
+
+/**
+ * Decodes interned entry k (which may only reference entries < k) and memoizes it. Called at
+ * nesting `depth` so that chains of not-yet-decoded entries count towards the depth limit and
+ * the recursion stays bounded.
+ */
+function decodeInterned(r: WireReader, ctx: TypeContext, k: number, depth: number): LfType {
+  const [s, e] = ctx.tableRanges[k]!;
+  const saved = r.pos;
+  r.pos = s;
+  const t = decodeType(r, e, ctx, k, depth);
+  r.pos = saved;
+  ctx.table[k] = t;
+  return t;
 }
 
 function decodeApplication(
@@ -164,7 +192,8 @@ function decodeApplication(
   if (dd > ctx.maxDepth) {
     throw new DarError('DAR_TYPE_TOO_DEEP', `type nesting expected at most ${ctx.maxDepth} levels, got more`);
   }
-  if (lhs.t === 'var' || lhs.t === 'con' || lhs.t === 'builtin') return { ...lhs, args: [...lhs.args, rhs], d: dd };
+  if (lhs.t === 'var' || lhs.t === 'con' || lhs.t === 'builtin')
+    return { ...lhs, args: [...lhs.args, rhs], d: dd };
   return { t: 'other', what: `application of ${lhs.t}`, d: dd };
 }
 
@@ -180,7 +209,8 @@ function decodeTypeConId(r: WireReader, end: number, ctx: TypeContext): TypeConR
       const mEnd = readEnd(r, end, 'ModuleId');
       while (r.pos < mEnd) {
         const t2 = r.uint32();
-        if (t2 === ((1 << 3) | 2)) packageId = decodePackageRef(r, readEnd(r, mEnd, 'ModuleId.package_id'), ctx);
+        if (t2 === ((1 << 3) | 2))
+          packageId = decodePackageRef(r, readEnd(r, mEnd, 'ModuleId.package_id'), ctx);
         else if (t2 === 2 << 3) moduleIndex = r.int32();
         else skipField(r, t2 & 7, 'ModuleId');
       }
@@ -190,7 +220,8 @@ function decodeTypeConId(r: WireReader, end: number, ctx: TypeContext): TypeConR
     } else skipField(r, wt, 'TypeConId');
   }
   assertAtEnd(r, end, 'TypeConId');
-  if (packageId === null) throw new DarError('DAR_TYPE_INVALID', '"TypeConId.module.package_id" expected, got none');
+  if (packageId === null)
+    throw new DarError('DAR_TYPE_INVALID', '"TypeConId.module.package_id" expected, got none');
   return {
     packageId,
     module: dname(ctx, moduleIndex, 'ModuleId.module_name_interned_dname'),
@@ -222,10 +253,14 @@ function decodePackageRef(r: WireReader, end: number, ctx: TypeContext): string 
     } else skipField(r, wt, 'SelfOrImportedPackageId');
   }
   assertAtEnd(r, end, 'SelfOrImportedPackageId');
-  if (id === null) throw new DarError('DAR_TYPE_INVALID', '"SelfOrImportedPackageId" expected one case, got none');
+  if (id === null)
+    throw new DarError('DAR_TYPE_INVALID', '"SelfOrImportedPackageId" expected one case, got none');
   if (id !== ctx.selfId) {
     if (!PACKAGE_ID.test(id)) {
-      throw new DarError('DAR_TYPE_INVALID', `package reference expected 64 lower-case hex, got ${JSON.stringify(id)}`);
+      throw new DarError(
+        'DAR_TYPE_INVALID',
+        `package reference expected 64 lower-case hex, got ${JSON.stringify(id)}`,
+      );
     }
     ctx.referenced.add(id);
   }
@@ -233,7 +268,7 @@ function decodePackageRef(r: WireReader, end: number, ctx: TypeContext): string 
 }
 
 export function str(ctx: Pick<TypeContext, 'strings'>, k: number, what: string): string {
-  const s = ctx.strings[k];
+  const s = ctx.strings.get(k);
   if (s === undefined) {
     throw new DarError(
       'DAR_INTERNED_INDEX_OUT_OF_RANGE',
@@ -244,7 +279,7 @@ export function str(ctx: Pick<TypeContext, 'strings'>, k: number, what: string):
 }
 
 export function dname(ctx: Pick<TypeContext, 'dottedNames'>, k: number, what: string): readonly string[] {
-  const d = ctx.dottedNames[k];
+  const d = ctx.dottedNames.get(k);
   if (d === undefined) {
     throw new DarError(
       'DAR_INTERNED_INDEX_OUT_OF_RANGE',
@@ -284,7 +319,10 @@ function convert(t: LfType, where: string): DamlType {
 function convertBuiltin(b: number, args: readonly LfType[], where: string): DamlType {
   const arity = (n: number, label: string): void => {
     if (args.length !== n) {
-      throw new DarError('DAR_TYPE_INVALID', `${where}: ${label} expected ${n} type arguments, got ${args.length}`);
+      throw new DarError(
+        'DAR_TYPE_INVALID',
+        `${where}: ${label} expected ${n} type arguments, got ${args.length}`,
+      );
     }
   };
   switch (b) {
@@ -306,7 +344,8 @@ function convertBuiltin(b: number, args: readonly LfType[], where: string): Daml
     case 5: {
       arity(1, 'Numeric');
       const n = args[0]!;
-      if (n.t !== 'nat') throw new DarError('DAR_TYPE_INVALID', `${where}: Numeric expected a nat scale argument`);
+      if (n.t !== 'nat')
+        throw new DarError('DAR_TYPE_INVALID', `${where}: Numeric expected a nat scale argument`);
       return { kind: 'numeric', scale: n.n };
     }
     case 6:

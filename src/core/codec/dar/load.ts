@@ -5,7 +5,7 @@
  */
 import { DarError } from '../../../errors/dar.js';
 import type { Sha256 } from '../../hash/sha256.js';
-import { decodeArchive, decodeArchivePayload } from './archive.js';
+import { computePackageId, decodeArchive, decodeArchivePayload } from './archive.js';
 import { decodeLf2Package, type LfPackageTypes } from './lf2-package.js';
 import { type DarManifest, MANIFEST_PATH, parseDarManifest } from './manifest.js';
 import { DEFAULT_ZIP_LIMITS, decodeZip, type InflateRaw, type ZipLimits } from './zip.js';
@@ -84,7 +84,10 @@ export function loadDar(bytes: Uint8Array, opts: LoadDarOptions): LoadedDar {
   const manifest = parseDarManifest(zip.readEntry(MANIFEST_PATH));
   for (const path of manifest.dalfs) {
     if (!zip.has(path)) {
-      throw new DarError('DAR_ENTRY_MISSING', `dalf listed in "Dalfs" expected in the zip, got no ${JSON.stringify(path)}`);
+      throw new DarError(
+        'DAR_ENTRY_MISSING',
+        `dalf listed in "Dalfs" expected in the zip, got no ${JSON.stringify(path)}`,
+      );
     }
   }
   const order = [manifest.mainDalf, ...manifest.dalfs.filter((p) => p !== manifest.mainDalf)];
@@ -99,11 +102,86 @@ export function loadDar(bytes: Uint8Array, opts: LoadDarOptions): LoadedDar {
   return { manifest, packages, unresolved: computeUnresolved(packages) };
 }
 
-/** Loads one bare `.dalf` (for example a package fetched from a participant by id). */
+/** Loads one bare `.dalf` (a serialized `Archive`). */
 export function loadDalf(bytes: Uint8Array, opts: LoadDalfOptions): LoadedDar {
   const limits: DarLimits = { ...DEFAULT_DAR_LIMITS, ...opts.limits };
   const pkg = decodeDalf(bytes, null, true, opts, limits);
   return { manifest: null, packages: [pkg], unresolved: computeUnresolved([pkg]) };
+}
+
+export interface LoadArchivePayloadOptions extends LoadDalfOptions {
+  /** the package id the bytes were requested by (e.g. GET /v2/packages/{id}); checked when given */
+  readonly expectedPackageId?: string;
+}
+
+/**
+ * Loads bare `ArchivePayload` bytes, as a participant's package service returns them (gRPC
+ * `PackageService.GetPackage.archive_payload`, JSON API `GET /v2/packages/{id}`). The package id
+ * is the SHA-256 of exactly these bytes; `idVerified` is true when it equals `expectedPackageId`.
+ */
+export function loadArchivePayload(bytes: Uint8Array, opts: LoadArchivePayloadOptions): LoadedDar {
+  const limits: DarLimits = { ...DEFAULT_DAR_LIMITS, ...opts.limits };
+  const packageId = computePackageId(bytes, opts.sha256);
+  const expected = opts.expectedPackageId;
+  if (expected !== undefined && expected !== packageId) {
+    throw new DarError(
+      'DAR_PACKAGE_HASH_MISMATCH',
+      `package id expected the SHA-256 of the ArchivePayload ${packageId}, got ${JSON.stringify(expected.slice(0, 80))}`,
+      { details: { computed: packageId, declared: expected } },
+    );
+  }
+  const types = decodePackageTypes(bytes, packageId, opts, limits);
+  const pkg: DarPackage = {
+    packageId,
+    idVerified: expected !== undefined,
+    path: null,
+    name: types.name,
+    version: types.version,
+    lfVersion: types.lfVersion,
+    main: true,
+    types,
+  };
+  return { manifest: null, packages: [pkg], unresolved: computeUnresolved([pkg]) };
+}
+
+/**
+ * Tells a serialized `Archive` (.dalf) from bare `ArchivePayload` bytes by the first field:
+ * an Archive starts with hash_function (1) or its large payload (3); an ArchivePayload starts
+ * with its short `minor` string (3) or the large daml_lf_1/daml_lf_2 bytes (2/4).
+ */
+export function detectDalfKind(bytes: Uint8Array): 'archive' | 'payload' {
+  const tag = bytes[0];
+  if (tag === 0x08) return 'archive';
+  // length of the first length-delimited field (varint, at most 4 bytes considered)
+  let len = 0;
+  for (let i = 1, shift = 0; i < Math.min(bytes.length, 5); i++, shift += 7) {
+    const b = bytes[i]!;
+    len += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) break;
+  }
+  if (tag === 0x1a) return len <= 16 ? 'payload' : 'archive';
+  if (tag === 0x22) return len === 64 ? 'archive' : 'payload';
+  if (tag === 0x12) return 'payload';
+  return 'archive';
+}
+
+function decodePackageTypes(
+  payloadBytes: Uint8Array,
+  packageId: string,
+  opts: LoadDalfOptions,
+  limits: DarLimits,
+): LfPackageTypes {
+  let types = opts.cache?.get(packageId);
+  if (types === undefined) {
+    const payload = decodeArchivePayload(payloadBytes);
+    types = decodeLf2Package(payload.lf2, {
+      packageId,
+      lfVersion: payload.lfVersion,
+      maxTypeDepth: limits.maxTypeDepth,
+    });
+    opts.cache?.set(packageId, types);
+  }
+  return types;
 }
 
 function decodeDalf(
@@ -115,16 +193,7 @@ function decodeDalf(
 ): DarPackage {
   try {
     const archive = decodeArchive(bytes, opts.sha256);
-    let types = opts.cache?.get(archive.packageId);
-    if (types === undefined) {
-      const payload = decodeArchivePayload(archive.payload);
-      types = decodeLf2Package(payload.lf2, {
-        packageId: archive.packageId,
-        lfVersion: payload.lfVersion,
-        maxTypeDepth: limits.maxTypeDepth,
-      });
-      opts.cache?.set(archive.packageId, types);
-    }
+    const types = decodePackageTypes(archive.payload, archive.packageId, opts, limits);
     return {
       packageId: archive.packageId,
       idVerified: archive.idVerified,
@@ -137,7 +206,10 @@ function decodeDalf(
     };
   } catch (e) {
     if (e instanceof DarError && path !== null && e.details.dalf === undefined) {
-      throw new DarError(e.code, `${path}: ${e.shortMessage}`, { details: { ...e.details, dalf: path }, cause: e });
+      throw new DarError(e.code, `${path}: ${e.shortMessage}`, {
+        details: { ...e.details, dalf: path },
+        cause: e,
+      });
     }
     throw e;
   }

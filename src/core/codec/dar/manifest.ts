@@ -36,7 +36,10 @@ export function parseDarManifest(bytes: Uint8Array): DarManifest {
     if (line === '') break; // end of the main section
     if (line.startsWith(' ')) {
       if (logical.length === 0) {
-        throw new DarError('DAR_MANIFEST_INVALID', `"${MANIFEST_PATH}" expected a header line before a continuation`);
+        throw new DarError(
+          'DAR_MANIFEST_INVALID',
+          `"${MANIFEST_PATH}" expected a header line before a continuation`,
+        );
       }
       logical[logical.length - 1] += line.slice(1);
     } else {
@@ -47,7 +50,10 @@ export function parseDarManifest(bytes: Uint8Array): DarManifest {
   for (const l of logical) {
     const colon = l.indexOf(': ');
     if (colon <= 0) {
-      throw new DarError('DAR_MANIFEST_INVALID', `"${MANIFEST_PATH}" line expected "Key: value", got ${show(l)}`);
+      throw new DarError(
+        'DAR_MANIFEST_INVALID',
+        `"${MANIFEST_PATH}" line expected "Key: value", got ${show(l)}`,
+      );
     }
     attributes.set(l.slice(0, colon), l.slice(colon + 2));
   }
@@ -64,7 +70,10 @@ export function parseDarManifest(bytes: Uint8Array): DarManifest {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   if (!dalfs.includes(mainDalf)) {
-    throw new DarError('DAR_MANIFEST_INVALID', `"Dalfs" expected to list Main-Dalf, got no ${show(mainDalf)}`);
+    throw new DarError(
+      'DAR_MANIFEST_INVALID',
+      `"Dalfs" expected to list Main-Dalf, got no ${show(mainDalf)}`,
+    );
   }
   if (new Set(dalfs).size !== dalfs.length) {
     throw new DarError('DAR_MANIFEST_INVALID', `"Dalfs" expected unique paths, got a duplicate`);

@@ -42,7 +42,10 @@ export function skipField(r: WireReader, wireType: number, what: string): void {
       r.skip(4);
       return;
     default:
-      throw new DarError('DAR_ARCHIVE_MALFORMED', `"${what}" wire type expected 0, 1, 2 or 5, got ${wireType}`);
+      throw new DarError(
+        'DAR_ARCHIVE_MALFORMED',
+        `"${what}" wire type expected 0, 1, 2 or 5, got ${wireType}`,
+      );
   }
 }
 
@@ -58,24 +61,25 @@ export function readString(r: WireReader, parentEnd: number, what: string): stri
   const end = readEnd(r, parentEnd, what);
   const start = r.pos;
   r.pos = end;
-  if (end - start < 16) {
-    // short strings (most identifiers): ASCII fast path, avoids a native call per string
-    let s = '';
-    for (let i = start; i < end; i++) {
-      const c = r.buf[i]!;
-      if (c >= 0x80) return decodeUtf8(r.buf.subarray(start, end), what);
-      s += String.fromCharCode(c);
-    }
-    return s;
-  }
-  return decodeUtf8(r.buf.subarray(start, end), what);
+  return decodeUtf8Range(r.buf, start, end, what);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function decodeUtf8(b: Uint8Array, what: string): string {
+/** Strict UTF-8 of buf[start, end); short ASCII strings (most identifiers) skip the native call. */
+export function decodeUtf8Range(buf: Uint8Array, start: number, end: number, what: string): string {
+  if (end - start < 16) {
+    let s = '';
+    let i = start;
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      if (c >= 0x80) break;
+      s += String.fromCharCode(c);
+    }
+    if (i === end) return s;
+  }
   try {
-    return utf8.decode(b);
+    return utf8.decode(buf.subarray(start, end));
   } catch (cause) {
     throw new DarError('DAR_ARCHIVE_MALFORMED', `"${what}" expected UTF-8`, { cause });
   }
@@ -90,7 +94,13 @@ export function readBytes(r: WireReader, parentEnd: number, what: string): Uint8
 }
 
 /** Reads a repeated int32 field, packed (wire type 2) or one element (wire type 0). */
-export function readInt32s(r: WireReader, wireType: number, parentEnd: number, out: number[], what: string): void {
+export function readInt32s(
+  r: WireReader,
+  wireType: number,
+  parentEnd: number,
+  out: number[],
+  what: string,
+): void {
   if (wireType === 0) {
     out.push(r.int32());
     return;
@@ -110,8 +120,12 @@ export function withWireErrors<T>(what: string, f: () => T): T {
   } catch (e) {
     if (e instanceof DarError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new DarError('DAR_ARCHIVE_MALFORMED', `"${what}" expected a well-formed protobuf message, got ${msg}`, {
-      cause: e,
-    });
+    throw new DarError(
+      'DAR_ARCHIVE_MALFORMED',
+      `"${what}" expected a well-formed protobuf message, got ${msg}`,
+      {
+        cause: e,
+      },
+    );
   }
 }

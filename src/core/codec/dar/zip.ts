@@ -88,7 +88,10 @@ export function decodeZip(bytes: Uint8Array, options: DecodeZipOptions): ZipArch
     throw new DarError('DAR_ZIP_UNSUPPORTED', `zip expected a single-disk archive, got disk ${diskNo}`);
   }
   if (count > limits.maxEntries) {
-    throw new DarError('DAR_ZIP_LIMIT', `zip entry count expected at most ${limits.maxEntries}, got ${count}`);
+    throw new DarError(
+      'DAR_ZIP_LIMIT',
+      `zip entry count expected at most ${limits.maxEntries}, got ${count}`,
+    );
   }
   if (cdOffset + cdSize > eocd) {
     throw new DarError(
@@ -102,7 +105,10 @@ export function decodeZip(bytes: Uint8Array, options: DecodeZipOptions): ZipArch
   const cdEnd = cdOffset + cdSize;
   for (let i = 0; i < count; i++) {
     if (p + CDH_SIZE > cdEnd) {
-      throw new DarError('DAR_ZIP_TRUNCATED', `zip central directory entry ${i} expected within the directory`);
+      throw new DarError(
+        'DAR_ZIP_TRUNCATED',
+        `zip central directory entry ${i} expected within the directory`,
+      );
     }
     if (u32(bytes, p) !== SIG_CDH) {
       throw new DarError('DAR_ZIP_MALFORMED', `zip central directory entry ${i} expected signature 02014b50`);
@@ -118,7 +124,10 @@ export function decodeZip(bytes: Uint8Array, options: DecodeZipOptions): ZipArch
     const localHeaderOffset = u32(bytes, p + 42);
     const next = p + CDH_SIZE + nameLen + extraLen + commentLen;
     if (next > cdEnd) {
-      throw new DarError('DAR_ZIP_TRUNCATED', `zip central directory entry ${i} expected within the directory`);
+      throw new DarError(
+        'DAR_ZIP_TRUNCATED',
+        `zip central directory entry ${i} expected within the directory`,
+      );
     }
     if (nameLen > limits.maxNameLength) {
       throw new DarError(
@@ -138,7 +147,10 @@ export function decodeZip(bytes: Uint8Array, options: DecodeZipOptions): ZipArch
       throw new DarError('DAR_ZIP_UNSUPPORTED', `zip entry ${JSON.stringify(name)} expected no encryption`);
     }
     if (byName.has(name)) {
-      throw new DarError('DAR_ZIP_MALFORMED', `zip entry names expected unique, got ${JSON.stringify(name)} twice`);
+      throw new DarError(
+        'DAR_ZIP_MALFORMED',
+        `zip entry names expected unique, got ${JSON.stringify(name)} twice`,
+      );
     }
     const entry: ZipEntry = { name, method, crc32, compressedSize, uncompressedSize, localHeaderOffset };
     entries.push(entry);
@@ -243,7 +255,11 @@ function findEocd(bytes: Uint8Array): number {
   }
   const lowest = Math.max(0, bytes.length - EOCD_SIZE - 0xffff);
   for (let p = bytes.length - EOCD_SIZE; p >= lowest; p--) {
-    if (bytes[p] === 0x50 && u32(bytes, p) === SIG_EOCD && p + EOCD_SIZE + u16(bytes, p + 20) === bytes.length) {
+    if (
+      bytes[p] === 0x50 &&
+      u32(bytes, p) === SIG_EOCD &&
+      p + EOCD_SIZE + u16(bytes, p + 20) === bytes.length
+    ) {
       if (p >= 20 && u32(bytes, p - 20) === SIG_ZIP64_LOCATOR) {
         throw new DarError('DAR_ZIP_UNSUPPORTED', 'zip expected no ZIP64 extensions, got a ZIP64 locator');
       }

@@ -39,6 +39,7 @@ export const MIGRATION_001_INITIAL: readonly string[] = [
      contract_id TEXT PRIMARY KEY,
      pool_id TEXT NOT NULL,
      blob BLOB NOT NULL,
+     blob_sha256 TEXT NOT NULL,
      update_id TEXT NOT NULL,
      package_id TEXT NOT NULL,
      package_name TEXT NOT NULL,
@@ -49,6 +50,7 @@ export const MIGRATION_001_INITIAL: readonly string[] = [
      total_lp_supply TEXT NOT NULL,
      ledger_created_at TEXT NOT NULL,
      created_at_ms INTEGER NOT NULL,
+     created_at_micros INTEGER NOT NULL,
      fields_source TEXT NOT NULL CHECK (fields_source IN ('blob', 'published')),
      verification_status TEXT NOT NULL
        CHECK (verification_status IN ('verified', 'mismatch', 'could-not-check', 'unchecked')),

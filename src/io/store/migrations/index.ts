@@ -11,6 +11,8 @@ export interface Migration {
   readonly statements: readonly string[];
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', statements: MIGRATION_001_INITIAL }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
+];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,47 @@
+/**
+ * JUnit XML for CI (the issue "--junit"): one <testsuite> per audit area, one <testcase> per
+ * check; a failed check has a <failure>, a could-not-check check an <error>, a skipped one
+ * <skipped/>. Text is XML-escaped (control characters dropped).
+ */
+import { AUDIT_AREAS, type CheckOutcome, type Finding } from '../../core/audit/index.js';
+
+/** Escapes text for XML attributes and content; drops characters XML 1.0 forbids. */
+export function escapeXml(s: string): string {
+  return s
+    .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+export function formatJunit(checks: readonly CheckOutcome[], findings: readonly Finding[], name = 'reserve-audit'): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const fail = checks.filter((c) => c.status === 'fail').length;
+  const err = checks.filter((c) => c.status === 'could-not-check').length;
+  const skip = checks.filter((c) => c.status === 'skipped').length;
+  out.push(`<testsuites name="${escapeXml(name)}" tests="${checks.length}" failures="${fail}" errors="${err}" skipped="${skip}">`);
+  for (const area of AUDIT_AREAS) {
+    const list = checks.filter((c) => c.area === area);
+    if (list.length === 0) continue;
+    const f = list.filter((c) => c.status === 'fail').length;
+    const e = list.filter((c) => c.status === 'could-not-check').length;
+    const s = list.filter((c) => c.status === 'skipped').length;
+    out.push(`  <testsuite name="${area}" tests="${list.length}" failures="${f}" errors="${e}" skipped="${s}">`);
+    for (const c of list) {
+      const tc = `${c.name}${c.pool === null ? '' : ` [${c.pool}]`}`;
+      const msgs = findings.filter((x) => x.area === c.area && x.pool === c.pool && c.codes.includes(x.code)).map((x) => `${x.code}: ${x.message}`);
+      const body = escapeXml(msgs.join('\n'));
+      if (c.status === 'pass') out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"/>`);
+      else if (c.status === 'fail')
+        out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"><failure message="${escapeXml(c.codes.join(' '))}">${body}</failure></testcase>`);
+      else if (c.status === 'could-not-check')
+        out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"><error message="could not check">${escapeXml(c.note ?? '')}${body === '' ? '' : `\n${body}`}</error></testcase>`);
+      else out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"><skipped message="${escapeXml(c.note ?? '')}"/></testcase>`);
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,264 @@
+/**
+ * History checks against the local mirror (the issue "History"): ledger_created_at of a pool never
+ * goes back; a contract ID never reappears with different contents (nor for another pool);
+ * reserves never change without a new contract; the LP-share value never decreases beyond
+ * rounding; template changes and vanished pools are reported; a proof the mirror has already seen
+ * superseded is stale. The same series check serves `audit` (current proofs appended to the
+ * mirror's series, findings reported for the current point only) and `replay` (whole series).
+ */
+import { isSameAmount } from './decimal.js';
+import { type AuditCollector, type Finding, makeFinding } from './finding.js';
+import { computeLpShareValue, isLpShareDecrease, LP_SHARE_TOLERANCE } from './lp-share.js';
+
+/** One observation of a pool in time order (from the mirror, or the current audit). */
+export interface HistoryPoint {
+  readonly observedAtMs: number;
+  /** the reserve contract of the proof (null: the pool had no proof then) */
+  readonly contractId: string | null;
+  /** ledger creation time of that contract, microseconds */
+  readonly ledgerCreatedAtMicros: bigint | null;
+  readonly reserveA: string | null;
+  readonly reserveB: string | null;
+  readonly totalLpSupply: string | null;
+  /** true when the reserves come from a verified blob */
+  readonly proven: boolean;
+  /** "package_id:package_name:Module:Entity", or null when unknown */
+  readonly template: string | null;
+  /** the base64 blob or its digest when known, to compare contents of a reused ID */
+  readonly blobKey: string | null;
+}
+
+export interface HistoryOptions {
+  readonly lpShareTolerance?: string;
+}
+
+interface SeenContract {
+  readonly point: HistoryPoint;
+}
+
+const shortId = (id: string): string => `${id.slice(0, 16)}…`;
+
+/**
+ * Checks the series of one pool (oldest first). Findings are produced for points with index ≥
+ * `reportFrom` only (earlier points only build up what was seen). Records one check per area
+ * item: history.time, history.contract-reuse, history.stale, history.lp-share, history.template.
+ */
+export function checkHistorySeries(
+  c: AuditCollector,
+  poolId: string,
+  points: readonly HistoryPoint[],
+  reportFrom: number,
+  options: HistoryOptions = {},
+): void {
+  const tol = options.lpShareTolerance ?? LP_SHARE_TOLERANCE;
+  const f = {
+    time: [] as Finding[],
+    reuse: [] as Finding[],
+    stale: [] as Finding[],
+    lp: [] as Finding[],
+    template: [] as Finding[],
+  };
+  const seen = new Map<string, SeenContract>();
+  let newest: HistoryPoint | null = null;
+  let lastProven: HistoryPoint | null = null;
+  let lastTemplate: HistoryPoint | null = null;
+  points.forEach((p, i) => {
+    const report = i >= reportFrom;
+    const id = p.contractId;
+    if (id === null) return;
+    const prior = seen.get(id);
+    if (prior !== undefined) {
+      const q = prior.point;
+      const reservesDiffer =
+        (q.reserveA !== null && p.reserveA !== null && !isSameAmount(q.reserveA, p.reserveA)) ||
+        (q.reserveB !== null && p.reserveB !== null && !isSameAmount(q.reserveB, p.reserveB));
+      const otherDiffer =
+        (q.totalLpSupply !== null &&
+          p.totalLpSupply !== null &&
+          !isSameAmount(q.totalLpSupply, p.totalLpSupply)) ||
+        (q.ledgerCreatedAtMicros !== null &&
+          p.ledgerCreatedAtMicros !== null &&
+          q.ledgerCreatedAtMicros !== p.ledgerCreatedAtMicros) ||
+        (q.template !== null && p.template !== null && q.template !== p.template) ||
+        (q.blobKey !== null && p.blobKey !== null && q.blobKey !== p.blobKey);
+      if (report && reservesDiffer)
+        f.reuse.push(
+          makeFinding(
+            'HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT',
+            poolId,
+            `contract ${shortId(id)} now shows reserves ${p.reserveA}/${p.reserveB}, earlier ${q.reserveA}/${q.reserveB}`,
+            {
+              contractId: id,
+              expected: { reserveA: q.reserveA, reserveB: q.reserveB },
+              got: { reserveA: p.reserveA, reserveB: p.reserveB },
+              firstSeenMs: q.observedAtMs,
+            },
+            { label: p.proven && q.proven ? 'proven' : 'asserted' },
+          ),
+        );
+      else if (report && otherDiffer)
+        f.reuse.push(
+          makeFinding(
+            'HISTORY_CONTRACT_REUSED',
+            poolId,
+            `contract ${shortId(id)} reappeared with different contents`,
+            {
+              contractId: id,
+              expected: {
+                totalLpSupply: q.totalLpSupply,
+                ledgerCreatedAtMicros: q.ledgerCreatedAtMicros?.toString() ?? null,
+                template: q.template,
+              },
+              got: {
+                totalLpSupply: p.totalLpSupply,
+                ledgerCreatedAtMicros: p.ledgerCreatedAtMicros?.toString() ?? null,
+                template: p.template,
+              },
+              firstSeenMs: q.observedAtMs,
+            },
+          ),
+        );
+      if (
+        report &&
+        newest !== null &&
+        newest.contractId !== id &&
+        newest.ledgerCreatedAtMicros !== null &&
+        q.ledgerCreatedAtMicros !== null &&
+        newest.ledgerCreatedAtMicros > q.ledgerCreatedAtMicros
+      )
+        f.stale.push(
+          makeFinding(
+            'HISTORY_STALE_PROOF',
+            poolId,
+            `proof ${shortId(id)} was already superseded by ${shortId(newest.contractId ?? '')} (seen at ${new Date(newest.observedAtMs).toISOString()})`,
+            {
+              contractId: id,
+              expected: newest.contractId,
+              got: id,
+              supersededAtMs: newest.observedAtMs,
+            },
+          ),
+        );
+    } else {
+      seen.set(id, { point: p });
+      if (
+        report &&
+        newest !== null &&
+        p.ledgerCreatedAtMicros !== null &&
+        newest.ledgerCreatedAtMicros !== null &&
+        p.ledgerCreatedAtMicros < newest.ledgerCreatedAtMicros
+      )
+        f.time.push(
+          makeFinding(
+            'HISTORY_TIME_REGRESSION',
+            poolId,
+            `ledger_created_at went back in time for new contract ${shortId(id)}`,
+            {
+              contractId: id,
+              expected: `>= ${newest.ledgerCreatedAtMicros} µs (${shortId(newest.contractId ?? '')})`,
+              got: p.ledgerCreatedAtMicros.toString(),
+            },
+          ),
+        );
+    }
+    if (
+      p.ledgerCreatedAtMicros !== null &&
+      (newest === null ||
+        newest.ledgerCreatedAtMicros === null ||
+        p.ledgerCreatedAtMicros > newest.ledgerCreatedAtMicros)
+    )
+      newest = p;
+    // LP-share value: compare with the previous proven point of another contract
+    if (p.proven && p.reserveA !== null && p.reserveB !== null && p.totalLpSupply !== null) {
+      if (report && lastProven !== null && lastProven.contractId !== id) {
+        const before = computeLpShareValue(
+          lastProven.reserveA ?? '',
+          lastProven.reserveB ?? '',
+          lastProven.totalLpSupply ?? '',
+        );
+        const now = computeLpShareValue(p.reserveA, p.reserveB, p.totalLpSupply);
+        if (before !== null && now !== null && isLpShareDecrease(before, now, tol))
+          f.lp.push(
+            makeFinding(
+              'HISTORY_LP_SHARE_VALUE_DECREASED',
+              poolId,
+              `LP-share value fell from ${before.toSignificantDigits(12)} to ${now.toSignificantDigits(12)}`,
+              {
+                expected: `>= ${before.toSignificantDigits(20).toString()}`,
+                got: now.toSignificantDigits(20).toString(),
+                previousContractId: lastProven.contractId,
+                contractId: id,
+                tolerance: tol,
+              },
+            ),
+          );
+      }
+      if (prior === undefined) lastProven = p;
+    }
+    if (p.template !== null) {
+      if (report && lastTemplate !== null && lastTemplate.template !== p.template)
+        f.template.push(
+          makeFinding(
+            'HISTORY_TEMPLATE_CHANGED',
+            poolId,
+            `reserve template changed from ${lastTemplate.template} to ${p.template}`,
+            {
+              expected: lastTemplate.template,
+              got: p.template,
+            },
+          ),
+        );
+      lastTemplate = p;
+    }
+  });
+  c.record('history', 'history.time', poolId, f.time);
+  c.record('history', 'history.contract-reuse', poolId, f.reuse);
+  c.record('history', 'history.stale', poolId, f.stale);
+  c.record('history', 'history.lp-share', poolId, f.lp);
+  c.record('history', 'history.template', poolId, f.template);
+}
+
+/** A contract as the mirror stores it (for cross-pool reuse of an ID). */
+export interface KnownContract {
+  readonly contractId: string;
+  readonly poolId: string;
+}
+
+/**
+ * Cross-pool checks against the mirror: a current contract ID the mirror knows for ANOTHER pool
+ * is reused; a pool the mirror saw with a proof at its latest observation and that has no proof
+ * now has vanished.
+ */
+export function checkHistoryPools(
+  c: AuditCollector,
+  current: ReadonlyMap<string, string>,
+  known: ReadonlyMap<string, KnownContract>,
+  lastSeenPools: ReadonlyMap<string, string>,
+): void {
+  const reuse: Finding[] = [];
+  for (const [poolId, contractId] of current) {
+    const k = known.get(contractId);
+    if (k !== undefined && k.poolId !== poolId)
+      reuse.push(
+        makeFinding(
+          'HISTORY_CONTRACT_REUSED',
+          poolId,
+          `contract ${shortId(contractId)} was recorded for pool ${k.poolId}`,
+          { contractId, expected: k.poolId, got: poolId },
+        ),
+      );
+  }
+  c.record('history', 'history.cross-pool', null, reuse);
+  const vanished: Finding[] = [];
+  for (const [poolId, lastContract] of lastSeenPools)
+    if (!current.has(poolId))
+      vanished.push(
+        makeFinding(
+          'HISTORY_POOL_VANISHED',
+          poolId,
+          `pool ${poolId} (last contract ${shortId(lastContract)}) has no proof any more`,
+          { expected: lastContract, got: null },
+        ),
+      );
+  c.record('history', 'history.vanished', null, vanished);
+}

@@ -1,0 +1,16 @@
+/** The audit engine (the issue "reserve-audit audit"): pure checks over snapshots → findings. */
+export * from './decimal.js';
+export * from './finding.js';
+export * from './finding-codes.js';
+export * from './from-api-snapshot.js';
+export * from './history-checks.js';
+export * from './lp-share.js';
+export * from './market-checks.js';
+export * from './profile.js';
+export * from './proof-checks.js';
+export * from './quote-checks.js';
+export * from './run-checks.js';
+export * from './snapshot.js';
+export * from './state-checks.js';
+export * from './time.js';
+export * from './volume-checks.js';

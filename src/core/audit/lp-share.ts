@@ -1,0 +1,35 @@
+/**
+ * The value of one LP share, √(reserve_a × reserve_b) / total_lp_supply (the issue "History").
+ * Swap fees stay in the pool and deposits/withdrawals round in the pool's favour
+ * (api-decisions §1), so this value never decreases; the history check allows a relative
+ * tolerance of LP_SHARE_TOLERANCE for rounding of the 10-decimal amounts.
+ */
+import { AuditDecimal, parseDecimal } from './decimal.js';
+
+/** Default relative tolerance on an LP-share value decrease: 1e-9 (one part per billion). */
+export const LP_SHARE_TOLERANCE = '0.000000001';
+
+/**
+ * √(a × b) / L computed with 60 significant digits (rounding half-up at the 60th digit);
+ * null when an input is not a decimal or L ≤ 0.
+ */
+export function computeLpShareValue(
+  reserveA: string,
+  reserveB: string,
+  totalLpSupply: string,
+): AuditDecimal | null {
+  const a = parseDecimal(reserveA);
+  const b = parseDecimal(reserveB);
+  const l = parseDecimal(totalLpSupply);
+  if (a === null || b === null || l === null || l.lte(0) || a.lt(0) || b.lt(0)) return null;
+  return a.mul(b).sqrt().div(l);
+}
+
+/** True when `now` is below `before × (1 − tolerance)`. */
+export function isLpShareDecrease(
+  before: AuditDecimal,
+  now: AuditDecimal,
+  tolerance: string = LP_SHARE_TOLERANCE,
+): boolean {
+  return now.lt(before.mul(new AuditDecimal(1).sub(tolerance)));
+}

@@ -1,0 +1,255 @@
+/**
+ * Probe-quote checks (the issue "probe quotes"; public-api.md "POST /connect/quote" rules and memo
+ * rule, api-decisions §4): each probe is recomputed with the same quote function the reference
+ * server uses (quoteConnectSwap) over the PROVEN reserves, the published fee rates and policy.
+ * A quote that pays out more than the recomputation is QUOTE_TOO_GENEROUS; any other difference in
+ * the returned amount, fee percentage, network fee or route is QUOTE_MISMATCH; a wrong memo, a
+ * wrongly accepted/rejected request or a bad echo is QUOTE_RULE_VIOLATION. When the quote names a
+ * reserve contract other than the proven one (the pool moved), the probe is could-not-check.
+ */
+import { formatMemo, quoteConnectSwap } from '../amm/index.js';
+import type { ExchangePolicy, PoolState, Token } from '../amm/types.js';
+import { isSameAmount, parseDecimal } from './decimal.js';
+import { type AuditCollector, type Finding, makeFinding } from './finding.js';
+import type { PoolInfoEntry, ProbeQuote, TokenInfoEntry, TokenKey } from './snapshot.js';
+import type { PoolReserves } from './state-checks.js';
+
+/** Amounts may differ by one unit in the 10th place (rounding of the last digit). */
+const AMOUNT_TOLERANCE = '0.0000000001';
+
+export interface QuoteCheckInput {
+  readonly quotes: readonly ProbeQuote[];
+  readonly reserves: ReadonlyMap<string, PoolReserves>;
+  /** proven reserve contract per pool */
+  readonly contracts: ReadonlyMap<string, string>;
+  readonly poolsInfo: readonly PoolInfoEntry[] | null;
+  readonly tokens: readonly TokenInfoEntry[];
+  readonly cc: TokenKey;
+  readonly policy: ExchangePolicy;
+}
+
+function toToken(k: TokenKey & { readonly symbol?: string }, tokens: readonly TokenInfoEntry[]): Token {
+  const t = tokens.find((x) => x.admin === k.admin && x.id === k.id);
+  return {
+    admin: k.admin,
+    id: k.id,
+    name: t?.name ?? k.id,
+    symbol: (t?.symbol ?? k.symbol ?? k.id).toUpperCase(),
+    priceAggregatorId: null,
+  };
+}
+
+/** Rebuilds the pool states the quote function needs from the audited reserves. */
+function toPoolStates(x: QuoteCheckInput): PoolState[] {
+  const share = new Map((x.poolsInfo ?? []).map((i) => [i.poolId, i.adminFeeShare]));
+  return [...x.reserves.values()].map((r) => ({
+    poolId: r.poolId,
+    tokenA: toToken(r.tokenA, x.tokens),
+    tokenB: toToken(r.tokenB, x.tokens),
+    reserveA: r.reserveA,
+    reserveB: r.reserveB,
+    totalLpSupply: '1',
+    feeRate: r.feeRate,
+    adminFeeShare: share.get(r.poolId) ?? '0',
+    active: true,
+    reserveContract: {
+      contractId: x.contracts.get(r.poolId) ?? '',
+      updateId: '',
+      createdAtMicros: 0n,
+      createdEventBlob: '',
+      packageId: '',
+      packageName: '',
+      moduleName: '',
+      entityName: '',
+    },
+    sequence: 0n,
+  }));
+}
+
+function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: QuoteCheckInput): void {
+  const name = `quote.${q.kind}`;
+  const pool = q.poolId;
+  let expected: ReturnType<typeof quoteConnectSwap>;
+  try {
+    expected = quoteConnectSwap({
+      request: q.request,
+      pools,
+      tokens: pools.flatMap((p) => [p.tokenA, p.tokenB]),
+      cc: x.cc,
+      policy: x.policy,
+      avgExecutionSeconds: null,
+    });
+  } catch (e) {
+    c.couldNotCheck(
+      'quote',
+      name,
+      pool,
+      makeFinding(
+        'QUOTE_UNAVAILABLE',
+        pool,
+        `probe ${q.kind} could not be recomputed: ${e instanceof Error ? e.message : String(e)}`,
+        {},
+      ),
+    );
+    return;
+  }
+  const f: Finding[] = [];
+  const accepted = q.status === 200;
+  if (q.expect === 'reject' && accepted)
+    f.push(
+      makeFinding(
+        'QUOTE_RULE_VIOLATION',
+        pool,
+        `probe ${q.kind} (sell ${q.request.sellAmount}) should be rejected, got a quote`,
+        { expected: expected.ok ? 'quote' : expected.error, got: 200 },
+      ),
+    );
+  if (q.expect === 'accept' && !accepted && expected.ok)
+    f.push(
+      makeFinding(
+        'QUOTE_RULE_VIOLATION',
+        pool,
+        `probe ${q.kind} was rejected (${q.status} ${q.error ?? ''}) although the proven reserves allow it`,
+        { expected: 200, got: { status: q.status, error: q.error } },
+      ),
+    );
+  if (!accepted || !expected.ok) {
+    if (accepted && !expected.ok && q.expect === 'accept')
+      f.push(
+        makeFinding(
+          'QUOTE_RULE_VIOLATION',
+          pool,
+          `probe ${q.kind} was quoted, the recomputation rejects it (${expected.error})`,
+          { expected: expected.error, got: 200 },
+        ),
+      );
+    c.record('quote', name, pool, f);
+    return;
+  }
+  const got = q.quote;
+  if (got === null) {
+    c.couldNotCheck(
+      'quote',
+      name,
+      pool,
+      makeFinding(
+        'QUOTE_UNAVAILABLE',
+        pool,
+        `probe ${q.kind}: 200 response without the quote shape (${q.shapeError ?? 'unknown'})`,
+        {},
+      ),
+    );
+    return;
+  }
+  const want = expected.body;
+  // the quote must be priced on the proven contracts, else the pool moved
+  const moved = got.pools.filter(
+    (h) => x.contracts.get(h.pool_id) !== undefined && x.contracts.get(h.pool_id) !== h.contract_id,
+  );
+  if (moved.length > 0) {
+    c.couldNotCheck(
+      'quote',
+      name,
+      pool,
+      makeFinding('QUOTE_UNAVAILABLE', pool, `probe ${q.kind}: pool moved between the proofs and the quote`, {
+        expected: moved.map((h) => x.contracts.get(h.pool_id)),
+        got: moved.map((h) => h.contract_id),
+      }),
+    );
+    return;
+  }
+  const memo = formatMemo(q.request.buyInstrumentId, q.request.affiliateCode ?? null);
+  if (got.memo !== memo)
+    f.push(
+      makeFinding(
+        'QUOTE_RULE_VIOLATION',
+        pool,
+        `memo is ${JSON.stringify(got.memo)}, the rule gives ${JSON.stringify(memo)}`,
+        { field: 'memo', expected: memo, got: got.memo },
+      ),
+    );
+  if (got.sent.sell_amount !== q.request.sellAmount)
+    f.push(
+      makeFinding('QUOTE_RULE_VIOLATION', pool, 'sent.sell_amount does not echo the request', {
+        field: 'sent.sell_amount',
+        expected: q.request.sellAmount,
+        got: got.sent.sell_amount,
+      }),
+    );
+  const route = (b: { readonly pools: readonly { readonly pool_id: string }[] }): string =>
+    b.pools.map((p) => p.pool_id).join('>');
+  if (route(got) !== route(want))
+    f.push(
+      makeFinding('QUOTE_MISMATCH', pool, `route ${route(got)} differs from ${route(want)}`, {
+        field: 'route',
+        expected: route(want),
+        got: route(got),
+      }),
+    );
+  const r = parseDecimal(got.returned.amount);
+  const e = parseDecimal(want.returned.amount);
+  const label = [...x.reserves.values()].every((p) => p.label === 'proven') ? 'proven' : 'asserted';
+  if (r === null || e === null) {
+    f.push(
+      makeFinding('QUOTE_MISMATCH', pool, 'returned.amount is not a decimal', {
+        field: 'returned.amount',
+        expected: want.returned.amount,
+        got: got.returned.amount,
+      }),
+    );
+  } else if (r.sub(e).gt(AMOUNT_TOLERANCE)) {
+    f.push(
+      makeFinding(
+        'QUOTE_TOO_GENEROUS',
+        pool,
+        `quote returns ${got.returned.amount}, the proven reserves pay at most ${want.returned.amount}`,
+        {
+          field: 'returned.amount',
+          expected: want.returned.amount,
+          got: got.returned.amount,
+          request: q.request,
+        },
+        { label },
+      ),
+    );
+  } else if (e.sub(r).gt(AMOUNT_TOLERANCE)) {
+    f.push(
+      makeFinding(
+        'QUOTE_MISMATCH',
+        pool,
+        `quote returns ${got.returned.amount}, recomputation gives ${want.returned.amount}`,
+        { field: 'returned.amount', expected: want.returned.amount, got: got.returned.amount },
+        { label },
+      ),
+    );
+  }
+  if (!isSameAmount(got.fees.fee_percentage, want.fees.fee_percentage))
+    f.push(
+      makeFinding(
+        'QUOTE_MISMATCH',
+        pool,
+        `fee_percentage is ${got.fees.fee_percentage}, expected ${want.fees.fee_percentage}`,
+        { field: 'fees.fee_percentage', expected: want.fees.fee_percentage, got: got.fees.fee_percentage },
+      ),
+    );
+  if (!isSameAmount(got.fees.network_fee.amount, want.fees.network_fee.amount))
+    f.push(
+      makeFinding(
+        'QUOTE_MISMATCH',
+        pool,
+        `network fee is ${got.fees.network_fee.amount}, expected ${want.fees.network_fee.amount}`,
+        {
+          field: 'fees.network_fee.amount',
+          expected: want.fees.network_fee.amount,
+          got: got.fees.network_fee.amount,
+        },
+      ),
+    );
+  c.record('quote', name, pool, f);
+}
+
+/** Checks every probe quote; records one check per probe (quote.<kind> per pool). */
+export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
+  const pools = toPoolStates(x);
+  for (const q of x.quotes) checkOne(c, q, pools, x);
+}

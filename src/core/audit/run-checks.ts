@@ -1,0 +1,243 @@
+/**
+ * Runs every audit check over one snapshot (the issue "reserve-audit audit"): proofs → proof ↔
+ * state → /pools/info → history (when a mirror is given) → market data → probe quotes (when
+ * requested) → volume and stats → tokens. Pure: the snapshot, the proof verifications and the
+ * mirror history are inputs. Returns the findings, the list of checks performed, a per-pool
+ * summary and the outcome (exit 0/1/2 via computeAuditOutcome).
+ */
+
+import type { AuditArea } from './finding.js';
+import {
+  AuditCollector,
+  type AuditOutcome,
+  type CheckOutcome,
+  type AuditCollector as Collector,
+  computeAuditOutcome,
+  type Finding,
+  makeFinding,
+} from './finding.js';
+import {
+  checkHistoryPools,
+  checkHistorySeries,
+  type HistoryPoint,
+  type KnownContract,
+} from './history-checks.js';
+import { computeLpShareValue } from './lp-share.js';
+import {
+  checkMarkets,
+  checkOrderbooks,
+  checkPairs,
+  checkTickers,
+  computePairPools,
+} from './market-checks.js';
+import type { ReserveProfile } from './profile.js';
+import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
+import { checkQuotes } from './quote-checks.js';
+import type { AuditSnapshot, Fetched } from './snapshot.js';
+import { checkPoolsInfo, checkState, type PoolReserves } from './state-checks.js';
+import { parseIsoMicros } from './time.js';
+import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
+
+/** What the mirror knows, loaded BEFORE the current snapshot is recorded. */
+export interface MirrorHistory {
+  /** per pool, oldest first */
+  readonly series: ReadonlyMap<string, readonly HistoryPoint[]>;
+  /** mirror contracts whose IDs appear in the current proofs */
+  readonly known: ReadonlyMap<string, KnownContract>;
+  /** pools whose latest mirror observation had a proof → that contract id */
+  readonly lastSeenPools: ReadonlyMap<string, string>;
+}
+
+export interface AuditInput {
+  readonly snapshot: AuditSnapshot;
+  /** one per `snapshot.proofs` entry, same order */
+  readonly verifications: readonly ProofVerification[];
+  /** null when no mirror was given (history checks are skipped) */
+  readonly history: MirrorHistory | null;
+  readonly profile: ReserveProfile;
+  readonly options?: { readonly lpShareTolerance?: string };
+}
+
+export interface PoolSummary {
+  readonly poolId: string;
+  readonly symbol: string | null;
+  readonly contractId: string | null;
+  /** the proof: proven, failed, unverifiable, or missing */
+  readonly proof: ProvenPool['status'] | 'missing';
+  readonly reserveA: string | null;
+  readonly reserveB: string | null;
+  readonly totalLpSupply: string | null;
+  /** √(a·b)/L to 20 significant digits, from the proven contract */
+  readonly lpShareValue: string | null;
+  readonly price: string | null;
+  readonly tvlCc: string | null;
+  readonly checks: {
+    readonly pass: number;
+    readonly fail: number;
+    readonly couldNotCheck: number;
+    readonly skipped: number;
+  };
+  readonly codes: readonly string[];
+}
+
+export interface AuditResult {
+  readonly outcome: AuditOutcome;
+  readonly findings: readonly Finding[];
+  readonly checks: readonly CheckOutcome[];
+  readonly pools: readonly PoolSummary[];
+}
+
+function need<T>(c: Collector, area: AuditArea, name: string, section: string, f: Fetched<T>): T | null {
+  if (f.ok) return f.value;
+  c.couldNotCheck(
+    area,
+    name,
+    null,
+    makeFinding('FETCH_FAILED', null, `${section} could not be fetched: ${f.reason}`, {
+      section,
+      reason: f.reason,
+    }),
+  );
+  return null;
+}
+
+const templateKey = (p: ProvenPool): string | null =>
+  p.template === null
+    ? null
+    : `${p.template.packageId}:${p.template.packageName}:${p.template.moduleName}:${p.template.entityName}`;
+
+function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string, ProvenPool>): void {
+  const h = input.history;
+  if (h === null) {
+    c.skip('history', 'history', null, 'no --mirror given');
+    return;
+  }
+  const nowMs = Number((parseIsoMicros(input.snapshot.fetchedAt) ?? 0n) / 1000n);
+  for (const [poolId, p] of proven) {
+    const past = h.series.get(poolId) ?? [];
+    const current: HistoryPoint = {
+      observedAtMs: nowMs,
+      contractId: p.contractId,
+      ledgerCreatedAtMicros: p.ledgerCreatedAtMicros ?? parseIsoMicros(p.entry.ledgerCreatedAt),
+      reserveA: p.fields?.reserveA ?? p.entry.reserveA,
+      reserveB: p.fields?.reserveB ?? p.entry.reserveB,
+      totalLpSupply: p.fields?.totalLpSupply ?? p.entry.totalLpSupply,
+      proven: p.status === 'proven',
+      template: templateKey(p),
+      blobKey: null,
+    };
+    checkHistorySeries(
+      c,
+      poolId,
+      [...past, current],
+      past.length,
+      input.options?.lpShareTolerance === undefined
+        ? {}
+        : { lpShareTolerance: input.options.lpShareTolerance },
+    );
+  }
+  checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, h.lastSeenPools);
+}
+
+/** Runs all checks; never throws for a discrepancy (those are findings). */
+export function runAuditChecks(input: AuditInput): AuditResult {
+  const c = new AuditCollector();
+  const s = input.snapshot;
+  const proofs = need(c, 'proof', 'proof.fetch', '/pools/proof', s.proofs);
+  const proven =
+    proofs === null
+      ? new Map<string, ProvenPool>()
+      : checkProofs(c, proofs, input.verifications, input.profile);
+  const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
+  let reserves = new Map<string, PoolReserves>();
+  const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
+  if (state !== null && proofs !== null)
+    reserves = checkState(c, { proven, proofsAfter: after, state, cc: s.cc });
+  const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
+  if (info !== null) checkPoolsInfo(c, info, proven, reserves, after);
+  runHistory(c, input, proven);
+  // market data
+  const groups = computePairPools(reserves, s.cc);
+  const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
+  if (markets !== null) checkMarkets(c, markets, reserves);
+  const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
+  if (pairs !== null) checkPairs(c, pairs, groups);
+  const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
+  if (tickers !== null) checkTickers(c, tickers, groups);
+  const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
+  if (books !== null) checkOrderbooks(c, books, groups);
+  // probe quotes
+  const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
+  if (s.quotes === null) c.skip('quote', 'quote', null, 'no --probe-quotes');
+  else {
+    const quotes = need(c, 'quote', 'quote.fetch', '/connect/quote', s.quotes);
+    const policy = need(c, 'quote', 'quote.policy', '/exchange/info', s.policy);
+    if (quotes !== null && policy !== null) {
+      if (s.cc === null)
+        c.couldNotCheck(
+          'quote',
+          'quote',
+          null,
+          makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}),
+        );
+      else
+        checkQuotes(c, {
+          quotes,
+          reserves,
+          contracts: new Map([...proven].map(([id, p]) => [id, p.contractId])),
+          poolsInfo: info,
+          tokens: tokens ?? [],
+          cc: s.cc,
+          policy,
+        });
+    }
+  }
+  // volume, stats, tokens
+  const volume = need(c, 'volume', 'volume', '/volume', s.volume);
+  if (volume !== null) checkVolume(c, volume);
+  const stats = need(c, 'volume', 'stats', '/stats', s.stats);
+  if (stats !== null && state !== null) checkStats(c, stats, volume, reserves, state);
+  if (tokens !== null && state !== null) checkTokens(c, tokens, state);
+  return {
+    outcome: computeAuditOutcome(c.checks),
+    findings: c.findings,
+    checks: c.checks,
+    pools: summarisePools(c, proven, state ?? [], reserves),
+  };
+}
+
+function summarisePools(
+  c: Collector,
+  proven: ReadonlyMap<string, ProvenPool>,
+  state: AuditSnapshot['state'] extends Fetched<infer T> ? T : never,
+  reserves: ReadonlyMap<string, PoolReserves>,
+): PoolSummary[] {
+  const ids = [...new Set([...state.map((s) => s.poolId), ...proven.keys()])];
+  const byState = new Map(state.map((s) => [s.poolId, s]));
+  return ids.map((id) => {
+    const p = proven.get(id);
+    const s = byState.get(id);
+    const f = p?.fields ?? null;
+    const checks = c.checks.filter((k) => k.pool === id);
+    const lp = f === null ? null : computeLpShareValue(f.reserveA, f.reserveB, f.totalLpSupply);
+    return {
+      poolId: id,
+      symbol: s?.symbol ?? reserves.get(id)?.symbol ?? null,
+      contractId: p?.contractId ?? s?.contractId ?? null,
+      proof: p?.status ?? 'missing',
+      reserveA: f?.reserveA ?? s?.reserveA ?? null,
+      reserveB: f?.reserveB ?? s?.reserveB ?? null,
+      totalLpSupply: f?.totalLpSupply ?? p?.entry.totalLpSupply ?? null,
+      lpShareValue: lp === null ? null : lp.toSignificantDigits(20).toString(),
+      price: s?.price ?? null,
+      tvlCc: s?.tvlCc ?? null,
+      checks: {
+        pass: checks.filter((k) => k.status === 'pass').length,
+        fail: checks.filter((k) => k.status === 'fail').length,
+        couldNotCheck: checks.filter((k) => k.status === 'could-not-check').length,
+        skipped: checks.filter((k) => k.status === 'skipped').length,
+      },
+      codes: [...new Set(c.findings.filter((x) => x.pool === id).map((x) => x.code))],
+    };
+  });
+}

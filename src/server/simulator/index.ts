@@ -1,0 +1,52 @@
+/**
+ * The simulated ledger of the reference server (api-decisions §3, §5): public entry points.
+ * See docs/readme/simulator.md.
+ */
+export { createManualClock, type ManualClock, type SimClock, systemClock } from './clock.js';
+export type {
+  ExchangeChange,
+  ExchangeSimulation,
+  ExchangeView,
+  SimTransfer,
+  SimTransferResult,
+} from './exchange.js';
+export {
+  type CreateExchangeOptions,
+  createExchange,
+  DEFAULT_GENESIS_AGE_MS,
+  type SimulatedExchange,
+} from './ledger.js';
+export { computeInitialLpSupply, computeLiquidityAdd, computeLiquidityRemove } from './liquidity.js';
+export { type ParsedMemo, parseMemo } from './memo.js';
+export { type MintedReserve, mintReserveContract, RESERVE_TYPE_ENV } from './mint.js';
+export {
+  decodeReserveCreateArg,
+  encodeReserveCreateArg,
+  RESERVE_ENTITY_NAME,
+  RESERVE_MODULE_NAME,
+  RESERVE_PACKAGE_ID,
+  RESERVE_PACKAGE_ID_PREIMAGE,
+  RESERVE_PACKAGE_NAME,
+  RESERVE_PACKAGE_TYPES,
+  RESERVE_TEMPLATE_ID,
+  type ReserveFields,
+} from './reserve-template.js';
+export { createCryptoRng, createSeededRng, restoreSeededRng, type SimRng } from './rng.js';
+export {
+  DEFAULT_SEED_MARKET_PATH,
+  expandSeedMarket,
+  loadSeedMarket,
+  parseSeedMarket,
+  type SeedMarket,
+  type SeedPool,
+} from './seed-market.js';
+export {
+  computeTraderParty,
+  type PrefillOptions,
+  type PrefillResult,
+  prefillHistory,
+  type StartTrafficOptions,
+  simulateRandomSwap,
+  startTraffic,
+  type TrafficHandle,
+} from './traffic.js';

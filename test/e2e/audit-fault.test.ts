@@ -1,0 +1,94 @@
+/**
+ * FAULT scenarios: an exchange that cannot be audited (connection refused, timeouts, 500s,
+ * truncated and non-JSON bodies, wrong shapes, oversized responses) gives exit 2 with a clear
+ * message — never a pass, never a fail.
+ */
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAudit } from '../../src/io/audit-run.js';
+import { runCliForTest } from '../helpers/run-cli.js';
+import { type AuditServer, startAuditServer, type Tamper } from '../helpers/tamper.js';
+
+let s: AuditServer;
+beforeAll(async () => {
+  s = await startAuditServer({ version: 'v11', seed: 'fault' });
+  // warm the server's caches so each scenario is quick
+  await runAudit({ baseUrl: s.base });
+}, 60_000);
+afterAll(async () => {
+  await s.close();
+});
+
+async function audit(tamper: Tamper, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  s.setTamper(tamper);
+  try {
+    return await runCliForTest(['audit', '--base-url', s.base, ...extra]);
+  } finally {
+    s.setTamper(undefined);
+  }
+}
+
+const on = (path: string, a: ReturnType<Tamper>): Tamper => (ctx) => (ctx.path === path ? a : undefined);
+
+describe('FAULT scenarios → exit 2 with a clear message', () => {
+  it('connection refused', async () => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const r = await runCliForTest(['audit', '--base-url', `http://127.0.0.1:${port}/v1/public`, '--timeout', '2000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not check: .*(connect|ECONNREFUSED|refused)/i);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a timeout on /pools/proof', async () => {
+    const r = await audit(on('/pools/proof', { delayMs: 1500 }), ['--timeout', '300']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not check/);
+    expect(r.stderr).toMatch(/timed out|timeout/i);
+  }, 20_000);
+
+  it('500 on /pools/state', async () => {
+    const r = await audit(on('/pools/state', { status: 500, json: { error: 'boom' } }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not check: FETCH_FAILED: \/pools\/state could not be fetched: .*500/);
+    expect(r.stdout).toMatch(/^COULD NOT CHECK/);
+  }, 20_000);
+
+  it('a truncated body on /pools/proof', async () => {
+    const r = await audit(on('/pools/proof', { truncate: true }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not check/);
+  }, 20_000);
+
+  it('a non-JSON body on /aggregator/tickers', async () => {
+    const r = await audit(on('/aggregator/tickers', { raw: '<html>oops</html>' }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\/aggregator\/tickers could not be fetched: .*not JSON/);
+  });
+
+  it('a wrong shape on /pools/proof', async () => {
+    const r = await audit(on('/pools/proof', { json: { data: { pools: [{ pool_id: 1 }] } } }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\/pools\/proof could not be fetched/);
+  });
+
+  it('an oversized response', async () => {
+    s.setTamper(on('/stats', { raw: `{"stats":"${'x'.repeat(300_000)}"}` }));
+    try {
+      const r = await runAudit({ baseUrl: s.base, maxResponseBytes: 200_000, retries: 0 });
+      expect(r.summary.exitCode).toBe(2);
+      const f = r.findings.find((x) => x.code === 'FETCH_FAILED');
+      expect(f?.message).toMatch(/\/stats could not be fetched: .*(bytes|large|limit)/i);
+    } finally {
+      s.setTamper(undefined);
+    }
+  });
+
+  it('a bad --timeout is a usage error (exit 2)', async () => {
+    const r = await runCliForTest(['audit', '--base-url', s.base, '--timeout', '-5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"--timeout" expected an integer');
+  });
+});

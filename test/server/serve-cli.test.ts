@@ -1,0 +1,93 @@
+/**
+ * `reserve-audit serve`: spawned end to end (listening URL on stderr, real responses, graceful
+ * SIGTERM shutdown with exit code 0), and option validation in-process (exit code 2).
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parseDurationMs } from '../../src/cli/commands/serve.js';
+import { runCliForTest } from '../helpers/run-cli.js';
+import { getJson } from './helpers/start.js';
+
+describe('reserve-audit serve', () => {
+  it('serves on an ephemeral port, prefills history, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
+        'serve',
+        '--port',
+        '0',
+        '--seed',
+        'cli-test',
+        '--history',
+        '2h',
+        '--history-rate',
+        '2',
+        '--simulation',
+        '--contract-id-version',
+        'v11',
+      ],
+      { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!/serving (http:\/\/127\.0\.0\.1:\d+)\/v1\/public/.test(stderr)) {
+        if (Date.now() > deadline) throw new Error(`no listening line: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const origin = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] as string;
+      expect(stderr).toMatch(/prefilled history: \d+ swaps executed/);
+      const proof = await getJson(`${origin}/v1/public/pools/proof`);
+      expect(proof.status).toBe(200);
+      expect(
+        (proof.body as { data: { pools: { reserve_contract: { contract_id: string } }[] } }).data.pools[0]
+          ?.reserve_contract.contract_id,
+      ).toMatch(/^00[0-9a-f]{64}ca11/);
+      const vol = await getJson(`${origin}/v1/public/volume`);
+      expect(Number((vol.body as { data: { swap_count: string } }).data.swap_count)).toBeGreaterThan(0);
+      const sim = await getJson(`${origin}/v1/sim/transfer`, { method: 'POST', body: '{}' });
+      expect([sim.status, sim.body]).toEqual([400, { error: 'missing sender' }]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/SIGTERM, shutting down/);
+    expect(stderr).toMatch(/stopped/);
+  }, 40_000);
+
+  it.each([
+    [['serve', '--port', '70000'], /--port expected 0..65535/],
+    [['serve', '--history', '7 days'], /--history expected a duration/],
+    [['serve', '--traffic', '-1'], /--traffic expected/],
+    [['serve', '--rate-limit', '0'], /--rate-limit expected/],
+    [['serve', '--contract-id-version', 'v9'], /Invalid values|Choices/],
+  ])('rejects %j with exit code 2', async (argv, message) => {
+    const r = await runCliForTest(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('parses durations', () => {
+    expect([
+      parseDurationMs('7d'),
+      parseDurationMs('12h'),
+      parseDurationMs('30m'),
+      parseDurationMs('90s'),
+      parseDurationMs('0'),
+    ]).toEqual([604_800_000, 43_200_000, 1_800_000, 90_000, 0]);
+    expect([
+      parseDurationMs('7'),
+      parseDurationMs('-1d'),
+      parseDurationMs('1y'),
+      parseDurationMs('400d'),
+    ]).toEqual([null, null, null, null]);
+  });
+});
