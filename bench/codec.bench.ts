@@ -1,11 +1,25 @@
 /**
  * Codec throughput on the real blob vectors (spec/blob-format.md; test/vectors). Prints decodes/s,
- * µs of CPU time (best of 7 rounds of 5,000) per decode and per re-encode, and — for scale — the cost of one node:crypto SHA-256 over the
- * same number of bytes. Run: npx tsx bench/codec.bench.ts
+ * µs of CPU time (best of 7 rounds of 5,000) per decode and per re-encode, protobufjs's reflection
+ * decoder on the same descriptor, and — for scale — one node:crypto SHA-256 over the same bytes. Run: npx tsx bench/codec.bench.ts
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import protobuf from 'protobufjs';
+import { protoDescriptor } from '../src/core/codec/generated/proto-descriptor.js';
 import { decodeCreatedEventBlob, encodeCreatedEventBlob, parseBase64 } from '../src/core/codec/index.js';
+
+// protobufjs reflection decoding of the same descriptor, for comparison (envelope → FCI → Value)
+const root = protobuf.Root.fromJSON(protoDescriptor);
+const PbVersioned = root.lookupType('reserve_audit.blob.Versioned');
+const PbFci = root.lookupType('reserve_audit.blob.current.FatContractInstance');
+const PbValue = root.lookupType('reserve_audit.blob.current.Value');
+function decodeWithProtobufjs(bytes: Uint8Array): unknown {
+  const env = PbVersioned.decode(bytes) as unknown as { payload: Uint8Array };
+  const fci = PbFci.decode(env.payload) as unknown as { create_arg: Uint8Array };
+  return PbValue.decode(fci.create_arg);
+}
 
 interface Vec {
   name: string;
@@ -34,7 +48,9 @@ function timeIt(fn: () => void, rounds = 7, perRound = 5000): number {
 
 let sink = 0;
 console.log(`node ${process.version}`);
-console.log('blob                            bytes  decodes/s   µs/decode  µs/encode  µs/sha256(blob)');
+console.log(
+  'blob                            bytes  decodes/s   µs/decode  µs/encode  µs/protobufjs-decode  µs/sha256(blob)',
+);
 for (const v of vectors) {
   const bytes = parseBase64(v.createdEventBlobBase64);
   const decoded = decodeCreatedEventBlob(bytes);
@@ -44,15 +60,25 @@ for (const v of vectors) {
   const enc = timeIt(() => {
     sink += encodeCreatedEventBlob(decoded).length;
   });
+  const pbjs = timeIt(() => {
+    sink += decodeWithProtobufjs(bytes) === null ? 1 : 0;
+  });
   const sha = timeIt(() => {
     sink += createHash('sha256').update(bytes).digest()[0]!;
   });
-  console.log(
-    `${v.name.padEnd(30)} ${String(bytes.length).padStart(6)} ${Math.round(1e6 / dec)
-      .toString()
-      .padStart(
-        10,
-      )} ${dec.toFixed(2).padStart(11)} ${enc.toFixed(2).padStart(10)} ${sha.toFixed(2).padStart(16)}`,
-  );
+  const cols = [
+    String(bytes.length).padStart(6),
+    String(Math.round(1e6 / dec)).padStart(10),
+    dec.toFixed(2).padStart(11),
+    enc.toFixed(2).padStart(10),
+    pbjs.toFixed(2).padStart(21),
+    sha.toFixed(2).padStart(16),
+  ];
+  console.log(`${v.name.padEnd(30)} ${cols.join(' ')}`);
 }
 if (sink === -1) console.log(sink);
+console.log(
+  `load average after the run: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (${cpus().length} CPUs)`,
+);

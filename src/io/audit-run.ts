@@ -31,6 +31,7 @@ import { fetchSnapshot, type HttpClient, parseJsonBody, statusError } from './ht
 import { sha256Node } from './node-sha256.js';
 import {
   type ContractVerificationInput,
+  type HistoryQuery,
   loadLatestObservations,
   loadObservationsForHistoryChecks,
   type Mirror,
@@ -118,7 +119,8 @@ export function createFetchClient(fetchImpl: NonNullable<RunAuditOptions['fetchI
   };
 }
 
-async function loadProfile(o: RunAuditOptions): Promise<ReserveProfile> {
+/** The reserve profile of --profile, or the built-in default. */
+export async function loadAuditProfile(o: Pick<RunAuditOptions, 'profile' | 'profilePath' | 'cwd'>): Promise<ReserveProfile> {
   if (o.profile !== undefined) return o.profile;
   if (o.profilePath == null) return DEFAULT_RESERVE_PROFILE;
   const path = resolve(o.cwd ?? process.cwd(), o.profilePath);
@@ -140,7 +142,7 @@ export async function loadAuditTypes(o: Pick<RunAuditOptions, 'typeFiles' | 'dar
 }
 
 /** Verifies one proof (decode + recompute); never throws. */
-export function verifyProof(contractId: string, blob: string, types: TypeEnv): ProofVerification {
+export function verifyProof(contractId: string, blob: string | Uint8Array, types: TypeEnv): ProofVerification {
   const v = verifyContractId({ contractId, blob, types, sha256: sha256Node });
   // the published-vs-embedded comparison is reported separately by the proof check
   const reasons = v.reasons.filter((r) => r.code !== 'CONTRACT_ID_MISMATCH');
@@ -168,8 +170,8 @@ export function verifyProof(contractId: string, blob: string, types: TypeEnv): P
 }
 
 /** Reads what the history checks need from the mirror (before the current snapshot is recorded). */
-export function loadMirrorHistory(mirror: Mirror, currentContracts: readonly string[]): MirrorHistory {
-  const obs = loadObservationsForHistoryChecks(mirror);
+export function loadMirrorHistory(mirror: Mirror, currentContracts: readonly string[], query: HistoryQuery = {}): MirrorHistory {
+  const obs = loadObservationsForHistoryChecks(mirror, query);
   const tmpl = mirror.db.prepare('SELECT package_id, package_name, module_name, entity_name FROM contracts WHERE contract_id = ?');
   const templateCache = new Map<string, string | null>();
   const templateOf = (id: string): string | null => {
@@ -211,7 +213,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const now = o.now ?? Date.now;
   const t0 = now();
   const progress = o.onProgress ?? (() => {});
-  const profile = await loadProfile(o);
+  const profile = await loadAuditProfile(o);
   const types = await loadAuditTypes(o);
   const client = o.client ?? (o.fetchImpl === undefined ? undefined : createFetchClient(o.fetchImpl, o.maxResponseBytes, now));
   progress(`fetching ${o.baseUrl}`);

@@ -46,6 +46,11 @@ export class RateLimiter {
     this.#now = now;
   }
 
+  /** number of tracked clients */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
   /** Takes one token from `client`'s bucket, or says how long until one is available. */
   take(client: string): RateDecision {
     const now = this.#now();

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeArchive } from '../../src/core/codec/dar/index.js';
 import { parseTypeFile } from '../../src/core/types/type-file.js';
+import { sha256Node } from '../../src/io/node-sha256.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { SHARED_DARS_SKIP_REASON, sharedDarsDir } from '../helpers/shared.js';
 import { loadContractIdVectors } from '../helpers/vectors.js';
@@ -38,6 +40,7 @@ describe('inspect-dar / types on a small built DAR (always runs)', () => {
   );
   writeFileSync(join(tmp, 'tiny.dar'), buildDar([{ path: 'tiny/tiny.dalf', bytes }]));
   writeFileSync(join(tmp, 'tiny.dalf'), bytes);
+  writeFileSync(join(tmp, 'tiny.payload'), decodeArchive(bytes, sha256Node).payload);
   writeFileSync(join(tmp, 'broken.dar'), Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]));
 
   it('inspect-dar lists the package with its recomputed id', async () => {
@@ -45,6 +48,12 @@ describe('inspect-dar / types on a small built DAR (always runs)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`main  ${id}  declared ok  LF 2.1  tiny 0.0.1`);
+  });
+
+  it('inspect-dar reads bare ArchivePayload bytes (as a participant serves them): same id, undeclared', async () => {
+    const r = await runCliForTest(['inspect-dar', 'tiny.payload'], { cwd: tmp });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`main  ${id}  undeclared   LF 2.1  tiny 0.0.1`);
   });
 
   it('inspect-dar --json on a bare dalf, with --template', async () => {

@@ -83,7 +83,11 @@ describe.skipIf(dir === null)('real DARs (../shared/dars)', () => {
       const payload = decodeArchive(dalf, sha256Node).payload;
       expect(detectDalfKind(payload)).toBe('payload');
       const fromPayload = loadArchivePayload(payload, { sha256: sha256Node, expectedPackageId: p.packageId });
-      expect(fromPayload.packages[0]).toMatchObject({ packageId: p.packageId, idVerified: true, name: p.name });
+      expect(fromPayload.packages[0]).toMatchObject({
+        packageId: p.packageId,
+        idVerified: true,
+        name: p.name,
+      });
       expect(fromPayload.packages[0]!.types.dataTypes).toEqual(p.types.dataTypes);
     }
     const main = zip.readEntry(dar.packages[0]!.path!);

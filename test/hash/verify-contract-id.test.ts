@@ -161,3 +161,22 @@ describe('verification reasons', () => {
     );
   });
 });
+
+describe('upgrade substitution', () => {
+  it('types a V12 blob with another (newer) version of the same package and says so', () => {
+    const b = byName('AmuletRules (V12)');
+    const NEW_ID = 'ee'.repeat(32);
+    const renamed = [...env.packages.values()].map((p) =>
+      p.name === 'splice-amulet' ? { ...p, packageId: NEW_ID, version: '0.1.99' } : p,
+    );
+    const r = verifyContractId({
+      contractId: b.contractId,
+      blob: b.createdEventBlobBase64,
+      types: createTypeEnv(renamed),
+    });
+    expect(r.status).toBe('verified');
+    expect(r.typing?.upgraded).toBe(true);
+    expect(r.typing?.packageVersion).toBe('0.1.99');
+    expect(r.typing?.note).toMatch(/typed with a newer package version: splice-amulet 0\.1\.99/);
+  });
+});

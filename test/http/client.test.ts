@@ -44,7 +44,10 @@ async function freePort(): Promise<number> {
 }
 
 /** A client whose backoff sleeps are recorded instead of waited. */
-function testClient(o: HttpClientOptions = {}): { client: ReturnType<typeof createHttpClient>; sleeps: number[] } {
+function testClient(o: HttpClientOptions = {}): {
+  client: ReturnType<typeof createHttpClient>;
+  sleeps: number[];
+} {
   const sleeps: number[] = [];
   const client = createHttpClient({
     timeoutMs: 2_000,
@@ -200,7 +203,9 @@ describe('bodies', () => {
     const { client } = testClient();
     const e = await rejection(client.getJson(`${s.url}/tokens/info`, (j) => j));
     expect(e.code).toBe('HTTP_INVALID_JSON');
-    expect(e.shortMessage).toMatch(new RegExp(`^${s.url}/tokens/info returned a body that is not JSON \\(Content-Type text/html\\)`));
+    expect(e.shortMessage).toMatch(
+      new RegExp(`^${s.url}/tokens/info returned a body that is not JSON \\(Content-Type text/html\\)`),
+    );
     await client.close();
   });
 
@@ -343,5 +348,18 @@ describe('proxy convention', () => {
     expect(tunnels).toBe(1);
     await bypass.close();
     for (const s of sockets) s.destroy();
+  });
+});
+
+describe('request validation', () => {
+  it('a URL that is not absolute http(s) → HTTP_REQUEST_INVALID (credentials stripped)', async () => {
+    const { client } = testClient();
+    for (const bad of ['/relative/path', 'ftp://a:b@host/x', 'file:///etc/passwd', 'not a url']) {
+      const e = await rejection(client.send('GET', bad));
+      expect(e.code).toBe('HTTP_REQUEST_INVALID');
+      expect(e.message).not.toContain(':b@');
+    }
+    expect(() => createHttpClient({ timeoutMs: 0 })).toThrow(HttpError);
+    await client.close();
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseApiTimestampMs, PROBE_AFFILIATE_CODE } from '../../src/core/api/index.js';
+import { PROBE_AFFILIATE_CODE, parseApiTimestampMs } from '../../src/core/api/index.js';
 import { HttpError } from '../../src/errors/http.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
 import { type ReferenceServer, startReferenceServer } from '../api/reference-server.js';
@@ -51,12 +51,28 @@ describe('fetchSnapshot against the reference server', () => {
       '/v1/public/pools/proof',
     ]);
     expect(steps.slice(0, 3)).toEqual(['/pools/proof', '/pools/state', '/pools/proof']);
-    for (const k of ['tokens', 'swapInfo', 'markets', 'exchangeInfo', 'poolsInfo', 'proofsBefore', 'poolsState', 'proofsAfter', 'stats', 'volume', 'aggregatorPairs', 'aggregatorTickers', 'orderbooks'] as const) {
+    for (const k of [
+      'tokens',
+      'swapInfo',
+      'markets',
+      'exchangeInfo',
+      'poolsInfo',
+      'proofsBefore',
+      'poolsState',
+      'proofsAfter',
+      'stats',
+      'volume',
+      'aggregatorPairs',
+      'aggregatorTickers',
+      'orderbooks',
+    ] as const) {
       expect(snap[k].ok, k).toBe(true);
     }
     expect(snap.probeQuotes).toBeNull();
     if (!snap.aggregatorPairs.ok || !snap.orderbooks.ok || !snap.volume.ok) throw new Error('unreachable');
-    expect(snap.orderbooks.value.map((o) => o.tickerId)).toEqual(snap.aggregatorPairs.value.map((p) => p.ticker_id));
+    expect(snap.orderbooks.value.map((o) => o.tickerId)).toEqual(
+      snap.aggregatorPairs.value.map((p) => p.ticker_id),
+    );
     // 3 + tokens, swap, markets, exchange, pools info, stats + 4 volume + pairs, tickers + one book per pair
     expect(snap.raw).toHaveLength(3 + 6 + 4 + 2 + snap.aggregatorPairs.value.length);
     for (const r of snap.raw) {
@@ -84,10 +100,16 @@ describe('fetchSnapshot against the reference server', () => {
 
   it('probe quotes: accepted sizes are quoted, below-minimum and MOD are rejected, the memo truncates the code', async () => {
     mode = 'normal';
-    const snap = await fetchSnapshot({ baseUrl: server.base, probeQuotes: true, now: () => server.clock.nowMs() });
+    const snap = await fetchSnapshot({
+      baseUrl: server.base,
+      probeQuotes: true,
+      now: () => server.clock.nowMs(),
+    });
     if (snap.probeQuotes === null || !snap.probeQuotes.ok) throw new Error('no probes');
     const probes = snap.probeQuotes.value;
-    expect(new Set(probes.map((p) => p.kind))).toEqual(new Set(['minimum', 'mid', 'affiliate', 'below-minimum', 'mod']));
+    expect(new Set(probes.map((p) => p.kind))).toEqual(
+      new Set(['minimum', 'mid', 'affiliate', 'below-minimum', 'mod']),
+    );
     for (const p of probes) {
       if (p.expect === 'accept') {
         expect(p.status, `${p.kind} ${p.poolId}`).toBe(200);

@@ -19,8 +19,13 @@ let close: () => void;
 beforeAll(async () => {
   const db = openServerDb(':memory:');
   close = () => db.close();
-  ex = createExchange({ db, clock: createManualClock(Date.UTC(2026, 10, 22, 3)), rng: createSeededRng('parsers'), seedMarket: loadSeedMarket() });
-  prefillHistory(ex, { duration: 6 * 3_600_000, swapsPerMinute: 0.5 });
+  ex = createExchange({
+    db,
+    clock: createManualClock(Date.UTC(2026, 10, 22, 3)),
+    rng: createSeededRng('parsers'),
+    seedMarket: loadSeedMarket(),
+  });
+  prefillHistory(ex, { duration: 2 * 3_600_000, swapsPerMinute: 0.5 });
   srv = await startTestServer({ exchange: ex });
 });
 afterAll(async () => {
@@ -56,7 +61,13 @@ describe('src/core/api parsers accept the server', () => {
     const cc = ex.cc();
     const usdcx = ex.tokens().find((t) => t.id === 'USDCx');
     if (usdcx === undefined) throw new Error('no USDCx in the seed market');
-    const body = { sellAmount: '600', sellInstrumentId: cc.id, sellInstrumentAdmin: cc.admin, buyInstrumentId: usdcx.id, buyInstrumentAdmin: usdcx.admin };
+    const body = {
+      sellAmount: '600',
+      sellInstrumentId: cc.id,
+      sellInstrumentAdmin: cc.admin,
+      buyInstrumentId: usdcx.id,
+      buyInstrumentAdmin: usdcx.admin,
+    };
     const c = await postJson(`${srv.base}/connect/quote`, { ...body, affiliateCode: 'ref' });
     expect(() => api.parseConnectQuoteResponse(c.body, strict)).not.toThrow();
     const p = await postJson(`${srv.base}/pools/quote`, body);

@@ -49,7 +49,17 @@ describe('swap execution', () => {
     const before = new Map(ex.pools().map((p) => [p.poolId, p]));
     const q = quote(ex, sell, buy, amount);
     const changes: unknown[] = [];
-    ex.onChange((c) => changes.push(c));
+    ex.onChange((c) => {
+      changes.push(c);
+      // listeners run after the commit: the exchange already shows the new states and events
+      if (c.type === 'swap') {
+        for (const p of c.pools) expect(ex.pools().find((x) => x.poolId === p.poolId)).toBe(p);
+        expect(ex.swapEvents(0, ex.nowMs() + 1).slice(-c.events.length)).toEqual(c.events);
+      }
+    });
+    const unsubscribe = ex.onChange(() => {
+      throw new Error('a failing listener must not break the ledger');
+    });
     const r = ex.transfer({ sender: TRADER, instrument: sell, amount, memo: q.body.memo ?? '' });
     expect(r.status).toBe('executed');
     if (r.status !== 'executed') return;
@@ -86,6 +96,7 @@ describe('swap execution', () => {
       if (!q.plan.hops.some((h) => h.pool.poolId === id)) expect(after.get(id)).toBe(p);
     }
     expect(changes).toHaveLength(1);
+    unsubscribe();
     expect(ex.swapEvents(0, ex.nowMs() + 1)).toEqual(r.events);
     expect(ex.countTraders(0, ex.nowMs() + 1)).toBe(1);
   });

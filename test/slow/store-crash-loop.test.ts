@@ -28,13 +28,19 @@ describe('kill -9 at random points of a snapshot loop', () => {
           expect(snaps.length).toBeGreaterThan(previous);
           previous = snaps.length;
           for (const s of snaps) {
-            const obs = Number(m.db.prepare('SELECT count(*) FROM observations WHERE snapshot_id = ?').pluck().get(s.id));
-            const resp = Number(m.db.prepare('SELECT count(*) FROM responses WHERE snapshot_id = ?').pluck().get(s.id));
+            const obs = Number(
+              m.db.prepare('SELECT count(*) FROM observations WHERE snapshot_id = ?').pluck().get(s.id),
+            );
+            const resp = Number(
+              m.db.prepare('SELECT count(*) FROM responses WHERE snapshot_id = ?').pluck().get(s.id),
+            );
             expect(obs).toBe(s.poolCount);
             expect(resp).toBe(3);
           }
           const orphans = m.db
-            .prepare('SELECT count(*) FROM responses r LEFT JOIN bodies b ON b.sha256 = r.body_sha256 WHERE b.sha256 IS NULL')
+            .prepare(
+              'SELECT count(*) FROM responses r LEFT JOIN bodies b ON b.sha256 = r.body_sha256 WHERE b.sha256 IS NULL',
+            )
             .pluck()
             .get();
           expect(Number(orphans)).toBe(0);

@@ -15,7 +15,18 @@ describe('replay throughput', () => {
     const m = openMirror(join(dir, 'm.db'));
     try {
       const T = Date.UTC(2026, 10, 1);
-      recordSnapshot(m, makeSnapshot(T, [{ poolId: '0', contractId: fixtureContractId(0), reserveA: '1.0000000000', reserveB: '1.0000000000', createdAtMs: T }]));
+      recordSnapshot(
+        m,
+        makeSnapshot(T, [
+          {
+            poolId: '0',
+            contractId: fixtureContractId(0),
+            reserveA: '1.0000000000',
+            reserveB: '1.0000000000',
+            createdAtMs: T,
+          },
+        ]),
+      );
       const ins = m.db.prepare(
         `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
            entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
@@ -27,7 +38,15 @@ describe('replay throughput', () => {
       const blob = Buffer.alloc(600, 7);
       m.db.transaction(() => {
         for (let i = 1; i <= N; i++) {
-          ins.run(fixtureContractId(i), String(i % 100), blob, 'ab'.repeat(32), `u${i}`, T + i, (T + i) * 1000);
+          ins.run(
+            fixtureContractId(i),
+            String(i % 100),
+            blob,
+            'ab'.repeat(32),
+            `u${i}`,
+            T + i,
+            (T + i) * 1000,
+          );
         }
       })();
       for (let round = 0; round < 3; round++) {
@@ -39,11 +58,41 @@ describe('replay throughput', () => {
           bytes += c.blob.length;
         }
         const rate = n / ((performance.now() - t0) / 1000);
-        process.stderr.write(`iterateContracts: ${n} contracts, ${bytes} blob bytes, ${Math.round(rate)} contracts/s\n`);
+        process.stderr.write(
+          `iterateContracts: ${n} contracts, ${bytes} blob bytes, ${Math.round(rate)} contracts/s\n`,
+        );
         expect(n).toBe(N + 1);
         if (rate >= 30_000) return;
       }
       throw new Error('iterateContracts stayed below 30,000 contracts/s in 3 rounds');
+    } finally {
+      m.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('records a 10,000-contract snapshot in one transaction (prints the rate)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ra-record-'));
+    const m = openMirror(join(dir, 'm.db'));
+    try {
+      const T = Date.UTC(2026, 10, 1);
+      const N = 10_000;
+      const pools = Array.from({ length: N }, (_, i) => ({
+        poolId: String(i % 100),
+        contractId: fixtureContractId(20_000_000 + i),
+        reserveA: '1.0000000000',
+        reserveB: '2.0000000000',
+        createdAtMs: T + i,
+        blob: Buffer.alloc(600, i % 251).toString('base64'),
+      }));
+      const snap = makeSnapshot(T, pools);
+      const t0 = performance.now();
+      const r = recordSnapshot(m, snap);
+      const secs = (performance.now() - t0) / 1000;
+      process.stderr.write(
+        `recordSnapshot: ${N} new contracts in ${secs.toFixed(2)} s = ${Math.round(N / secs)} contracts/s\n`,
+      );
+      expect(r.newContracts).toHaveLength(N);
     } finally {
       m.close();
       rmSync(dir, { recursive: true, force: true });

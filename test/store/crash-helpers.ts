@@ -6,7 +6,9 @@ const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 
 /** Spawns the child and resolves once `marker` appears on its stdout; returns the child. */
 export function spawnUntil(db: string, mode: string, marker: RegExp): Promise<ReturnType<typeof spawn>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, db, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, db, mode], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -27,4 +29,3 @@ export function killed(child: ReturnType<typeof spawn>): Promise<void> {
     child.kill('SIGKILL');
   });
 }
-

@@ -37,7 +37,13 @@ describe('kill -9 during a snapshot', () => {
       const r = recordSnapshot(
         m,
         makeSnapshot(Date.UTC(2026, 10, 2), [
-          { poolId: '0', contractId: fixtureContractId(9), reserveA: '1.0000000000', reserveB: '1.0000000000', createdAtMs: 1 },
+          {
+            poolId: '0',
+            contractId: fixtureContractId(9),
+            reserveA: '1.0000000000',
+            reserveB: '1.0000000000',
+            createdAtMs: 1,
+          },
         ]),
       );
       expect(r.created).toBe(true);

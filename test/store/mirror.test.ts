@@ -50,16 +50,31 @@ const pools = (n: number, version: number): FixturePool[] =>
     createdAtMs: T + version * 60_000 + i,
   }));
 
-const count = (table: string): number => Number(mirror.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
+const count = (table: string): number =>
+  Number(mirror.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
 
 describe('schema', () => {
   it('migrates an empty file to the latest version, WAL and foreign keys on', () => {
     expect(mirror.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
     expect(mirror.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(mirror.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    const tables = mirror.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['audit_runs', 'bodies', 'contracts', 'findings', 'migrations', 'observations', 'responses', 'snapshots']);
-    expect(mirror.db.prepare('SELECT version, name FROM migrations').all()).toEqual([{ version: 1, name: 'initial' }]);
+    const tables = mirror.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    expect(tables).toEqual([
+      'audit_runs',
+      'bodies',
+      'contracts',
+      'findings',
+      'migrations',
+      'observations',
+      'responses',
+      'snapshots',
+    ]);
+    expect(mirror.db.prepare('SELECT version, name FROM migrations').all()).toEqual([
+      { version: 1, name: 'initial' },
+    ]);
   });
 
   it('reopening does not re-apply migrations; read-only opening works on a migrated file', () => {
@@ -78,7 +93,9 @@ describe('schema', () => {
     );
     mirror.db.prepare('INSERT INTO migrations VALUES (99, ?, 0)').run('future');
     mirror.close();
-    expect(() => openMirror(join(dir, 'm.db'))).toThrow(expect.objectContaining({ code: 'STORE_SCHEMA_UNSUPPORTED' }));
+    expect(() => openMirror(join(dir, 'm.db'))).toThrow(
+      expect.objectContaining({ code: 'STORE_SCHEMA_UNSUPPORTED' }),
+    );
     const junk = join(dir, 'junk.db');
     new Database(junk).close();
     const fs = require('node:fs') as typeof import('node:fs');
@@ -127,7 +144,10 @@ describe('recordSnapshot', () => {
     expect(count('responses')).toBe(6);
     const last = mirror.db.prepare('SELECT DISTINCT last_seen_ms FROM contracts').pluck().all();
     expect(last).toEqual([T + 60_000]);
-    const moved = recordSnapshot(mirror, makeSnapshot(T + 120_000, [...pools(1, 2), ...pools(2, 1).slice(1)]));
+    const moved = recordSnapshot(
+      mirror,
+      makeSnapshot(T + 120_000, [...pools(1, 2), ...pools(2, 1).slice(1)]),
+    );
     expect(moved.newContracts).toEqual([fixtureContractId(2)]);
     expect(count('contracts')).toBe(3);
   });
@@ -140,14 +160,37 @@ describe('recordSnapshot', () => {
       mirror,
       makeSnapshot(T, ps),
       new Map([
-        [cid0, { status: 'verified', reason: null, decoded: { reserveA: '7.0000000000', reserveB: '8.0000000000', totalLpSupply: '9.0000000000', createdAtMicros: BigInt(T) * 1000n + 123n } }],
+        [
+          cid0,
+          {
+            status: 'verified',
+            reason: null,
+            decoded: {
+              reserveA: '7.0000000000',
+              reserveB: '8.0000000000',
+              totalLpSupply: '9.0000000000',
+              createdAtMicros: BigInt(T) * 1000n + 123n,
+            },
+          },
+        ],
       ]),
     );
     const rows = [...iterateContracts(mirror)];
     const c0 = rows.find((c) => c.contractId === cid0);
-    expect(c0).toMatchObject({ verificationStatus: 'verified', fieldsSource: 'blob', reserveA: '7.0000000000', createdAtMicros: BigInt(T) * 1000n + 123n });
-    expect(rows.find((c) => c.contractId === cid1)).toMatchObject({ verificationStatus: 'unchecked', fieldsSource: 'published', reserveA: '101.0000000000' });
-    recordSnapshot(mirror, makeSnapshot(T + 1, ps), { [cid1]: { status: 'mismatch', reason: 'CONTRACT_ID_MISMATCH: suffix differs' } });
+    expect(c0).toMatchObject({
+      verificationStatus: 'verified',
+      fieldsSource: 'blob',
+      reserveA: '7.0000000000',
+      createdAtMicros: BigInt(T) * 1000n + 123n,
+    });
+    expect(rows.find((c) => c.contractId === cid1)).toMatchObject({
+      verificationStatus: 'unchecked',
+      fieldsSource: 'published',
+      reserveA: '101.0000000000',
+    });
+    recordSnapshot(mirror, makeSnapshot(T + 1, ps), {
+      [cid1]: { status: 'mismatch', reason: 'CONTRACT_ID_MISMATCH: suffix differs' },
+    });
     expect(countContracts(mirror, { status: 'mismatch' })).toBe(1);
     expect([...iterateContracts(mirror)].find((c) => c.contractId === cid1)?.verificationReason).toBe(
       'CONTRACT_ID_MISMATCH: suffix differs',
@@ -175,9 +218,22 @@ describe('queries', () => {
 
   it('loadPoolHistory: oldest first, limit keeps the newest', () => {
     const h = loadPoolHistory(mirror, '1001');
-    expect(h.map((o) => o.reserveA)).toEqual(['101.0000000000', '102.0000000000', '103.0000000000', '104.0000000000']);
-    expect(h[0]).toMatchObject({ poolId: '1001', contractId: fixtureContractId(1001), symbol: 'T1001-CC', totalLpSupply: '1000.0000000000' });
-    expect(loadPoolHistory(mirror, '1001', { limit: 2 }).map((o) => o.reserveA)).toEqual(['103.0000000000', '104.0000000000']);
+    expect(h.map((o) => o.reserveA)).toEqual([
+      '101.0000000000',
+      '102.0000000000',
+      '103.0000000000',
+      '104.0000000000',
+    ]);
+    expect(h[0]).toMatchObject({
+      poolId: '1001',
+      contractId: fixtureContractId(1001),
+      symbol: 'T1001-CC',
+      totalLpSupply: '1000.0000000000',
+    });
+    expect(loadPoolHistory(mirror, '1001', { limit: 2 }).map((o) => o.reserveA)).toEqual([
+      '103.0000000000',
+      '104.0000000000',
+    ]);
     expect(loadPoolHistory(mirror, 'nope')).toEqual([]);
   });
 
@@ -216,7 +272,11 @@ describe('queries', () => {
   });
 
   it('recordAuditRun stores findings as columns + evidence JSON; runKey makes it idempotent', () => {
-    const f = makeFinding('PROOF_FIELD_MISMATCH', '1001', 'reserve_a differs', { expected: '1', got: '2', micros: 5n });
+    const f = makeFinding('PROOF_FIELD_MISMATCH', '1001', 'reserve_a differs', {
+      expected: '1',
+      got: '2',
+      micros: 5n,
+    });
     const run = {
       snapshotId: 1,
       baseUrl: 'http://x/v1/public',
@@ -229,8 +289,16 @@ describe('queries', () => {
     };
     const id = recordAuditRun(mirror, run);
     expect(recordAuditRun(mirror, run)).toBe(id);
-    const row = mirror.db.prepare('SELECT code, severity, pool, area, label, evidence_json FROM findings').get() as Record<string, unknown>;
-    expect(row).toMatchObject({ code: 'PROOF_FIELD_MISMATCH', pool: '1001', severity: f.severity, label: f.label, area: f.area });
+    const row = mirror.db
+      .prepare('SELECT code, severity, pool, area, label, evidence_json FROM findings')
+      .get() as Record<string, unknown>;
+    expect(row).toMatchObject({
+      code: 'PROOF_FIELD_MISMATCH',
+      pool: '1001',
+      severity: f.severity,
+      label: f.label,
+      area: f.area,
+    });
     expect(JSON.parse(String(row.evidence_json))).toEqual({ expected: '1', got: '2', micros: '5' });
     const [loaded] = loadAuditRuns(mirror);
     expect(loaded?.findings[0]).toMatchObject({ code: 'PROOF_FIELD_MISMATCH', message: 'reserve_a differs' });

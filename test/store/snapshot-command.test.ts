@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDurationMs } from '../../src/cli/commands/snapshot.js';
+import { parseDurationMs, snapshotCommand } from '../../src/cli/commands/snapshot.js';
 import { countContracts, loadPoolHistory, openMirror } from '../../src/io/store/index.js';
 import { type ReferenceServer, startReferenceServer } from '../api/reference-server.js';
 import { runCliForTest } from '../helpers/run-cli.js';
@@ -32,18 +33,46 @@ describe('reserve-audit snapshot', () => {
     expect(first.code).toBe(0);
     const line = JSON.parse(first.stdout.trim()) as Record<string, unknown>;
     const pools = server.exchange.pools().filter((p) => p.active).length;
-    expect(line).toMatchObject({ snapshot: 1, pools, newContracts: pools, verified: pools, mismatch: 0, couldNotCheck: 0, failedSections: [] });
-    expect(first.stderr).toMatch(new RegExp(`^snapshot 1/1: #1, ${pools} pools, ${pools} new contracts \\(${pools} verified`));
+    expect(line).toMatchObject({
+      snapshot: 1,
+      pools,
+      newContracts: pools,
+      verified: pools,
+      mismatch: 0,
+      couldNotCheck: 0,
+      failedSections: [],
+    });
+    expect(first.stderr).toMatch(
+      new RegExp(`^snapshot 1/1: #1, ${pools} pools, ${pools} new contracts \\(${pools} verified`),
+    );
     expect(first.stderr).not.toContain('\x1b['); // not a TTY: no control sequences
 
     // a swap re-creates one pool's reserve contract
     const cc = server.exchange.cc();
-    const r = server.exchange.transfer({ sender: 'alice::1220aa', instrument: cc, amount: '100', memo: 'USDCx' });
+    const r = server.exchange.transfer({
+      sender: 'alice::1220aa',
+      instrument: cc,
+      amount: '100',
+      memo: 'USDCx',
+    });
     expect(r.status).toBe('executed');
     server.clock.advanceMs(120_000); // past the server's response caches
-    const second = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', mirrorPath, '--count', '2', '--every', '10ms']);
+    const second = await runCliForTest([
+      'snapshot',
+      '--base-url',
+      server.base,
+      '--mirror',
+      mirrorPath,
+      '--count',
+      '2',
+      '--every',
+      '10ms',
+    ]);
     expect(second.code).toBe(0);
-    const lines = second.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = second.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ snapshot: 2, newContracts: 1, verified: 1 });
     expect(lines[1]).toMatchObject({ snapshot: 3, newContracts: 0 });
@@ -63,14 +92,32 @@ describe('reserve-audit snapshot', () => {
 
   it('exit 2 and a one-line reason when the API cannot be reached', async () => {
     const port = new URL(server.base).port;
-    const res = await runCliForTest(['snapshot', '--base-url', server.base.replace(`:${port}`, ':1'), '--mirror', join(dir, 'b.db'), '--timeout', '2000']);
+    const res = await runCliForTest([
+      'snapshot',
+      '--base-url',
+      server.base.replace(`:${port}`, ':1'),
+      '--mirror',
+      join(dir, 'b.db'),
+      '--timeout',
+      '2000',
+    ]);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/snapshot 1\/1: could not check: HTTP_CONNECT_FAILED: could not connect to http:\/\/127\.0\.0\.1:1\/v1\/public\/pools\/proof/);
+    expect(res.stderr).toMatch(
+      /snapshot 1\/1: could not check: HTTP_CONNECT_FAILED: could not connect to http:\/\/127\.0\.0\.1:1\/v1\/public\/pools\/proof/,
+    );
   });
 
   it('rejects bad options with exit 2', async () => {
-    const bad = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', join(dir, 'c.db'), '--every', 'soon']);
+    const bad = await runCliForTest([
+      'snapshot',
+      '--base-url',
+      server.base,
+      '--mirror',
+      join(dir, 'c.db'),
+      '--every',
+      'soon',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('"--every" expected a duration like 30s or 5m, got "soon"');
     expect(parseDurationMs('500ms')).toBe(500);
@@ -78,5 +125,27 @@ describe('reserve-audit snapshot', () => {
     expect(parseDurationMs('2')).toBe(2000);
     expect(parseDurationMs('0s')).toBeNull();
     expect(parseDurationMs('-1s')).toBeNull();
+  });
+
+  it('on a TTY the progress line is rewritten in place; dimmed unless NO_COLOR', async () => {
+    for (const env of [{}, { NO_COLOR: '1' }]) {
+      const out = new PassThrough();
+      const err = Object.assign(new PassThrough(), { isTTY: true });
+      let stderr = '';
+      err.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      out.resume();
+      const code = await snapshotCommand.run(
+        { 'base-url': server.base, mirror: join(dir, 'tty.db'), timeout: 5000, 'probe-quotes': false },
+        { stdout: out, stderr: err, stdin: Readable.from([]), cwd: dir, env },
+      );
+      expect(code).toBe(0);
+      expect(stderr).toContain('\r\x1b[2K');
+      expect(stderr).toMatch(/snapshot 1\/1: \/pools\/state \(2 requests\)/);
+      expect(stderr.includes('\x1b[2m')).toBe(!('NO_COLOR' in env));
+      // the summary line replaces the progress line and ends it
+      expect(stderr).toMatch(/\r\x1b\[2Ksnapshot 1\/1: #\d+, \d+ pools[^\n\x1b]*\n$/);
+    }
   });
 });

@@ -4,7 +4,13 @@
  * proof/state sections (so identical sections give identical digests).
  */
 import { createHash } from 'node:crypto';
-import type { ApiSnapshot, PoolProofInfo, PoolsProofResponse, PoolStateInfo, RawResponse } from '../../src/core/api/index.js';
+import type {
+  ApiSnapshot,
+  PoolProofInfo,
+  PoolStateInfo,
+  PoolsProofResponse,
+  RawResponse,
+} from '../../src/core/api/index.js';
 import { formatApiTimestamp } from '../../src/core/api/index.js';
 
 export interface FixturePool {
@@ -17,7 +23,10 @@ export interface FixturePool {
   readonly blob?: string;
 }
 
-export const CC = { id: 'Amulet', admin: 'DSO::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc' };
+export const CC = {
+  id: 'Amulet',
+  admin: 'DSO::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc',
+};
 
 /** A 69-byte V1-shaped contract ID (hex) derived from a number. */
 export function fixtureContractId(n: number): string {
@@ -42,7 +51,11 @@ function raw(url: string, body: unknown, startedAtMs: number): RawResponse {
 
 const NOT_FETCHED = { ok: false, reason: 'not fetched in this fixture', code: 'FIXTURE' } as const;
 
-export function makeSnapshot(startedAtMs: number, pools: readonly FixturePool[], base = 'http://127.0.0.1:1/v1/public'): ApiSnapshot {
+export function makeSnapshot(
+  startedAtMs: number,
+  pools: readonly FixturePool[],
+  base = 'http://127.0.0.1:1/v1/public',
+): ApiSnapshot {
   const updatedAt = formatApiTimestamp(startedAtMs);
   const proofPools: PoolProofInfo[] = pools.map((p) => ({
     pool_id: p.poolId,
@@ -52,7 +65,12 @@ export function makeSnapshot(startedAtMs: number, pools: readonly FixturePool[],
     reserve_contract: {
       contract_id: p.contractId,
       update_id: `1220${p.contractId.slice(2, 66)}`,
-      template: { package_id: 'ab'.repeat(32), package_name: 'amm-pools', module_name: 'Amm.Pool', entity_name: 'PoolReserve' },
+      template: {
+        package_id: 'ab'.repeat(32),
+        package_name: 'amm-pools',
+        module_name: 'Amm.Pool',
+        entity_name: 'PoolReserve',
+      },
       ledger_created_at: formatApiTimestamp(p.createdAtMs),
       created_event_blob: p.blob ?? Buffer.from(`blob:${p.contractId}`).toString('base64'),
       reserve_a: p.reserveA,

@@ -33,8 +33,8 @@ import {
 import type { ReserveProfile } from './profile.js';
 import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
 import { checkQuotes } from './quote-checks.js';
-import type { AuditSnapshot, Fetched } from './snapshot.js';
-import { checkPoolsInfo, checkState, type PoolReserves } from './state-checks.js';
+import type { AuditSnapshot, Fetched, StateEntry } from './snapshot.js';
+import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } from './state-checks.js';
 import { parseIsoMicros } from './time.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
 
@@ -144,18 +144,35 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const c = new AuditCollector();
   const s = input.snapshot;
   const proofs = need(c, 'proof', 'proof.fetch', '/pools/proof', s.proofs);
-  const proven =
-    proofs === null
-      ? new Map<string, ProvenPool>()
-      : checkProofs(c, proofs, input.verifications, input.profile);
+  const proven = proofs === null ? new Map<string, ProvenPool>() : checkProofs(c, proofs, input.verifications, input.profile);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
-  let reserves = new Map<string, PoolReserves>();
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
-  if (state !== null && proofs !== null)
-    reserves = checkState(c, { proven, proofsAfter: after, state, cc: s.cc });
+  let reserves: Map<string, PoolReserves> | null = null;
+  if (state !== null)
+    reserves = proofs !== null ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc }) : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
-  if (info !== null) checkPoolsInfo(c, info, proven, reserves, after);
+  if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
   runHistory(c, input, proven);
+  const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
+  const volume = need(c, 'volume', 'volume', '/volume', s.volume);
+  if (volume !== null) checkVolume(c, volume);
+  const done = (st: readonly StateEntry[], r: ReadonlyMap<string, PoolReserves>): AuditResult => ({
+    outcome: computeAuditOutcome(c.checks),
+    findings: c.findings,
+    checks: c.checks,
+    pools: summarisePools(c, proven, st, r),
+  });
+  if (reserves === null || state === null) {
+    // everything below is recomputed from the pools' reserves
+    for (const [area, name] of [
+      ['market', 'market'],
+      ['quote', 'quote'],
+      ['volume', 'stats'],
+      ['tokens', 'tokens.listed'],
+    ] as const)
+      c.couldNotCheck(area, name, null, makeFinding('FETCH_FAILED', null, `${name} needs /pools/state, which could not be fetched`, { section: '/pools/state' }));
+    return done([], new Map());
+  }
   // market data
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
@@ -167,19 +184,13 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
   if (books !== null) checkOrderbooks(c, books, groups);
   // probe quotes
-  const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   if (s.quotes === null) c.skip('quote', 'quote', null, 'no --probe-quotes');
   else {
     const quotes = need(c, 'quote', 'quote.fetch', '/connect/quote', s.quotes);
     const policy = need(c, 'quote', 'quote.policy', '/exchange/info', s.policy);
     if (quotes !== null && policy !== null) {
       if (s.cc === null)
-        c.couldNotCheck(
-          'quote',
-          'quote',
-          null,
-          makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}),
-        );
+        c.couldNotCheck('quote', 'quote', null, makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}));
       else
         checkQuotes(c, {
           quotes,
@@ -192,24 +203,17 @@ export function runAuditChecks(input: AuditInput): AuditResult {
         });
     }
   }
-  // volume, stats, tokens
-  const volume = need(c, 'volume', 'volume', '/volume', s.volume);
-  if (volume !== null) checkVolume(c, volume);
+  // stats, tokens
   const stats = need(c, 'volume', 'stats', '/stats', s.stats);
-  if (stats !== null && state !== null) checkStats(c, stats, volume, reserves, state);
-  if (tokens !== null && state !== null) checkTokens(c, tokens, state);
-  return {
-    outcome: computeAuditOutcome(c.checks),
-    findings: c.findings,
-    checks: c.checks,
-    pools: summarisePools(c, proven, state ?? [], reserves),
-  };
+  if (stats !== null) checkStats(c, stats, volume, reserves, state);
+  if (tokens !== null) checkTokens(c, tokens, state);
+  return done(state, reserves);
 }
 
 function summarisePools(
   c: Collector,
   proven: ReadonlyMap<string, ProvenPool>,
-  state: AuditSnapshot['state'] extends Fetched<infer T> ? T : never,
+  state: readonly StateEntry[],
   reserves: ReadonlyMap<string, PoolReserves>,
 ): PoolSummary[] {
   const ids = [...new Set([...state.map((s) => s.poolId), ...proven.keys()])];

@@ -21,8 +21,10 @@ const nativeDecoder: FatalDecoder | null = (() => {
  * native call. Only pure strings are cached (no mutable state escapes).
  */
 const CACHE_SLOTS = 2048;
+const MAX_CACHED_LENGTH = 128;
 const cache: (string | undefined)[] = new Array(CACHE_SLOTS);
-const MAX_CACHED_LENGTH = 256;
+/** the cached strings' bytes, MAX_CACHED_LENGTH per slot (typed-array compares beat charCodeAt) */
+const cacheBytes = new Uint8Array(CACHE_SLOTS * MAX_CACHED_LENGTH);
 
 /** Decodes `buf[start, end)`; returns null when the bytes are not well-formed UTF-8. */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string | null {
@@ -45,13 +47,18 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
   }
   h = (h ^ (h >>> 15)) & (CACHE_SLOTS - 1);
   const hit = cache[h];
+  const base = h * MAX_CACHED_LENGTH;
   if (hit !== undefined && hit.length === n) {
     let i = 0;
-    while (i < n && hit.charCodeAt(i) === buf[start + i]) i++;
+    while (i < n && cacheBytes[base + i] === buf[start + i]) i++;
     if (i === n) return hit;
   }
   const s = n <= 12 ? decodeUtf8Ts(buf, start, end) : decodeLong(buf, start, end);
-  if (s !== null && s.length === n) cache[h] = s; // length n ⇔ all ASCII
+  if (s !== null && s.length === n) {
+    // length n ⇔ all ASCII
+    cache[h] = s;
+    for (let i = 0; i < n; i++) cacheBytes[base + i] = buf[start + i]!;
+  }
   return s;
 }
 

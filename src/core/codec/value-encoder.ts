@@ -92,72 +92,72 @@ function writeValueBody(ctx: EncodeContext, v: Value, depth: number): void {
   const { w, layout } = ctx;
   if (depth > MAX_ALLOWED_DEPTH) bad('value', `nesting depth ≤ ${MAX_ALLOWED_DEPTH}`, depth);
   if ((v as unknown) === null || typeof (v as unknown) !== 'object') bad('value', 'a Value object', v);
-  const f = (k: number): number => layout.fieldByKind[k]!;
+  const fk = layout.fieldByKind;
   switch (v.kind) {
     case 'unit':
-      w.endMessage(w.beginMessage(f(K.unit)));
+      w.endMessage(w.beginMessage(fk[K.unit]!));
       return;
     case 'bool':
       if (typeof (v.value as unknown) !== 'boolean') bad('bool', 'a boolean', v.value as unknown);
-      w.writeVarintField(f(K.bool), v.value ? 1 : 0);
+      w.writeVarintField(fk[K.bool]!, v.value ? 1 : 0);
       return;
     case 'int64':
       if (typeof v.value !== 'bigint' || v.value < MIN_INT64 || v.value > MAX_INT64) {
         bad('int64', 'a bigint in the int64 range', v.value);
       }
-      w.writeSint64Field(f(K.int64), v.value);
+      w.writeSint64Field(fk[K.int64]!, v.value);
       return;
     case 'date':
       if (!Number.isInteger(v.value) || v.value < MIN_DATE || v.value > MAX_DATE) {
         bad('date', `an integer day in ${MIN_DATE}..${MAX_DATE}`, v.value);
       }
-      w.writeVarintField(f(K.date), v.value);
+      w.writeVarintField(fk[K.date]!, v.value);
       return;
     case 'timestamp':
       if (typeof v.value !== 'bigint' || v.value < MIN_TIMESTAMP || v.value > MAX_TIMESTAMP) {
         bad('timestamp', 'a bigint µs within years 1..9999', v.value);
       }
-      w.writeSfixed64Field(f(K.timestamp), v.value);
+      w.writeSfixed64Field(fk[K.timestamp]!, v.value);
       return;
     case 'numeric': {
       const rule = typeof v.value === 'string' ? checkNumeric(v.value) : 'a numeric string';
       if (rule !== null) bad('numeric', rule, v.value);
-      w.writeStringField(f(K.numeric), v.value);
+      w.writeStringField(fk[K.numeric]!, v.value);
       return;
     }
     case 'party':
       if (typeof v.value !== 'string' || !isPartyId(v.value)) bad('party', 'a party id', v.value);
-      w.writeStringField(f(K.party), v.value);
+      w.writeStringField(fk[K.party]!, v.value);
       return;
     case 'text':
-      writeText(w, f(K.text), v.value, 'text');
+      writeText(w, fk[K.text]!, v.value, 'text');
       return;
     case 'contractId': {
       const rule = v.value instanceof Uint8Array ? checkContractIdBytes(v.value) : 'contract-id bytes';
       if (rule !== null) bad('contractId', rule, v.value);
       if (ctx.cidAsText) {
-        const mark = w.beginMessage(f(K.contractId));
+        const mark = w.beginMessage(fk[K.contractId]!);
         w.writeStringField(LEGACY_CONTRACT_ID_STRUCT, formatHex(v.value));
         w.endMessage(mark);
-      } else w.writeBytesField(f(K.contractId), v.value);
+      } else w.writeBytesField(fk[K.contractId]!, v.value);
       return;
     }
     case 'optional': {
-      const mark = w.beginMessage(f(K.optional));
+      const mark = w.beginMessage(fk[K.optional]!);
       if (v.value !== null) writeNested(ctx, layout.optionalValue, v.value, depth);
       w.endMessage(mark);
       return;
     }
     case 'list': {
       if (!Array.isArray(v.elements)) bad('list', 'an elements array', v.elements);
-      const mark = w.beginMessage(f(K.list));
+      const mark = w.beginMessage(fk[K.list]!);
       for (const e of v.elements) writeNested(ctx, layout.listElements, e, depth);
       w.endMessage(mark);
       return;
     }
     case 'record': {
       if (!Array.isArray(v.fields)) bad('record', 'a fields array', v.fields);
-      const mark = w.beginMessage(f(K.record));
+      const mark = w.beginMessage(fk[K.record]!);
       for (const field of v.fields) {
         const fm = w.beginMessage(layout.recordFields);
         writeNested(ctx, layout.fieldValue, field, depth);
@@ -170,7 +170,7 @@ function writeValueBody(ctx: EncodeContext, v: Value, depth: number): void {
       if (typeof v.constructor !== 'string' || !isDamlName(v.constructor)) {
         bad('variant.constructor', 'a Daml name', v.constructor);
       }
-      const mark = w.beginMessage(f(K.variant));
+      const mark = w.beginMessage(fk[K.variant]!);
       w.writeStringField(layout.variantCtor, v.constructor);
       writeNested(ctx, layout.variantValue, v.value, depth);
       w.endMessage(mark);
@@ -180,7 +180,7 @@ function writeValueBody(ctx: EncodeContext, v: Value, depth: number): void {
       if (typeof v.constructor !== 'string' || !isDamlName(v.constructor)) {
         bad('enum.constructor', 'a Daml name', v.constructor);
       }
-      const mark = w.beginMessage(f(K.enum));
+      const mark = w.beginMessage(fk[K.enum]!);
       w.writeStringField(layout.enumValue, v.constructor);
       w.endMessage(mark);
       return;
@@ -188,7 +188,7 @@ function writeValueBody(ctx: EncodeContext, v: Value, depth: number): void {
     case 'textMap': {
       if (!Array.isArray(v.entries)) bad('textMap', 'an entries array', v.entries);
       const entries = [...v.entries].sort((a, b) => compareCodePoints(a[0], b[0]));
-      const mark = w.beginMessage(f(K.textMap));
+      const mark = w.beginMessage(fk[K.textMap]!);
       for (let i = 0; i < entries.length; i++) {
         const [key, val] = entries[i]!;
         if (i > 0 && entries[i - 1]![0] === key) bad('textMap', 'unique keys', key);
@@ -202,7 +202,7 @@ function writeValueBody(ctx: EncodeContext, v: Value, depth: number): void {
     }
     case 'genMap': {
       if (!Array.isArray(v.entries)) bad('genMap', 'an entries array', v.entries);
-      const mark = w.beginMessage(f(K.genMap));
+      const mark = w.beginMessage(fk[K.genMap]!);
       for (const [key, val] of v.entries) {
         const em = w.beginMessage(layout.genMapEntries);
         writeNested(ctx, layout.genMapKey, key, depth);

@@ -6,6 +6,11 @@
 import { utf8Length, writeUtf8 } from './utf8.js';
 import { WIRE_I64, WIRE_LEN, WIRE_VARINT } from './wire-reader.js';
 
+/** |v| ≤ 2^53 - 1: exact as a JS number. */
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** zigzag doubles the magnitude, so stay within 2^52 for the number path */
+const SAFE_HALF = SAFE / 2n;
+
 export class WireWriter {
   private buf: Uint8Array;
   pos = 0;
@@ -58,25 +63,37 @@ export class WireWriter {
 
   writeSint64Field(field: number, v: bigint): void {
     this.writeTag(field, WIRE_VARINT);
-    this.writeVarint64(v >= 0n ? v << 1n : (-v << 1n) - 1n);
+    if (v >= -SAFE_HALF && v <= SAFE_HALF) {
+      const n = Number(v);
+      this.writeVarint(n >= 0 ? n * 2 : -n * 2 - 1);
+    } else this.writeVarint64(v >= 0n ? v << 1n : (-v << 1n) - 1n);
   }
 
   writeSfixed64Field(field: number, v: bigint): void {
     this.writeTag(field, WIRE_I64);
     this.ensure(8);
-    const u = BigInt.asUintN(64, v);
-    const lo = Number(u & 0xffffffffn);
-    const hi = Number(u >> 32n);
+    let lo: number;
+    let hi: number;
+    if (v >= -SAFE && v <= SAFE) {
+      const n = Number(v);
+      hi = Math.floor(n / 4294967296);
+      lo = n - hi * 4294967296;
+      hi = hi | 0;
+    } else {
+      const u = BigInt.asUintN(64, v);
+      lo = Number(u & 0xffffffffn);
+      hi = Number(u >> 32n) | 0;
+    }
     const b = this.buf;
     let p = this.pos;
     b[p++] = lo & 255;
     b[p++] = (lo >>> 8) & 255;
     b[p++] = (lo >>> 16) & 255;
-    b[p++] = lo >>> 24;
+    b[p++] = (lo >>> 24) & 255;
     b[p++] = hi & 255;
     b[p++] = (hi >>> 8) & 255;
     b[p++] = (hi >>> 16) & 255;
-    b[p++] = hi >>> 24;
+    b[p++] = (hi >>> 24) & 255;
     this.pos = p;
   }
 

@@ -37,26 +37,17 @@ const VERSION_BY_PREFIX: Readonly<Record<string, ContractIdVersion>> = {
  * IDs, Canton 2.x ca00–ca03, any other prefix).
  */
 export function parseContractId(hex: string): ParsedContractId {
-  // Fast path: the canonical shape, one pass.
+  // Fast path: the canonical shape, one pass; the sub-views are created on demand.
   if (
     typeof hex === 'string' &&
     hex.length === CONTRACT_ID_HEX_LENGTH &&
     hex.startsWith('00') &&
     hex.startsWith('1220', 70)
   ) {
-    const version = VERSION_BY_PREFIX[hex.slice(66, 70)];
+    const prefix = hex.slice(66, 70);
+    const version = VERSION_BY_PREFIX[prefix];
     const bytes = version === undefined ? null : lowerHexToBytes(hex);
-    if (version !== undefined && bytes !== null) {
-      return {
-        hex,
-        bytes,
-        discriminator: bytes.subarray(1, 33),
-        version,
-        versionPrefixHex: hex.slice(66, 70),
-        suffix: bytes.subarray(33),
-        unicum: bytes.subarray(37),
-      };
-    }
+    if (version !== undefined && bytes !== null) return new ParsedId(hex, bytes, version, prefix);
   }
   return parseContractIdSlow(hex);
 }
@@ -112,16 +103,25 @@ function parseContractIdSlow(hex: string): ParsedContractId {
       `${field} expected a SHA-256 multihash (1220) after the version prefix, got ${formatGot(hex.slice(70, 74))}`,
     );
   }
-  const bytes = lowerHexToBytes(hex) as Uint8Array;
-  return {
-    hex,
-    bytes,
-    discriminator: bytes.subarray(1, 33),
-    version,
-    versionPrefixHex: prefix,
-    suffix: bytes.subarray(33),
-    unicum: bytes.subarray(37),
-  };
+  return new ParsedId(hex, lowerHexToBytes(hex) as Uint8Array, version, prefix);
+}
+
+class ParsedId implements ParsedContractId {
+  constructor(
+    readonly hex: string,
+    readonly bytes: Uint8Array,
+    readonly version: ContractIdVersion,
+    readonly versionPrefixHex: string,
+  ) {}
+  get discriminator(): Uint8Array {
+    return this.bytes.subarray(1, 33);
+  }
+  get suffix(): Uint8Array {
+    return this.bytes.subarray(33);
+  }
+  get unicum(): Uint8Array {
+    return this.bytes.subarray(37);
+  }
 }
 
 function unsupportedPrefix(prefix: string): HashError {

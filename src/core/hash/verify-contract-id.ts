@@ -167,6 +167,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   let contractHash: Uint8Array | null = null;
   let unicum: Uint8Array | null = null;
   let expectedSuffix: Uint8Array | null = null;
+  let suffixMatches = false;
   try {
     if (id.version === 'v12') {
       if (opts.types === undefined) {
@@ -213,7 +214,8 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
           sha256,
         );
         expectedSuffix = computeContractIdSuffix(id.version, unicum);
-        if (!bytesEqual(expectedSuffix, id.suffix)) {
+        suffixMatches = suffixEquals(expectedSuffix, id.bytes);
+        if (!suffixMatches) {
           reasons.push({
             code: 'SUFFIX_MISMATCH',
             message: `"contractId" suffix expected ${bytesToHex(expectedSuffix)} (recomputed from the blob), got ${bytesToHex(id.suffix)}`,
@@ -228,10 +230,9 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   const status = statusOf(reasons);
   let expectedSuffixHex: string | null = null;
   if (expectedSuffix !== null) {
-    expectedSuffixHex = bytesEqual(expectedSuffix, id.suffix) ? id.hex.slice(66) : bytesToHex(expectedSuffix);
+    expectedSuffixHex = suffixMatches ? id.hex.slice(66) : bytesToHex(expectedSuffix);
   }
-  const actualSuffix = id.hex.slice(66);
-  return {
+  const result: { -readonly [K in keyof ContractIdVerification]: ContractIdVerification[K] } = {
     ok: status === 'verified',
     status,
     version: id.version,
@@ -239,10 +240,19 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
     contractHash: contractHash === null ? null : bytesToHex(contractHash),
     unicum: expectedSuffixHex === null ? null : expectedSuffixHex.slice(8),
     expectedSuffix: expectedSuffixHex,
-    actualSuffix,
+    actualSuffix: id.hex.slice(66),
     embeddedContractIdMatches: embeddedMatches,
     embeddedContractId: embeddedHex,
-    ...(typing === undefined ? {} : { typing }),
     contract,
   };
+  if (typing !== undefined) result.typing = typing;
+  return result;
+}
+
+/** suffix (36 bytes) equals bytes 33..69 of the contract ID. */
+function suffixEquals(suffix: Uint8Array, idBytes: Uint8Array): boolean {
+  if (idBytes.length !== 33 + suffix.length) return false;
+  let d = 0;
+  for (let i = 0; i < suffix.length; i++) d |= (suffix[i] as number) ^ (idBytes[33 + i] as number);
+  return d === 0;
 }

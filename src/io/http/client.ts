@@ -52,6 +52,15 @@ export interface HttpClient {
 
 const DEFAULT_MAX = 16 * 1024 * 1024;
 
+function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** Drops a response body without reading it (the error its destruction emits is expected). */
 function discard(body: Readable): void {
   body.on('error', () => {});
@@ -124,9 +133,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       for await (const chunk of src) {
         total += chunk.length;
         if (total > maxBytes) {
-          tooLarge = new HttpError('HTTP_TOO_LARGE', `${safeUrl} sent more than ${maxBytes} bytes; transfer aborted`, {
-            details: { url: safeUrl, maxBytes },
-          });
+          tooLarge = new HttpError(
+            'HTTP_TOO_LARGE',
+            `${safeUrl} sent more than ${maxBytes} bytes; transfer aborted`,
+            {
+              details: { url: safeUrl, maxBytes },
+            },
+          );
           throw tooLarge;
         }
         chunks.push(chunk);
@@ -139,7 +152,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       else if (encoding === '' || encoding === 'identity') await pipeline(body, sink);
       else {
         discard(body);
-        throw new HttpError('HTTP_INVALID_JSON', `${safeUrl} used an unsupported Content-Encoding ${JSON.stringify(encoding)}`);
+        throw new HttpError(
+          'HTTP_INVALID_JSON',
+          `${safeUrl} used an unsupported Content-Encoding ${JSON.stringify(encoding)}`,
+        );
       }
     } catch (e) {
       // pipeline reports the sink's own error as an AbortError of the source: prefer the real cause
@@ -222,9 +238,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   }
 
   async function send(method: 'GET' | 'POST', url: string, body?: string): Promise<RawResponse> {
-    try {
-      new URL(url);
-    } catch {
+    if (!isHttpUrl(url)) {
       throw new HttpError(
         'HTTP_REQUEST_INVALID',
         `"url" expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(url))}`,

@@ -4,7 +4,8 @@
  * market data, /volume (default window, plus a closed window and its two halves for the add-up
  * check), the aggregator endpoints (one order book per pair) and, on request, probe quotes.
  * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
- * are still fetched. If the very first request cannot connect, the whole snapshot fails.
+ * are still fetched. If the very first request cannot connect or times out (after its retries),
+ * the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
  */
 import {
   type ApiResult,
@@ -113,7 +114,10 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
     try {
       proofsBefore = { ok: true, value: await getJson('/pools/proof', parsePoolsProofResponse) };
     } catch (e) {
-      if (e instanceof HttpError && (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_REQUEST_INVALID'))
+      if (
+        e instanceof HttpError &&
+        (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_TIMEOUT' || e.code === 'HTTP_REQUEST_INVALID')
+      )
         throw e;
       proofsBefore = failure(e);
     }

@@ -14,7 +14,8 @@ import type {
 } from './types.js';
 
 const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id, o.state_contract_id, o.symbol, o.reserve_a,
-  o.reserve_b, o.price, o.tvl_cc, o.fee_rate, o.total_lp_supply, o.ledger_created_at, o.ledger_created_at_ms`;
+  o.reserve_b, o.price, o.tvl_cc, o.fee_rate, o.total_lp_supply, o.ledger_created_at, o.ledger_created_at_ms,
+  o.proof_reserve_a, o.proof_reserve_b, o.blob_sha256`;
 
 type Row = Record<string, unknown>;
 
@@ -44,6 +45,9 @@ function toObservation(r: Row): PoolObservation {
     totalLpSupply: str(r.total_lp_supply),
     ledgerCreatedAt: str(r.ledger_created_at),
     ledgerCreatedAtMs: num(r.ledger_created_at_ms),
+    proofReserveA: str(r.proof_reserve_a),
+    proofReserveB: str(r.proof_reserve_b),
+    blobSha256: str(r.blob_sha256),
   };
 }
 
@@ -98,7 +102,7 @@ export function loadObservationsForHistoryChecks(
     `SELECT * FROM (
        SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a AS c_reserve_a,
               c.reserve_b AS c_reserve_b, c.total_lp_supply AS c_total_lp_supply, c.created_at_ms AS c_created_at_ms,
-              c.created_at_micros AS c_created_at_micros, c.fields_source, c.blob_sha256, c.package_id, c.package_name,
+              c.created_at_micros AS c_created_at_micros, c.fields_source, c.package_id, c.package_name,
               c.module_name, c.entity_name
        FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
        WHERE o.pool_id = ? AND o.observed_at_ms >= ?
@@ -131,7 +135,6 @@ export function loadObservationsForHistoryChecks(
           r.package_id == null
             ? null
             : `${String(r.package_id)}:${String(r.package_name)}:${String(r.module_name)}:${String(r.entity_name)}`,
-        blobSha256: str(r.blob_sha256),
         proven: r.verification_status === 'verified' && r.fields_source === 'blob',
       })),
     );

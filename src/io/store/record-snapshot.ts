@@ -26,6 +26,18 @@ export function computeSnapshotKey(snapshot: ApiSnapshot): string {
   return h.digest('hex');
 }
 
+const digests = new Map<string, string>();
+/** sha256 hex of a base64 blob's bytes (memoised per call site: the same blob appears in both proof sets). */
+function blobDigest(b64: string): string {
+  let d = digests.get(b64);
+  if (d === undefined) {
+    d = createHash('sha256').update(Buffer.from(b64, 'base64')).digest('hex');
+    if (digests.size > 10_000) digests.clear();
+    digests.set(b64, d);
+  }
+  return d;
+}
+
 const SECTIONS = [
   'tokens',
   'swapInfo',
@@ -185,7 +197,7 @@ export function recordSnapshot(
           cid,
           p.pool_id,
           blob,
-          createHash('sha256').update(blob).digest('hex'),
+          blobDigest(rc.created_event_blob),
           rc.update_id,
           t.package_id,
           t.package_name,
@@ -228,8 +240,9 @@ export function recordSnapshot(
 
     const insObs = db.prepare(
       `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, state_contract_id, symbol, reserve_a,
-         reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms, proof_reserve_a,
+         proof_reserve_b, blob_sha256)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
     for (const poolId of poolIds) {
@@ -251,6 +264,9 @@ export function recordSnapshot(
         rc?.total_lp_supply ?? null,
         rc?.ledger_created_at ?? null,
         rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
+        rc?.reserve_a ?? null,
+        rc?.reserve_b ?? null,
+        rc === undefined ? null : blobDigest(rc.created_event_blob),
       );
     }
     db.prepare('UPDATE snapshots SET new_contracts = ? WHERE id = ?').run(newContracts.length, snapshotId);

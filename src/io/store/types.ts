@@ -62,6 +62,11 @@ export interface PoolObservation {
   readonly totalLpSupply: string | null;
   readonly ledgerCreatedAt: string | null;
   readonly ledgerCreatedAtMs: number | null;
+  /** reserves as /pools/proof published them in this snapshot (reserveA/B are /pools/state's) */
+  readonly proofReserveA: string | null;
+  readonly proofReserveB: string | null;
+  /** sha256 hex of the created_event_blob served in this snapshot */
+  readonly blobSha256: string | null;
 }
 
 /** An observation with what the mirror knows about its reserve contract (history checks). */
@@ -78,8 +83,6 @@ export interface HistoryObservation extends PoolObservation {
   readonly fieldsSource: 'blob' | 'published' | null;
   /** "package_id:package_name:Module:Entity" of the contract, or null */
   readonly template: string | null;
-  /** sha256 hex of the contract's created_event_blob (compares contents of a reused ID) */
-  readonly blobSha256: string | null;
   /** the contract verified AND its reserves were read from the blob */
   readonly proven: boolean;
 }

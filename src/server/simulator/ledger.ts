@@ -29,6 +29,7 @@ import { executeTransfer } from './execute-transfer.js';
 import { loadLedger, type MarketMeta, seedLedger } from './genesis.js';
 import { computeNextReserve, computeUpdateId, type NextReserve, tokenKey } from './ledger-model.js';
 import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
+import { computeReferencePrice } from './reference-price.js';
 import type { SimRng } from './rng.js';
 import type { SeedMarket } from './seed-market.js';
 import { type PrefillOptions, type PrefillResult, prefillHistory } from './traffic.js';
@@ -95,6 +96,8 @@ export interface SimulatedExchange extends ExchangeView, ExchangeSimulation {
   reserveContracts(poolId: string, limit: number): readonly ReserveContractRow[];
   /** runs `fn` with the ledger time pinned at `tsMs` (≥ the last ledger time); used by prefill */
   runAt<T>(tsMs: number, fn: () => T): T;
+  /** the simulated CC-USD reference price at `tsMs` (ccUsdPrice() is its value now) */
+  ccUsdPriceAt(tsMs: number): Amount;
   /** the last ledger time, ms */
   lastLedgerTimeMs(): number;
   /** simulates swaps over the trailing `duration` ms (events time-stamped in the past) */
@@ -241,7 +244,8 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     pools: () => ctx.pools(),
     policy: (): ExchangePolicy => market.policy,
     swapParty: () => market.swapParty,
-    ccUsdPrice: (): Amount => market.ccUsdPrice,
+    ccUsdPrice: (): Amount => computeReferencePrice(market.ccUsdPrice, exchange.nowMs()),
+    ccUsdPriceAt: (tsMs) => computeReferencePrice(market.ccUsdPrice, tsMs),
     swapEvents: (fromMs, toMs) => (toMs <= fromMs ? [] : events.slice(lowerBound(fromMs), lowerBound(toMs))),
     countTraders: (fromMs, toMs) => {
       const seen = new Set<string>();

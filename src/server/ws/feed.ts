@@ -35,6 +35,9 @@ export class MarketFeed {
   #poolSymbols = new Map<string, string>();
   /** events fetched during one batch (one flush), keyed by "from|to" */
   #batch: Map<string, readonly SwapEvent[]> | undefined;
+  /** ledger changes seen so far; snapshots are memoized per (channel, version, clock second) */
+  #version = 0;
+  readonly #snapshots = new Map<string, { readonly stamp: string; readonly data: Record<string, unknown> }>();
 
   constructor(exchange: ExchangeView, clock: SimClock) {
     this.#ex = exchange;
@@ -84,7 +87,26 @@ export class MarketFeed {
     return ev;
   }
 
+  /** Records a ledger change (invalidates memoized snapshots). */
+  noteChange(): void {
+    this.#version += 1;
+  }
+
+  /**
+   * The snapshot of a channel. Repeated subscribes (many clients, or one client re-subscribing) in
+   * the same clock second with no ledger change in between share one computation.
+   */
   snapshot(ref: ChannelRef): Record<string, unknown> {
+    const stamp = `${this.#version}|${Math.floor(this.#clock.nowMs() / 1000)}`;
+    const hit = this.#snapshots.get(ref.key);
+    if (hit !== undefined && hit.stamp === stamp) return hit.data;
+    const data = this.#computeSnapshot(ref);
+    if (this.#snapshots.size >= 1024) this.#snapshots.clear();
+    this.#snapshots.set(ref.key, { stamp, data });
+    return data;
+  }
+
+  #computeSnapshot(ref: ChannelRef): Record<string, unknown> {
     if (ref.kind === 'ticker') return this.ticker(ref.symbol);
     const now = this.#clock.nowMs();
     const from = computeBarStart(now, ref.period) - (CANDLE_SNAPSHOT_LIMIT - 1) * ref.period * 1000;

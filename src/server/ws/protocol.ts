@@ -87,3 +87,27 @@ export function parseChannel(
 export function clip(s: string, max = 80): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
+
+/**
+ * Serializes a business frame, keeping it within `maxBytes` (api-decisions §7: 64 KiB per frame):
+ * a candle frame that would pass the limit drops its oldest bars (about 10 % per step) until it fits.
+ */
+export function formatBusinessFrame(
+  frame: {
+    readonly channel: string;
+    readonly event_type: string;
+    readonly ts: number;
+    readonly data: Record<string, unknown>;
+  },
+  maxBytes: number,
+): string {
+  let text = JSON.stringify(frame);
+  const bars = frame.data.bars;
+  if (!Array.isArray(bars) || Buffer.byteLength(text) <= maxBytes) return text;
+  let kept: unknown[] = bars;
+  while (Buffer.byteLength(text) > maxBytes && kept.length > 0) {
+    kept = kept.slice(Math.max(1, Math.floor(kept.length / 10)));
+    text = JSON.stringify({ ...frame, data: { ...frame.data, bars: kept } });
+  }
+  return text;
+}

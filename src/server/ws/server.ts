@@ -16,8 +16,9 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../app.js';
 import type { SimClock } from '../simulator/clock.js';
 import type { ExchangeChange, ExchangeView } from '../simulator/exchange.js';
+import { DirtyMarkets } from './dirty-markets.js';
 import { MarketFeed } from './feed.js';
-import { type ChannelRef, clip, parseChannel, parseClientFrame } from './protocol.js';
+import { type ChannelRef, clip, formatBusinessFrame, parseChannel, parseClientFrame } from './protocol.js';
 
 export interface PublicSocketOptions {
   readonly pingIntervalMs?: number;
@@ -56,8 +57,7 @@ export class PublicSocketServer {
   #pingTimer: NodeJS.Timeout | undefined;
   #flushTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
-  /** symbol → earliest swap time not yet pushed (or +∞ for a liquidity-only change) */
-  readonly #dirty = new Map<string, number>();
+  readonly #dirty = new DirtyMarkets();
   readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void =>
     this.#upgrade(req, socket, head);
 
@@ -254,17 +254,7 @@ export class PublicSocketServer {
     data: Record<string, unknown>,
   ): void {
     const frame = { channel: s.spelling, event_type: eventType, ts: this.#clock.nowMs(), data };
-    let text = JSON.stringify(frame);
-    // keep every frame within the frame limit: drop the oldest candle bars until it fits
-    const bars = data.bars;
-    if (Buffer.byteLength(text) > this.#maxFrameBytes && Array.isArray(bars)) {
-      let kept = bars;
-      while (Buffer.byteLength(text) > this.#maxFrameBytes && kept.length > 0) {
-        kept = kept.slice(Math.max(1, Math.floor(kept.length / 10)));
-        text = JSON.stringify({ ...frame, data: { ...data, bars: kept } });
-      }
-    }
-    this.#sendText(c, text);
+    this.#sendText(c, formatBusinessFrame(frame, this.#maxFrameBytes));
   }
 
   #send(c: Client, value: unknown): void {
@@ -283,16 +273,9 @@ export class PublicSocketServer {
   }
 
   #onChange(change: ExchangeChange): void {
+    this.#feed.noteChange();
     try {
-      if (change.type === 'swap') {
-        for (const p of change.pools) this.#markDirty(this.#feed.symbolOf(p), Number.POSITIVE_INFINITY);
-        for (const e of change.events) {
-          const symbol = this.#feed.symbolOfPoolId(e.poolId);
-          if (symbol !== null) this.#markDirty(symbol, e.tsMs);
-        }
-      } else {
-        this.#markDirty(this.#feed.symbolOf(change.pool), Number.POSITIVE_INFINITY);
-      }
+      this.#dirty.add(change, this.#feed);
     } catch (e) {
       this.#logger.error('websocket: could not process a ledger change', e);
     }
@@ -305,15 +288,9 @@ export class PublicSocketServer {
     }
   }
 
-  #markDirty(symbol: string, tsMs: number): void {
-    const prev = this.#dirty.get(symbol);
-    this.#dirty.set(symbol, prev === undefined ? tsMs : Math.min(prev, tsMs));
-  }
-
   /** Pushes one update per subscribed channel of each changed market; data shared across clients. */
   #flush(): void {
-    const dirty = new Map(this.#dirty);
-    this.#dirty.clear();
+    const dirty = this.#dirty.take();
     if (this.#clients.size === 0) return;
     const computed = new Map<string, Record<string, unknown> | null>();
     try {

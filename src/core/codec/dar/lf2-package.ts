@@ -1,8 +1,9 @@
 /**
  * LF 2.x `Package` → the data types a V12 verifier needs (spec/dar-format.md §4.1, §4.2, §5):
- * interning tables first (strings, dotted names, package imports, types in order), then the
- * modules' data types and template names. Values, exceptions, interfaces, synonyms, kinds and
- * expressions are skipped by length without being decoded.
+ * one scan records the byte ranges of the interning tables (strings, dotted names, types —
+ * decoded lazily when first referenced, see lf2-tables.ts / lf2-types.ts), then metadata, package
+ * imports, and the modules' serializable data types and template names are decoded. Values,
+ * exceptions, interfaces, synonyms, kinds and expressions are skipped by length, never decoded.
  */
 import { DarError } from '../../../errors/dar.js';
 import {
@@ -12,8 +13,9 @@ import {
   type PackageTypes,
   type QualifiedName,
 } from '../../types/daml-type.js';
+import { toDamlType } from './lf2-serializable.js';
 import { createDottedNameTable, createStringTable, type InternedTable } from './lf2-tables.js';
-import { decodeType, dname, type LfType, str, type TypeContext, toDamlType } from './lf2-types.js';
+import { decodeType, dname, type LfType, str, type TypeContext } from './lf2-types.js';
 import {
   assertAtEnd,
   createWireReader,

@@ -77,6 +77,9 @@ export const MIGRATION_001_INITIAL: readonly string[] = [
      total_lp_supply TEXT,
      ledger_created_at TEXT,
      ledger_created_at_ms INTEGER,
+     proof_reserve_a TEXT,
+     proof_reserve_b TEXT,
+     blob_sha256 TEXT,
      PRIMARY KEY (snapshot_id, pool_id)
    ) WITHOUT ROWID`,
   'CREATE INDEX observations_pool ON observations (pool_id, observed_at_ms)',
