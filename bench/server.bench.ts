@@ -77,7 +77,7 @@ async function load(
   port: number,
   path: string,
   method: 'GET' | 'POST',
-  body: string | undefined,
+  body: string | (() => string) | undefined,
   seconds: number = SECONDS,
 ): Promise<Result> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
@@ -91,7 +91,12 @@ async function load(
         const res = await pool.request({
           path,
           method,
-          ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
+          ...(body === undefined
+            ? {}
+            : {
+                body: typeof body === 'string' ? body : body(),
+                headers: { 'content-type': 'application/json' },
+              }),
         });
         await res.body.dump();
         if (res.statusCode !== 200) errors++;
@@ -131,17 +136,34 @@ async function main(): Promise<void> {
   });
   try {
     const quote = JSON.stringify(ports.quote);
+    // a different sell amount on every request: never answered from the quote memo
+    let n = 0;
+    const distinctQuote = (): string =>
+      JSON.stringify({ ...(ports.quote as object), sellAmount: `1000.${String(++n).padStart(10, '0')}` });
     // warm up every target (JIT, caches) before measuring
     const warm = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
     await load('warmup', ports.floor, '/', 'GET', undefined, warm);
     await load('warmup', ports.app, '/v1/public/pools/state', 'GET', undefined, warm);
     await load('warmup', ports.app, '/v1/public/pools/proof', 'GET', undefined, warm);
-    await load('warmup', ports.app, '/v1/public/connect/quote', 'POST', quote, warm);
-    const targets: [string, number, string, 'GET' | 'POST', string | undefined][] = [
+    await load('warmup', ports.app, '/v1/public/connect/quote', 'POST', distinctQuote, warm);
+    const targets: [string, number, string, 'GET' | 'POST', string | (() => string) | undefined][] = [
       ['floor: bare node:http, fixed JSON', ports.floor, '/', 'GET', undefined],
       ['GET /v1/public/pools/state', ports.app, '/v1/public/pools/state', 'GET', undefined],
       ['GET /v1/public/pools/proof', ports.app, '/v1/public/pools/proof', 'GET', undefined],
-      ['POST /v1/public/connect/quote', ports.app, '/v1/public/connect/quote', 'POST', quote],
+      [
+        'POST /v1/public/connect/quote (distinct amounts)',
+        ports.app,
+        '/v1/public/connect/quote',
+        'POST',
+        distinctQuote,
+      ],
+      [
+        'POST /v1/public/connect/quote (repeated body, memo)',
+        ports.app,
+        '/v1/public/connect/quote',
+        'POST',
+        quote,
+      ],
     ];
     // rounds interleave the floor and the targets, so a load change on the machine hits both;
     // each target's ratio to the floor is taken per round, and the median round is reported

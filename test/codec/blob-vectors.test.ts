@@ -146,4 +146,10 @@ describe('real blob vectors', () => {
     bytes.fill(0);
     expect(formatHex(c.contractId)).toBe(before);
   });
+
+  it('with copyInput: false returns views into the caller’s buffer', () => {
+    const bytes = parseBase64(vectors[0]!.createdEventBlobBase64);
+    const c = decodeCreatedEventBlob(bytes, { copyInput: false });
+    expect(c.contractId.buffer).toBe(bytes.buffer);
+  });
 });

@@ -150,6 +150,13 @@ describe('simulation interface + quote + websocket on the real ledger', () => {
     const quote = q.body as { memo: string; returned: { amount: string }; pools: { pool_id: string }[] };
 
     const before = (await getJson(`${s.base}/pools/state`)).body as State;
+    const quoteBody = JSON.stringify({
+      sellAmount: '1000',
+      sellInstrumentId: cc.id,
+      sellInstrumentAdmin: cc.admin,
+      buyInstrumentId: other.id,
+      buyInstrumentAdmin: other.admin,
+    });
     const t = await postJson(`${s.origin}/v1/sim/transfer`, {
       sender: 'alice::1220' + 'ab'.repeat(32),
       instrument_id: cc.id,
@@ -162,6 +169,12 @@ describe('simulation interface + quote + websocket on the real ledger', () => {
     expect(res.status).toBe('executed');
     expect(res.payout.instrument_id).toBe(other.id);
     expect(res.payout.amount).toBe(quote.returned.amount);
+
+    // the same quote body now prices against the new reserves
+    const requote = await postJson(`${s.base}/connect/quote`, quoteBody);
+    expect((requote.body as { returned: { amount: string } }).returned.amount).not.toBe(
+      quote.returned.amount,
+    );
 
     await waitFor(() => frames.some((f) => f.event_type === 'update'));
     const upd = frames.find((f) => f.event_type === 'update');

@@ -123,6 +123,25 @@ describe('quote bodies', () => {
     expect(r.status).toBe(200);
   });
 
+  it('an identical quote against the same ledger state is identical; after a swap it moves', async () => {
+    const ex = createFakeExchange();
+    const s2 = await startTestServer({ exchange: ex });
+    try {
+      const a = await postJson(`${s2.base}/connect/quote`, body(CC, USDCX, '123'));
+      const b = await postJson(`${s2.base}/connect/quote`, body(CC, USDCX, '123'));
+      expect(b.text).toBe(a.text);
+      ex.swap('2820898830768735469', 5000);
+      const c = await postJson(`${s2.base}/connect/quote`, body(CC, USDCX, '123'));
+      expect(c.status).toBe(200);
+      expect(c.text).not.toBe(a.text);
+      expect((c.body as { pool_price_before_trade: string }).pool_price_before_trade).not.toBe(
+        (a.body as { pool_price_before_trade: string }).pool_price_before_trade,
+      );
+    } finally {
+      await s2.close();
+    }
+  });
+
   it('quotes are not cached', async () => {
     const r = await postJson(`${srv.base}/connect/quote`, body(CC, USDCX, '100'));
     expect(r.headers.get('cache-control')).toBe('no-store');

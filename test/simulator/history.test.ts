@@ -91,3 +91,20 @@ describe('startTraffic', () => {
     );
   });
 });
+
+describe('CC-USD reference price stream', () => {
+  it('moves around the seed price, is constant within a minute and deterministic', async () => {
+    const { computeReferencePrice } = await import('../../src/server/simulator/reference-price.js');
+    const { exchange: ex, clock } = openTestLedger({ seed: 'price' });
+    const p0 = ex.ccUsdPrice();
+    expect(p0).toMatch(/^0\.1\d{9}$/);
+    expect(p0).toBe(computeReferencePrice('0.1520000000', T0));
+    expect(ex.ccUsdPriceAt(T0 + 59_999)).toBe(ex.ccUsdPriceAt(T0 - (T0 % 60_000)));
+    const day = Array.from({ length: 48 }, (_, i) => Number(ex.ccUsdPriceAt(T0 + i * 1_800_000)));
+    expect(Math.max(...day) - Math.min(...day)).toBeGreaterThan(0.152 * 0.03);
+    for (const p of day) expect(Math.abs(p / 0.152 - 1)).toBeLessThanOrEqual(0.0251);
+    clock.advanceMs(6 * HOUR);
+    expect(ex.ccUsdPrice()).toBe(ex.ccUsdPriceAt(T0 + 6 * HOUR));
+    expect(ex.ccUsdPrice()).not.toBe(p0);
+  });
+});

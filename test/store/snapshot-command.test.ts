@@ -145,7 +145,11 @@ describe('reserve-audit snapshot', () => {
       expect(stderr).toMatch(/snapshot 1\/1: \/pools\/state \(2 requests\)/);
       expect(stderr.includes('\x1b[2m')).toBe(!('NO_COLOR' in env));
       // the summary line replaces the progress line and ends it
-      expect(stderr).toMatch(/\r\x1b\[2Ksnapshot 1\/1: #\d+, \d+ pools[^\n\x1b]*\n$/);
+      const ESC = String.fromCharCode(27);
+      const lastClear = stderr.lastIndexOf(`\r${ESC}[2K`);
+      const summary = stderr.slice(lastClear + 5);
+      expect(summary).toMatch(/^snapshot 1\/1: #\d+, \d+ pools[^\n]*\n$/);
+      expect(summary).not.toContain(ESC);
     }
   });
 });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDar } from '../../src/core/codec/dar/index.js';
 import { computeTypedContractInstanceHash } from '../../src/core/hash/contract-hash.js';
 import { bytesToHex } from '../../src/core/hash/hex.js';
-import { createTypeEnv, parseQualifiedName } from '../../src/core/types/type-env.js';
+import { createTypeEnv, parseQualifiedName, type TypeEnv } from '../../src/core/types/type-env.js';
 import { formatTypeFile, parseTypeFile } from '../../src/core/types/type-file.js';
 import { typeCreateArgument } from '../../src/core/types/type-value.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
@@ -59,15 +59,22 @@ describe.each(FIXTURES.map((f) => [f.file, f] as const))('%s', (file, f) => {
 });
 
 const dars = sharedDarsDir();
+let darEnvCache: TypeEnv | undefined;
+function darEnv(): TypeEnv {
+  if (darEnvCache === undefined) {
+    const d = loadDar(new Uint8Array(readFileSync(join(dars as string, 'splice-amulet-0.1.17.dar'))), {
+      sha256: sha256Node,
+      inflateRaw: (b: Uint8Array) => new Uint8Array(inflateRawSync(b)),
+    });
+    darEnvCache = createTypeEnv(d.packages.map((p) => p.types));
+  }
+  return darEnvCache;
+}
 describe.skipIf(dars === null)('fixtures vs the real DAR', () => {
   it.each(FIXTURES.map((f) => [f.file, f] as const))(
     '%s equals the DAR types reachable from its templates',
     (file, f) => {
-      const d = loadDar(new Uint8Array(readFileSync(join(dars as string, 'splice-amulet-0.1.17.dar'))), {
-        sha256: sha256Node,
-        inflateRaw: (b: Uint8Array) => new Uint8Array(inflateRawSync(b)),
-      });
-      const env = createTypeEnv(d.packages.map((p) => p.types));
+      const env = darEnv();
       const templates = f.vectors.map((n) => {
         const tid = (blobs.find((b) => b.name === n) as (typeof blobs)[number]).decoded.templateId;
         return {

@@ -170,7 +170,7 @@ export function checkHistorySeries(
       newest = p;
     // LP-share value: compare with the previous proven point of another contract
     if (p.proven && p.reserveA !== null && p.reserveB !== null && p.totalLpSupply !== null) {
-      if (report && lastProven !== null && lastProven.contractId !== id) {
+      if (report && prior === undefined && lastProven !== null && lastProven.contractId !== id) {
         const before = computeLpShareValue(
           lastProven.reserveA ?? '',
           lastProven.reserveB ?? '',

@@ -28,7 +28,7 @@ import {
   isDamlName,
   isPackageId,
   isPackageName,
-  isPartyId,
+  isPartyIdCached,
 } from './validate.js';
 import type { Value } from './value.js';
 import { readValue, type ValueContext } from './value-decoder.js';
@@ -71,7 +71,7 @@ export function decodeCreatedEventBlob(input: Uint8Array | string, options?: Dec
       );
     }
     // one private copy: the decoded bytes fields are views into it, safe from later caller writes
-    if (bytes === input) bytes = bytes.slice();
+    if (bytes === input && opts.copyInput) bytes = bytes.slice();
     const unknown: UnknownFieldReport[] | null = opts.unknownFields === 'report' ? [] : null;
     const r = new WireReader(bytes, unknown, opts.maxBytes);
     const contract = readEnvelope(r, opts.maxDepth);
@@ -177,7 +177,8 @@ function once(r: WireReader, present: unknown, what: string, at: number): void {
 
 function readParty(r: WireReader, end: number, what: string, at: number): string {
   const s = r.readString(end, what);
-  if (!isPartyId(s)) r.fail('BLOB_INVALID_PARTY', `${what} expected a party id, got ${formatGot(s)}`, at);
+  if (!isPartyIdCached(s))
+    r.fail('BLOB_INVALID_PARTY', `${what} expected a party id, got ${formatGot(s)}`, at);
   return s;
 }
 

@@ -21,12 +21,20 @@ export interface DecodeOptions {
   readonly maxDepth?: number;
   /** unknown protobuf fields: throw `BLOB_UNKNOWN_FIELD` (default) or skip them and list them */
   readonly unknownFields?: UnknownFieldMode;
+  /**
+   * Byte fields of the result (contract ids, authentication data…) are views into one buffer.
+   * `true` (default): a private copy of a Uint8Array input, so later writes to it change nothing.
+   * `false`: views into the caller's buffer itself (saves one copy; do not mutate it afterwards).
+   * Base64 input is always decoded into a fresh buffer.
+   */
+  readonly copyInput?: boolean;
 }
 
 /** An unknown field met in 'report' mode. */
 export type UnknownField = UnknownFieldReport;
 
 export interface ResolvedDecodeOptions {
+  readonly copyInput: boolean;
   readonly maxBytes: number;
   readonly maxDepth: number;
   readonly unknownFields: UnknownFieldMode;
@@ -55,5 +63,5 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
       `"unknownFields" expected 'reject' or 'report', got ${JSON.stringify(unknownFields)}`,
     );
   }
-  return { maxBytes, maxDepth, unknownFields };
+  return { maxBytes, maxDepth, unknownFields, copyInput: options?.copyInput !== false };
 }

@@ -46,6 +46,21 @@ export function checkNumeric(s: string): string | null {
   return null;
 }
 
+/**
+ * Party strings already checked, so the char loop runs once per distinct party (parties repeat in
+ * every blob). Only valid ids are stored; the set is cleared when it grows past 4096 entries.
+ */
+const knownParties = new Set<string>();
+
+/** `isPartyId`, memoized for the decoder's hot path. */
+export function isPartyIdCached(s: string): boolean {
+  if (knownParties.has(s)) return true;
+  if (!isPartyId(s)) return false;
+  if (knownParties.size >= 4096) knownParties.clear();
+  knownParties.add(s);
+  return true;
+}
+
 /** Daml-LF party id: 1..255 chars of [A-Za-z0-9:_\- ]. */
 export function isPartyId(s: string): boolean {
   const n = s.length;

@@ -21,7 +21,7 @@ import {
   checkContractIdBytes,
   checkNumeric,
   isDamlName,
-  isPartyId,
+  isPartyIdCached,
   MAX_DATE,
   MAX_TIMESTAMP,
   MIN_DATE,
@@ -120,7 +120,7 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
     case 7: {
       // K.party
       const s = r.readString(end, 'Value.party');
-      if (!isPartyId(s))
+      if (!isPartyIdCached(s))
         r.fail('BLOB_INVALID_PARTY', `Value.party expected a party id, got ${formatGot(s)}`, at);
       return { kind: 'party', value: s };
     }
@@ -431,7 +431,7 @@ export function decodeValue(
     }
     const unknown = opts.unknownFields === 'report' ? (report ?? []) : null;
     // one private copy: the decoded bytes fields are views into it, safe from later caller writes
-    const r = new WireReader(input.slice(), unknown, opts.maxBytes);
+    const r = new WireReader(opts.copyInput ? input.slice() : input, unknown, opts.maxBytes);
     const layout = options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE;
     return readValue({ r, layout, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH }, input.length, 1);
   });

@@ -34,7 +34,7 @@ const STOP = new TypingStop();
 
 interface Ctx {
   readonly env: TypeEnv;
-  /** con type node → its resolved, compiled data type (per call: the env may change between calls) */
+  /** con type node → its resolved, compiled data type (see consCache) */
   readonly cons: Map<DamlType, Compiled>;
   readonly home: PackageTypes;
   readonly maxDepth: number;
@@ -96,6 +96,20 @@ function compile(def: DataTypeDef): Compiled {
   const c: Compiled = { def, head, parts, ranks };
   compiledCache.set(def, c);
   return c;
+}
+
+/**
+ * Resolved references per (environment, home package). Reset when packages were added since
+ * (resolution of references to unloaded packages can change then); exact hits never change.
+ */
+const consCaches = new WeakMap<TypeEnv, { size: number; home: PackageTypes; map: Map<DamlType, Compiled> }>();
+
+function consCache(env: TypeEnv, home: PackageTypes): Map<DamlType, Compiled> {
+  const e = consCaches.get(env);
+  if (e !== undefined && e.size === env.packages.size && e.home === home) return e.map;
+  const map = new Map<DamlType, Compiled>();
+  consCaches.set(env, { size: env.packages.size, home, map });
+  return map;
 }
 
 function numericScale(s: string): number {
@@ -275,7 +289,12 @@ export function encodeTypedContractHashPreimage(
   const t = contract.templateId;
   b.byte(HASH_VERSION_BYTE.typedNormalForm).byte(LF_PURPOSE.contractInstance).str(contract.packageName);
   b.qualifiedName(t.module, t.entity);
-  const ctx: Ctx = { env, cons: new Map(), home: resolution.package, maxDepth: DEFAULT_MAX_TYPING_DEPTH };
+  const ctx: Ctx = {
+    env,
+    cons: consCache(env, resolution.package),
+    home: resolution.package,
+    maxDepth: DEFAULT_MAX_TYPING_DEPTH,
+  };
   try {
     if (resolution.dataType.params.length !== 0) throw STOP;
     encData(b, contract.createArg, resolution.dataType, compile(resolution.dataType), null, ctx, 0);
