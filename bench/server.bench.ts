@@ -17,6 +17,8 @@ import { Pool } from 'undici';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** target index → index of its same-bytes floor (state → 1, proof → 2, quotes → 3) */
+const SAME_BYTES_FLOOR: Readonly<Record<number, number>> = { 4: 1, 5: 2, 6: 3, 7: 3 };
 
 async function runServers(): Promise<void> {
   const { createApp } = await import('../src/server/app.js');
@@ -35,31 +37,39 @@ async function runServers(): Promise<void> {
   prefillHistory(exchange, { duration: 86_400_000, swapsPerMinute: 1 });
   const app = createApp({ exchange });
   const appServer = createServer({ keepAliveTimeout: 30_000 }, app.handler);
-  const floorBody = Buffer.from(JSON.stringify({ data: { updated_at: new Date().toISOString(), ok: true } }));
-  const floor = createServer({ keepAliveTimeout: 30_000 }, (_req, res) => {
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': floorBody.length,
-    });
-    res.end(floorBody);
-  });
-  await Promise.all([
-    new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r)),
-    new Promise<void>((r) => floor.listen(0, '127.0.0.1', r)),
-  ]);
+  await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
+  const appPort = (appServer.address() as AddressInfo).port;
   const cc = exchange.cc();
   const pool = exchange.pools().find((p) => p.active && (p.tokenA.id === cc.id || p.tokenB.id === cc.id));
   const other = pool === undefined ? cc : pool.tokenA.id === cc.id ? pool.tokenB : pool.tokenA;
+  const quote = {
+    sellAmount: '1000',
+    sellInstrumentId: cc.id,
+    sellInstrumentAdmin: cc.admin,
+    buyInstrumentId: other.id,
+    buyInstrumentAdmin: other.admin,
+  };
+  // floors: a tiny fixed JSON body, and fixed bodies of the very bytes each target answers
+  const fetchBytes = async (path: string, init?: RequestInit): Promise<Buffer> =>
+    Buffer.from(await (await fetch(`http://127.0.0.1:${appPort}${path}`, init)).arrayBuffer());
+  const floorBodies = new Map<string, Buffer>([
+    ['/', Buffer.from(JSON.stringify({ data: { updated_at: new Date().toISOString(), ok: true } }))],
+    ['/state', await fetchBytes('/v1/public/pools/state')],
+    ['/proof', await fetchBytes('/v1/public/pools/proof')],
+    ['/quote', await fetchBytes('/v1/public/connect/quote', { method: 'POST', body: JSON.stringify(quote) })],
+  ]);
+  const floor = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+    req.resume();
+    const body = floorBodies.get(req.url ?? '/') ?? (floorBodies.get('/') as Buffer);
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => floor.listen(0, '127.0.0.1', r));
   process.send?.({
-    app: (appServer.address() as AddressInfo).port,
+    app: appPort,
     floor: (floor.address() as AddressInfo).port,
-    quote: {
-      sellAmount: '1000',
-      sellInstrumentId: cc.id,
-      sellInstrumentAdmin: cc.admin,
-      buyInstrumentId: other.id,
-      buyInstrumentAdmin: other.admin,
-    },
+    sizes: Object.fromEntries([...floorBodies].map(([k, v]) => [k, v.length])),
+    quote,
   });
 }
 
@@ -130,8 +140,15 @@ async function main(): Promise<void> {
   const child = fork(new URL(import.meta.url).pathname, ['--servers'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ports = await new Promise<{ app: number; floor: number; quote: unknown }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { app: number; floor: number; quote: unknown }));
+  const ports = await new Promise<{
+    app: number;
+    floor: number;
+    quote: unknown;
+    sizes: Record<string, number>;
+  }>((resolve, reject) => {
+    child.once('message', (m) =>
+      resolve(m as { app: number; floor: number; quote: unknown; sizes: Record<string, number> }),
+    );
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
   });
   try {
@@ -148,6 +165,27 @@ async function main(): Promise<void> {
     await load('warmup', ports.app, '/v1/public/connect/quote', 'POST', distinctQuote, warm);
     const targets: [string, number, string, 'GET' | 'POST', string | (() => string) | undefined][] = [
       ['floor: bare node:http, fixed JSON', ports.floor, '/', 'GET', undefined],
+      [
+        `floor, same bytes as /pools/state (${ports.sizes['/state']} B)`,
+        ports.floor,
+        '/state',
+        'GET',
+        undefined,
+      ],
+      [
+        `floor, same bytes as /pools/proof (${ports.sizes['/proof']} B)`,
+        ports.floor,
+        '/proof',
+        'GET',
+        undefined,
+      ],
+      [
+        `floor, same bytes as a quote (${ports.sizes['/quote']} B), POSTed`,
+        ports.floor,
+        '/quote',
+        'POST',
+        quote,
+      ],
       ['GET /v1/public/pools/state', ports.app, '/v1/public/pools/state', 'GET', undefined],
       ['GET /v1/public/pools/proof', ports.app, '/v1/public/pools/proof', 'GET', undefined],
       [
@@ -182,13 +220,17 @@ async function main(): Promise<void> {
       `node ${process.version}, ${CONNECTIONS} keep-alive connections, ${SECONDS}s per target × ${ROUNDS} rounds, loopback, ` +
         `load average before: ${loadBefore}`,
     );
-    console.log('| target | req/s (median) | % of floor (median of rounds) | p50 ms | p99 ms | non-200 |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(
+      '| target | req/s (median) | % of floor | % of same-bytes floor | p50 ms | p99 ms | non-200 |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     targets.forEach(([name], i) => {
       const rs = rounds.map((round) => round[i] as Result);
-      const ratio = median(rounds.map((round) => (round[i] as Result).rps / ((round[0] as Result).rps || 1)));
+      const ratioTo = (j: number): number =>
+        median(rounds.map((round) => (round[i] as Result).rps / ((round[j] as Result).rps || 1)));
+      const sameBytes = SAME_BYTES_FLOOR[i];
       console.log(
-        `| ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${(100 * ratio).toFixed(0)} % | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.reduce((a, r) => a + r.errors, 0)} |`,
+        `| ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${(100 * ratioTo(0)).toFixed(0)} % | ${sameBytes === undefined ? '' : `${(100 * ratioTo(sameBytes)).toFixed(0)} %`} | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.reduce((a, r) => a + r.errors, 0)} |`,
       );
     });
   } finally {

@@ -27,13 +27,20 @@ export function openMirrorForReading(path: string): Mirror {
   try {
     return openMirror(path, { readonly: true });
   } catch (e) {
-    throw new AuditError('MIRROR_UNAVAILABLE', `"--mirror" expected an existing mirror file, got ${JSON.stringify(path)}`, { cause: e });
+    throw new AuditError(
+      'MIRROR_UNAVAILABLE',
+      `"--mirror" expected an existing mirror file, got ${JSON.stringify(path)}`,
+      { cause: e },
+    );
   }
 }
 
 /** Every pool's rows (oldest first), optionally one pool only. */
 export function loadPoolSeries(mirror: Mirror, poolId?: string): Map<string, PoolHistoryRow[]> {
-  const obs = loadObservationsForHistoryChecks(mirror, { limitPerPool: Number.MAX_SAFE_INTEGER, ...(poolId === undefined ? {} : { poolIds: [poolId] }) });
+  const obs = loadObservationsForHistoryChecks(mirror, {
+    limitPerPool: Number.MAX_SAFE_INTEGER,
+    ...(poolId === undefined ? {} : { poolIds: [poolId] }),
+  });
   const out = new Map<string, PoolHistoryRow[]>();
   for (const [id, list] of obs) {
     if (list.length === 0) continue;

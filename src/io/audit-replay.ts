@@ -47,7 +47,14 @@ export interface ReplaySummary {
   readonly pools: number;
   readonly observations: number;
   readonly durationMs: number;
+  /** contracts per second over the whole run (setup, contracts, history) */
   readonly contractsPerSecond: number;
+  readonly phasesMs: {
+    readonly setup: number;
+    readonly contracts: number;
+    readonly historyLoad: number;
+    readonly historyChecks: number;
+  };
 }
 
 export interface ReplayReport {
@@ -65,8 +72,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   try {
     mirror = openMirror(o.mirrorPath, { readonly: true });
   } catch (e) {
-    throw new AuditError('MIRROR_UNAVAILABLE', `"--mirror" expected an existing mirror file, got ${JSON.stringify(o.mirrorPath)}`, { cause: e });
+    throw new AuditError(
+      'MIRROR_UNAVAILABLE',
+      `"--mirror" expected an existing mirror file, got ${JSON.stringify(o.mirrorPath)}`,
+      { cause: e },
+    );
   }
+  const tSetup = now();
   const c = new AuditCollector();
   let n = 0;
   let verified = 0;
@@ -74,23 +86,56 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   let unverifiable = 0;
   const every = o.progressEvery ?? 10_000;
   try {
-    const range = { ...(o.fromMs === undefined ? {} : { fromMs: o.fromMs }), ...(o.toMs === undefined ? {} : { toMs: o.toMs }) };
+    const range = {
+      ...(o.fromMs === undefined ? {} : { fromMs: o.fromMs }),
+      ...(o.toMs === undefined ? {} : { toMs: o.toMs }),
+    };
     for (const k of iterateContracts(mirror, range)) {
       n++;
       const v = verifyProof(k.contractId, k.blob, types);
       const f = [];
-      if (v.decoded === null) f.push(makeFinding('PROOF_BLOB_MALFORMED', k.poolId, `stored blob of ${k.contractId.slice(0, 16)}… does not decode: ${v.decodeError ?? ''}`, { contractId: k.contractId }));
+      if (v.decoded === null)
+        f.push(
+          makeFinding(
+            'PROOF_BLOB_MALFORMED',
+            k.poolId,
+            `stored blob of ${k.contractId.slice(0, 16)}… does not decode: ${v.decodeError ?? ''}`,
+            { contractId: k.contractId },
+          ),
+        );
       else {
         if (v.decoded.embeddedContractId !== k.contractId || v.idStatus === 'mismatch')
-          f.push(makeFinding('PROOF_CONTRACT_ID_MISMATCH', k.poolId, `stored contract ${k.contractId.slice(0, 16)}… does not recompute from its blob`, { contractId: k.contractId, reasons: v.reasons, embedded: v.decoded.embeddedContractId }));
+          f.push(
+            makeFinding(
+              'PROOF_CONTRACT_ID_MISMATCH',
+              k.poolId,
+              `stored contract ${k.contractId.slice(0, 16)}… does not recompute from its blob`,
+              { contractId: k.contractId, reasons: v.reasons, embedded: v.decoded.embeddedContractId },
+            ),
+          );
         else if (v.idStatus === 'could-not-check')
-          f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, `stored contract ${k.contractId.slice(0, 16)}… could not be verified: ${v.reasons.join('; ')}`, { contractId: k.contractId }));
+          f.push(
+            makeFinding(
+              'PROOF_UNVERIFIABLE',
+              k.poolId,
+              `stored contract ${k.contractId.slice(0, 16)}… could not be verified: ${v.reasons.join('; ')}`,
+              { contractId: k.contractId },
+            ),
+          );
         const tp = findTemplateProfile(o.profile, v.decoded.template);
         if (tp === null)
-          f.push(makeFinding('PROOF_TEMPLATE_UNEXPECTED', k.poolId, `stored contract ${k.contractId.slice(0, 16)}… is of template ${v.decoded.template.entityName}`, { contractId: k.contractId, got: v.decoded.template }));
+          f.push(
+            makeFinding(
+              'PROOF_TEMPLATE_UNEXPECTED',
+              k.poolId,
+              `stored contract ${k.contractId.slice(0, 16)}… is of template ${v.decoded.template.entityName}`,
+              { contractId: k.contractId, got: v.decoded.template },
+            ),
+          );
         else {
           const ex = extractProvenFields(tp, v.decoded.createArg, v.decoded.fieldLabels);
-          if (!ex.ok) f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, ex.reason, { contractId: k.contractId }));
+          if (!ex.ok)
+            f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, ex.reason, { contractId: k.contractId }));
           else
             for (const [name, exp, got] of [
               ['reserve_a', ex.value.reserveA, k.reserveA],
@@ -98,7 +143,14 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
               ['total_lp_supply', ex.value.totalLpSupply, k.totalLpSupply],
             ] as const)
               if (!isSameAmount(exp, got))
-                f.push(makeFinding('PROOF_FIELD_MISMATCH', k.poolId, `recorded ${name} ${got} of ${k.contractId.slice(0, 16)}… differs from its blob (${exp})`, { contractId: k.contractId, field: name, expected: exp, got }));
+                f.push(
+                  makeFinding(
+                    'PROOF_FIELD_MISMATCH',
+                    k.poolId,
+                    `recorded ${name} ${got} of ${k.contractId.slice(0, 16)}… differs from its blob (${exp})`,
+                    { contractId: k.contractId, field: name, expected: exp, got },
+                  ),
+                );
         }
       }
       const st = c.record('proof', 'replay.contract', k.poolId, f);
@@ -107,14 +159,24 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       else unverifiable++;
       if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
     }
+    const tContracts = now();
     // history over the recorded period
-    const h = loadMirrorHistory(mirror, [], { limitPerPool: Number.MAX_SAFE_INTEGER, ...(o.fromMs === undefined ? {} : { sinceMs: o.fromMs }) });
+    const h = loadMirrorHistory(mirror, [], {
+      limitPerPool: Number.MAX_SAFE_INTEGER,
+      ...(o.fromMs === undefined ? {} : { sinceMs: o.fromMs }),
+    });
+    const tHistoryLoaded = now();
     let observations = 0;
     for (const [poolId, series] of h.series) {
-      const inRange = series.filter((p) => (o.fromMs === undefined || p.observedAtMs >= o.fromMs) && (o.toMs === undefined || p.observedAtMs < o.toMs));
+      const inRange = series.filter(
+        (p) =>
+          (o.fromMs === undefined || p.observedAtMs >= o.fromMs) &&
+          (o.toMs === undefined || p.observedAtMs < o.toMs),
+      );
       observations += inRange.length;
       if (inRange.length > 0) checkHistorySeries(c, poolId, inRange as HistoryPoint[], 0);
     }
+    const tLoaded = now();
     const elapsed = now() - t0;
     o.onProgress?.(n, n / Math.max(1e-9, elapsed / 1000));
     const outcome = computeAuditOutcome(c.checks);
@@ -133,6 +195,12 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         observations,
         durationMs: Math.round(elapsed),
         contractsPerSecond: Math.round(n / Math.max(1e-9, elapsed / 1000)),
+        phasesMs: {
+          setup: Math.round(tSetup - t0),
+          contracts: Math.round(tContracts - tSetup),
+          historyLoad: Math.round(tHistoryLoaded - tContracts),
+          historyChecks: Math.round(tLoaded - tHistoryLoaded),
+        },
       },
       findings: c.findings,
       checks: c.checks,

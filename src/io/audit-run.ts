@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ApiSnapshot, RawResponse } from '../core/api/index.js';
 import {
   type AuditResult,
   computeAuditSnapshot,
@@ -21,10 +22,9 @@ import {
   type ReserveProfile,
   runAuditChecks,
 } from '../core/audit/index.js';
-import type { ApiSnapshot, RawResponse } from '../core/api/index.js';
+import { verifyContractId } from '../core/hash/verify-contract-id.js';
 import { formatQualifiedName } from '../core/types/daml-type.js';
 import { resolveTemplate, type TypeEnv } from '../core/types/type-env.js';
-import { verifyContractId } from '../core/hash/verify-contract-id.js';
 import { AuditError } from '../errors/audit.js';
 import { loadTypeEnvFromFiles } from './dar-file.js';
 import { fetchSnapshot, type HttpClient, parseJsonBody, statusError } from './http/index.js';
@@ -41,7 +41,10 @@ import {
 } from './store/index.js';
 
 /** The bundled server's V12 types, used when neither --types nor --dar is given. */
-export const DEFAULT_TYPE_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/types/amm-pools.json');
+export const DEFAULT_TYPE_FILE = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../fixtures/types/amm-pools.json',
+);
 
 export interface RunAuditOptions {
   readonly baseUrl: string;
@@ -59,7 +62,10 @@ export interface RunAuditOptions {
   /** extra attempts for GETs after a connect error, timeout, 5xx (default 2) */
   readonly retries?: number;
   /** a fetch implementation instead of the network (tests, embedding); Response bodies are read whole */
-  readonly fetchImpl?: (url: string, init: { method: string; body?: string; headers: Record<string, string> }) => Promise<Response>;
+  readonly fetchImpl?: (
+    url: string,
+    init: { method: string; body?: string; headers: Record<string, string> },
+  ) => Promise<Response>;
   /** an HTTP client instead of one built from the options */
   readonly client?: HttpClient;
   readonly onProgress?: (message: string) => void;
@@ -75,10 +81,21 @@ export interface AuditSummary {
   readonly profile: string;
   readonly pools: number;
   readonly proofsProven: number;
-  readonly checks: { readonly pass: number; readonly fail: number; readonly couldNotCheck: number; readonly skipped: number };
+  readonly checks: {
+    readonly pass: number;
+    readonly fail: number;
+    readonly couldNotCheck: number;
+    readonly skipped: number;
+  };
   readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
-  readonly mirror: { readonly path: string; readonly snapshotId: number | null; readonly auditRunId: number | null } | null;
+  readonly mirror: {
+    readonly path: string;
+    readonly snapshotId: number | null;
+    readonly auditRunId: number | null;
+  } | null;
   readonly durationMs: number;
+  /** wall time per phase: fetch (incl. profile/types loading), verify, history (mirror read), checks, record */
+  readonly phasesMs?: { readonly fetch: number; readonly verify: number; readonly history: number; readonly checks: number; readonly record: number };
 }
 
 export interface AuditReport extends AuditResult {
@@ -90,12 +107,24 @@ export function computeExitCode(outcome: AuditResult['outcome']): 0 | 1 | 2 {
 }
 
 /** An HttpClient over a fetch function (no retries; body size capped). */
-export function createFetchClient(fetchImpl: NonNullable<RunAuditOptions['fetchImpl']>, maxBytes = 16 * 1024 * 1024, now: () => number = Date.now): HttpClient {
+export function createFetchClient(
+  fetchImpl: NonNullable<RunAuditOptions['fetchImpl']>,
+  maxBytes = 16 * 1024 * 1024,
+  now: () => number = Date.now,
+): HttpClient {
   const send = async (method: 'GET' | 'POST', url: string, body?: string): Promise<RawResponse> => {
     const startedAtMs = now();
-    const res = await fetchImpl(url, { method, headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body }) });
+    const res = await fetchImpl(url, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
     const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.length > maxBytes) throw new AuditError('AUDIT_SOURCE_UNAVAILABLE', `${url} answered more than ${maxBytes} bytes`);
+    if (bytes.length > maxBytes)
+      throw new AuditError('AUDIT_SOURCE_UNAVAILABLE', `${url} answered more than ${maxBytes} bytes`);
     return {
       method,
       url,
@@ -120,7 +149,9 @@ export function createFetchClient(fetchImpl: NonNullable<RunAuditOptions['fetchI
 }
 
 /** The reserve profile of --profile, or the built-in default. */
-export async function loadAuditProfile(o: Pick<RunAuditOptions, 'profile' | 'profilePath' | 'cwd'>): Promise<ReserveProfile> {
+export async function loadAuditProfile(
+  o: Pick<RunAuditOptions, 'profile' | 'profilePath' | 'cwd'>,
+): Promise<ReserveProfile> {
   if (o.profile !== undefined) return o.profile;
   if (o.profilePath == null) return DEFAULT_RESERVE_PROFILE;
   const path = resolve(o.cwd ?? process.cwd(), o.profilePath);
@@ -128,28 +159,49 @@ export async function loadAuditProfile(o: Pick<RunAuditOptions, 'profile' | 'pro
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch (e) {
-    throw new AuditError('PROFILE_INVALID', `"--profile" expected a readable JSON file, got ${JSON.stringify(o.profilePath)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new AuditError(
+      'PROFILE_INVALID',
+      `"--profile" expected a readable JSON file, got ${JSON.stringify(o.profilePath)}: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
   }
   return parseReserveProfile(json, o.profilePath);
 }
 
 /** Loads --types/--dar, or the bundled server's type file when neither is given. */
-export async function loadAuditTypes(o: Pick<RunAuditOptions, 'typeFiles' | 'dars' | 'cwd'>): Promise<TypeEnv> {
+export async function loadAuditTypes(
+  o: Pick<RunAuditOptions, 'typeFiles' | 'dars' | 'cwd'>,
+): Promise<TypeEnv> {
   const typeFiles = o.typeFiles ?? [];
   const dars = o.dars ?? [];
-  const sources = typeFiles.length === 0 && dars.length === 0 ? { typeFiles: [DEFAULT_TYPE_FILE] } : { typeFiles, dars };
+  const sources =
+    typeFiles.length === 0 && dars.length === 0 ? { typeFiles: [DEFAULT_TYPE_FILE] } : { typeFiles, dars };
   return (await loadTypeEnvFromFiles(sources, o.cwd === undefined ? {} : { cwd: o.cwd })).env;
 }
 
 /** Verifies one proof (decode + recompute); never throws. */
-export function verifyProof(contractId: string, blob: string | Uint8Array, types: TypeEnv): ProofVerification {
+export function verifyProof(
+  contractId: string,
+  blob: string | Uint8Array,
+  types: TypeEnv,
+): ProofVerification {
   const v = verifyContractId({ contractId, blob, types, sha256: sha256Node });
   // the published-vs-embedded comparison is reported separately by the proof check
   const reasons = v.reasons.filter((r) => r.code !== 'CONTRACT_ID_MISMATCH');
-  const idStatus = reasons.some((r) => r.mismatch) ? 'mismatch' : reasons.length > 0 ? 'could-not-check' : 'verified';
+  const idStatus = reasons.some((r) => r.mismatch)
+    ? 'mismatch'
+    : reasons.length > 0
+      ? 'could-not-check'
+      : 'verified';
   const c = v.contract;
   if (c === null)
-    return { idStatus: 'could-not-check', reasons: reasons.map((r) => `${r.code}: ${r.message}`), recomputedContractId: null, decoded: null, decodeError: v.reasons.map((r) => `${r.code}: ${r.message}`).join('; ') };
+    return {
+      idStatus: 'could-not-check',
+      reasons: reasons.map((r) => `${r.code}: ${r.message}`),
+      recomputedContractId: null,
+      decoded: null,
+      decodeError: v.reasons.map((r) => `${r.code}: ${r.message}`).join('; '),
+    };
   const ref = { packageId: c.templateId.packageId, module: c.templateId.module, entity: c.templateId.entity };
   const t = resolveTemplate(types, ref, c.packageName);
   const fieldLabels = t.ok ? t.dataType.fields.map((f) => f.name) : null;
@@ -160,7 +212,12 @@ export function verifyProof(contractId: string, blob: string | Uint8Array, types
     recomputedContractId: v.expectedSuffix,
     decoded: {
       embeddedContractId: v.embeddedContractId ?? '',
-      template: { packageId: c.templateId.packageId, packageName: c.packageName, moduleName: qn.split(':')[0] ?? '', entityName: qn.split(':')[1] ?? '' },
+      template: {
+        packageId: c.templateId.packageId,
+        packageName: c.packageName,
+        moduleName: qn.split(':')[0] ?? '',
+        entityName: qn.split(':')[1] ?? '',
+      },
       createdAtMicros: c.createdAt,
       createArg: c.createArg,
       fieldLabels,
@@ -170,14 +227,25 @@ export function verifyProof(contractId: string, blob: string | Uint8Array, types
 }
 
 /** Reads what the history checks need from the mirror (before the current snapshot is recorded). */
-export function loadMirrorHistory(mirror: Mirror, currentContracts: readonly string[], query: HistoryQuery = {}): MirrorHistory {
+export function loadMirrorHistory(
+  mirror: Mirror,
+  currentContracts: readonly string[],
+  query: HistoryQuery = {},
+): MirrorHistory {
   const obs = loadObservationsForHistoryChecks(mirror, query);
-  const tmpl = mirror.db.prepare('SELECT package_id, package_name, module_name, entity_name FROM contracts WHERE contract_id = ?');
+  const tmpl = mirror.db.prepare(
+    'SELECT package_id, package_name, module_name, entity_name FROM contracts WHERE contract_id = ?',
+  );
   const templateCache = new Map<string, string | null>();
   const templateOf = (id: string): string | null => {
     if (!templateCache.has(id)) {
-      const r = tmpl.get(id) as { package_id: string; package_name: string; module_name: string; entity_name: string } | undefined;
-      templateCache.set(id, r === undefined ? null : `${r.package_id}:${r.package_name}:${r.module_name}:${r.entity_name}`);
+      const r = tmpl.get(id) as
+        | { package_id: string; package_name: string; module_name: string; entity_name: string }
+        | undefined;
+      templateCache.set(
+        id,
+        r === undefined ? null : `${r.package_id}:${r.package_name}:${r.module_name}:${r.entity_name}`,
+      );
     }
     return templateCache.get(id) ?? null;
   };
@@ -204,7 +272,8 @@ export function loadMirrorHistory(mirror: Mirror, currentContracts: readonly str
     if (r !== undefined) known.set(id, { contractId: r.contract_id, poolId: r.pool_id });
   }
   const lastSeenPools = new Map<string, string>();
-  for (const o of loadLatestObservations(mirror)) if (o.contractId !== null) lastSeenPools.set(o.poolId, o.contractId);
+  for (const o of loadLatestObservations(mirror))
+    if (o.contractId !== null) lastSeenPools.set(o.poolId, o.contractId);
   return { series, known, lastSeenPools };
 }
 
@@ -215,7 +284,9 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const progress = o.onProgress ?? (() => {});
   const profile = await loadAuditProfile(o);
   const types = await loadAuditTypes(o);
-  const client = o.client ?? (o.fetchImpl === undefined ? undefined : createFetchClient(o.fetchImpl, o.maxResponseBytes, now));
+  const client =
+    o.client ??
+    (o.fetchImpl === undefined ? undefined : createFetchClient(o.fetchImpl, o.maxResponseBytes, now));
   progress(`fetching ${o.baseUrl}`);
   const api: ApiSnapshot = await fetchSnapshot({
     baseUrl: o.baseUrl,
@@ -229,19 +300,27 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     },
     now,
   });
+  const tFetched = now();
   const snapshot = computeAuditSnapshot(api);
   const proofs = snapshot.proofs.ok ? snapshot.proofs.value : [];
   progress(`verifying ${proofs.length} proofs`);
   const verifications = proofs.map((p) => verifyProof(p.contractId, p.createdEventBlob, types));
+  const tVerified = now();
   let mirror: Mirror | null = null;
   try {
     let history: MirrorHistory | null = null;
     if (o.mirrorPath != null) {
       mirror = openMirror(resolve(o.cwd ?? process.cwd(), o.mirrorPath));
-      history = loadMirrorHistory(mirror, proofs.map((p) => p.contractId));
+      history = loadMirrorHistory(
+        mirror,
+        proofs.map((p) => p.contractId),
+      );
     }
+    const tHistory = now();
     progress('running checks');
     const result = runAuditChecks({ snapshot, verifications, history, profile });
+    const tChecked = now();
+    const fieldsPassed = new Set(result.checks.filter((k) => k.name === 'proof.fields' && k.status === 'pass').map((k) => k.pool));
     let snapshotId: number | null = null;
     let auditRunId: number | null = null;
     if (mirror !== null) {
@@ -249,27 +328,78 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       proofs.forEach((p, i) => {
         const v = verifications[i];
         if (v === undefined) return;
-        const proven = result.checks.find((k) => k.pool === p.poolId && k.name === 'proof.fields')?.status === 'pass' && v.idStatus === 'verified';
+        const proven = fieldsPassed.has(p.poolId) && v.idStatus === 'verified';
         vmap.set(p.contractId, {
-          status: v.idStatus === 'verified' && v.decoded?.embeddedContractId !== p.contractId ? 'mismatch' : v.idStatus,
+          status:
+            v.idStatus === 'verified' && v.decoded?.embeddedContractId !== p.contractId
+              ? 'mismatch'
+              : v.idStatus,
           reason: v.reasons[0] ?? v.decodeError ?? null,
-          decoded: proven && v.decoded !== null ? { reserveA: p.reserveA, reserveB: p.reserveB, totalLpSupply: p.totalLpSupply, createdAtMicros: v.decoded.createdAtMicros } : null,
+          decoded:
+            proven && v.decoded !== null
+              ? {
+                  reserveA: p.reserveA,
+                  reserveB: p.reserveB,
+                  totalLpSupply: p.totalLpSupply,
+                  createdAtMicros: v.decoded.createdAtMicros,
+                }
+              : null,
         });
       });
       snapshotId = recordSnapshot(mirror, api, vmap, { now }).snapshotId;
     }
-    const summary = summarise(o.baseUrl, snapshot.fetchedAt, profile.name, result, t0, now(), mirror?.path ?? null, snapshotId, null);
+    const summary = summarise(
+      o.baseUrl,
+      snapshot.fetchedAt,
+      profile.name,
+      result,
+      t0,
+      now(),
+      mirror?.path ?? null,
+      snapshotId,
+      null,
+    );
     if (mirror !== null) {
-      auditRunId = recordAuditRun(mirror, { snapshotId, baseUrl: o.baseUrl, startedAtMs: t0, finishedAtMs: now(), outcome: result.outcome, checks: result.checks, findings: result.findings, summary: { ...summary } });
+      auditRunId = recordAuditRun(mirror, {
+        snapshotId,
+        baseUrl: o.baseUrl,
+        startedAtMs: t0,
+        finishedAtMs: now(),
+        outcome: result.outcome,
+        checks: result.checks,
+        findings: result.findings,
+        summary: { ...summary },
+      });
     }
-    return { ...result, summary: { ...summary, mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId } } };
+    const tEnd = now();
+    const phasesMs = {
+      fetch: tFetched - t0,
+      verify: tVerified - tFetched,
+      history: tHistory - tVerified,
+      checks: tChecked - tHistory,
+      record: tEnd - tChecked,
+    };
+    return {
+      ...result,
+      summary: { ...summary, durationMs: tEnd - t0, phasesMs, mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId } },
+    };
   } finally {
     mirror?.close();
     if (o.client === undefined && client !== undefined) await client.close();
   }
 }
 
-function summarise(baseUrl: string, fetchedAt: string, profile: string, r: AuditResult, t0: number, t1: number, mirrorPath: string | null, snapshotId: number | null, runId: number | null): AuditSummary {
+function summarise(
+  baseUrl: string,
+  fetchedAt: string,
+  profile: string,
+  r: AuditResult,
+  t0: number,
+  t1: number,
+  mirrorPath: string | null,
+  snapshotId: number | null,
+  runId: number | null,
+): AuditSummary {
   const count = (s: string): number => r.checks.filter((c) => c.status === s).length;
   const sev = (s: string): number => r.findings.filter((f) => f.severity === s).length;
   return {
@@ -280,10 +410,14 @@ function summarise(baseUrl: string, fetchedAt: string, profile: string, r: Audit
     profile,
     pools: r.pools.length,
     proofsProven: r.pools.filter((p) => p.proof === 'proven').length,
-    checks: { pass: count('pass'), fail: count('fail'), couldNotCheck: count('could-not-check'), skipped: count('skipped') },
+    checks: {
+      pass: count('pass'),
+      fail: count('fail'),
+      couldNotCheck: count('could-not-check'),
+      skipped: count('skipped'),
+    },
     findings: { error: sev('error'), warning: sev('warning'), info: sev('info') },
     mirror: mirrorPath === null ? null : { path: mirrorPath, snapshotId, auditRunId: runId },
     durationMs: t1 - t0,
   };
 }
-

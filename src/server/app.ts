@@ -137,15 +137,23 @@ export function createApp(opts: AppOptions): App {
       return;
     }
     const route = match.route;
-    const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
-    const ctx: RequestContext = { req, method, path, query, client };
+    let query: URLSearchParams | undefined;
+    const ctx: RequestContext = {
+      req,
+      method,
+      path,
+      client,
+      get query(): URLSearchParams {
+        query ??= new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+        return query;
+      },
+    };
     try {
       if (route.method === 'GET') drain(req);
-      const reply = await route.handler(ctx);
-      const headers: Record<string, string> = {};
-      headers['Cache-Control'] =
-        reply.maxAgeSeconds === undefined ? 'no-store' : `public, max-age=${reply.maxAgeSeconds}`;
-      send(res, reply.status, reply.body, route.cors, headers);
+      const pending = route.handler(ctx);
+      const reply = pending instanceof Promise ? await pending : pending;
+      res.writeHead(reply.status, replyHeaders(reply, route.cors));
+      res.end(reply.body);
     } catch (e) {
       if (e instanceof HttpError) {
         // a 413 leaves unread bytes on the socket: close it after answering
@@ -181,6 +189,26 @@ export function createApp(opts: AppOptions): App {
       return sockets.close();
     },
   };
+}
+
+/** Response headers of a reply, built once per (reply, cors) — cached replies are reused. */
+const headerCache = new WeakMap<Reply, Record<string, string>>();
+const corsHeaderCache = new WeakMap<Reply, Record<string, string>>();
+
+function replyHeaders(reply: Reply, cors: boolean): Record<string, string> {
+  const cache = cors ? corsHeaderCache : headerCache;
+  let h = cache.get(reply);
+  if (h === undefined) {
+    h = {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Length': String(reply.body.byteLength),
+      ...(cors ? CORS_HEADERS : {}),
+      'Cache-Control':
+        reply.maxAgeSeconds === undefined ? 'no-store' : `public, max-age=${reply.maxAgeSeconds}`,
+    };
+    cache.set(reply, h);
+  }
+  return h;
 }
 
 function drain(req: IncomingMessage): void {

@@ -461,6 +461,31 @@ describe('hostile input', () => {
     );
   });
 
+  it('a 200,000-deep nesting is rejected with a short message, never a RangeError', () => {
+    const n = 200_000;
+    const deep = JSON.parse(`{"tokens":[${'['.repeat(n)}${']'.repeat(n)}]}`);
+    expectShapeError(() => parseTokensInfoResponse(deep), 'tokens[0] expected an object, got [[[[…]]]]');
+    const wide = {
+      tokens: [Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 'x'.repeat(1000)]))],
+    };
+    let msg = '';
+    try {
+      parseTokensInfoResponse(wide);
+    } catch (e) {
+      msg = (e as ApiShapeError).shortMessage;
+    }
+    expect(msg).toMatch(/^tokens\[0\]\.info expected an object, got no value \(missing key\)$/);
+    expectShapeError(
+      () => parseTokensInfoResponse({ tokens: wide }),
+      /^tokens expected an array, got \{"tokens":\[\{"k0":"xxx/,
+    );
+    try {
+      parseTokensInfoResponse({ tokens: wide });
+    } catch (e) {
+      expect((e as ApiShapeError).shortMessage.length).toBeLessThan(200);
+    }
+  });
+
   it('array lengths are capped', () => {
     const body = clone(bodies.get('/pools/state')) as { data: { pools: unknown[] } };
     expect(body.data.pools.length).toBeGreaterThan(2);

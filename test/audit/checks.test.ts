@@ -12,7 +12,9 @@ import { createArgOf, honestSnapshot, POOLS, verifiedOf } from './fixtures.js';
 const P1 = POOLS[0]!;
 const P2 = POOLS[1]!;
 
-function run(over: { snapshot?: (s: AuditSnapshot) => AuditSnapshot; verifications?: ProofVerification[] } = {}) {
+function run(
+  over: { snapshot?: (s: AuditSnapshot) => AuditSnapshot; verifications?: ProofVerification[] } = {},
+) {
   const snap = honestSnapshot();
   const input: AuditInput = {
     snapshot: over.snapshot?.(snap) ?? snap,
@@ -24,7 +26,8 @@ function run(over: { snapshot?: (s: AuditSnapshot) => AuditSnapshot; verificatio
   return { ...r, codes: r.findings.map((f) => f.code) };
 }
 
-const mapOk = <T>(f: { ok: true; value: T } | { ok: false; reason: string }, fn: (v: T) => T) => (f.ok ? { ok: true as const, value: fn(f.value) } : f);
+const mapOk = <T>(f: { ok: true; value: T } | { ok: false; reason: string }, fn: (v: T) => T) =>
+  f.ok ? { ok: true as const, value: fn(f.value) } : f;
 
 describe('runAuditChecks', () => {
   it('passes an honest snapshot, every performed check a pass', () => {
@@ -37,7 +40,14 @@ describe('runAuditChecks', () => {
   });
 
   it('JSON reserve ≠ blob → PROOF_FIELD_MISMATCH with expected/got', () => {
-    const r = run({ snapshot: (s) => ({ ...s, proofs: mapOk(s.proofs, (ps) => ps.map((p, i) => (i === 0 ? { ...p, reserveA: '1000.0000000001' } : p))) }) });
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        proofs: mapOk(s.proofs, (ps) =>
+          ps.map((p, i) => (i === 0 ? { ...p, reserveA: '1000.0000000001' } : p)),
+        ),
+      }),
+    });
     const f = r.findings.find((x) => x.code === 'PROOF_FIELD_MISMATCH');
     expect(f?.evidence).toMatchObject({ field: 'reserve_a', expected: P1.reserveA, got: '1000.0000000001' });
     expect(f?.label).toBe('proven');
@@ -58,7 +68,9 @@ describe('runAuditChecks', () => {
     const v = POOLS.map(verifiedOf);
     v[0] = { ...v[0]!, decoded: { ...v[0]!.decoded!, embeddedContractId: 'ff'.repeat(69) } };
     const r = run({ verifications: v });
-    expect(r.findings.find((f) => f.code === 'PROOF_CONTRACT_ID_MISMATCH')?.evidence.kind).toBe('published-vs-embedded');
+    expect(r.findings.find((f) => f.code === 'PROOF_CONTRACT_ID_MISMATCH')?.evidence.kind).toBe(
+      'published-vs-embedded',
+    );
   });
 
   it('an unverifiable proof is could-not-check, never a pass', () => {
@@ -72,7 +84,13 @@ describe('runAuditChecks', () => {
 
   it('an undecodable blob → PROOF_BLOB_MALFORMED', () => {
     const v = POOLS.map(verifiedOf);
-    v[0] = { idStatus: 'could-not-check', reasons: [], recomputedContractId: null, decoded: null, decodeError: 'BLOB_TRUNCATED: …' };
+    v[0] = {
+      idStatus: 'could-not-check',
+      reasons: [],
+      recomputedContractId: null,
+      decoded: null,
+      decodeError: 'BLOB_TRUNCATED: …',
+    };
     expect(run({ verifications: v }).codes).toContain('PROOF_BLOB_MALFORMED');
   });
 
@@ -92,26 +110,53 @@ describe('runAuditChecks', () => {
   });
 
   it('state reserves ≠ proven reserves of the same contract → STATE_PROOF_MISMATCH', () => {
-    const r = run({ snapshot: (s) => ({ ...s, state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 1 ? { ...p, reserveB: '801.0000000000' } : p))) }) });
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 1 ? { ...p, reserveB: '801.0000000000' } : p))),
+      }),
+    });
     expect(r.codes).toContain('STATE_PROOF_MISMATCH');
     expect(r.outcome).toBe('failed');
   });
 
   it('state naming another contract → STATE_NOT_COMPARABLE (could not check)', () => {
-    const r = run({ snapshot: (s) => ({ ...s, state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 1 ? { ...p, contractId: 'ee'.repeat(69) } : p))) }) });
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        state: mapOk(s.state, (ps) =>
+          ps.map((p, i) => (i === 1 ? { ...p, contractId: 'ee'.repeat(69) } : p)),
+        ),
+      }),
+    });
     expect(r.codes).toEqual(['STATE_NOT_COMPARABLE']);
     expect(r.outcome).toBe('could-not-check');
   });
 
   it('price: one unit in the 10th place is rounding, two units are PRICE_MISMATCH', () => {
-    const ok = run({ snapshot: (s) => ({ ...s, state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 0 ? { ...p, price: '0.1500000001' } : p))) }) });
+    const ok = run({
+      snapshot: (s) => ({
+        ...s,
+        state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 0 ? { ...p, price: '0.1500000001' } : p))),
+      }),
+    });
     expect(ok.codes).toEqual([]);
-    const bad = run({ snapshot: (s) => ({ ...s, state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 0 ? { ...p, price: '0.1500000002' } : p))) }) });
+    const bad = run({
+      snapshot: (s) => ({
+        ...s,
+        state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 0 ? { ...p, price: '0.1500000002' } : p))),
+      }),
+    });
     expect(bad.codes).toEqual(['PRICE_MISMATCH']);
   });
 
   it('tvl_cc ≠ 2 × CC reserve → TVL_MISMATCH (and the /stats total follows)', () => {
-    const r = run({ snapshot: (s) => ({ ...s, state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 1 ? { ...p, tvlCc: '1600.0000000001' } : p))) }) });
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        state: mapOk(s.state, (ps) => ps.map((p, i) => (i === 1 ? { ...p, tvlCc: '1600.0000000001' } : p))),
+      }),
+    });
     expect(r.codes).toContain('TVL_MISMATCH');
   });
 
@@ -144,15 +189,28 @@ describe('runAuditChecks', () => {
     const r = run({
       snapshot: (s) => ({
         ...s,
-        volume: mapOk(s.volume, (v) => ({ ...v, whole: { ...v.whole, volumeCc: '5.0000000000' }, default: { ...v.default, feesCc: '1.0000000000' } })),
+        volume: mapOk(s.volume, (v) => ({
+          ...v,
+          whole: { ...v.whole, volumeCc: '5.0000000000' },
+          default: { ...v.default, feesCc: '1.0000000000' },
+        })),
         stats: mapOk(s.stats, (st) => ({ ...st, ccVolume24h: '7.0000000000', tvlCc: '3601.0000000000' })),
       }),
     });
-    expect(r.codes).toEqual(expect.arrayContaining(['VOLUME_FEES_DONT_ADD_UP', 'VOLUME_WINDOWS_DONT_ADD_UP', 'STATS_VOLUME_MISMATCH', 'STATS_TVL_MISMATCH']));
+    expect(r.codes).toEqual(
+      expect.arrayContaining([
+        'VOLUME_FEES_DONT_ADD_UP',
+        'VOLUME_WINDOWS_DONT_ADD_UP',
+        'STATS_VOLUME_MISMATCH',
+        'STATS_TVL_MISMATCH',
+      ]),
+    );
   });
 
   it('a pool token missing from /tokens/info → TOKEN_MISSING', () => {
-    const r = run({ snapshot: (s) => ({ ...s, tokens: mapOk(s.tokens, (ts) => ts.filter((t) => t.id !== 'FOO')) }) });
+    const r = run({
+      snapshot: (s) => ({ ...s, tokens: mapOk(s.tokens, (ts) => ts.filter((t) => t.id !== 'FOO')) }),
+    });
     expect(r.codes).toEqual(['TOKEN_MISSING']);
   });
 
@@ -167,7 +225,18 @@ describe('runAuditChecks', () => {
 
   it('labels in the type environment locate fields even without positions', () => {
     const v = POOLS.map(verifiedOf);
-    const labels = ['operator', 'poolId', 'tokenA', 'tokenB', 'reserveA', 'reserveB', 'totalLpSupply', 'feeRate', 'sequence', 'previous'];
+    const labels = [
+      'operator',
+      'poolId',
+      'tokenA',
+      'tokenB',
+      'reserveA',
+      'reserveB',
+      'totalLpSupply',
+      'feeRate',
+      'sequence',
+      'previous',
+    ];
     v[0] = { ...v[0]!, decoded: { ...v[0]!.decoded!, fieldLabels: labels, createArg: createArgOf(P1) } };
     expect(run({ verifications: v }).codes).toEqual([]);
     const swapped = [...labels];

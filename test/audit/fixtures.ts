@@ -3,15 +3,22 @@
  * two-pool snapshot whose numbers are consistent by construction, and a verified proof
  * verification for each proof (the create argument laid out as the bundled server's template).
  */
-import type { Value } from '../../src/core/codec/value.js';
+
 import type { AuditSnapshot, ProofEntry, ProofVerification, StateEntry } from '../../src/core/audit/index.js';
+import type { Value } from '../../src/core/codec/value.js';
 
 export const CC = { admin: 'DSO::1220cc', id: 'Amulet' };
 export const USD = { admin: 'usd::1220dd', id: 'USDCx' };
 export const FOO = { admin: 'foo::1220ee', id: 'FOO' };
-export const TEMPLATE = { packageId: 'ab'.repeat(32), packageName: 'amm-pools', moduleName: 'Amm.Pool', entityName: 'PoolReserve' };
+export const TEMPLATE = {
+  packageId: 'ab'.repeat(32),
+  packageName: 'amm-pools',
+  moduleName: 'Amm.Pool',
+  entityName: 'PoolReserve',
+};
 
-export const cid = (n: number): string => `00${n.toString(16).padStart(2, '0')}${'11'.repeat(31)}ca121220${'22'.repeat(32)}`;
+export const cid = (n: number): string =>
+  `00${n.toString(16).padStart(2, '0')}${'11'.repeat(31)}ca121220${'22'.repeat(32)}`;
 
 export interface PoolSpec {
   readonly poolId: string;
@@ -26,8 +33,28 @@ export interface PoolSpec {
 }
 
 export const POOLS: readonly PoolSpec[] = [
-  { poolId: 'p1', a: { ...CC, symbol: 'CC' }, b: { ...USD, symbol: 'USDCX' }, reserveA: '1000.0000000000', reserveB: '150.0000000000', lp: '387.2983346207', fee: '0.0005000000', n: 1, createdAt: '2026-11-22T02:00:00.000001+00:00' },
-  { poolId: 'p2', a: { ...FOO, symbol: 'FOO' }, b: { ...CC, symbol: 'CC' }, reserveA: '200.0000000000', reserveB: '800.0000000000', lp: '400.0000000000', fee: '0.0030000000', n: 2, createdAt: '2026-11-22T02:30:00+00:00' },
+  {
+    poolId: 'p1',
+    a: { ...CC, symbol: 'CC' },
+    b: { ...USD, symbol: 'USDCX' },
+    reserveA: '1000.0000000000',
+    reserveB: '150.0000000000',
+    lp: '387.2983346207',
+    fee: '0.0005000000',
+    n: 1,
+    createdAt: '2026-11-22T02:00:00.000001+00:00',
+  },
+  {
+    poolId: 'p2',
+    a: { ...FOO, symbol: 'FOO' },
+    b: { ...CC, symbol: 'CC' },
+    reserveA: '200.0000000000',
+    reserveB: '800.0000000000',
+    lp: '400.0000000000',
+    fee: '0.0030000000',
+    n: 2,
+    createdAt: '2026-11-22T02:30:00+00:00',
+  },
 ];
 
 export function proofOf(p: PoolSpec): ProofEntry {
@@ -64,7 +91,13 @@ export function stateOf(p: PoolSpec): StateEntry {
   };
 }
 
-const inst = (t: { admin: string; id: string }): Value => ({ kind: 'record', fields: [{ kind: 'party', value: t.admin }, { kind: 'text', value: t.id }] });
+const inst = (t: { admin: string; id: string }): Value => ({
+  kind: 'record',
+  fields: [
+    { kind: 'party', value: t.admin },
+    { kind: 'text', value: t.id },
+  ],
+});
 
 export function createArgOf(p: PoolSpec, over: Partial<{ reserveA: string; lp: string }> = {}): Value {
   return {
@@ -95,7 +128,13 @@ export function verifiedOf(p: PoolSpec): ProofVerification {
     idStatus: 'verified',
     reasons: [],
     recomputedContractId: null,
-    decoded: { embeddedContractId: cid(p.n), template: TEMPLATE, createdAtMicros: micros(p.createdAt), createArg: createArgOf(p), fieldLabels: null },
+    decoded: {
+      embeddedContractId: cid(p.n),
+      template: TEMPLATE,
+      createdAtMicros: micros(p.createdAt),
+      createArg: createArgOf(p),
+      fieldLabels: null,
+    },
     decodeError: null,
   };
 }
@@ -103,21 +142,68 @@ export function verifiedOf(p: PoolSpec): ProofVerification {
 /** An honest snapshot of POOLS (no aggregator/quotes detail beyond what is consistent). */
 export function honestSnapshot(): AuditSnapshot {
   const fail = { ok: false as const, reason: 'not fetched in this test' };
-  const zero = { startTime: '2026-11-21T03:00:00+00:00', endTime: '2026-11-22T03:00:00+00:00', swapCount: '0', volumeCc: '0.0000000000', feesCc: '0.0000000000', lpFeesCc: '0.0000000000', protocolFeesCc: '0.0000000000' };
+  const zero = {
+    startTime: '2026-11-21T03:00:00+00:00',
+    endTime: '2026-11-22T03:00:00+00:00',
+    swapCount: '0',
+    volumeCc: '0.0000000000',
+    feesCc: '0.0000000000',
+    lpFeesCc: '0.0000000000',
+    protocolFeesCc: '0.0000000000',
+  };
   return {
     baseUrl: 'http://127.0.0.1:1/v1/public',
     fetchedAt: '2026-11-22T03:00:00.000000+00:00',
     proofs: { ok: true, value: POOLS.map(proofOf) },
     proofsAfter: { ok: true, value: POOLS.map(proofOf) },
     state: { ok: true, value: POOLS.map(stateOf) },
-    poolsInfo: { ok: true, value: POOLS.map((p) => ({ contractId: cid(p.n), poolId: p.poolId, tokenA: { admin: p.a.admin, id: p.a.id }, tokenB: { admin: p.b.admin, id: p.b.id }, feeRate: p.fee, adminFeeShare: '0.1' })) },
-    tokens: { ok: true, value: [{ ...CC, name: 'Canton Coin', symbol: 'CC' }, { ...USD, name: 'USDCx', symbol: 'USDCX' }, { ...FOO, name: 'Foo', symbol: 'FOO' }] },
-    markets: { ok: true, value: [{ symbol: 'CC-USDCX', source: 'service' }, { symbol: 'FOO-CC', source: 'service' }, { symbol: 'CC-USD', source: 'external' }] },
-    pairs: { ok: true, value: [{ tickerId: 'CC_USDCX', base: 'CC', target: 'USDCX', poolId: 'p1' }, { tickerId: 'FOO_CC', base: 'FOO', target: 'CC', poolId: 'p2' }] },
-    tickers: { ok: true, value: [
-      { tickerId: 'CC_USDCX', poolId: 'p1', lastPrice: 0.15, bid: 0.15 * (1 - 0.0005), ask: 0.15 * (1 + 0.0005) },
-      { tickerId: 'FOO_CC', poolId: 'p2', lastPrice: 4, bid: 4 * 0.997, ask: 4 * 1.003 },
-    ] },
+    poolsInfo: {
+      ok: true,
+      value: POOLS.map((p) => ({
+        contractId: cid(p.n),
+        poolId: p.poolId,
+        tokenA: { admin: p.a.admin, id: p.a.id },
+        tokenB: { admin: p.b.admin, id: p.b.id },
+        feeRate: p.fee,
+        adminFeeShare: '0.1',
+      })),
+    },
+    tokens: {
+      ok: true,
+      value: [
+        { ...CC, name: 'Canton Coin', symbol: 'CC' },
+        { ...USD, name: 'USDCx', symbol: 'USDCX' },
+        { ...FOO, name: 'Foo', symbol: 'FOO' },
+      ],
+    },
+    markets: {
+      ok: true,
+      value: [
+        { symbol: 'CC-USDCX', source: 'service' },
+        { symbol: 'FOO-CC', source: 'service' },
+        { symbol: 'CC-USD', source: 'external' },
+      ],
+    },
+    pairs: {
+      ok: true,
+      value: [
+        { tickerId: 'CC_USDCX', base: 'CC', target: 'USDCX', poolId: 'p1' },
+        { tickerId: 'FOO_CC', base: 'FOO', target: 'CC', poolId: 'p2' },
+      ],
+    },
+    tickers: {
+      ok: true,
+      value: [
+        {
+          tickerId: 'CC_USDCX',
+          poolId: 'p1',
+          lastPrice: 0.15,
+          bid: 0.15 * (1 - 0.0005),
+          ask: 0.15 * (1 + 0.0005),
+        },
+        { tickerId: 'FOO_CC', poolId: 'p2', lastPrice: 4, bid: 4 * 0.997, ask: 4 * 1.003 },
+      ],
+    },
     orderbooks: { ok: true, value: [] },
     volume: { ok: true, value: { default: zero, whole: zero, parts: [zero, zero] } },
     stats: { ok: true, value: { ccVolume24h: '0.0000000000', count24h: 0, tvlCc: '3600.0000000000' } },

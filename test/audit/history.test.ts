@@ -1,5 +1,6 @@
 /** History checks over hand-built series (src/core/audit/history-checks.ts, lp-share.ts). */
 import { describe, expect, it } from 'vitest';
+import { AuditDecimal } from '../../src/core/audit/decimal.js';
 import {
   AuditCollector,
   checkHistoryPools,
@@ -8,10 +9,16 @@ import {
   type HistoryPoint,
   isLpShareDecrease,
 } from '../../src/core/audit/index.js';
-import { AuditDecimal } from '../../src/core/audit/decimal.js';
 
 const T = 'aa:amm-pools:Amm.Pool:PoolReserve';
-const pt = (id: string, at: bigint, a: string, b: string, l: string, extra: Partial<HistoryPoint> = {}): HistoryPoint => ({
+const pt = (
+  id: string,
+  at: bigint,
+  a: string,
+  b: string,
+  l: string,
+  extra: Partial<HistoryPoint> = {},
+): HistoryPoint => ({
   observedAtMs: Number(at / 1000n),
   contractId: id,
   ledgerCreatedAtMicros: at,
@@ -53,20 +60,29 @@ describe('checkHistorySeries', () => {
     expect(codes([a, pt('c2', 500_000n, '110', '91', '100')])).toEqual(['HISTORY_TIME_REGRESSION']);
   });
   it('same contract, other reserves → HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT', () => {
-    expect(codes([a, pt('c1', 1_000_000n, '101', '100', '100')])).toEqual(['HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT']);
+    expect(codes([a, pt('c1', 1_000_000n, '101', '100', '100')])).toEqual([
+      'HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT',
+    ]);
   });
   it('same contract, other LP supply or creation time → HISTORY_CONTRACT_REUSED', () => {
     expect(codes([a, pt('c1', 1_000_000n, '100', '100', '99')])).toContain('HISTORY_CONTRACT_REUSED');
     expect(codes([a, pt('c1', 1_000_001n, '100', '100', '100')])).toContain('HISTORY_CONTRACT_REUSED');
   });
   it('LP-share value decreasing → HISTORY_LP_SHARE_VALUE_DECREASED; asserted (unproven) points are not compared', () => {
-    expect(codes([a, pt('c2', 2_000_000n, '100', '100', '101')])).toEqual(['HISTORY_LP_SHARE_VALUE_DECREASED']);
+    expect(codes([a, pt('c2', 2_000_000n, '100', '100', '101')])).toEqual([
+      'HISTORY_LP_SHARE_VALUE_DECREASED',
+    ]);
     expect(codes([a, pt('c2', 2_000_000n, '100', '100', '101', { proven: false })])).toEqual([]);
     expect(codes([a, pt('c2', 2_000_000n, '100', '100', '101')], 1, '0.05')).toEqual([]);
   });
   it('a template change → HISTORY_TEMPLATE_CHANGED (warning)', () => {
     const c = new AuditCollector();
-    checkHistorySeries(c, 'p', [a, pt('c2', 2_000_000n, '110', '91', '100', { template: 'bb:amm-pools:Amm.Pool:PoolReserve' })], 1);
+    checkHistorySeries(
+      c,
+      'p',
+      [a, pt('c2', 2_000_000n, '110', '91', '100', { template: 'bb:amm-pools:Amm.Pool:PoolReserve' })],
+      1,
+    );
     expect(c.findings.map((f) => [f.code, f.severity])).toEqual([['HISTORY_TEMPLATE_CHANGED', 'warning']]);
   });
   it('an old contract served again after a newer one → HISTORY_STALE_PROOF', () => {
@@ -74,14 +90,27 @@ describe('checkHistorySeries', () => {
     expect(codes([a, b, a])).toEqual(['HISTORY_STALE_PROOF']);
   });
   it('reports only from reportFrom on', () => {
-    expect(codes([a, pt('c2', 500_000n, '110', '91', '100'), pt('c3', 3_000_000n, '120', '84', '100')], 2)).toEqual([]);
+    expect(
+      codes([a, pt('c2', 500_000n, '110', '91', '100'), pt('c3', 3_000_000n, '120', '84', '100')], 2),
+    ).toEqual([]);
   });
 });
 
 describe('checkHistoryPools', () => {
   it('flags a contract recorded for another pool and a vanished pool', () => {
     const c = new AuditCollector();
-    checkHistoryPools(c, new Map([['p2', 'c1']]), new Map([['c1', { contractId: 'c1', poolId: 'p1' }]]), new Map([['p1', 'c1'], ['p2', 'c0']]));
-    expect(c.findings.map((f) => f.code).sort()).toEqual(['HISTORY_CONTRACT_REUSED', 'HISTORY_POOL_VANISHED']);
+    checkHistoryPools(
+      c,
+      new Map([['p2', 'c1']]),
+      new Map([['c1', { contractId: 'c1', poolId: 'p1' }]]),
+      new Map([
+        ['p1', 'c1'],
+        ['p2', 'c0'],
+      ]),
+    );
+    expect(c.findings.map((f) => f.code).sort()).toEqual([
+      'HISTORY_CONTRACT_REUSED',
+      'HISTORY_POOL_VANISHED',
+    ]);
   });
 });

@@ -1,11 +1,17 @@
 /** Reserve profiles: the fixture equals the built-in default; invalid profiles are typed errors. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RESERVE_PROFILE, findTemplateProfile, parseReserveProfile } from '../../src/core/audit/index.js';
+import {
+  DEFAULT_RESERVE_PROFILE,
+  findTemplateProfile,
+  parseReserveProfile,
+} from '../../src/core/audit/index.js';
 import { isReserveAuditError } from '../../src/errors/base.js';
 import { TEMPLATE } from './fixtures.js';
 
-const fixture = JSON.parse(readFileSync(new URL('../../fixtures/profiles/amm-pools.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const fixture = JSON.parse(
+  readFileSync(new URL('../../fixtures/profiles/amm-pools.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 
 describe('reserve profiles', () => {
   it('fixtures/profiles/amm-pools.json is the built-in default', () => {
@@ -27,11 +33,40 @@ describe('reserve profiles', () => {
     ['not an object', 42],
     ['wrong format', { ...fixture, format: 'v0' }],
     ['no templates', { ...fixture, templates: [] }],
-    ['missing reserve_b', { ...fixture, templates: [{ ...t0, fields: { reserve_a: { position: 4 }, total_lp_supply: { position: 6 } } }] }],
-    ['unknown role', { ...fixture, templates: [{ ...t0, fields: { ...(t0.fields as object), colour: { position: 1 } } }] }],
-    ['negative position', { ...fixture, templates: [{ ...t0, fields: { ...(t0.fields as object), reserve_a: { position: -1 } } }] }],
-    ['wrong type', { ...fixture, templates: [{ ...t0, fields: { ...(t0.fields as object), reserve_a: { position: 4, type: 'Text' } } }] }],
-    ['no locator', { ...fixture, templates: [{ ...t0, fields: { ...(t0.fields as object), reserve_a: { type: 'Numeric' } } }] }],
+    [
+      'missing reserve_b',
+      {
+        ...fixture,
+        templates: [{ ...t0, fields: { reserve_a: { position: 4 }, total_lp_supply: { position: 6 } } }],
+      },
+    ],
+    [
+      'unknown role',
+      { ...fixture, templates: [{ ...t0, fields: { ...(t0.fields as object), colour: { position: 1 } } }] },
+    ],
+    [
+      'negative position',
+      {
+        ...fixture,
+        templates: [{ ...t0, fields: { ...(t0.fields as object), reserve_a: { position: -1 } } }],
+      },
+    ],
+    [
+      'wrong type',
+      {
+        ...fixture,
+        templates: [
+          { ...t0, fields: { ...(t0.fields as object), reserve_a: { position: 4, type: 'Text' } } },
+        ],
+      },
+    ],
+    [
+      'no locator',
+      {
+        ...fixture,
+        templates: [{ ...t0, fields: { ...(t0.fields as object), reserve_a: { type: 'Numeric' } } }],
+      },
+    ],
     ['bad package id', { ...fixture, templates: [{ ...t0, package_ids: ['XY'] }] }],
   ];
   it.each(bad)('rejects %s with PROFILE_INVALID', (_name, json) => {

@@ -5,19 +5,33 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatJunit } from '../../src/cli/render/junit.js';
 import { escapeHtml, formatSvgChart } from '../../src/cli/render/html-report.js';
+import { formatJunit } from '../../src/cli/render/junit.js';
 import { computeOrderbookLevels } from '../../src/core/amm/index.js';
-import { ALL_FINDING_CODES, AuditCollector, computeOrderbookLevelsFast, formatMicrosIso, makeFinding, parseIsoMicros } from '../../src/core/audit/index.js';
+import {
+  ALL_FINDING_CODES,
+  AuditCollector,
+  computeOrderbookLevelsFast,
+  formatMicrosIso,
+  makeFinding,
+  parseIsoMicros,
+} from '../../src/core/audit/index.js';
 import { assertWellFormedXml } from './xml.js';
 
 describe('JUnit', () => {
   it('is well-formed with one testsuite per area and escapes hostile text', () => {
     const c = new AuditCollector();
-    c.record('proof', 'proof.contract-id', 'p<1>&"', [makeFinding('PROOF_CONTRACT_ID_MISMATCH', 'p<1>&"', 'bad </testcase> & \u0001 "x"', {})]);
+    c.record('proof', 'proof.contract-id', 'p<1>&"', [
+      makeFinding('PROOF_CONTRACT_ID_MISMATCH', 'p<1>&"', 'bad </testcase> & \u0001 "x"', {}),
+    ]);
     c.record('state', 'state.price', 'p2', []);
     c.skip('history', 'history', null, 'no --mirror given');
-    c.couldNotCheck('market', 'market.ticker', null, makeFinding('FETCH_FAILED', null, '/aggregator/tickers: <html>', {}));
+    c.couldNotCheck(
+      'market',
+      'market.ticker',
+      null,
+      makeFinding('FETCH_FAILED', null, '/aggregator/tickers: <html>', {}),
+    );
     const xml = formatJunit(c.checks, c.findings);
     assertWellFormedXml(xml);
     expect(xml.match(/<testsuite /g)?.length).toBe(4);
@@ -30,10 +44,18 @@ describe('JUnit', () => {
 
 describe('orderbook recomputation', () => {
   it('binary64 levels agree with the exact 80-digit levels to 1e-12', () => {
-    for (const [ra, rb, depth] of [['1611422.1285580688', '244936.1635408265', 100], ['200.0000000000', '800.0000000000', 2], ['0.0000001000', '5000000.0000000000', 200]] as const) {
+    for (const [ra, rb, depth] of [
+      ['1611422.1285580688', '244936.1635408265', 100],
+      ['200.0000000000', '800.0000000000', 2],
+      ['0.0000001000', '5000000.0000000000', 200],
+    ] as const) {
       const exact = computeOrderbookLevels({ reserveA: ra, reserveB: rb }, depth);
       const mid = (Number(rb) / Number(ra)).toString();
-      const fast = computeOrderbookLevelsFast(ra, exact.asks.length > 0 ? String(Number(rb) / Number(ra)) : mid, depth);
+      const fast = computeOrderbookLevelsFast(
+        ra,
+        exact.asks.length > 0 ? String(Number(rb) / Number(ra)) : mid,
+        depth,
+      );
       for (const side of ['bids', 'asks'] as const)
         exact[side].forEach(([p, a], i) => {
           const [fp, fa] = fast[side][i]!;
@@ -60,7 +82,16 @@ describe('time and html helpers', () => {
   });
   it('escapes HTML and draws an SVG path per series', () => {
     expect(escapeHtml('<a href="x">&</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;');
-    const svg = formatSvgChart('t', [{ name: 'x', color: '#000', points: [[0, 1], [1000, 2]] }]);
+    const svg = formatSvgChart('t', [
+      {
+        name: 'x',
+        color: '#000',
+        points: [
+          [0, 1],
+          [1000, 2],
+        ],
+      },
+    ]);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     expect(svg).toContain('<path d="M70.0,136.0 L550.0,20.0"');
   });

@@ -31,5 +31,7 @@ export function assertWellFormedXml(xml: string): void {
     }
   }
   if (stack.length !== 0 || roots !== 1) throw new Error(`unclosed ${stack.join(',')} or ${roots} roots`);
-  for (const m of xml.matchAll(/="([^"]*)"/g)) if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(m[1] ?? '')) throw new Error('bad entity in attribute');
+  for (const m of xml.matchAll(/="([^"]*)"/g))
+    if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(m[1] ?? ''))
+      throw new Error('bad entity in attribute');
 }

@@ -153,3 +153,14 @@ describe('real blob vectors', () => {
     expect(c.contractId.buffer).toBe(bytes.buffer);
   });
 });
+
+describe('formatDecodedContractJson', () => {
+  it('renders out-of-range creation times as null and keeps the µs count', () => {
+    const c = decodeCreatedEventBlob(vectors[0]!.createdEventBlobBase64);
+    const json = formatDecodedContractJson({ ...c, createdAt: -(1n << 63n) }) as Record<string, unknown>;
+    expect(json.createdAt).toBeNull();
+    expect(json.createdAtMicros).toBe('-9223372036854775808');
+    const epoch = formatDecodedContractJson({ ...c, createdAt: -1n }) as Record<string, unknown>;
+    expect(epoch.createdAt).toBe('1969-12-31T23:59:59.999999Z');
+  });
+});

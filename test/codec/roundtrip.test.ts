@@ -23,7 +23,7 @@ describe('encode/decode round trip', () => {
       fc.property(arbValue, (v) => {
         expect(decodeValue(encodeValue(v))).toEqual(v);
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 
@@ -45,7 +45,7 @@ describe('encode/decode round trip', () => {
         expect(back).toEqual(c);
         expect(encodeCreatedEventBlob(back)).toEqual(bytes);
       }),
-      { numRuns: 300 },
+      { numRuns: 120 },
     );
   });
 

@@ -26,7 +26,14 @@ beforeAll(async () => {
   const cc = s.ex.cc();
   s.clock.advanceMs(120_000);
   const buy = p.tokenA.id === cc.id ? p.tokenB : p.tokenA;
-  expect(s.ex.transfer({ sender: 'bob::1220bb', instrument: { admin: cc.admin, id: cc.id }, amount: '300', memo: buy.id }).status).toBe('executed');
+  expect(
+    s.ex.transfer({
+      sender: 'bob::1220bb',
+      instrument: { admin: cc.admin, id: cc.id },
+      amount: '300',
+      memo: buy.id,
+    }).status,
+  ).toBe('executed');
   s.clock.advanceMs(120_000);
   expect((await runAudit({ baseUrl: s.base, mirrorPath: mirror })).summary.exitCode).toBe(0);
 }, 60_000);
@@ -39,7 +46,9 @@ describe('history', () => {
     const r = await runCliForTest(['history', '--mirror', mirror, '--pool', poolId]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('time,contract_id,reserve_a,reserve_b,price,tvl_cc,total_lp_supply,lp_share_value,verification');
+    expect(lines[0]).toBe(
+      'time,contract_id,reserve_a,reserve_b,price,tvl_cc,total_lp_supply,lp_share_value,verification',
+    );
     expect(lines).toHaveLength(3);
     const [first, second] = [lines[1]!.split(','), lines[2]!.split(',')];
     expect(first[1]).not.toBe(second[1]); // the swap made a new contract
@@ -48,13 +57,18 @@ describe('history', () => {
   });
   it('prints JSON', async () => {
     const r = await runCliForTest(['history', '--mirror', mirror, '--pool', poolId, '--format', 'json']);
-    const doc = JSON.parse(r.stdout) as { pool_id: string; rows: { contract_id: string; verification: string }[] };
+    const doc = JSON.parse(r.stdout) as {
+      pool_id: string;
+      rows: { contract_id: string; verification: string }[];
+    };
     expect(doc.pool_id).toBe(poolId);
     expect(doc.rows.map((x) => x.verification)).toEqual(['verified', 'verified']);
   });
   it('an unknown pool or a missing mirror is exit 2', async () => {
     expect((await runCliForTest(['history', '--mirror', mirror, '--pool', 'nope'])).code).toBe(2);
-    expect((await runCliForTest(['history', '--mirror', join(dir, 'none.sqlite'), '--pool', poolId])).code).toBe(2);
+    expect(
+      (await runCliForTest(['history', '--mirror', join(dir, 'none.sqlite'), '--pool', poolId])).code,
+    ).toBe(2);
   });
 });
 
@@ -77,13 +91,24 @@ describe('replay', () => {
   it('re-verifies every stored contract and the history: exit 0', async () => {
     const r = await runCliForTest(['replay', '--mirror', mirror, '--json']);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { summary: { contracts: number; verified: number; mismatch: number } };
+    const doc = JSON.parse(r.stdout) as {
+      summary: { contracts: number; verified: number; mismatch: number };
+    };
     expect(doc.summary.contracts).toBeGreaterThan(s.ex.pools().length - 1);
     expect(doc.summary.verified).toBe(doc.summary.contracts);
     expect(r.stderr).toMatch(/replayed \d+ contracts/);
   });
   it('--from/--to select a period; a bad time is exit 2', async () => {
-    const r = await runCliForTest(['replay', '--mirror', mirror, '--from', '2000-01-01T00:00:00Z', '--to', '2000-01-02T00:00:00Z', '--json']);
+    const r = await runCliForTest([
+      'replay',
+      '--mirror',
+      mirror,
+      '--from',
+      '2000-01-01T00:00:00Z',
+      '--to',
+      '2000-01-02T00:00:00Z',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { summary: { contracts: number } }).summary.contracts).toBe(0);
     expect((await runCliForTest(['replay', '--mirror', mirror, '--from', 'yesterday'])).code).toBe(2);
@@ -94,7 +119,9 @@ describe('replay', () => {
     await db.backup(copy);
     db.close();
     const t = new Database(copy);
-    t.prepare("UPDATE contracts SET reserve_a = '1.0000000000' WHERE rowid = (SELECT min(rowid) FROM contracts)").run();
+    t.prepare(
+      "UPDATE contracts SET reserve_a = '1.0000000000' WHERE rowid = (SELECT min(rowid) FROM contracts)",
+    ).run();
     t.close();
     const r = await runCliForTest(['replay', '--mirror', copy]);
     expect(r.code).toBe(1);

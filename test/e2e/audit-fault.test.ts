@@ -19,7 +19,10 @@ afterAll(async () => {
   await s.close();
 });
 
-async function audit(tamper: Tamper, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+async function audit(
+  tamper: Tamper,
+  extra: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   s.setTamper(tamper);
   try {
     return await runCliForTest(['audit', '--base-url', s.base, ...extra]);
@@ -28,7 +31,10 @@ async function audit(tamper: Tamper, extra: string[] = []): Promise<{ code: numb
   }
 }
 
-const on = (path: string, a: ReturnType<Tamper>): Tamper => (ctx) => (ctx.path === path ? a : undefined);
+const on =
+  (path: string, a: ReturnType<Tamper>): Tamper =>
+  (ctx) =>
+    ctx.path === path ? a : undefined;
 
 describe('FAULT scenarios → exit 2 with a clear message', () => {
   it('connection refused', async () => {
@@ -36,7 +42,13 @@ describe('FAULT scenarios → exit 2 with a clear message', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     await new Promise<void>((r) => srv.close(() => r()));
-    const r = await runCliForTest(['audit', '--base-url', `http://127.0.0.1:${port}/v1/public`, '--timeout', '2000']);
+    const r = await runCliForTest([
+      'audit',
+      '--base-url',
+      `http://127.0.0.1:${port}/v1/public`,
+      '--timeout',
+      '2000',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/could not check: .*(connect|ECONNREFUSED|refused)/i);
     expect(r.stdout).toBe('');

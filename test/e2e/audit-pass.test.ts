@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ContractIdVersion } from '../../src/core/hash/contract-id-version.js';
+import { assertWellFormedXml } from '../audit/xml.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
-import { assertWellFormedXml } from '../audit/xml.js';
 
 const servers: AuditServer[] = [];
 afterAll(async () => {
@@ -24,16 +24,48 @@ describe.each(['v10', 'v11', 'v12'] as ContractIdVersion[])('audit of the bundle
     const dir = mkdtempSync(join(tmpdir(), 'audit-pass-'));
     const mirror = join(dir, 'm.sqlite');
     const junit = join(dir, 'junit.xml');
-    const r = await runCliForTest(['audit', '--base-url', s.base, '--json', '--junit', junit, '--mirror', mirror, '--probe-quotes']);
+    const r = await runCliForTest([
+      'audit',
+      '--base-url',
+      s.base,
+      '--json',
+      '--junit',
+      junit,
+      '--mirror',
+      mirror,
+      '--probe-quotes',
+    ]);
     expect(r.stderr).not.toContain('could not check:');
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { summary: { outcome: string; pools: number; proofsProven: number; checks: { fail: number; couldNotCheck: number } }; findings: unknown[]; checks: { name: string; status: string }[] };
+    const doc = JSON.parse(r.stdout) as {
+      summary: {
+        outcome: string;
+        pools: number;
+        proofsProven: number;
+        checks: { fail: number; couldNotCheck: number };
+      };
+      findings: unknown[];
+      checks: { name: string; status: string }[];
+    };
     expect(doc.summary.outcome).toBe('passed');
     expect(doc.summary.pools).toBeGreaterThan(3);
     expect(doc.summary.proofsProven).toBe(doc.summary.pools);
     expect(doc.findings).toEqual([]);
-    for (const name of ['proof.contract-id', 'proof.fields', 'state.reserves', 'state.price', 'state.tvl', 'market.ticker', 'market.orderbook', 'volume.fees-add-up', 'tokens.listed'])
-      expect(doc.checks.some((c) => c.name === name && c.status === 'pass'), name).toBe(true);
+    for (const name of [
+      'proof.contract-id',
+      'proof.fields',
+      'state.reserves',
+      'state.price',
+      'state.tvl',
+      'market.ticker',
+      'market.orderbook',
+      'volume.fees-add-up',
+      'tokens.listed',
+    ])
+      expect(
+        doc.checks.some((c) => c.name === name && c.status === 'pass'),
+        name,
+      ).toBe(true);
     expect(doc.checks.some((c) => c.name.startsWith('quote.') && c.status === 'pass')).toBe(true);
     const xml = readFileSync(junit, 'utf8');
     assertWellFormedXml(xml);
@@ -42,7 +74,9 @@ describe.each(['v10', 'v11', 'v12'] as ContractIdVersion[])('audit of the bundle
     // second run: history against the first
     const again = await runCliForTest(['audit', '--base-url', s.base, '--mirror', mirror]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^PASSED {2}http:\/\/127\.0\.0\.1:\d+\/v1\/public {2}pools \d+ \(proven \d+\)/);
+    expect(again.stdout).toMatch(
+      /^PASSED {2}http:\/\/127\.0\.0\.1:\d+\/v1\/public {2}pools \d+ \(proven \d+\)/,
+    );
     expect(again.stdout).not.toContain('history.time  skipped');
   }, 60_000);
 });

@@ -68,7 +68,9 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Starts the reference server (+ tampering proxy). */
-export async function startAuditServer(o: { version?: ContractIdVersion; extraPools?: number; seed?: string; tamper?: Tamper } = {}): Promise<AuditServer> {
+export async function startAuditServer(
+  o: { version?: ContractIdVersion; extraPools?: number; seed?: string; tamper?: Tamper } = {},
+): Promise<AuditServer> {
   const db = openServerDb(':memory:');
   const clock = createManualClock(T0);
   const ex = createExchange({
@@ -101,15 +103,23 @@ export async function startAuditServer(o: { version?: ContractIdVersion; extraPo
       }
       const [p, q] = url.split('?');
       const path = (p ?? '').replace(/^\/v1\/public/, '');
-      const a = tamper?.({ method: req.method ?? 'GET', path, query: q ?? '', status: r.status, json, text }) ?? {};
+      const a =
+        tamper?.({ method: req.method ?? 'GET', path, query: q ?? '', status: r.status, json, text }) ?? {};
       if (a.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, a.delayMs));
       if (a.destroy === true) {
         req.socket.destroy();
         return;
       }
       const out =
-        a.raw !== undefined ? Buffer.from(a.raw) : a.json !== undefined ? Buffer.from(JSON.stringify(a.json)) : Buffer.from(text);
-      res.writeHead(a.status ?? r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(out.length) });
+        a.raw !== undefined
+          ? Buffer.from(a.raw)
+          : a.json !== undefined
+            ? Buffer.from(JSON.stringify(a.json))
+            : Buffer.from(text);
+      res.writeHead(a.status ?? r.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(out.length),
+      });
       if (a.truncate === true) {
         res.write(out.subarray(0, Math.floor(out.length / 2)));
         setTimeout(() => req.socket.destroy(), 5);

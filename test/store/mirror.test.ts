@@ -332,3 +332,13 @@ describe('replay throughput (smoke; the ≥ 30,000/s target over 100,000 contrac
     expect(N / secs).toBeGreaterThan(5_000);
   });
 });
+
+describe('driver errors are typed', () => {
+  it('reading a closed mirror → StoreError STORE_CORRUPT, also from the iterator', () => {
+    const m = openMirror(join(dir, 'closed.db'));
+    m.close();
+    expect(() => loadLatestObservations(m)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+    expect(() => [...iterateContracts(m)]).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+    expect(() => countContracts(m)).toThrow(StoreError);
+  });
+});

@@ -15,13 +15,21 @@ export const historyCommand: CliCommand = {
     y
       .option('mirror', { type: 'string', demandOption: true, describe: 'the SQLite mirror' })
       .option('pool', { type: 'string', demandOption: true, describe: 'pool id' })
-      .option('format', { choices: ['csv', 'json'] as const, default: 'csv' as const, describe: 'output format' }),
+      .option('format', {
+        choices: ['csv', 'json'] as const,
+        default: 'csv' as const,
+        describe: 'output format',
+      }),
   run: async (args, ctx) => {
     const pool = String(args.pool);
     const mirror = openMirrorForReading(resolve(ctx.cwd, String(args.mirror)));
     try {
       const rows = loadPoolSeries(mirror, pool).get(pool);
-      if (rows === undefined) throw new AuditError('MIRROR_UNAVAILABLE', `"--pool" expected a pool recorded in the mirror, got ${JSON.stringify(pool)}`);
+      if (rows === undefined)
+        throw new AuditError(
+          'MIRROR_UNAVAILABLE',
+          `"--pool" expected a pool recorded in the mirror, got ${JSON.stringify(pool)}`,
+        );
       ctx.stdout.write(args.format === 'json' ? formatHistoryJson(pool, rows) : formatHistoryCsv(rows));
       return 0;
     } finally {

@@ -30,7 +30,14 @@ export const reportCommand: CliCommand = {
         latestRun:
           run === undefined
             ? null
-            : { id: run.id, baseUrl: run.baseUrl, startedAt: new Date(run.startedAtMs).toISOString(), outcome: run.outcome, checks: run.checks, findings: run.findings },
+            : {
+                id: run.id,
+                baseUrl: run.baseUrl,
+                startedAt: new Date(run.startedAtMs).toISOString(),
+                outcome: run.outcome,
+                checks: run.checks,
+                findings: run.findings,
+              },
         pools: series,
       });
     } finally {

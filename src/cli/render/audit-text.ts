@@ -10,15 +10,27 @@ const OUTCOME_TEXT = { passed: 'PASSED', failed: 'FAILED', 'could-not-check': 'C
 
 export function formatAuditSummaryLine(r: AuditReport, st: Style): string {
   const s = r.summary;
-  const word = s.outcome === 'passed' ? st.green(OUTCOME_TEXT.passed) : s.outcome === 'failed' ? st.red(OUTCOME_TEXT.failed) : st.yellow(OUTCOME_TEXT[s.outcome]);
+  const word =
+    s.outcome === 'passed'
+      ? st.green(OUTCOME_TEXT.passed)
+      : s.outcome === 'failed'
+        ? st.red(OUTCOME_TEXT.failed)
+        : st.yellow(OUTCOME_TEXT[s.outcome]);
   return `${word}  ${s.baseUrl}  pools ${s.pools} (proven ${s.proofsProven})  checks ${s.checks.pass} passed, ${s.checks.fail} failed, ${s.checks.couldNotCheck} could not check, ${s.checks.skipped} skipped  findings ${s.findings.error} errors, ${s.findings.warning} warnings  (${s.durationMs} ms)`;
 }
 
 const statusText = (c: CheckOutcome, st: Style): string =>
-  c.status === 'pass' ? st.green('pass') : c.status === 'fail' ? st.red('FAIL') : c.status === 'could-not-check' ? st.yellow('could not check') : st.dim('skipped');
+  c.status === 'pass'
+    ? st.green('pass')
+    : c.status === 'fail'
+      ? st.red('FAIL')
+      : c.status === 'could-not-check'
+        ? st.yellow('could not check')
+        : st.dim('skipped');
 
 function findingLine(f: Finding, st: Style): string {
-  const sev = f.severity === 'error' ? st.red('error') : f.severity === 'warning' ? st.yellow('warning') : 'info';
+  const sev =
+    f.severity === 'error' ? st.red('error') : f.severity === 'warning' ? st.yellow('warning') : 'info';
   return `  ${sev} ${f.code} [${f.label}] ${f.message}`;
 }
 
@@ -26,16 +38,35 @@ function findingLine(f: Finding, st: Style): string {
 export function formatAuditText(r: AuditReport, st: Style, verbose = false): string {
   const out: string[] = [formatAuditSummaryLine(r, st), ''];
   for (const p of r.pools) {
-    out.push(st.bold(`pool ${p.poolId}  ${p.symbol ?? '?'}  proof ${p.proof}  contract ${p.contractId === null ? '-' : `${p.contractId.slice(0, 20)}…`}`));
+    out.push(
+      st.bold(
+        `pool ${p.poolId}  ${p.symbol ?? '?'}  proof ${p.proof}  contract ${p.contractId === null ? '-' : `${p.contractId.slice(0, 20)}…`}`,
+      ),
+    );
     out.push(
       formatTable(
         ['reserve_a', 'reserve_b', 'total_lp_supply', 'lp_share_value', 'price', 'tvl_cc'],
-        [[p.reserveA ?? '-', p.reserveB ?? '-', p.totalLpSupply ?? '-', p.lpShareValue ?? '-', p.price ?? '-', p.tvlCc ?? '-']],
+        [
+          [
+            p.reserveA ?? '-',
+            p.reserveB ?? '-',
+            p.totalLpSupply ?? '-',
+            p.lpShareValue ?? '-',
+            p.price ?? '-',
+            p.tvlCc ?? '-',
+          ],
+        ],
       ),
     );
     const checks = r.checks.filter((c) => c.pool === p.poolId && (verbose || c.status !== 'pass'));
     const passed = r.checks.filter((c) => c.pool === p.poolId && c.status === 'pass').length;
-    if (checks.length > 0) out.push(formatTable(['check', 'status', 'codes'], checks.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')])));
+    if (checks.length > 0)
+      out.push(
+        formatTable(
+          ['check', 'status', 'codes'],
+          checks.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')]),
+        ),
+      );
     if (!verbose) out.push(st.dim(`${passed} checks passed`));
     for (const f of r.findings.filter((x) => x.pool === p.poolId)) out.push(findingLine(f, st));
     out.push('');
@@ -43,7 +74,12 @@ export function formatAuditText(r: AuditReport, st: Style, verbose = false): str
   const global = r.checks.filter((c) => c.pool === null && (verbose || c.status !== 'pass'));
   if (global.length > 0) {
     out.push(st.bold('exchange-wide checks'));
-    out.push(formatTable(['check', 'status', 'codes'], global.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')])));
+    out.push(
+      formatTable(
+        ['check', 'status', 'codes'],
+        global.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')]),
+      ),
+    );
   }
   for (const f of r.findings.filter((x) => x.pool === null)) out.push(findingLine(f, st));
   return `${out.join('\n').trimEnd()}\n`;

@@ -2,14 +2,39 @@
 import type { PoolHistoryRow } from '../../io/audit-history.js';
 import { stringifyJson } from './style.js';
 
-const COLUMNS = ['time', 'contract_id', 'reserve_a', 'reserve_b', 'price', 'tvl_cc', 'total_lp_supply', 'lp_share_value', 'verification'] as const;
+const COLUMNS = [
+  'time',
+  'contract_id',
+  'reserve_a',
+  'reserve_b',
+  'price',
+  'tvl_cc',
+  'total_lp_supply',
+  'lp_share_value',
+  'verification',
+] as const;
 
-const csvCell = (v: string | null): string => (v === null ? '' : /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+const csvCell = (v: string | null): string =>
+  v === null ? '' : /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 
 export function formatHistoryCsv(rows: readonly PoolHistoryRow[]): string {
   const lines = [COLUMNS.join(',')];
   for (const r of rows)
-    lines.push([r.time, r.contractId, r.reserveA, r.reserveB, r.price, r.tvlCc, r.totalLpSupply, r.lpShareValue, r.verification].map(csvCell).join(','));
+    lines.push(
+      [
+        r.time,
+        r.contractId,
+        r.reserveA,
+        r.reserveB,
+        r.price,
+        r.tvlCc,
+        r.totalLpSupply,
+        r.lpShareValue,
+        r.verification,
+      ]
+        .map(csvCell)
+        .join(','),
+    );
   return `${lines.join('\r\n')}\r\n`;
 }
 

@@ -5,10 +5,24 @@
  */
 import { AUDIT_AREAS, type CheckOutcome, type Finding } from '../../core/audit/index.js';
 
+/** XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
+function isXmlChar(ch: string): boolean {
+  const c = ch.codePointAt(0) ?? 0;
+  return (
+    c === 0x9 ||
+    c === 0xa ||
+    c === 0xd ||
+    (c >= 0x20 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    c >= 0x10000
+  );
+}
+
 /** Escapes text for XML attributes and content; drops characters XML 1.0 forbids. */
 export function escapeXml(s: string): string {
-  return s
-    .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd]/gu, '')
+  return Array.from(s)
+    .filter(isXmlChar)
+    .join('')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -16,29 +30,46 @@ export function escapeXml(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
-export function formatJunit(checks: readonly CheckOutcome[], findings: readonly Finding[], name = 'reserve-audit'): string {
+export function formatJunit(
+  checks: readonly CheckOutcome[],
+  findings: readonly Finding[],
+  name = 'reserve-audit',
+): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const fail = checks.filter((c) => c.status === 'fail').length;
   const err = checks.filter((c) => c.status === 'could-not-check').length;
   const skip = checks.filter((c) => c.status === 'skipped').length;
-  out.push(`<testsuites name="${escapeXml(name)}" tests="${checks.length}" failures="${fail}" errors="${err}" skipped="${skip}">`);
+  out.push(
+    `<testsuites name="${escapeXml(name)}" tests="${checks.length}" failures="${fail}" errors="${err}" skipped="${skip}">`,
+  );
   for (const area of AUDIT_AREAS) {
     const list = checks.filter((c) => c.area === area);
     if (list.length === 0) continue;
     const f = list.filter((c) => c.status === 'fail').length;
     const e = list.filter((c) => c.status === 'could-not-check').length;
     const s = list.filter((c) => c.status === 'skipped').length;
-    out.push(`  <testsuite name="${area}" tests="${list.length}" failures="${f}" errors="${e}" skipped="${s}">`);
+    out.push(
+      `  <testsuite name="${area}" tests="${list.length}" failures="${f}" errors="${e}" skipped="${s}">`,
+    );
     for (const c of list) {
       const tc = `${c.name}${c.pool === null ? '' : ` [${c.pool}]`}`;
-      const msgs = findings.filter((x) => x.area === c.area && x.pool === c.pool && c.codes.includes(x.code)).map((x) => `${x.code}: ${x.message}`);
+      const msgs = findings
+        .filter((x) => x.area === c.area && x.pool === c.pool && c.codes.includes(x.code))
+        .map((x) => `${x.code}: ${x.message}`);
       const body = escapeXml(msgs.join('\n'));
       if (c.status === 'pass') out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"/>`);
       else if (c.status === 'fail')
-        out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"><failure message="${escapeXml(c.codes.join(' '))}">${body}</failure></testcase>`);
+        out.push(
+          `    <testcase classname="${area}" name="${escapeXml(tc)}"><failure message="${escapeXml(c.codes.join(' '))}">${body}</failure></testcase>`,
+        );
       else if (c.status === 'could-not-check')
-        out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"><error message="could not check">${escapeXml(c.note ?? '')}${body === '' ? '' : `\n${body}`}</error></testcase>`);
-      else out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"><skipped message="${escapeXml(c.note ?? '')}"/></testcase>`);
+        out.push(
+          `    <testcase classname="${area}" name="${escapeXml(tc)}"><error message="could not check">${escapeXml(c.note ?? '')}${body === '' ? '' : `\n${body}`}</error></testcase>`,
+        );
+      else
+        out.push(
+          `    <testcase classname="${area}" name="${escapeXml(tc)}"><skipped message="${escapeXml(c.note ?? '')}"/></testcase>`,
+        );
     }
     out.push('  </testsuite>');
   }

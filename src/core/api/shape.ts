@@ -41,6 +41,32 @@ function appendKey(path: string, key: string): string {
   return safe.startsWith('"') ? `${path}[${safe}]` : `${path}.${safe}`;
 }
 
+/**
+ * A short, bounded rendering of a hostile value for messages: nesting beyond 3 levels, more than
+ * 5 elements or keys, and text beyond 80 characters are elided, so no input can make the message
+ * builder recurse deeply or allocate much (unlike JSON.stringify on a 100,000-deep array).
+ */
+export function describeGot(v: unknown): string {
+  const render = (x: unknown, depth: number): string => {
+    if (Array.isArray(x)) {
+      if (depth >= 3) return x.length === 0 ? '[]' : '[…]';
+      const items = x.slice(0, 5).map((e) => render(e, depth + 1));
+      return `[${items.join(',')}${x.length > 5 ? ',…' : ''}]`;
+    }
+    if (typeof x === 'object' && x !== null) {
+      const keys = Object.keys(x);
+      if (depth >= 3) return keys.length === 0 ? '{}' : '{…}';
+      const items = keys
+        .slice(0, 5)
+        .map((k) => `${formatGot(k, 40)}:${render((x as Record<string, unknown>)[k], depth + 1)}`);
+      return `{${items.join(',')}${keys.length > 5 ? ',…' : ''}}`;
+    }
+    return formatGot(x, 80);
+  };
+  const out = render(v, 0);
+  return out.length > 120 ? `${out.slice(0, 120)}…` : out;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -58,7 +84,7 @@ export class ShapeReader {
 
   fail(path: string, expected: string, got: unknown, missing = false): never {
     const shown = path === '' ? '(response)' : path;
-    const gotText = missing ? 'no value (missing key)' : formatGot(got);
+    const gotText = missing ? 'no value (missing key)' : describeGot(got);
     throw new ApiShapeError('API_SHAPE_INVALID', `${shown} expected ${expected}, got ${gotText}`, {
       details: { path: shown, expected },
     });

@@ -8,7 +8,7 @@
  */
 import { isSameAmount } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import { computeLpShareValue, isLpShareDecrease, LP_SHARE_TOLERANCE } from './lp-share.js';
+import { computeLpShareSquare, isLpShareSquareDecrease, LP_SHARE_TOLERANCE } from './lp-share.js';
 
 /** One observation of a pool in time order (from the mirror, or the current audit). */
 export interface HistoryPoint {
@@ -171,13 +171,15 @@ export function checkHistorySeries(
     // LP-share value: compare with the previous proven point of another contract
     if (p.proven && p.reserveA !== null && p.reserveB !== null && p.totalLpSupply !== null) {
       if (report && prior === undefined && lastProven !== null && lastProven.contractId !== id) {
-        const before = computeLpShareValue(
+        const qBefore = computeLpShareSquare(
           lastProven.reserveA ?? '',
           lastProven.reserveB ?? '',
           lastProven.totalLpSupply ?? '',
         );
-        const now = computeLpShareValue(p.reserveA, p.reserveB, p.totalLpSupply);
-        if (before !== null && now !== null && isLpShareDecrease(before, now, tol))
+        const qNow = computeLpShareSquare(p.reserveA, p.reserveB, p.totalLpSupply);
+        if (qBefore !== null && qNow !== null && isLpShareSquareDecrease(qBefore, qNow, tol)) {
+          const before = qBefore.sqrt();
+          const now = qNow.sqrt();
           f.lp.push(
             makeFinding(
               'HISTORY_LP_SHARE_VALUE_DECREASED',
@@ -192,6 +194,7 @@ export function checkHistorySeries(
               },
             ),
           );
+        }
       }
       if (prior === undefined) lastProven = p;
     }

@@ -33,3 +33,29 @@ export function isLpShareDecrease(
 ): boolean {
   return now.lt(before.mul(new AuditDecimal(1).sub(tolerance)));
 }
+
+/**
+ * (√(a·b)/L)² = a·b/L², exact in decimal (no square root): the history check compares these,
+ * since v_now < v_before·(1 − t) ⇔ q_now < q_before·(1 − t)² for non-negative values.
+ */
+export function computeLpShareSquare(
+  reserveA: string,
+  reserveB: string,
+  totalLpSupply: string,
+): AuditDecimal | null {
+  const a = parseDecimal(reserveA);
+  const b = parseDecimal(reserveB);
+  const l = parseDecimal(totalLpSupply);
+  if (a === null || b === null || l === null || l.lte(0) || a.lt(0) || b.lt(0)) return null;
+  return a.mul(b).div(l.mul(l));
+}
+
+/** True when the squared value `now` is below `before × (1 − tolerance)²`. */
+export function isLpShareSquareDecrease(
+  before: AuditDecimal,
+  now: AuditDecimal,
+  tolerance: string = LP_SHARE_TOLERANCE,
+): boolean {
+  const k = new AuditDecimal(1).sub(tolerance);
+  return now.lt(before.mul(k).mul(k));
+}

@@ -190,7 +190,11 @@ export function checkTickers(
  * X(1/√(1 + 0.02(i−1)/N) − 1/√(1 + 0.02 i/N))], bid i = [m(1 − 0.02 i/N),
  * X(1/√(1 − 0.02 i/N) − 1/√(1 − 0.02(i−1)/N))]. Display/comparison only, never money.
  */
-export function computeOrderbookLevelsFast(reserveA: string, mid: string, depth: number): { bids: [number, number][]; asks: [number, number][] } {
+export function computeOrderbookLevelsFast(
+  reserveA: string,
+  mid: string,
+  depth: number,
+): { bids: [number, number][]; asks: [number, number][] } {
   const x = Number(reserveA);
   const m = Number(mid);
   const n = depth / 2;
@@ -248,7 +252,7 @@ export function checkOrderbooks(
       continue;
     }
     const exp = computeOrderbookLevelsFast(r.reserveA, mid.toString(), depth);
-    const m = new AuditDecimal(mid.toString());
+    const m = Number(mid.toString());
     const sides = [
       ['bid', b.bids, exp.bids],
       ['ask', b.asks, exp.asks],
@@ -270,9 +274,8 @@ export function checkOrderbooks(
         const [gp, ga] = got[i] ?? [Number.NaN, Number.NaN];
         const [wp, wa] = want[i] ?? [];
         if (wp === undefined || wa === undefined) continue;
-        const inBand = Number.isFinite(gp) && new AuditDecimal(gp).sub(m).abs().lte(m.mul('0.0200000001'));
-        const ok =
-          inBand && near(new AuditDecimal(wp.toString()), gp) && near(new AuditDecimal(wa.toString()), ga);
+        const inBand = Number.isFinite(gp) && Math.abs(gp - m) <= m * 0.0200000001;
+        const ok = inBand && nearFloat(wp, gp) && nearFloat(wa, ga);
         if (!ok) {
           f.push(
             makeFinding(

@@ -144,12 +144,18 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const c = new AuditCollector();
   const s = input.snapshot;
   const proofs = need(c, 'proof', 'proof.fetch', '/pools/proof', s.proofs);
-  const proven = proofs === null ? new Map<string, ProvenPool>() : checkProofs(c, proofs, input.verifications, input.profile);
+  const proven =
+    proofs === null
+      ? new Map<string, ProvenPool>()
+      : checkProofs(c, proofs, input.verifications, input.profile);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
   let reserves: Map<string, PoolReserves> | null = null;
   if (state !== null)
-    reserves = proofs !== null ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc }) : computeStateReserves(state);
+    reserves =
+      proofs !== null
+        ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc })
+        : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
   if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
   runHistory(c, input, proven);
@@ -170,7 +176,14 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       ['volume', 'stats'],
       ['tokens', 'tokens.listed'],
     ] as const)
-      c.couldNotCheck(area, name, null, makeFinding('FETCH_FAILED', null, `${name} needs /pools/state, which could not be fetched`, { section: '/pools/state' }));
+      c.couldNotCheck(
+        area,
+        name,
+        null,
+        makeFinding('FETCH_FAILED', null, `${name} needs /pools/state, which could not be fetched`, {
+          section: '/pools/state',
+        }),
+      );
     return done([], new Map());
   }
   // market data
@@ -190,7 +203,12 @@ export function runAuditChecks(input: AuditInput): AuditResult {
     const policy = need(c, 'quote', 'quote.policy', '/exchange/info', s.policy);
     if (quotes !== null && policy !== null) {
       if (s.cc === null)
-        c.couldNotCheck('quote', 'quote', null, makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}));
+        c.couldNotCheck(
+          'quote',
+          'quote',
+          null,
+          makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}),
+        );
       else
         checkQuotes(c, {
           quotes,
@@ -218,11 +236,17 @@ function summarisePools(
 ): PoolSummary[] {
   const ids = [...new Set([...state.map((s) => s.poolId), ...proven.keys()])];
   const byState = new Map(state.map((s) => [s.poolId, s]));
+  const checksByPool = new Map<string | null, CheckOutcome[]>();
+  for (const k of c.checks) {
+    const list = checksByPool.get(k.pool);
+    if (list === undefined) checksByPool.set(k.pool, [k]);
+    else list.push(k);
+  }
   return ids.map((id) => {
     const p = proven.get(id);
     const s = byState.get(id);
     const f = p?.fields ?? null;
-    const checks = c.checks.filter((k) => k.pool === id);
+    const checks = checksByPool.get(id) ?? [];
     const lp = f === null ? null : computeLpShareValue(f.reserveA, f.reserveB, f.totalLpSupply);
     return {
       poolId: id,

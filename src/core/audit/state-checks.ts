@@ -131,7 +131,16 @@ export function computeStateReserves(state: readonly StateEntry[]): Map<string, 
   return new Map(
     state.map((s) => [
       s.poolId,
-      { poolId: s.poolId, tokenA: s.tokenA, tokenB: s.tokenB, reserveA: s.reserveA, reserveB: s.reserveB, feeRate: s.feeRate, symbol: s.symbol, label: 'asserted' as const },
+      {
+        poolId: s.poolId,
+        tokenA: s.tokenA,
+        tokenB: s.tokenB,
+        reserveA: s.reserveA,
+        reserveB: s.reserveB,
+        feeRate: s.feeRate,
+        symbol: s.symbol,
+        label: 'asserted' as const,
+      },
     ]),
   );
 }

@@ -61,6 +61,20 @@ const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 const B64_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
 
+/** 12-bit values of every pair of base64 chars (index = c0 << 7 | c1), -1 when either is invalid. */
+let pairs: Int16Array | null = null;
+function pairTable(): Int16Array {
+  if (pairs === null) {
+    pairs = new Int16Array(128 * 128).fill(-1);
+    for (let a = 0; a < 64; a++) {
+      for (let b = 0; b < 64; b++) {
+        pairs[(B64_ALPHABET.charCodeAt(a) << 7) | B64_ALPHABET.charCodeAt(b)] = (a << 6) | b;
+      }
+    }
+  }
+  return pairs;
+}
+
 function b64Value(text: string, i: number, field: string): number {
   const c = text.charCodeAt(i);
   const v = c < 128 ? B64_VALUE[c]! : -1;
@@ -105,13 +119,19 @@ export function parseBase64(text: string, field = 'base64', maxBytes = Number.PO
   }
   const out = new Uint8Array(size);
   const full = text.length - (pad > 0 ? 4 : 0);
+  const P = pairTable();
   let o = 0;
   for (let i = 0; i < full; i += 4) {
-    const n =
-      (b64Value(text, i, field) << 18) |
-      (b64Value(text, i + 1, field) << 12) |
-      (b64Value(text, i + 2, field) << 6) |
-      b64Value(text, i + 3, field);
+    const c0 = text.charCodeAt(i);
+    const c1 = text.charCodeAt(i + 1);
+    const c2 = text.charCodeAt(i + 2);
+    const c3 = text.charCodeAt(i + 3);
+    const hi = (c0 | c1) < 128 ? P[(c0 << 7) | c1]! : -1;
+    const lo = (c2 | c3) < 128 ? P[(c2 << 7) | c3]! : -1;
+    if ((hi | lo) < 0) {
+      for (let k = i; k < i + 4; k++) b64Value(text, k, field); // throws with the exact offset
+    }
+    const n = (hi << 12) | lo;
     out[o++] = n >> 16;
     out[o++] = (n >> 8) & 255;
     out[o++] = n & 255;

@@ -8,6 +8,7 @@
  */
 import { formatHex } from './bytes.js';
 import type { DecodedContract, TemplateId } from './contract.js';
+import { MAX_TIMESTAMP, MIN_TIMESTAMP } from './validate.js';
 import type { Value } from './value.js';
 
 /** `packageId:Module.Path:Entity.Path` */
@@ -53,8 +54,9 @@ export function formatValueJson(v: Value): unknown {
   }
 }
 
-/** ISO-8601 UTC with microseconds, or null outside the Date range. */
+/** ISO-8601 UTC with microseconds, or null outside years 1..9999. */
 function formatMicros(us: bigint): string | null {
+  if (us < MIN_TIMESTAMP || us > MAX_TIMESTAMP) return null;
   const ms = us / 1000n - (us % 1000n < 0n ? 1n : 0n);
   const micro = Number(us - ms * 1000n);
   const d = new Date(Number(ms));

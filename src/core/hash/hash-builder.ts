@@ -102,9 +102,22 @@ export class HashBuilder {
     return this.raw(b);
   }
 
-  /** str(s) = i32(len(utf8)) ‖ utf8(s) */
+  /** str(s) = i32(len(utf8)) ‖ utf8(s); long strings (party ids, package ids) come from a bounded cache. */
   str(s: string): this {
     const n = s.length;
+    if (n >= STR_CACHE_MIN) {
+      const hit = strCache.get(s);
+      if (hit !== undefined) return this.raw(hit);
+      const start = this.pos;
+      this.strUncached(s, n);
+      if (strCache.size >= STR_CACHE_MAX) strCache.clear();
+      strCache.set(s, this.buf.slice(start, this.pos));
+      return this;
+    }
+    return this.strUncached(s, n);
+  }
+
+  private strUncached(s: string, n: number): this {
     // Worst case 3 bytes per UTF-16 code unit; length slot written afterwards.
     this.ensure(4 + n * 3);
     const start = this.pos + 4;
@@ -145,6 +158,11 @@ export class HashBuilder {
     return this.str(packageId).qualifiedName(module, entity);
   }
 }
+
+/** Encoded str(s) (length prefix included) of long strings; bounded, cleared when full. */
+const STR_CACHE_MIN = 24;
+const STR_CACHE_MAX = 4096;
+const strCache = new Map<string, Uint8Array>();
 
 const NUMERIC_RE = /^-?(?:0|[1-9]\d*)\.\d*$/;
 const numericCache = new Map<string, Uint8Array>();

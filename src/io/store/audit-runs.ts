@@ -6,7 +6,7 @@
  */
 import type { CheckOutcome, Finding } from '../../core/audit/finding.js';
 import { StoreError } from '../../errors/store.js';
-import type { Mirror } from './open-mirror.js';
+import { guardStore, type Mirror } from './open-mirror.js';
 
 export interface AuditRunInput {
   /** the mirror snapshot the run audited, if it was recorded */
@@ -96,34 +96,36 @@ function parseJson(text: unknown, what: string): unknown {
 
 /** Audit runs, newest first, with their findings. */
 export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
-  const runs = mirror.db
-    .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
-    .all(options.limit ?? -1) as Record<string, unknown>[];
-  const fstmt = mirror.db.prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
-  return runs.map((r) => {
-    const id = Number(r.id);
-    const findings = (fstmt.all(id) as Record<string, unknown>[]).map(
-      (f) =>
-        ({
-          code: f.code,
-          severity: f.severity,
-          pool: f.pool ?? null,
-          area: f.area,
-          label: f.label,
-          message: f.message,
-          evidence: parseJson(f.evidence_json, `findings.evidence_json of run ${id}`),
-        }) as Finding,
-    );
-    return {
-      id,
-      snapshotId: typeof r.snapshot_id === 'number' ? r.snapshot_id : null,
-      baseUrl: String(r.base_url),
-      startedAtMs: Number(r.started_at_ms),
-      finishedAtMs: Number(r.finished_at_ms),
-      outcome: String(r.outcome),
-      checks: parseJson(r.checks_json, `audit_runs.checks_json of run ${id}`) as CheckOutcome[],
-      summary: parseJson(r.summary_json, `audit_runs.summary_json of run ${id}`) as Record<string, unknown>,
-      findings,
-    };
+  return guardStore(mirror, 'loadAuditRuns', () => {
+    const runs = mirror.db
+      .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
+      .all(options.limit ?? -1) as Record<string, unknown>[];
+    const fstmt = mirror.db.prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
+    return runs.map((r) => {
+      const id = Number(r.id);
+      const findings = (fstmt.all(id) as Record<string, unknown>[]).map(
+        (f) =>
+          ({
+            code: f.code,
+            severity: f.severity,
+            pool: f.pool ?? null,
+            area: f.area,
+            label: f.label,
+            message: f.message,
+            evidence: parseJson(f.evidence_json, `findings.evidence_json of run ${id}`),
+          }) as Finding,
+      );
+      return {
+        id,
+        snapshotId: typeof r.snapshot_id === 'number' ? r.snapshot_id : null,
+        baseUrl: String(r.base_url),
+        startedAtMs: Number(r.started_at_ms),
+        finishedAtMs: Number(r.finished_at_ms),
+        outcome: String(r.outcome),
+        checks: parseJson(r.checks_json, `audit_runs.checks_json of run ${id}`) as CheckOutcome[],
+        summary: parseJson(r.summary_json, `audit_runs.summary_json of run ${id}`) as Record<string, unknown>,
+        findings,
+      };
+    });
   });
 }

@@ -116,3 +116,22 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     });
   }
 }
+
+/**
+ * Runs a read of the mirror, turning a driver error (closed connection, corrupt page, foreign
+ * schema) into StoreError STORE_CORRUPT; StoreErrors pass through.
+ */
+export function guardStore<T>(mirror: Mirror, what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw guardError(mirror, what, e);
+  }
+}
+
+/** The StoreError for a driver error raised while reading the mirror. */
+export function guardError(mirror: Mirror, what: string, e: unknown): StoreError {
+  if (e instanceof StoreError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  return new StoreError('STORE_CORRUPT', `${what} on "${mirror.path}" failed: ${msg}`, { cause: e });
+}

@@ -4,7 +4,7 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see docs/readme/mirror.md).
  */
 import { StoreError } from '../../errors/store.js';
-import type { Mirror } from './open-mirror.js';
+import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
   HistoryObservation,
   MirrorContract,
@@ -57,26 +57,31 @@ export function loadPoolHistory(
   poolId: string,
   options: { readonly limit?: number } = {},
 ): PoolObservation[] {
-  const limit = options.limit ?? -1;
-  const rows = mirror.db
-    .prepare(
-      `SELECT * FROM (SELECT ${OBS_COLUMNS} FROM observations o WHERE o.pool_id = ?
-         ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?) ORDER BY observed_at_ms, snapshot_id`,
-    )
-    .all(poolId, limit) as Row[];
-  return rows.map(toObservation);
+  return guardStore(mirror, 'loadPoolHistory', () => {
+    const limit = options.limit ?? -1;
+    const rows = mirror.db
+      .prepare(
+        `SELECT * FROM (SELECT ${OBS_COLUMNS} FROM observations o WHERE o.pool_id = ?
+           ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?) ORDER BY observed_at_ms, snapshot_id`,
+      )
+      .all(poolId, limit) as Row[];
+    return rows.map(toObservation);
+  });
 }
 
 /** The most recent observation of every pool the mirror has seen, by pool id. */
 export function loadLatestObservations(mirror: Mirror): PoolObservation[] {
-  const rows = mirror.db
-    .prepare(
-      `SELECT ${OBS_COLUMNS} FROM observations o
-       WHERE o.snapshot_id = (SELECT max(o2.snapshot_id) FROM observations o2 WHERE o2.pool_id = o.pool_id)
-       ORDER BY o.pool_id`,
-    )
-    .all() as Row[];
-  return rows.map(toObservation);
+  return guardStore(mirror, 'loadLatestObservations', () => {
+    const rows = mirror.db
+      .prepare(
+        `SELECT ${OBS_COLUMNS} FROM observations o
+         JOIN (SELECT pool_id, max(snapshot_id) AS sid FROM observations GROUP BY pool_id) l
+           ON o.pool_id = l.pool_id AND o.snapshot_id = l.sid
+         ORDER BY o.pool_id`,
+      )
+      .all() as Row[];
+    return rows.map(toObservation);
+  });
 }
 
 export interface HistoryQuery {
@@ -96,50 +101,52 @@ export function loadObservationsForHistoryChecks(
   mirror: Mirror,
   query: HistoryQuery = {},
 ): Map<string, HistoryObservation[]> {
-  const limit = query.limitPerPool ?? 1_000;
-  const since = query.sinceMs ?? Number.MIN_SAFE_INTEGER;
-  const stmt = mirror.db.prepare(
-    `SELECT * FROM (
-       SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a AS c_reserve_a,
-              c.reserve_b AS c_reserve_b, c.total_lp_supply AS c_total_lp_supply, c.created_at_ms AS c_created_at_ms,
-              c.created_at_micros AS c_created_at_micros, c.fields_source, c.package_id, c.package_name,
-              c.module_name, c.entity_name
-       FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
-       WHERE o.pool_id = ? AND o.observed_at_ms >= ?
-       ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?)
-     ORDER BY observed_at_ms, snapshot_id`,
-  );
-  const pools =
-    query.poolIds ??
-    (mirror.db
-      .prepare('SELECT DISTINCT pool_id FROM observations ORDER BY pool_id')
-      .pluck()
-      .all() as string[]);
-  const out = new Map<string, HistoryObservation[]>();
-  for (const poolId of pools) {
-    const rows = stmt.all(poolId, since, limit) as Row[];
-    out.set(
-      poolId,
-      rows.map((r) => ({
-        ...toObservation(r),
-        verificationStatus: str(r.verification_status) as MirrorVerificationStatus | null,
-        verificationReason: str(r.verification_reason),
-        contractReserveA: str(r.c_reserve_a),
-        contractReserveB: str(r.c_reserve_b),
-        contractTotalLpSupply: str(r.c_total_lp_supply),
-        contractCreatedAtMs: num(r.c_created_at_ms),
-        contractCreatedAtMicros:
-          r.c_created_at_micros == null ? null : BigInt(r.c_created_at_micros as number),
-        fieldsSource: str(r.fields_source) as 'blob' | 'published' | null,
-        template:
-          r.package_id == null
-            ? null
-            : `${String(r.package_id)}:${String(r.package_name)}:${String(r.module_name)}:${String(r.entity_name)}`,
-        proven: r.verification_status === 'verified' && r.fields_source === 'blob',
-      })),
+  return guardStore(mirror, 'loadObservationsForHistoryChecks', () => {
+    const limit = query.limitPerPool ?? 1_000;
+    const since = query.sinceMs ?? Number.MIN_SAFE_INTEGER;
+    const stmt = mirror.db.prepare(
+      `SELECT * FROM (
+         SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a AS c_reserve_a,
+                c.reserve_b AS c_reserve_b, c.total_lp_supply AS c_total_lp_supply, c.created_at_ms AS c_created_at_ms,
+                c.created_at_micros AS c_created_at_micros, c.fields_source, c.package_id, c.package_name,
+                c.module_name, c.entity_name
+         FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
+         WHERE o.pool_id = ? AND o.observed_at_ms >= ?
+         ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?)
+       ORDER BY observed_at_ms, snapshot_id`,
     );
-  }
-  return out;
+    const pools =
+      query.poolIds ??
+      (mirror.db
+        .prepare('SELECT DISTINCT pool_id FROM observations ORDER BY pool_id')
+        .pluck()
+        .all() as string[]);
+    const out = new Map<string, HistoryObservation[]>();
+    for (const poolId of pools) {
+      const rows = stmt.all(poolId, since, limit) as Row[];
+      out.set(
+        poolId,
+        rows.map((r) => ({
+          ...toObservation(r),
+          verificationStatus: str(r.verification_status) as MirrorVerificationStatus | null,
+          verificationReason: str(r.verification_reason),
+          contractReserveA: str(r.c_reserve_a),
+          contractReserveB: str(r.c_reserve_b),
+          contractTotalLpSupply: str(r.c_total_lp_supply),
+          contractCreatedAtMs: num(r.c_created_at_ms),
+          contractCreatedAtMicros:
+            r.c_created_at_micros == null ? null : BigInt(r.c_created_at_micros as number),
+          fieldsSource: str(r.fields_source) as 'blob' | 'published' | null,
+          template:
+            r.package_id == null
+              ? null
+              : `${String(r.package_id)}:${String(r.package_name)}:${String(r.module_name)}:${String(r.entity_name)}`,
+          proven: r.verification_status === 'verified' && r.fields_source === 'blob',
+        })),
+      );
+    }
+    return out;
+  });
 }
 
 /** Number of reserve contracts in the mirror (optionally with one verification status). */
@@ -147,14 +154,16 @@ export function countContracts(
   mirror: Mirror,
   options: { readonly status?: MirrorVerificationStatus } = {},
 ): number {
-  const v =
-    options.status === undefined
-      ? mirror.db.prepare('SELECT count(*) FROM contracts').pluck().get()
-      : mirror.db
-          .prepare('SELECT count(*) FROM contracts WHERE verification_status = ?')
-          .pluck()
-          .get(options.status);
-  return num(v) ?? 0;
+  return guardStore(mirror, 'countContracts', () => {
+    const v =
+      options.status === undefined
+        ? mirror.db.prepare('SELECT count(*) FROM contracts').pluck().get()
+        : mirror.db
+            .prepare('SELECT count(*) FROM contracts WHERE verification_status = ?')
+            .pluck()
+            .get(options.status);
+    return num(v) ?? 0;
+  });
 }
 
 /** Snapshot rows, newest first. */
@@ -162,37 +171,41 @@ export function loadSnapshots(
   mirror: Mirror,
   options: { readonly limit?: number } = {},
 ): MirrorSnapshotRow[] {
-  const rows = mirror.db
-    .prepare('SELECT * FROM snapshots ORDER BY id DESC LIMIT ?')
-    .all(options.limit ?? -1) as Row[];
-  return rows.map((r) => {
-    let failed: string[] = [];
-    try {
-      const j = JSON.parse(String(r.failed_sections)) as unknown;
-      if (Array.isArray(j)) failed = j.filter((x): x is string => typeof x === 'string');
-    } catch {
-      throw new StoreError(
-        'STORE_CORRUPT',
-        `snapshots.failed_sections of snapshot ${String(r.id)} is not JSON`,
-      );
-    }
-    return {
-      id: num(r.id) ?? 0,
-      baseUrl: String(r.base_url),
-      startedAtMs: num(r.started_at_ms) ?? 0,
-      finishedAtMs: num(r.finished_at_ms) ?? 0,
-      recordedAtMs: num(r.recorded_at_ms) ?? 0,
-      poolCount: num(r.pool_count) ?? 0,
-      newContracts: num(r.new_contracts) ?? 0,
-      failedSections: failed,
-    };
+  return guardStore(mirror, 'loadSnapshots', () => {
+    const rows = mirror.db
+      .prepare('SELECT * FROM snapshots ORDER BY id DESC LIMIT ?')
+      .all(options.limit ?? -1) as Row[];
+    return rows.map((r) => {
+      let failed: string[] = [];
+      try {
+        const j = JSON.parse(String(r.failed_sections)) as unknown;
+        if (Array.isArray(j)) failed = j.filter((x): x is string => typeof x === 'string');
+      } catch {
+        throw new StoreError(
+          'STORE_CORRUPT',
+          `snapshots.failed_sections of snapshot ${String(r.id)} is not JSON`,
+        );
+      }
+      return {
+        id: num(r.id) ?? 0,
+        baseUrl: String(r.base_url),
+        startedAtMs: num(r.started_at_ms) ?? 0,
+        finishedAtMs: num(r.finished_at_ms) ?? 0,
+        recordedAtMs: num(r.recorded_at_ms) ?? 0,
+        poolCount: num(r.pool_count) ?? 0,
+        newContracts: num(r.new_contracts) ?? 0,
+        failedSections: failed,
+      };
+    });
   });
 }
 
 /** The stored bytes of a response body, or null when no body has this digest. */
 export function loadResponseBody(mirror: Mirror, sha256: string): Uint8Array | null {
-  const v = mirror.db.prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck().get(sha256);
-  return v instanceof Uint8Array ? v : null;
+  return guardStore(mirror, 'loadResponseBody', () => {
+    const v = mirror.db.prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck().get(sha256);
+    return v instanceof Uint8Array ? v : null;
+  });
 }
 
 export interface ContractRange {
@@ -213,43 +226,47 @@ export function* iterateContracts(
 ): Generator<MirrorContract, void, undefined> {
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
-  const cols = `contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name, reserve_a,
-    reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
-    first_seen_ms, last_seen_ms, created_at_micros, blob_sha256`;
-  const stmt =
-    range.poolId === undefined
-      ? mirror.db.prepare(
-          `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
-        )
-      : mirror.db.prepare(
-          `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
-        );
-  stmt.raw(true);
-  const it = (
-    range.poolId === undefined ? stmt.iterate(from, to) : stmt.iterate(range.poolId, from, to)
-  ) as IterableIterator<unknown[]>;
-  for (const r of it) {
-    yield {
-      contractId: r[0] as string,
-      poolId: r[1] as string,
-      blob: r[2] as Uint8Array,
-      updateId: r[3] as string,
-      packageId: r[4] as string,
-      packageName: r[5] as string,
-      moduleName: r[6] as string,
-      entityName: r[7] as string,
-      reserveA: r[8] as string,
-      reserveB: r[9] as string,
-      totalLpSupply: r[10] as string,
-      ledgerCreatedAt: r[11] as string,
-      createdAtMs: r[12] as number,
-      fieldsSource: r[13] as 'blob' | 'published',
-      verificationStatus: r[14] as MirrorVerificationStatus,
-      verificationReason: r[15] as string | null,
-      firstSeenMs: r[16] as number,
-      lastSeenMs: r[17] as number,
-      createdAtMicros: BigInt(r[18] as number),
-      blobSha256: r[19] as string,
-    };
+  try {
+    const cols = `contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name, reserve_a,
+      reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
+      first_seen_ms, last_seen_ms, created_at_micros, blob_sha256`;
+    const stmt =
+      range.poolId === undefined
+        ? mirror.db.prepare(
+            `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+          )
+        : mirror.db.prepare(
+            `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+          );
+    stmt.raw(true);
+    const it = (
+      range.poolId === undefined ? stmt.iterate(from, to) : stmt.iterate(range.poolId, from, to)
+    ) as IterableIterator<unknown[]>;
+    for (const r of it) {
+      yield {
+        contractId: r[0] as string,
+        poolId: r[1] as string,
+        blob: r[2] as Uint8Array,
+        updateId: r[3] as string,
+        packageId: r[4] as string,
+        packageName: r[5] as string,
+        moduleName: r[6] as string,
+        entityName: r[7] as string,
+        reserveA: r[8] as string,
+        reserveB: r[9] as string,
+        totalLpSupply: r[10] as string,
+        ledgerCreatedAt: r[11] as string,
+        createdAtMs: r[12] as number,
+        fieldsSource: r[13] as 'blob' | 'published',
+        verificationStatus: r[14] as MirrorVerificationStatus,
+        verificationReason: r[15] as string | null,
+        firstSeenMs: r[16] as number,
+        lastSeenMs: r[17] as number,
+        createdAtMicros: BigInt(r[18] as number),
+        blobSha256: r[19] as string,
+      };
+    }
+  } catch (e) {
+    throw guardError(mirror, 'iterateContracts', e);
   }
 }

@@ -48,7 +48,7 @@ async function runQuote(deps: RouteDeps, ctx: RequestContext, mode: 'connect' | 
   }
   const key = raw.length <= MEMO_MAX_BODY ? `${mode}|${raw.toString('latin1')}` : undefined;
   const hit = key === undefined ? undefined : memo.get(key);
-  if (hit !== undefined && hit.state.every((x, i) => x === state[i])) return hit.reply;
+  if (hit?.state.every((x, i) => x === state[i])) return hit.reply;
 
   const request = parseJsonObject(raw);
   const input = { request, pools, tokens, cc: ex.cc(), policy, avgExecutionSeconds };

@@ -22,7 +22,6 @@ import type { SwapHopPlan } from '../../core/amm/swap-plan.js';
 import type { PoolState, SwapEvent, Token, TokenRef } from '../../core/amm/types.js';
 import type { SimTransfer, SimTransferResult } from './exchange.js';
 import type { LedgerContext } from './ledger.js';
-import { tokenKey } from './ledger-model.js';
 import { parseMemo } from './memo.js';
 
 const PLAIN_AMOUNT = /^\d{1,28}(\.\d{1,10})?$/;
@@ -59,23 +58,12 @@ export function executeTransfer(
   if (typeof t.amount !== 'string' || !PLAIN_AMOUNT.test(t.amount) || !new Dec(t.amount).gt(0)) {
     return refund('invalid transfer amount');
   }
-  const tokens = ctx.tokens();
-  if (
-    typeof t.instrument !== 'object' ||
-    t.instrument === null ||
-    !tokens.some((x) => isSameToken(x, t.instrument))
-  ) {
+  if (typeof t.instrument !== 'object' || t.instrument === null || !ctx.isKnownToken(t.instrument)) {
     return refund('unknown instrument');
   }
   const memo = typeof t.memo === 'string' ? parseMemo(t.memo) : null;
   if (memo === null) return refund('invalid memo');
-  const pools = ctx.pools().filter((p) => p.active);
-  const reachableByKey = new Map<string, Token>();
-  for (const p of pools) {
-    for (const x of [p.tokenA, p.tokenB])
-      if (x.id === memo.buyInstrumentId) reachableByKey.set(tokenKey(x), x);
-  }
-  const reachable = [...reachableByKey.values()];
+  const reachable = ctx.tradableTokensWithId(memo.buyInstrumentId);
   if (reachable.length === 0) return refund('memo names no reachable token');
   if (reachable.length > 1) return refund('memo names an ambiguous instrument id');
   const buy = reachable[0] as Token;
@@ -89,8 +77,8 @@ export function executeTransfer(
       buyInstrumentAdmin: buy.admin,
       affiliateCode: memo.affiliateCode,
     },
-    pools,
-    tokens,
+    pools: ctx.pools(),
+    tokens: ctx.tokens(),
     cc: ctx.market.cc,
     policy: ctx.market.policy,
     avgExecutionSeconds: null,

@@ -10,7 +10,7 @@
  * a manual clock; during `prefillHistory` it is the simulated past instant (`runAt`).
  */
 import type { Dec } from '../../core/amm/decimal.js';
-import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token } from '../../core/amm/types.js';
+import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../../core/amm/types.js';
 import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
 import type { Sha256 } from '../../core/hash/sha256.js';
 import { ServerError } from '../../errors/server.js';
@@ -63,6 +63,10 @@ export interface LedgerContext {
   pools(): readonly PoolState[];
   pool(poolId: string): PoolState;
   tokens(): readonly Token[];
+  /** tokens with instrument id `id` that are in at least one active pool (cached until a pool retires) */
+  tradableTokensWithId(id: string): readonly Token[];
+  /** whether `t` is a known token (O(1)) */
+  isKnownToken(t: TokenRef): boolean;
   /** ledger time of the change in ms, and a strictly increasing creation time in µs */
   ledgerTimeMs(): number;
   nextCreatedAtMicros(ms: number): bigint;
@@ -138,6 +142,7 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
   const poolOrder = opened.pools.map((p) => p.poolId);
   const poolMap = new Map(opened.pools.map((p) => [p.poolId, p]));
   let poolList: readonly PoolState[] | null = null;
+  let tradableById: Map<string, Token[]> | null = null;
   const events: SwapEvent[] = opened.events;
   let lastMs = opened.lastLedgerMs;
   let lastMicros = opened.lastMicros;
@@ -168,6 +173,22 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
       return p;
     },
     tokens: () => tokenList,
+    tradableTokensWithId: (id) => {
+      if (tradableById === null) {
+        tradableById = new Map();
+        for (const p of poolMap.values()) {
+          if (!p.active) continue;
+          for (const t of [p.tokenA, p.tokenB]) {
+            const list = tradableById.get(t.id) ?? [];
+            if (!list.some((x) => tokenKey(x) === tokenKey(t))) list.push(t);
+            tradableById.set(t.id, list);
+          }
+        }
+      }
+      return tradableById.get(id) ?? [];
+    },
+    isKnownToken: (t) =>
+      typeof t?.admin === 'string' && typeof t.id === 'string' && tokenMap.has(tokenKey(t)),
     ledgerTimeMs,
     nextCreatedAtMicros: (ms) => {
       const candidate = BigInt(ms) * 1000n + BigInt(o.rng.int(1000));
@@ -199,7 +220,10 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
       return next;
     },
     commitPools: (states, ms) => {
-      for (const s of states) poolMap.set(s.poolId, s);
+      for (const s of states) {
+        if (poolMap.get(s.poolId)?.active !== s.active) tradableById = null;
+        poolMap.set(s.poolId, s);
+      }
       poolList = null;
       if (ms > lastMs) lastMs = ms;
     },

@@ -9,7 +9,8 @@
  * Sizes: CC value log-uniform between 1.1 × the Connect minimum and max(that × 2, 0.5 % of the
  * pool's CC reserve); converted to the sell token at the pool's mid price and rounded DOWN.
  * Traders: 200 parties `trader-NNN::1220<SHA-256("reserve-audit/trader/NNN")>`, skewed so a few
- * trade often. Cross swaps: 15 % of swaps sell the pool's non-CC token for another non-CC token.
+ * trade often. Cross swaps: 15 % of swaps sell the pool's non-CC token for the non-CC token of
+ * another random pool (a CC buy when that is the same token).
  */
 import { Dec, roundDown10, toDec } from '../../core/amm/decimal.js';
 import { formatAmount } from '../../core/amm/format.js';
@@ -44,31 +45,34 @@ export function computeTraderParty(n: number): string {
 /** Sends one random swap through `exchange.transfer`; null when no pool can trade. */
 export function simulateRandomSwap(exchange: SimulatedExchange, rng: SimRng): SimTransferResult | null {
   const cc = exchange.cc();
+  const all = exchange.pools();
   // reserves are non-negative 10-decimal strings: a non-zero digit means a positive reserve
-  const pools = exchange
-    .pools()
-    .filter((p) => p.active && NON_ZERO.test(p.reserveA) && NON_ZERO.test(p.reserveB));
-  if (pools.length === 0) return null;
-  const pool = pools[rng.int(pools.length)] as PoolState;
+  const tradable = (p: PoolState): boolean =>
+    p.active && NON_ZERO.test(p.reserveA) && NON_ZERO.test(p.reserveB);
+  /** a uniformly random tradable pool: rejection sampling first (O(1)), a full scan as fallback */
+  const pickPool = (): PoolState | null => {
+    for (let i = 0; i < 16; i++) {
+      const p = all[rng.int(all.length)] as PoolState;
+      if (tradable(p)) return p;
+    }
+    const live = all.filter(tradable);
+    return live.length === 0 ? null : (live[rng.int(live.length)] as PoolState);
+  };
+  if (all.length === 0) return null;
+  const pool = pickPool();
+  if (pool === null) return null;
   const ccIsA = isSameToken(pool.tokenA, cc);
   const other: TokenRef = ccIsA ? pool.tokenB : pool.tokenA;
-  let sell: TokenRef;
-  let buy: TokenRef;
+  let sell: TokenRef = cc;
+  let buy: TokenRef = other;
   const roll = rng.float();
   if (roll < 0.15) {
-    const tradable = new Map<string, TokenRef>();
-    for (const p of pools) {
-      for (const t of [p.tokenA, p.tokenB]) {
-        if (!isSameToken(t, cc) && !isSameToken(t, other)) tradable.set(`${t.admin}\n${t.id}`, t);
-      }
-    }
-    const others = [...tradable.values()];
-    if (others.length > 0) {
+    // cross swap: the non-CC token of another random tradable pool (pools weight the choice)
+    const q = pickPool();
+    const target = q === null ? null : isSameToken(q.tokenA, cc) ? q.tokenB : q.tokenA;
+    if (target !== null && !isSameToken(target, other)) {
       sell = other;
-      buy = others[rng.int(others.length)] as TokenRef;
-    } else {
-      sell = cc;
-      buy = other;
+      buy = target;
     }
   } else if (roll < 0.575) {
     sell = cc;

@@ -1,0 +1,11 @@
+import Database from 'better-sqlite3';
+const db = new Database(process.argv[2]!, { readonly: true });
+const pools = db.prepare('SELECT DISTINCT pool_id FROM observations ORDER BY pool_id').pluck().all() as string[];
+const stmt = db.prepare(`SELECT * FROM (SELECT o.*, c.verification_status, c.reserve_a AS c_reserve_a FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id WHERE o.pool_id = ? AND o.observed_at_ms >= ? ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?) ORDER BY observed_at_ms, snapshot_id`);
+let t = performance.now();
+let n = 0;
+for (const p of pools) n += stmt.all(p, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).length;
+console.log('raw', (performance.now() - t).toFixed(0), 'ms', n);
+const stmt2 = db.prepare(`SELECT o.*, c.verification_status FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`);
+t = performance.now();
+console.log('one query', stmt2.all().length, (performance.now() - t).toFixed(0), 'ms');
