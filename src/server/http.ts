@@ -82,6 +82,12 @@ export function readBody(req: IncomingMessage, maxBytes: number = MAX_BODY_BYTES
       done = true;
       reject(new HttpError(400, `could not read request body: ${e.message}`));
     });
+    // the client went away before the end of its body: settle instead of waiting forever
+    req.on('close', () => {
+      if (done) return;
+      done = true;
+      reject(new HttpError(400, 'request body incomplete'));
+    });
   });
 }
 

@@ -71,7 +71,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       logger: o.logger,
       ...(o.rateLimitPerSecond === undefined ? {} : { rateLimit: { perSecond: o.rateLimitPerSecond } }),
     });
-    const server = createServer({ keepAliveTimeout: 5_000 }, app.handler);
+    // bounded request times: a client trickling headers or a body cannot hold a socket for long
+    const server = createServer(
+      { keepAliveTimeout: 5_000, headersTimeout: 15_000, requestTimeout: 30_000 },
+      app.handler,
+    );
     app.attachWebsocket(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -6,6 +6,7 @@
  * optional rate limit (429 + Retry-After).
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CC, createFakeExchange, USDCX } from './helpers/fake-exchange.js';
@@ -112,6 +113,19 @@ describe('bad input sweep', () => {
       req.end();
     });
     expect(status).toBe(413);
+  });
+
+  it('a client that disconnects mid-body does not hang or crash the server', async () => {
+    const url = new URL(srv.base);
+    const sock = connect(Number(url.port), url.hostname);
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    sock.write(
+      `POST /v1/public/connect/quote HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"sellAmount"`,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    sock.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await postJson(`${srv.base}/connect/quote`, good)).status).toBe(200);
   });
 
   const queries = [

@@ -115,6 +115,45 @@ describe('proofs from the real simulated ledger', () => {
   );
 });
 
+describe('proof and state describe the same moment under traffic', () => {
+  it('a swap between /pools/state and /pools/proof in one window does not split them', async () => {
+    const { ex, s, clock } = await realServer('v12');
+    const state = (await getJson(`${s.base}/pools/state`)).body as State;
+    const cc = ex.cc();
+    const usdcx = ex.tokens().find((t) => t.id === 'USDCx');
+    if (usdcx === undefined) throw new Error('no USDCx');
+    const r = ex.transfer({
+      sender: `bob::1220${'ef'.repeat(32)}`,
+      instrument: cc,
+      amount: '5000',
+      memo: usdcx.id,
+    });
+    expect(r.status).toBe('executed');
+    const proof = (await getJson(`${s.base}/pools/proof`)).body as Proof;
+    for (const p of proof.data.pools) {
+      const v = verifyContractId({
+        contractId: p.reserve_contract.contract_id,
+        blob: p.reserve_contract.created_event_blob,
+        types: RESERVE_TYPE_ENV,
+      });
+      expect(v.status).toBe('verified');
+      const fields = decodeReserveCreateArg(v.contract?.createArg ?? { kind: 'unit' });
+      const st = state.data.pools.find((x) => x.pool_id === p.pool_id);
+      expect([fields?.reserveA, fields?.reserveB]).toEqual([st?.reserve_a, st?.reserve_b]);
+    }
+    // the next window shows the swap, again consistently
+    clock.advanceMs(5_000);
+    const state2 = (await getJson(`${s.base}/pools/state`)).body as State;
+    const proof2 = (await getJson(`${s.base}/pools/proof`)).body as Proof;
+    expect(state2.data.pools.map((p) => p.contract_id)).toEqual(
+      proof2.data.pools.map((p) => p.reserve_contract.contract_id),
+    );
+    expect(state2.data.pools.map((p) => p.contract_id)).not.toEqual(
+      state.data.pools.map((p) => p.contract_id),
+    );
+  });
+});
+
 describe('simulation interface + quote + websocket on the real ledger', () => {
   it('a quoted Connect swap executes, moves /pools/state, and is pushed on the websocket', async () => {
     const { ex, s, clock } = await realServer('v12', true);

@@ -12,27 +12,8 @@ import type { BlobLayout, DecodedContract, UnknownFieldReport } from './contract
 import { readCurrent, readLegacy } from './fat-contract-decoder.js';
 import { guardDecode } from './guard.js';
 import { type DecodeOptions, resolveDecodeOptions } from './limits.js';
-import {
-  CURRENT_FCI,
-  CURRENT_KEY,
-  CURRENT_VALUE,
-  ENVELOPE,
-  IDENTIFIER,
-  LEGACY_FCI,
-  LEGACY_KEY,
-  LEGACY_VALUE,
-} from './schema.js';
-import {
-  checkContractIdBytes,
-  firstUnsorted,
-  isDamlName,
-  isPackageId,
-  isPackageName,
-  isPartyIdCached,
-} from './validate.js';
-import type { Value } from './value.js';
-import { readValue, type ValueContext } from './value-decoder.js';
-import { WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader } from './wire-reader.js';
+import { ENVELOPE } from './schema.js';
+import { WIRE_LEN, WireReader } from './wire-reader.js';
 
 /** `Versioned.version` strings a decoder accepts, and the layout each implies (null = either). */
 const VERSIONS: Readonly<Record<string, BlobLayout | null>> = {
