@@ -14,10 +14,11 @@ import {
   type HistoryPoint,
   isSameAmount,
   makeFinding,
+  parseIsoMicros,
   type ReserveProfile,
 } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
-import { loadAuditTypes, loadMirrorHistory, verifyProof } from './audit-run.js';
+import { loadAuditTypes, verifyProof } from './audit-run.js';
 import { iterateContracts, type Mirror, openMirror } from './store/index.js';
 
 export interface ReplayOptions {
@@ -63,6 +64,58 @@ export interface ReplayReport {
   readonly checks: AuditResult['checks'];
 }
 
+/** What re-verifying one stored contract proved. */
+interface ReplayedContract {
+  readonly reserveA: string;
+  readonly reserveB: string;
+  readonly totalLpSupply: string;
+  readonly createdAtMicros: bigint;
+  readonly template: string;
+}
+
+/**
+ * The observations of the period as history points, per pool, oldest first: one streaming query
+ * over the observations table only; a point is `proven` when its contract was re-verified above.
+ */
+function loadObservationSeries(
+  mirror: Mirror,
+  fromMs: number | undefined,
+  toMs: number | undefined,
+  replayed: ReadonlyMap<string, ReplayedContract>,
+): Map<string, HistoryPoint[]> {
+  const stmt = mirror.db.prepare(
+    `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply
+     FROM observations WHERE observed_at_ms >= ? AND observed_at_ms < ? ORDER BY pool_id, observed_at_ms, snapshot_id`,
+  );
+  stmt.raw(true);
+  const out = new Map<string, HistoryPoint[]>();
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  for (const r of stmt.iterate(
+    fromMs ?? Number.MIN_SAFE_INTEGER,
+    toMs ?? Number.MAX_SAFE_INTEGER,
+  ) as IterableIterator<unknown[]>) {
+    const poolId = String(r[0]);
+    const contractId = str(r[2]);
+    const k = contractId === null ? undefined : replayed.get(contractId);
+    const at = str(r[3]);
+    const point: HistoryPoint = {
+      observedAtMs: Number(r[1]),
+      contractId,
+      ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseIsoMicros(at)),
+      reserveA: k?.reserveA ?? str(r[4]),
+      reserveB: k?.reserveB ?? str(r[5]),
+      totalLpSupply: k?.totalLpSupply ?? str(r[6]),
+      proven: k !== undefined,
+      template: k?.template ?? null,
+      blobKey: null,
+    };
+    const list = out.get(poolId);
+    if (list === undefined) out.set(poolId, [point]);
+    else list.push(point);
+  }
+  return out;
+}
+
 /** Re-verifies the mirror's contracts and re-runs the history checks. */
 export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const now = o.now ?? (() => performance.now());
@@ -79,6 +132,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     );
   }
   const tSetup = now();
+  const replayed = new Map<string, ReplayedContract>();
   const c = new AuditCollector();
   let n = 0;
   let verified = 0;
@@ -134,6 +188,14 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
           );
         else {
           const ex = extractProvenFields(tp, v.decoded.createArg, v.decoded.fieldLabels);
+          if (ex.ok && v.idStatus === 'verified' && v.decoded.embeddedContractId === k.contractId)
+            replayed.set(k.contractId, {
+              reserveA: ex.value.reserveA,
+              reserveB: ex.value.reserveB,
+              totalLpSupply: ex.value.totalLpSupply,
+              createdAtMicros: v.decoded.createdAtMicros,
+              template: `${v.decoded.template.packageId}:${v.decoded.template.packageName}:${v.decoded.template.moduleName}:${v.decoded.template.entityName}`,
+            });
           if (!ex.ok)
             f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, ex.reason, { contractId: k.contractId }));
           else
@@ -160,21 +222,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
     }
     const tContracts = now();
-    // history over the recorded period
-    const h = loadMirrorHistory(mirror, [], {
-      limitPerPool: Number.MAX_SAFE_INTEGER,
-      ...(o.fromMs === undefined ? {} : { sinceMs: o.fromMs }),
-    });
+    // history over the recorded period, with the values just re-verified (not the stored status)
+    const series = loadObservationSeries(mirror, o.fromMs, o.toMs, replayed);
     const tHistoryLoaded = now();
     let observations = 0;
-    for (const [poolId, series] of h.series) {
-      const inRange = series.filter(
-        (p) =>
-          (o.fromMs === undefined || p.observedAtMs >= o.fromMs) &&
-          (o.toMs === undefined || p.observedAtMs < o.toMs),
-      );
-      observations += inRange.length;
-      if (inRange.length > 0) checkHistorySeries(c, poolId, inRange as HistoryPoint[], 0);
+    for (const [poolId, points] of series) {
+      observations += points.length;
+      checkHistorySeries(c, poolId, points, 0);
     }
     const tLoaded = now();
     const elapsed = now() - t0;
@@ -191,7 +245,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         verified,
         mismatch,
         couldNotCheck: unverifiable,
-        pools: h.series.size,
+        pools: series.size,
         observations,
         durationMs: Math.round(elapsed),
         contractsPerSecond: Math.round(n / Math.max(1e-9, elapsed / 1000)),

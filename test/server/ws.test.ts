@@ -176,13 +176,13 @@ describe('websocket /v1/ws/public', () => {
   });
 
   it('a socket without subscriptions receives only pings; two unanswered pings → disconnected', async () => {
-    const { s } = await setup({ pingIntervalMs: 60 });
+    const { s } = await setup({ pingIntervalMs: 150 });
     const silent = await connect(s);
     const polite = await connect(s);
     polite.ws.on('message', (d) => {
       if (JSON.parse(d.toString()).op === 'ping') polite.send({ op: 'pong' });
     });
-    expect(await silent.closedWithin(2000)).toBe(true);
+    expect(await silent.closedWithin(3000)).toBe(true);
     expect(silent.frames.length).toBeGreaterThanOrEqual(2);
     expect(silent.frames.every((f) => f.op === 'ping')).toBe(true);
     await new Promise((r) => setTimeout(r, 300));

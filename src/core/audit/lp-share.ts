@@ -59,3 +59,36 @@ export function isLpShareSquareDecrease(
   const k = new AuditDecimal(1).sub(tolerance);
   return now.lt(before.mul(k).mul(k));
 }
+
+const PLAIN = /^(\d+)(?:\.(\d{1,18}))?$/;
+
+/** A non-negative plain decimal as bigint units of 1e-18, or null. */
+function toUnits18(s: string): bigint | null {
+  const m = PLAIN.exec(s);
+  if (m === null) return null;
+  return BigInt(m[1] ?? '0') * 10n ** 18n + BigInt(((m[2] ?? '') + '0'.repeat(18)).slice(0, 18));
+}
+
+/**
+ * Exact test of an LP-share value decrease beyond the tolerance, in bigint:
+ * a₁b₁·L₀²·10²ᵏ < a₀b₀·L₁²·(10ᵏ − t·10ᵏ)² with t = tolerance written in ≤ 18 decimals. Returns
+ * null when an input is not a plain non-negative decimal (callers then use the decimal path).
+ */
+export function isLpShareDecreaseExact(
+  before: { readonly reserveA: string; readonly reserveB: string; readonly totalLpSupply: string },
+  now: { readonly reserveA: string; readonly reserveB: string; readonly totalLpSupply: string },
+  tolerance: string = LP_SHARE_TOLERANCE,
+): boolean | null {
+  const a0 = toUnits18(before.reserveA);
+  const b0 = toUnits18(before.reserveB);
+  const l0 = toUnits18(before.totalLpSupply);
+  const a1 = toUnits18(now.reserveA);
+  const b1 = toUnits18(now.reserveB);
+  const l1 = toUnits18(now.totalLpSupply);
+  const t = toUnits18(tolerance);
+  if (a0 === null || b0 === null || l0 === null || a1 === null || b1 === null || l1 === null || t === null) return null;
+  if (l0 === 0n || l1 === 0n) return null;
+  const one = 10n ** 18n;
+  const k = one - t;
+  return a1 * b1 * l0 * l0 * one * one < a0 * b0 * l1 * l1 * k * k;
+}

@@ -15,6 +15,7 @@ import type { RawResponse } from '../../core/api/snapshot.js';
 import { HttpError } from '../../errors/http.js';
 import { mapTransportError } from './map-error.js';
 import { redactUrl } from './redact-url.js';
+import { parseJsonBody, statusError } from './response.js';
 
 export interface HttpClientOptions {
   /** whole-request deadline per attempt, also the headers and body inactivity timeout (default 15,000) */
@@ -280,54 +281,4 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       if (ownDispatcher) await dispatcher.close();
     },
   };
-}
-
-const DECODER = new TextDecoder('utf-8', { fatal: true });
-
-/** Decodes a response body as UTF-8 JSON; throws HttpError HTTP_INVALID_JSON naming the URL. */
-export function parseJsonBody(raw: RawResponse): unknown {
-  let text: string;
-  try {
-    text = DECODER.decode(raw.body);
-  } catch (e) {
-    throw new HttpError('HTTP_INVALID_JSON', `${raw.url} returned a body that is not UTF-8`, {
-      cause: e,
-      details: { url: raw.url },
-    });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message.slice(0, 120) : 'parse error';
-    const type = raw.contentType === null ? '' : ` (Content-Type ${raw.contentType})`;
-    throw new HttpError(
-      'HTTP_INVALID_JSON',
-      `${raw.url} returned a body that is not JSON${type}: ${reason}`,
-      {
-        cause: e,
-        details: { url: raw.url, status: raw.status },
-      },
-    );
-  }
-}
-
-/** The error for an unexpected status, quoting the `{error}` text of the body when there is one. */
-export function statusError(raw: RawResponse): HttpError {
-  let text = '';
-  try {
-    const j = JSON.parse(new TextDecoder().decode(raw.body.subarray(0, 4096))) as unknown;
-    if (typeof j === 'object' && j !== null && typeof (j as { error?: unknown }).error === 'string') {
-      text = `: ${JSON.stringify((j as { error: string }).error.slice(0, 200))}`;
-    }
-  } catch {
-    // not JSON: no message to quote
-  }
-  return new HttpError('HTTP_STATUS', `${raw.method} ${raw.url} answered status ${raw.status}${text}`, {
-    details: { url: raw.url, status: raw.status },
-  });
-}
-
-/** Joins a base URL (with or without trailing slash) and an endpoint path such as `/pools/state`. */
-export function joinUrl(baseUrl: string, path: string): string {
-  return baseUrl.replace(/\/+$/, '') + path;
 }

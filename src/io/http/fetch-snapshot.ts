@@ -35,15 +35,9 @@ import {
 } from '../../core/api/index.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import { HttpError } from '../../errors/http.js';
-import {
-  createHttpClient,
-  type HttpClient,
-  type HttpClientOptions,
-  joinUrl,
-  parseJsonBody,
-  statusError,
-} from './client.js';
+import { createHttpClient, type HttpClient, type HttpClientOptions } from './client.js';
 import { redactUrl } from './redact-url.js';
+import { joinUrl, parseJsonBody, statusError } from './response.js';
 
 export interface SnapshotProgress {
   /** the endpoint path just fetched, e.g. "/pools/state" */

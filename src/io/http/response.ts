@@ -1,0 +1,57 @@
+/**
+ * Reading a received response: UTF-8 JSON decoding, the error for an unexpected status (quoting
+ * the `{error}` text of spec/public-api.md "Errors"), and URL joining. Messages carry the already
+ * redacted URL of the RawResponse.
+ */
+import type { RawResponse } from '../../core/api/snapshot.js';
+import { HttpError } from '../../errors/http.js';
+
+const DECODER = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes a response body as UTF-8 JSON; throws HttpError HTTP_INVALID_JSON naming the URL. */
+export function parseJsonBody(raw: RawResponse): unknown {
+  let text: string;
+  try {
+    text = DECODER.decode(raw.body);
+  } catch (e) {
+    throw new HttpError('HTTP_INVALID_JSON', `${raw.url} returned a body that is not UTF-8`, {
+      cause: e,
+      details: { url: raw.url },
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.slice(0, 120) : 'parse error';
+    const type = raw.contentType === null ? '' : ` (Content-Type ${raw.contentType})`;
+    throw new HttpError(
+      'HTTP_INVALID_JSON',
+      `${raw.url} returned a body that is not JSON${type}: ${reason}`,
+      {
+        cause: e,
+        details: { url: raw.url, status: raw.status },
+      },
+    );
+  }
+}
+
+/** The error for an unexpected status, quoting the `{error}` text of the body when there is one. */
+export function statusError(raw: RawResponse): HttpError {
+  let text = '';
+  try {
+    const j = JSON.parse(new TextDecoder().decode(raw.body.subarray(0, 4096))) as unknown;
+    if (typeof j === 'object' && j !== null && typeof (j as { error?: unknown }).error === 'string') {
+      text = `: ${JSON.stringify((j as { error: string }).error.slice(0, 200))}`;
+    }
+  } catch {
+    // not JSON: no message to quote
+  }
+  return new HttpError('HTTP_STATUS', `${raw.method} ${raw.url} answered status ${raw.status}${text}`, {
+    details: { url: raw.url, status: raw.status },
+  });
+}
+
+/** Joins a base URL (with or without trailing slash) and an endpoint path such as `/pools/state`. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return baseUrl.replace(/\/+$/, '') + path;
+}
