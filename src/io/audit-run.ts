@@ -95,7 +95,13 @@ export interface AuditSummary {
   } | null;
   readonly durationMs: number;
   /** wall time per phase: fetch (incl. profile/types loading), verify, history (mirror read), checks, record */
-  readonly phasesMs?: { readonly fetch: number; readonly verify: number; readonly history: number; readonly checks: number; readonly record: number };
+  readonly phasesMs?: {
+    readonly fetch: number;
+    readonly verify: number;
+    readonly history: number;
+    readonly checks: number;
+    readonly record: number;
+  };
 }
 
 export interface AuditReport extends AuditResult {
@@ -320,7 +326,9 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     progress('running checks');
     const result = runAuditChecks({ snapshot, verifications, history, profile });
     const tChecked = now();
-    const fieldsPassed = new Set(result.checks.filter((k) => k.name === 'proof.fields' && k.status === 'pass').map((k) => k.pool));
+    const fieldsPassed = new Set(
+      result.checks.filter((k) => k.name === 'proof.fields' && k.status === 'pass').map((k) => k.pool),
+    );
     let snapshotId: number | null = null;
     let auditRunId: number | null = null;
     if (mirror !== null) {
@@ -381,7 +389,12 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     };
     return {
       ...result,
-      summary: { ...summary, durationMs: tEnd - t0, phasesMs, mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId } },
+      summary: {
+        ...summary,
+        durationMs: tEnd - t0,
+        phasesMs,
+        mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId },
+      },
     };
   } finally {
     mirror?.close();

@@ -123,15 +123,24 @@ describe('exact LP-share comparison', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    const amt = (): string => `${Math.floor(rnd() * 1e6)}.${String(Math.floor(rnd() * 1e10)).padStart(10, '0')}`;
+    const amt = (): string =>
+      `${Math.floor(rnd() * 1e6)}.${String(Math.floor(rnd() * 1e10)).padStart(10, '0')}`;
     for (let i = 0; i < 300; i++) {
       const b = { reserveA: amt(), reserveB: amt(), totalLpSupply: amt() };
-      const n = rnd() < 0.5 ? { reserveA: amt(), reserveB: amt(), totalLpSupply: amt() } : { ...b, totalLpSupply: (Number(b.totalLpSupply) * (1 + (rnd() - 0.5) * 4e-9)).toFixed(10) };
+      const n =
+        rnd() < 0.5
+          ? { reserveA: amt(), reserveB: amt(), totalLpSupply: amt() }
+          : { ...b, totalLpSupply: (Number(b.totalLpSupply) * (1 + (rnd() - 0.5) * 4e-9)).toFixed(10) };
       const x = v(b.reserveA, b.reserveB, b.totalLpSupply);
       const y = v(n.reserveA, n.reserveB, n.totalLpSupply);
       if (x === null || y === null) continue;
       expect(isLpShareDecreaseExact(b, n), JSON.stringify([b, n])).toBe(isLpShareDecrease(x, y));
     }
-    expect(isLpShareDecreaseExact({ reserveA: '1e5', reserveB: '1', totalLpSupply: '1' }, { reserveA: '1', reserveB: '1', totalLpSupply: '1' })).toBeNull();
+    expect(
+      isLpShareDecreaseExact(
+        { reserveA: '1e5', reserveB: '1', totalLpSupply: '1' },
+        { reserveA: '1', reserveB: '1', totalLpSupply: '1' },
+      ),
+    ).toBeNull();
   });
 });

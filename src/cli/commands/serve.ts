@@ -33,7 +33,11 @@ export const serveCommand: CliCommand = {
     y
       .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 = any free port)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
-      .option('db', { type: 'string', default: ':memory:', describe: 'SQLite ledger file, or :memory:' })
+      .option('db', {
+        type: 'string',
+        default: './.reserve-audit/server.db',
+        describe: 'SQLite ledger file (created with its folder; a restart keeps the ledger), or :memory:',
+      })
       .option('contract-id-version', {
         type: 'string',
         choices: ['v10', 'v11', 'v12'],

@@ -8,7 +8,12 @@
  */
 import { isSameAmount } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import { computeLpShareSquare, isLpShareDecreaseExact, isLpShareSquareDecrease, LP_SHARE_TOLERANCE } from './lp-share.js';
+import {
+  computeLpShareSquare,
+  isLpShareDecreaseExact,
+  isLpShareSquareDecrease,
+  LP_SHARE_TOLERANCE,
+} from './lp-share.js';
 
 /** One observation of a pool in time order (from the mirror, or the current audit). */
 export interface HistoryPoint {
@@ -172,11 +177,22 @@ export function checkHistorySeries(
     if (p.proven && p.reserveA !== null && p.reserveB !== null && p.totalLpSupply !== null) {
       if (report && prior === undefined && lastProven !== null && lastProven.contractId !== id) {
         const exact = isLpShareDecreaseExact(
-          { reserveA: lastProven.reserveA ?? '', reserveB: lastProven.reserveB ?? '', totalLpSupply: lastProven.totalLpSupply ?? '' },
+          {
+            reserveA: lastProven.reserveA ?? '',
+            reserveB: lastProven.reserveB ?? '',
+            totalLpSupply: lastProven.totalLpSupply ?? '',
+          },
           { reserveA: p.reserveA, reserveB: p.reserveB, totalLpSupply: p.totalLpSupply },
           tol,
         );
-        const qBefore = exact === false ? null : computeLpShareSquare(lastProven.reserveA ?? '', lastProven.reserveB ?? '', lastProven.totalLpSupply ?? '');
+        const qBefore =
+          exact === false
+            ? null
+            : computeLpShareSquare(
+                lastProven.reserveA ?? '',
+                lastProven.reserveB ?? '',
+                lastProven.totalLpSupply ?? '',
+              );
         const qNow = exact === false ? null : computeLpShareSquare(p.reserveA, p.reserveB, p.totalLpSupply);
         if (qBefore !== null && qNow !== null && isLpShareSquareDecrease(qBefore, qNow, tol)) {
           const before = qBefore.sqrt();

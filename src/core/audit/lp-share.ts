@@ -86,7 +86,8 @@ export function isLpShareDecreaseExact(
   const b1 = toUnits18(now.reserveB);
   const l1 = toUnits18(now.totalLpSupply);
   const t = toUnits18(tolerance);
-  if (a0 === null || b0 === null || l0 === null || a1 === null || b1 === null || l1 === null || t === null) return null;
+  if (a0 === null || b0 === null || l0 === null || a1 === null || b1 === null || l1 === null || t === null)
+    return null;
   if (l0 === 0n || l1 === 0n) return null;
   const one = 10n ** 18n;
   const k = one - t;

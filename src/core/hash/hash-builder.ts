@@ -87,7 +87,7 @@ export class HashBuilder {
   raw(b: Uint8Array): this {
     const n = b.length;
     this.ensure(n);
-    if (n < 48) {
+    if (n < 8) {
       const buf = this.buf;
       let p = this.pos;
       for (let i = 0; i < n; i++) buf[p++] = b[i] as number;
