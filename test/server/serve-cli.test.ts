@@ -29,6 +29,8 @@ describe('reserve-audit serve', () => {
         '--simulation',
         '--contract-id-version',
         'v11',
+        '--db',
+        ':memory:',
       ],
       { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
     );
