@@ -185,6 +185,9 @@ export async function loadAuditTypes(
   return (await loadTypeEnvFromFiles(sources, o.cwd === undefined ? {} : { cwd: o.cwd })).env;
 }
 
+/** Record field labels per type environment and template (resolved once). */
+const LABEL_CACHE = new WeakMap<TypeEnv, Map<string, readonly string[] | null>>();
+
 /** Verifies one proof (decode + recompute); never throws. */
 export function verifyProof(
   contractId: string,
@@ -209,9 +212,19 @@ export function verifyProof(
       decodeError: v.reasons.map((r) => `${r.code}: ${r.message}`).join('; '),
     };
   const ref = { packageId: c.templateId.packageId, module: c.templateId.module, entity: c.templateId.entity };
-  const t = resolveTemplate(types, ref, c.packageName);
-  const fieldLabels = t.ok ? t.dataType.fields.map((f) => f.name) : null;
   const qn = formatQualifiedName(ref);
+  let cache = LABEL_CACHE.get(types);
+  if (cache === undefined) {
+    cache = new Map();
+    LABEL_CACHE.set(types, cache);
+  }
+  const key = `${ref.packageId}:${c.packageName}:${qn}`;
+  let fieldLabels = cache.get(key);
+  if (fieldLabels === undefined) {
+    const t = resolveTemplate(types, ref, c.packageName);
+    fieldLabels = t.ok ? t.dataType.fields.map((f) => f.name) : null;
+    cache.set(key, fieldLabels);
+  }
   return {
     idStatus,
     reasons: reasons.map((r) => `${r.code}: ${r.message}`),

@@ -41,6 +41,22 @@ afterAll(async () => {
   await s.close();
 });
 
+describe('runAudit in-process', () => {
+  it('accepts a fetch implementation instead of the network client', async () => {
+    const urls: string[] = [];
+    const r = await runAudit({
+      baseUrl: s.base,
+      fetchImpl: (url, init) => {
+        urls.push(url);
+        return fetch(url, init);
+      },
+    });
+    expect(r.summary.exitCode).toBe(0);
+    expect(urls[0]).toBe(`${s.base}/pools/proof`);
+    expect(urls.length).toBeGreaterThan(10);
+  });
+});
+
 describe('history', () => {
   it('prints CSV with a header and one row per observation', async () => {
     const r = await runCliForTest(['history', '--mirror', mirror, '--pool', poolId]);

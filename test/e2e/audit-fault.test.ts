@@ -98,6 +98,33 @@ describe('FAULT scenarios → exit 2 with a clear message', () => {
     }
   });
 
+  it('V12 proofs without the right types are could-not-check (PROOF_UNVERIFIABLE), never a pass', async () => {
+    const v12 = await startAuditServer({ version: 'v12', seed: 'fault-types' });
+    try {
+      const r = await runCliForTest([
+        'audit',
+        '--base-url',
+        v12.base,
+        '--json',
+        '--types',
+        'fixtures/types/splice-amulet-rules.types.json',
+      ]);
+      expect(r.code).toBe(2);
+      const doc = JSON.parse(r.stdout) as { findings: { code: string }[]; summary: { proofsProven: number } };
+      expect(doc.findings.map((f) => f.code)).toContain('PROOF_UNVERIFIABLE');
+      expect(doc.summary.proofsProven).toBe(0);
+      expect(r.stderr).toMatch(/could not check: PROOF_UNVERIFIABLE/);
+    } finally {
+      await v12.close();
+    }
+  }, 30_000);
+
+  it('a bad profile is exit 2 with PROFILE_INVALID', async () => {
+    const r = await runCliForTest(['audit', '--base-url', s.base, '--profile', 'package.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('PROFILE_INVALID');
+  });
+
   it('a bad --timeout is a usage error (exit 2)', async () => {
     const r = await runCliForTest(['audit', '--base-url', s.base, '--timeout', '-5']);
     expect(r.code).toBe(2);

@@ -165,6 +165,17 @@ describe('TAMPER scenarios → finding code, exit 1', () => {
     expect(r.code).toBe(1);
   });
 
+  it('state reserves off the proof of the same contract → STATE_PROOF_MISMATCH', async () => {
+    const r = await audit((ctx) => {
+      if (ctx.path !== '/pools/state') return undefined;
+      const st = ctx.json as { data: { pools: { reserve_b: string }[] } };
+      st.data.pools[0]!.reserve_b = bump(st.data.pools[0]!.reserve_b);
+      return { json: st };
+    });
+    expect(r.codes).toContain('STATE_PROOF_MISMATCH');
+    expect(r.code).toBe(1);
+  });
+
   it('a ticker off the reserves → TICKER_MISMATCH', async () => {
     const r = await audit((ctx) => {
       if (ctx.path !== '/aggregator/tickers') return undefined;
