@@ -6,6 +6,22 @@
  */
 import { AuditDecimal, parseDecimal } from './decimal.js';
 
+/** A 24-digit instance for displaying LP-share values (20 significant digits are shown). */
+const DisplayDecimal = AuditDecimal.clone({ precision: 24 });
+
+/** √(a × b) / L to 20 significant digits (display; half-up at the 24th digit), or null. */
+export function formatLpShareValue(reserveA: string, reserveB: string, totalLpSupply: string): string | null {
+  const a = parseDecimal(reserveA);
+  const b = parseDecimal(reserveB);
+  const l = parseDecimal(totalLpSupply);
+  if (a === null || b === null || l === null || l.lte(0) || a.lt(0) || b.lt(0)) return null;
+  return new DisplayDecimal(a.mul(b).toString())
+    .sqrt()
+    .div(new DisplayDecimal(l.toString()))
+    .toSignificantDigits(20)
+    .toString();
+}
+
 /** Default relative tolerance on an LP-share value decrease: 1e-9 (one part per billion). */
 export const LP_SHARE_TOLERANCE = '0.000000001';
 

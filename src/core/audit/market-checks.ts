@@ -38,10 +38,14 @@ export function computePairPools(
     list.push(r);
     out.set(id, list);
   }
-  const ccReserve = (r: PoolReserves): AuditDecimal =>
-    parseDecimal(cc !== null && sameToken(r.tokenB, cc) ? r.reserveB : r.reserveA) ?? new AuditDecimal(0);
-  for (const list of out.values())
-    list.sort((x, y) => ccReserve(y).cmp(ccReserve(x)) || x.poolId.localeCompare(y.poolId));
+  const depth = new Map<string, AuditDecimal>();
+  for (const r of reserves.values())
+    depth.set(
+      r.poolId,
+      parseDecimal(cc !== null && sameToken(r.tokenB, cc) ? r.reserveB : r.reserveA) ?? new AuditDecimal(0),
+    );
+  const d = (r: PoolReserves): AuditDecimal => depth.get(r.poolId) ?? new AuditDecimal(0);
+  for (const list of out.values()) list.sort((x, y) => d(y).cmp(d(x)) || x.poolId.localeCompare(y.poolId));
   return out;
 }
 
@@ -130,10 +134,6 @@ export function checkPairs(
   c.record('market', 'market.pairs', null, f);
 }
 
-function near(expected: AuditDecimal, got: number): boolean {
-  return Number.isFinite(got) && isWithin(expected, new AuditDecimal(got), AGGREGATOR_REL_TOLERANCE, ABS_TOL);
-}
-
 export function checkTickers(
   c: AuditCollector,
   tickers: readonly TickerEntry[],
@@ -163,21 +163,19 @@ export function checkTickers(
       c.skip('market', 'market.ticker', r.poolId, 'pool has no reserves');
       continue;
     }
-    const m = new AuditDecimal(mid.toString());
-    const exp = {
-      last_price: m,
-      bid: m.mul(new AuditDecimal(1).sub(fee)),
-      ask: m.mul(new AuditDecimal(1).add(fee)),
-    };
+    // aggregator values are binary64: compare in binary64 (relative error ~1e-16 ≪ 1e-9)
+    const m = mid.toNumber();
+    const fr = fee.toNumber();
+    const exp = { last_price: m, bid: m * (1 - fr), ask: m * (1 + fr) };
     const got = { last_price: t.lastPrice, bid: t.bid, ask: t.ask };
     for (const k of ['last_price', 'bid', 'ask'] as const)
-      if (!near(exp[k], got[k]))
+      if (!nearFloat(exp[k], got[k]))
         f.push(
           makeFinding(
             'TICKER_MISMATCH',
             r.poolId,
-            `ticker ${id} ${k} is ${got[k]}, the reserves give ${exp[k].toSignificantDigits(15)}`,
-            { field: k, expected: exp[k].toSignificantDigits(15).toNumber(), got: got[k], tickerId: id },
+            `ticker ${id} ${k} is ${got[k]}, the reserves give ${exp[k]}`,
+            { field: k, expected: exp[k], got: got[k], tickerId: id },
             { label: r.label },
           ),
         );

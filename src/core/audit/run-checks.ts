@@ -22,7 +22,7 @@ import {
   type HistoryPoint,
   type KnownContract,
 } from './history-checks.js';
-import { computeLpShareValue } from './lp-share.js';
+import { formatLpShareValue } from './lp-share.js';
 import {
   checkMarkets,
   checkOrderbooks,
@@ -247,7 +247,7 @@ function summarisePools(
     const s = byState.get(id);
     const f = p?.fields ?? null;
     const checks = checksByPool.get(id) ?? [];
-    const lp = f === null ? null : computeLpShareValue(f.reserveA, f.reserveB, f.totalLpSupply);
+    const lp = f === null ? null : formatLpShareValue(f.reserveA, f.reserveB, f.totalLpSupply);
     return {
       poolId: id,
       symbol: s?.symbol ?? reserves.get(id)?.symbol ?? null,
@@ -256,7 +256,7 @@ function summarisePools(
       reserveA: f?.reserveA ?? s?.reserveA ?? null,
       reserveB: f?.reserveB ?? s?.reserveB ?? null,
       totalLpSupply: f?.totalLpSupply ?? p?.entry.totalLpSupply ?? null,
-      lpShareValue: lp === null ? null : lp.toSignificantDigits(20).toString(),
+      lpShareValue: lp,
       price: s?.price ?? null,
       tvlCc: s?.tvlCc ?? null,
       checks: {
