@@ -177,6 +177,6 @@ describe('upgrade substitution', () => {
     expect(r.status).toBe('verified');
     expect(r.typing?.upgraded).toBe(true);
     expect(r.typing?.packageVersion).toBe('0.1.99');
-    expect(r.typing?.note).toMatch(/typed with a newer package version: splice-amulet 0\.1\.99/);
+    expect(r.typing?.note).toMatch(/typed with another version of the package: splice-amulet 0\.1\.99/);
   });
 });

@@ -9,14 +9,13 @@
  * Aggregator values are JSON numbers: compared with a relative tolerance of 1e-9.
  */
 import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
-import { AuditDecimal, isWithin, parseDecimal } from './decimal.js';
+import { AuditDecimal, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import type { MarketEntry, OrderbookEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
-export const AGGREGATOR_REL_TOLERANCE = '0.000000001';
-const ABS_TOL = '0.0000000001';
+export const AGGREGATOR_REL_TOLERANCE = 1e-9;
 
 const sameToken = (a: TokenKey, b: TokenKey): boolean => a.admin === b.admin && a.id === b.id;
 
@@ -210,7 +209,10 @@ export function computeOrderbookLevelsFast(
 }
 
 function nearFloat(expected: number, got: number): boolean {
-  return Number.isFinite(got) && Math.abs(got - expected) <= Math.max(1e-10, Math.abs(expected) * 1e-9);
+  return (
+    Number.isFinite(got) &&
+    Math.abs(got - expected) <= Math.max(1e-10, Math.abs(expected) * AGGREGATOR_REL_TOLERANCE)
+  );
 }
 
 export function checkOrderbooks(

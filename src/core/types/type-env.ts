@@ -176,9 +176,12 @@ export function resolveTemplate(env: TypeEnv, templateId: TypeConRef, packageNam
     requestedPackageId: templateId.packageId,
     upgraded: true,
     note:
-      `typed with a newer package version: ${best.name} ${best.version} (${best.packageId}) ` +
-      `instead of ${requestedVersion === undefined ? 'unloaded package' : `version ${requestedVersion}`} ` +
-      `${templateId.packageId}`,
+      requestedVersion === undefined
+        ? `typed with another version of the package: ${best.name} ${best.version} (${best.packageId}), ` +
+          `the highest loaded; the blob's package ${templateId.packageId} is not loaded and its version is ` +
+          'unknown, so it may be newer (a wrong typing shows as a mismatch, never as a false pass)'
+        : `typed with a newer package version: ${best.name} ${best.version} (${best.packageId}) ` +
+          `instead of version ${requestedVersion} ${templateId.packageId}`,
   };
 }
 
