@@ -1,0 +1,15 @@
+/**
+ * reserve-audit as a library for Node: the core (see ./core/index.ts) plus the Node edges —
+ * node:crypto SHA-256, DAR and type-file loading, the HTTP snapshot fetcher, the SQLite mirror,
+ * the audit runner and the reference server.
+ */
+export * from './core/index.js';
+export { type AuditReport, type RunAuditOptions, runAudit } from './io/audit-run.js';
+export { loadDarFile, loadTypeEnvFromFiles } from './io/dar-file.js';
+export { fetchSnapshot } from './io/http/index.js';
+export { sha256Node } from './io/node-sha256.js';
+export * as store from './io/store/index.js';
+export { readTypeFile, readTypeFiles } from './io/type-file.js';
+export { createApp } from './server/app.js';
+export { startServer } from './server/serve.js';
+export * as simulator from './server/simulator/index.js';
