@@ -223,6 +223,20 @@ describe('runAuditChecks', () => {
     expect(noState.findings.every((f) => f.code === 'FETCH_FAILED')).toBe(true);
   });
 
+  it('an exchange with no pools and no proofs is could-not-check (NOTHING_TO_AUDIT), not a pass', () => {
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        proofs: { ok: true, value: [] },
+        proofsAfter: { ok: true, value: [] },
+        state: { ok: true, value: [] },
+      }),
+      verifications: [],
+    });
+    expect(r.codes).toContain('NOTHING_TO_AUDIT');
+    expect(r.outcome).not.toBe('passed'); // here also failed: markets and pairs without pools
+  });
+
   it('labels in the type environment locate fields even without positions', () => {
     const v = POOLS.map(verifiedOf);
     const labels = [

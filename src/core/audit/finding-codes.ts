@@ -31,6 +31,12 @@ export const FINDING_CODES = {
     'could-not-check',
     'an endpoint could not be fetched or its response was not the documented shape',
   ),
+  NOTHING_TO_AUDIT: def(
+    'warning',
+    'fetch',
+    'could-not-check',
+    'the exchange published no pools and no proofs: there was nothing to check',
+  ),
   // proofs
   PROOF_CONTRACT_ID_MISMATCH: def(
     'error',

@@ -150,6 +150,13 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       : checkProofs(c, proofs, input.verifications, input.profile);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
+  if (proofs !== null && state !== null && proofs.length === 0 && state.length === 0)
+    c.couldNotCheck(
+      'fetch',
+      'pools',
+      null,
+      makeFinding('NOTHING_TO_AUDIT', null, 'the exchange published no pools and no proofs', {}),
+    );
   let reserves: Map<string, PoolReserves> | null = null;
   if (state !== null)
     reserves =

@@ -1,2 +1,0 @@
-import { main } from '../src/cli/main.js';
-await main(process.argv.slice(2));
