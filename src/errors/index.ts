@@ -10,3 +10,4 @@ export * from './api.js';
 export * from './http.js';
 export * from './store.js';
 export * from './audit.js';
+export * from './replay.js';

@@ -4,22 +4,31 @@
  * the reserve profile and compare them with what the mirror recorded), then re-run the history
  * checks over the recorded period. Pure checks from src/core/audit; this file only reads the mirror.
  */
+import { availableParallelism } from 'node:os';
 import {
   AuditCollector,
   type AuditResult,
   checkHistorySeries,
   computeAuditOutcome,
-  extractProvenFields,
-  findTemplateProfile,
   type HistoryPoint,
-  isSameAmount,
-  makeFinding,
   parseIsoMicros,
   type ReserveProfile,
 } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
-import { loadAuditTypes, verifyProof } from './audit-run.js';
-import { iterateContracts, type Mirror, openMirror } from './store/index.js';
+import { loadAuditTypes } from './audit-run.js';
+import { type ReplayedContract, type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
+import { type ReplayPool, startReplayPool } from './replay-pool.js';
+import { countContracts, iterateContractBatches, type Mirror, openMirror } from './store/index.js';
+
+/** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
+const BATCH_SIZE = 512;
+/** Below this many contracts the default is the in-process path (starting workers costs more). */
+const MIN_CONTRACTS_FOR_WORKERS = 4 * BATCH_SIZE;
+
+/** The default `--jobs`: one verification worker per available core (1 = in-process). */
+export function defaultReplayJobs(): number {
+  return Math.max(1, availableParallelism());
+}
 
 export interface ReplayOptions {
   readonly mirrorPath: string;
@@ -33,6 +42,11 @@ export interface ReplayOptions {
   readonly onProgress?: (done: number, perSecond: number) => void;
   readonly progressEvery?: number;
   readonly now?: () => number;
+  /**
+   * verification worker threads (default: one per available core; 1 = verify in this thread).
+   * Given explicitly, it is used as is; by default a small mirror is verified in-process.
+   */
+  readonly jobs?: number;
 }
 
 export interface ReplaySummary {
@@ -48,6 +62,8 @@ export interface ReplaySummary {
   readonly pools: number;
   readonly observations: number;
   readonly durationMs: number;
+  /** verification threads used (1 = in-process) */
+  readonly jobs: number;
   /** contracts per second over the whole run (setup, contracts, history) */
   readonly contractsPerSecond: number;
   readonly phasesMs: {
@@ -62,15 +78,6 @@ export interface ReplayReport {
   readonly summary: ReplaySummary;
   readonly findings: AuditResult['findings'];
   readonly checks: AuditResult['checks'];
-}
-
-/** What re-verifying one stored contract proved. */
-interface ReplayedContract {
-  readonly reserveA: string;
-  readonly reserveB: string;
-  readonly totalLpSupply: string;
-  readonly createdAtMicros: bigint;
-  readonly template: string;
 }
 
 /**
@@ -132,6 +139,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     );
   }
   const tSetup = now();
+  let jobs = Math.max(1, Math.floor(o.jobs ?? defaultReplayJobs()));
+  let pool: ReplayPool | null = null;
   const replayed = new Map<string, ReplayedContract>();
   const c = new AuditCollector();
   let n = 0;
@@ -144,82 +153,43 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       ...(o.fromMs === undefined ? {} : { fromMs: o.fromMs }),
       ...(o.toMs === undefined ? {} : { toMs: o.toMs }),
     };
-    for (const k of iterateContracts(mirror, range)) {
-      n++;
-      const v = verifyProof(k.contractId, k.blob, types);
-      const f = [];
-      if (v.decoded === null)
-        f.push(
-          makeFinding(
-            'PROOF_BLOB_MALFORMED',
-            k.poolId,
-            `stored blob of ${k.contractId.slice(0, 16)}… does not decode: ${v.decodeError ?? ''}`,
-            { contractId: k.contractId },
-          ),
-        );
-      else {
-        if (v.decoded.embeddedContractId !== k.contractId || v.idStatus === 'mismatch')
-          f.push(
-            makeFinding(
-              'PROOF_CONTRACT_ID_MISMATCH',
-              k.poolId,
-              `stored contract ${k.contractId.slice(0, 16)}… does not recompute from its blob`,
-              { contractId: k.contractId, reasons: v.reasons, embedded: v.decoded.embeddedContractId },
-            ),
-          );
-        else if (v.idStatus === 'could-not-check')
-          f.push(
-            makeFinding(
-              'PROOF_UNVERIFIABLE',
-              k.poolId,
-              `stored contract ${k.contractId.slice(0, 16)}… could not be verified: ${v.reasons.join('; ')}`,
-              { contractId: k.contractId },
-            ),
-          );
-        const tp = findTemplateProfile(o.profile, v.decoded.template);
-        if (tp === null)
-          f.push(
-            makeFinding(
-              'PROOF_TEMPLATE_UNEXPECTED',
-              k.poolId,
-              `stored contract ${k.contractId.slice(0, 16)}… is of template ${v.decoded.template.entityName}`,
-              { contractId: k.contractId, got: v.decoded.template },
-            ),
-          );
-        else {
-          const ex = extractProvenFields(tp, v.decoded.createArg, v.decoded.fieldLabels);
-          if (ex.ok && v.idStatus === 'verified' && v.decoded.embeddedContractId === k.contractId)
-            replayed.set(k.contractId, {
-              reserveA: ex.value.reserveA,
-              reserveB: ex.value.reserveB,
-              totalLpSupply: ex.value.totalLpSupply,
-              createdAtMicros: v.decoded.createdAtMicros,
-              template: `${v.decoded.template.packageId}:${v.decoded.template.packageName}:${v.decoded.template.moduleName}:${v.decoded.template.entityName}`,
-            });
-          if (!ex.ok)
-            f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, ex.reason, { contractId: k.contractId }));
-          else
-            for (const [name, exp, got] of [
-              ['reserve_a', ex.value.reserveA, k.reserveA],
-              ['reserve_b', ex.value.reserveB, k.reserveB],
-              ['total_lp_supply', ex.value.totalLpSupply, k.totalLpSupply],
-            ] as const)
-              if (!isSameAmount(exp, got))
-                f.push(
-                  makeFinding(
-                    'PROOF_FIELD_MISMATCH',
-                    k.poolId,
-                    `recorded ${name} ${got} of ${k.contractId.slice(0, 16)}… differs from its blob (${exp})`,
-                    { contractId: k.contractId, field: name, expected: exp, got },
-                  ),
-                );
+    const consume = (poolIds: readonly string[], ids: readonly string[], rs: ReplayedContractResult[]): void => {
+      for (let i = 0; i < rs.length; i++) {
+        const r = rs[i];
+        const poolId = poolIds[i] ?? '';
+        if (r === undefined) continue;
+        n++;
+        if (r.proven !== null) replayed.set(ids[i] ?? '', r.proven);
+        const st = c.record('proof', 'replay.contract', poolId, r.findings);
+        if (st === 'pass') verified++;
+        else if (st === 'fail') mismatch++;
+        else unverifiable++;
+        if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
+      }
+    };
+    const batches = iterateContractBatches(mirror, range, BATCH_SIZE);
+    if (jobs <= 1 || (o.jobs === undefined && countContracts(mirror) < MIN_CONTRACTS_FOR_WORKERS)) {
+      jobs = 1;
+      for (const b of batches) consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
+    } else {
+      pool = await startReplayPool(jobs, {
+        typeFiles: o.typeFiles ?? [],
+        dars: o.dars ?? [],
+        cwd: o.cwd,
+        profile: o.profile,
+      });
+      // batches in flight, awaited in submission order: the output is the in-process one
+      const queue: { poolIds: string[]; ids: string[]; results: Promise<ReplayedContractResult[]> }[] = [];
+      for (const b of batches) {
+        const results = pool.verify(b);
+        results.catch(() => {}); // rejections are re-raised when this batch is awaited
+        queue.push({ poolIds: b.poolIds, ids: b.contractIds, results });
+        while (queue.length >= 2 * jobs) {
+          const q = queue.shift();
+          if (q !== undefined) consume(q.poolIds, q.ids, await q.results);
         }
       }
-      const st = c.record('proof', 'replay.contract', k.poolId, f);
-      if (st === 'pass') verified++;
-      else if (st === 'fail') mismatch++;
-      else unverifiable++;
-      if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
+      for (const q of queue) consume(q.poolIds, q.ids, await q.results);
     }
     const tContracts = now();
     // history over the recorded period, with the values just re-verified (not the stored status)
@@ -248,6 +218,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         pools: series.size,
         observations,
         durationMs: Math.round(elapsed),
+        jobs,
         contractsPerSecond: Math.round(n / Math.max(1e-9, elapsed / 1000)),
         phasesMs: {
           setup: Math.round(tSetup - t0),
@@ -260,6 +231,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       checks: c.checks,
     };
   } finally {
+    await pool?.close();
     mirror.close();
   }
 }

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiSnapshot, RawResponse } from '../core/api/index.js';
+import { parseCacheHeaders } from '../core/api/snapshot.js';
 import {
   type AuditResult,
   computeAuditSnapshot,
@@ -141,6 +142,8 @@ export function createFetchClient(
       body: bytes,
       startedAtMs,
       durationMs: now() - startedAtMs,
+      ...parseCacheHeaders(res.headers.get('cache-control'), res.headers.get('age')),
+      date: res.headers.get('date'),
     };
   };
   return {
@@ -251,23 +254,8 @@ export function loadMirrorHistory(
   currentContracts: readonly string[],
   query: HistoryQuery = {},
 ): MirrorHistory {
+  // one set-based query for the series (template included), one for the current contracts
   const obs = loadObservationsForHistoryChecks(mirror, query);
-  const tmpl = mirror.db.prepare(
-    'SELECT package_id, package_name, module_name, entity_name FROM contracts WHERE contract_id = ?',
-  );
-  const templateCache = new Map<string, string | null>();
-  const templateOf = (id: string): string | null => {
-    if (!templateCache.has(id)) {
-      const r = tmpl.get(id) as
-        | { package_id: string; package_name: string; module_name: string; entity_name: string }
-        | undefined;
-      templateCache.set(
-        id,
-        r === undefined ? null : `${r.package_id}:${r.package_name}:${r.module_name}:${r.entity_name}`,
-      );
-    }
-    return templateCache.get(id) ?? null;
-  };
   const series = new Map<string, HistoryPoint[]>();
   for (const [poolId, list] of obs)
     series.set(
@@ -279,16 +267,22 @@ export function loadMirrorHistory(
         reserveA: o.contractReserveA ?? o.reserveA,
         reserveB: o.contractReserveB ?? o.reserveB,
         totalLpSupply: o.contractTotalLpSupply ?? o.totalLpSupply,
-        proven: o.verificationStatus === 'verified' && o.fieldsSource === 'blob',
-        template: o.contractId === null ? null : templateOf(o.contractId),
+        proven: o.proven,
+        template: o.contractId === null ? null : o.template,
         blobKey: null,
       })),
     );
   const known = new Map<string, KnownContract>();
-  const byId = mirror.db.prepare('SELECT contract_id, pool_id FROM contracts WHERE contract_id = ?');
+  const rows = mirror.db
+    .prepare(
+      'SELECT contract_id, pool_id FROM contracts WHERE contract_id IN (SELECT value FROM json_each(?))',
+    )
+    .raw(true)
+    .all(JSON.stringify(currentContracts)) as [string, string][];
+  const poolOf = new Map(rows);
   for (const id of currentContracts) {
-    const r = byId.get(id) as { contract_id: string; pool_id: string } | undefined;
-    if (r !== undefined) known.set(id, { contractId: r.contract_id, poolId: r.pool_id });
+    const poolId = poolOf.get(id);
+    if (poolId !== undefined) known.set(id, { contractId: id, poolId });
   }
   const lastSeenPools = new Map<string, string>();
   for (const o of loadLatestObservations(mirror))

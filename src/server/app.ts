@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ServerError } from '../errors/server.js';
 import { WindowCache } from './cache.js';
-import { errorBody, HttpError, JSON_CONTENT_TYPE, type Reply } from './http.js';
+import { errorBody, formatAgeHeader, HttpError, JSON_CONTENT_TYPE, type Reply } from './http.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { type RequestContext, Router } from './router.js';
 import type { PoolSnapshot } from './routes/common.js';
@@ -152,7 +152,13 @@ export function createApp(opts: AppOptions): App {
       if (route.method === 'GET') drain(req);
       const pending = route.handler(ctx);
       const reply = pending instanceof Promise ? await pending : pending;
-      res.writeHead(reply.status, replyHeaders(reply, route.cors));
+      const headers = replyHeaders(reply, route.cors);
+      res.writeHead(
+        reply.status,
+        reply.computedAtMs === undefined
+          ? headers
+          : { ...headers, Age: formatAgeHeader(reply.computedAtMs, clock.nowMs()) },
+      );
       res.end(reply.body);
     } catch (e) {
       if (e instanceof HttpError) {

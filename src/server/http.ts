@@ -25,6 +25,13 @@ export interface Reply {
   readonly body: Uint8Array;
   /** seconds for `Cache-Control: public, max-age=N`; absent = `no-store` */
   readonly maxAgeSeconds?: number;
+  /** server-clock ms when a cached reply was computed: the app sends `Age` (RFC 9111 §5.1) from it */
+  readonly computedAtMs?: number;
+}
+
+/** The `Age` header value of a reply computed at `computedAtMs`, served at `nowMs` (whole seconds, ≥ 0). */
+export function formatAgeHeader(computedAtMs: number, nowMs: number): string {
+  return String(Math.max(0, Math.floor((nowMs - computedAtMs) / 1000)));
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -76,6 +76,40 @@ describe('orderbook (§6 formulas)', () => {
     );
   });
 
+  it('the binary64 response levels are within a few ulps of the exact 80-digit levels', () => {
+    let worst = 0;
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 28n }),
+        fc.bigInt({ min: 1n, max: 10n ** 28n }),
+        fc.integer({ min: 1, max: 100 }),
+        (a, b, half) => {
+          const units = (u: bigint): string =>
+            `${u / 10_000_000_000n}.${(u % 10_000_000_000n).toString().padStart(10, '0')}`;
+          const p = makePool('z', CC, USDCX, units(a), units(b));
+          const exact = computeOrderbookLevels(p, half * 2);
+          const ob = computeOrderbook({ pool: p, tickerId: 't', depth: half * 2, nowMs: NOW });
+          for (const side of ['bids', 'asks'] as const) {
+            expect(ob[side]).toHaveLength(half);
+            exact[side].forEach(([ep, ea], i) => {
+              const [gp, ga] = ob[side][i]!;
+              for (const [e, g] of [
+                [ep, gp],
+                [ea, ga],
+              ] as const) {
+                const rel = e.sub(g).abs().div(e).toNumber();
+                worst = Math.max(worst, rel);
+                expect(rel).toBeLessThan(1e-14);
+              }
+            });
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+    expect(worst).toBeGreaterThan(0); // binary64, not exact: the bound above is what is promised
+  });
+
   it('empty pool → empty sides; depth parsing', () => {
     const empty = makePool('e', CC, USDCX, '0', '0');
     expect(computeOrderbook({ pool: empty, tickerId: 'CC_USDCX', nowMs: NOW })).toEqual({

@@ -41,6 +41,25 @@ describe('utf8', () => {
     const bom = Uint8Array.from([0xef, 0xbb, 0xbf, ...new Array(20).fill(0x61)]);
     expect(decodeUtf8(bom, 0, bom.length)?.charCodeAt(0)).toBe(0xfeff);
   });
+  it('a string-cache hit confirmed word-wise (DataView) never returns a different string', () => {
+    // 40-char ASCII strings that differ only at index 3 (a byte the O(1) slot hash does not sample)
+    // share a cache slot; an offset start checks the unaligned word reads too
+    const enc = new TextEncoder();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 40 }), (off, len) => {
+        const a = 'party-abcdefghijklmnopqrstuvwxyz-0123456789'.slice(0, len);
+        const b = `${a.slice(0, 3)}${a[3] === 'Z' ? 'Y' : 'Z'}${a.slice(4)}`.slice(0, len);
+        for (const s of [a, b, a]) {
+          const buf = new Uint8Array(off + len + 3);
+          buf.set(enc.encode(s), off);
+          const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+          expect(decodeUtf8(buf, off, off + len, view)).toBe(s);
+          expect(decodeUtf8(buf, off, off + len)).toBe(s);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
   it('orders by code point (= UTF-8 byte order), not UTF-16 units', () => {
     fc.assert(
       fc.property(

@@ -25,6 +25,7 @@ import {
   recordAuditRun,
   recordSnapshot,
 } from '../../src/io/store/index.js';
+import { MIGRATION_001_INITIAL } from '../../src/io/store/migrations/001-initial.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -74,13 +75,57 @@ describe('schema', () => {
     ]);
     expect(mirror.db.prepare('SELECT version, name FROM migrations').all()).toEqual([
       { version: 1, name: 'initial' },
+      { version: 2, name: 'history-indexes' },
     ]);
+  });
+
+  it('migrates an existing v1 mirror to v2, keeping its data; the history join uses the covering index', () => {
+    const path = join(dir, 'v1.db');
+    const db = new Database(path);
+    db.exec(
+      'CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)',
+    );
+    for (const sql of MIGRATION_001_INITIAL) db.exec(sql);
+    db.prepare("INSERT INTO migrations VALUES (1, 'initial', 0)").run();
+    db.close();
+    // a v1 file cannot be read without migrating it first
+    expect(() => openMirror(path, { readonly: true })).toThrow(
+      expect.objectContaining({ code: 'STORE_SCHEMA_UNSUPPORTED' }),
+    );
+    // fill it through the v1 schema only: the recorder's statements do not depend on v2
+    const v1 = new Database(path);
+    v1.prepare(
+      `INSERT INTO snapshots VALUES (1, 'k1', 'http://x', ${T}, ${T}, ${T}, 1, 1, '[]')`,
+    ).run();
+    v1.prepare(
+      `INSERT INTO contracts VALUES ('cid-1', 'p', x'00', ?, 'u1', 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve',
+         '1.0', '2.0', '3.0', '2026-11-01T12:00:00+00:00', ${T}, ${T * 1000}, 'blob', 'verified', NULL, 1, 1, ${T}, ${T})`,
+    ).run('ab'.repeat(32));
+    v1.prepare(
+      `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, reserve_a) VALUES (1, 'p', ${T}, 'cid-1', '1.0')`,
+    ).run();
+    v1.close();
+    const m2 = openMirror(path);
+    try {
+      expect(m2.schemaVersion).toBe(2);
+      expect(m2.db.prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([1, 2]);
+      const idx = m2.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
+      expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'observations_contract']));
+      const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
+      expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
+      expect(o?.template).toBe('pkg:amm-pools:Amm.Pool:PoolReserve');
+    } finally {
+      m2.close();
+    }
+    const ro = openMirror(path, { readonly: true });
+    expect(ro.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+    ro.close();
   });
 
   it('reopening does not re-apply migrations; read-only opening works on a migrated file', () => {
     mirror.close();
     mirror = openMirror(join(dir, 'm.db'));
-    expect(count('migrations')).toBe(1);
+    expect(count('migrations')).toBe(LATEST_SCHEMA_VERSION);
     const ro = openMirror(join(dir, 'm.db'), { readonly: true });
     expect(ro.readonly).toBe(true);
     expect(() => recordSnapshot(ro, makeSnapshot(T, pools(1, 1)))).toThrow(StoreError);
@@ -256,6 +301,18 @@ describe('queries', () => {
     });
     expect(series[0]?.blobSha256).toMatch(/^[0-9a-f]{64}$/);
     expect([...loadObservationsForHistoryChecks(mirror).keys()]).toEqual(['1000', '1001', '1002']);
+  });
+
+  it('loadObservationsForHistoryChecks: newest N per pool, requested pools in order, empty ones kept', () => {
+    const all = loadObservationsForHistoryChecks(mirror, { limitPerPool: Number.MAX_SAFE_INTEGER });
+    const full = all.get('1001') ?? [];
+    expect(full.length).toBeGreaterThan(2);
+    const last2 = loadObservationsForHistoryChecks(mirror, { limitPerPool: 2 }).get('1001') ?? [];
+    expect(last2.map((o) => o.snapshotId)).toEqual(full.slice(-2).map((o) => o.snapshotId));
+    const picked = loadObservationsForHistoryChecks(mirror, { poolIds: ['1002', 'nope', '1000'] });
+    expect([...picked.keys()]).toEqual(['1002', 'nope', '1000']);
+    expect(picked.get('nope')).toEqual([]);
+    expect(picked.get('1000')).toEqual(all.get('1000'));
   });
 
   it('iterateContracts: ordered by creation time, half-open range, by pool', () => {

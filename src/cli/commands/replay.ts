@@ -1,12 +1,13 @@
 /**
- * `reserve-audit replay --mirror <file> [--from <iso>] [--to <iso>] [--json]`: re-verify every
+ * `reserve-audit replay --mirror <file> [--from <iso>] [--to <iso>] [--jobs <n>] [--json]`: re-verify every
  * reserve contract stored in the mirror (once per contract ID) and re-run the history checks over
- * the recorded period, with progress on stderr. Exit 0 / 1 / 2 as for `audit`.
+ * the recorded period, with progress on stderr. Verification runs on `--jobs` worker threads
+ * (default: one per available core; 1 = in-process). Exit 0 / 1 / 2 as for `audit`.
  */
 import { resolve } from 'node:path';
 import { parseIsoMicros } from '../../core/audit/index.js';
 import { AuditError } from '../../errors/audit.js';
-import { runReplay } from '../../io/audit-replay.js';
+import { defaultReplayJobs, runReplay } from '../../io/audit-replay.js';
 import { loadAuditProfile } from '../../io/audit-run.js';
 import type { CliCommand } from '../command.js';
 import { createStyle, stringifyJson } from '../render/style.js';
@@ -30,6 +31,10 @@ export const replayCommand: CliCommand = {
       .option('mirror', { type: 'string', demandOption: true, describe: 'the SQLite mirror to replay' })
       .option('from', { type: 'string', describe: 'only contracts/observations at or after this ISO time' })
       .option('to', { type: 'string', describe: 'only contracts/observations before this ISO time' })
+      .option('jobs', {
+        type: 'number',
+        describe: `verification worker threads (default: available cores, here ${defaultReplayJobs()}; 1 = in-process)`,
+      })
       .option('json', {
         type: 'boolean',
         default: false,
@@ -49,6 +54,12 @@ export const replayCommand: CliCommand = {
         'AUDIT_OPTION_INVALID',
         `"--from" expected a time before --to, got ${JSON.stringify(args.from)} ≥ ${JSON.stringify(args.to)}`,
       );
+    const jobs = args.jobs === undefined ? undefined : Number(args.jobs);
+    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256))
+      throw new AuditError(
+        'AUDIT_OPTION_INVALID',
+        `"--jobs" expected an integer from 1 to 256, got ${JSON.stringify(args.jobs)}`,
+      );
     const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
     const profile = await loadAuditProfile({
       profilePath: args.profile === undefined ? null : String(args.profile),
@@ -62,6 +73,7 @@ export const replayCommand: CliCommand = {
       typeFiles: list(args.types),
       dars: list(args.dar),
       cwd: ctx.cwd,
+      ...(jobs === undefined ? {} : { jobs }),
       onProgress: (n, rate) =>
         ctx.stderr.write(`reserve-audit: replayed ${n} contracts (${Math.round(rate)}/s)\n`),
     });

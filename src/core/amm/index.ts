@@ -26,6 +26,7 @@ export {
 export {
   computeOrderbook,
   computeOrderbookLevels,
+  computeOrderbookNumbers,
   ORDERBOOK_BAND,
   ORDERBOOK_DEFAULT_DEPTH,
   ORDERBOOK_MAX_DEPTH,
@@ -39,7 +40,9 @@ export {
   formatMemo,
   isUnsupportedConnectToken,
   parseQuoteRequest,
+  planConnectSwap,
   type QuoteInput,
+  type QuotePlanResult,
   type QuoteRequest,
   type QuoteResult,
   quoteConnectSwap,

@@ -4,7 +4,9 @@
  * reserve X:
  *   ask i = [m(1 + 0.02 i/N), X(1/√(1 + 0.02(i−1)/N) − 1/√(1 + 0.02 i/N))]
  *   bid i = [m(1 − 0.02 i/N), X(1/√(1 − 0.02 i/N) − 1/√(1 − 0.02(i−1)/N))]
- * computed at 80 digits, then converted to the nearest JSON number.
+ * `computeOrderbookLevels` evaluates them exactly (80 digits, for audits and tests);
+ * `computeOrderbook` (the response, plain JSON numbers) evaluates them in binary64 with a
+ * cancellation-free form, within a few ulps of the exact values (docs/decisions/amm.md).
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
@@ -67,13 +69,55 @@ export function computeOrderbookLevels(
   const invSqrt = (d: Dec): Dec => ONE.div(d.sqrt());
   const asks: [Dec, Dec][] = [];
   const bids: [Dec, Dec][] = [];
+  // level i − 1's 1/√ is level i's "previous" one: one square root per level and side
+  let invUpPrev = ONE;
+  let invDownPrev = ONE;
   for (let i = 1; i <= n; i++) {
     const up = ONE.add(step(i));
-    const upPrev = ONE.add(step(i - 1));
-    asks.push([m.mul(up), x.mul(invSqrt(upPrev).sub(invSqrt(up)))]);
+    const invUp = invSqrt(up);
+    asks.push([m.mul(up), x.mul(invUpPrev.sub(invUp))]);
     const down = ONE.sub(step(i));
-    const downPrev = ONE.sub(step(i - 1));
-    bids.push([m.mul(down), x.mul(invSqrt(down).sub(invSqrt(downPrev)))]);
+    const invDown = invSqrt(down);
+    bids.push([m.mul(down), x.mul(invDown.sub(invDownPrev))]);
+    invUpPrev = invUp;
+    invDownPrev = invDown;
+  }
+  return { bids, asks };
+}
+
+/**
+ * The same levels as JSON numbers, in binary64. No catastrophic cancellation: with
+ * a = 1 ± 0.02(i−1)/N and b = 1 ± 0.02 i/N (so |b − a| = δ = 0.02/N exactly),
+ *   1/√a − 1/√b = δ / (√a·√b·(√a + √b)),
+ * so each amount is within a few ulps (relative ≈ 1e-15) of the exact value, and each price
+ * m(1 ± 0.02 i/N) within ~2 ulps (m is the correctly rounded binary64 of reserve_b / reserve_a).
+ * Display values only ("may lose precision"), never money.
+ */
+export function computeOrderbookNumbers(
+  pool: Pick<PoolState, 'reserveA' | 'reserveB'>,
+  depth: number,
+): { bids: OrderbookLevel[]; asks: OrderbookLevel[] } {
+  const mid = computeMidPriceExact(pool);
+  if (mid === null) return { bids: [], asks: [] };
+  const m = mid.toNumber();
+  const x = Number(toDec(pool.reserveA, 'reserveA').toFixed());
+  const n = depth / 2;
+  const denom = 100 * n; // 0.02 i/N = 2i/(100N): one correctly rounded division
+  const delta = 2 / denom;
+  const asks: OrderbookLevel[] = [];
+  const bids: OrderbookLevel[] = [];
+  let sUpPrev = 1;
+  let sDownPrev = 1;
+  for (let i = 1; i <= n; i++) {
+    const frac = (2 * i) / denom;
+    const up = 1 + frac;
+    const down = 1 - frac;
+    const sUp = Math.sqrt(up);
+    const sDown = Math.sqrt(down);
+    asks.push([m * up, (x * delta) / (sUpPrev * sUp * (sUpPrev + sUp))]);
+    bids.push([m * down, (x * delta) / (sDownPrev * sDown * (sDownPrev + sDown))]);
+    sUpPrev = sUp;
+    sDownPrev = sDown;
   }
   return { bids, asks };
 }
@@ -91,12 +135,6 @@ export function computeOrderbook(x: OrderbookInput): Orderbook {
       `"depth" expected an even integer from 2 to 200, got ${formatGot(depth)}`,
     );
   }
-  const levels = computeOrderbookLevels(x.pool, depth);
-  const num = ([p, a]: [Dec, Dec]): OrderbookLevel => [p.toNumber(), a.toNumber()];
-  return {
-    ticker_id: x.tickerId,
-    timestamp: x.nowMs,
-    bids: levels.bids.map(num),
-    asks: levels.asks.map(num),
-  };
+  const levels = computeOrderbookNumbers(x.pool, depth);
+  return { ticker_id: x.tickerId, timestamp: x.nowMs, bids: levels.bids, asks: levels.asks };
 }

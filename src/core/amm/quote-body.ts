@@ -5,11 +5,22 @@
  * network_fee.amount trimmed, estimated_time_seconds with two decimals.
  */
 import { AmmError } from '../../errors/amm.js';
-import { type Dec, ONE, roundHalfUp10, toDec, ZERO } from './decimal.js';
-import { formatAmount, formatSeconds, formatTrimmed } from './format.js';
-import { computeTvlCc, isSameToken } from './swap-math.js';
-import { computeFeePercentage, computeHopMid, type SwapHopPlan, type SwapPlan } from './swap-plan.js';
-import type { TokenRef } from './types.js';
+import {
+  addFx,
+  cmpFx,
+  divFx,
+  type Fixed,
+  FX_ONE,
+  FX_ZERO,
+  formatFixedPlaces,
+  mulFx,
+  subFx,
+  toFx,
+} from './exact.js';
+import { formatSeconds, formatTrimmed } from './format.js';
+import { isSameToken, readPoolExact, readReserveOfExact } from './swap-math.js';
+import { readSwapHopExact, readSwapPlanExact, type SwapHopPlan, type SwapPlan } from './swap-plan.js';
+import type { PoolState, TokenRef } from './types.js';
 
 export interface QuoteAmount {
   readonly amount: string;
@@ -92,47 +103,55 @@ function amountOf(token: TokenRef, amount: string): QuoteAmount {
   return { amount, instrument_admin: token.admin, instrument_id: token.id };
 }
 
-/** ratio, HALF-UP to 10 places; 0 when the divisor is 0 */
-function price(num: Dec, den: Dec): string {
-  return formatAmount(den.isZero() ? ZERO : roundHalfUp10(num.div(den)));
+/** 10 places, half-up */
+const fmt = (f: Fixed): string => formatFixedPlaces(f);
+
+/** num/den HALF-UP to 10 places, rendered; "0.0000000000" when the divisor is 0 */
+function price(num: Fixed, den: Fixed): string {
+  return fmt(den.n === 0n ? FX_ZERO : divFx(num, den, 'half-up'));
 }
 
-function slippageOf(tradeNoFees: Dec, poolBefore: Dec): Dec {
-  return poolBefore.isZero() ? ZERO : ONE.sub(tradeNoFees.div(poolBefore));
+/** TVL in CC of a pool (2 × its CC reserve), exact */
+function tvlCc(pool: PoolState, cc: TokenRef): Fixed {
+  const r = readReserveOfExact(pool, readPoolExact(pool), cc);
+  return r === null ? FX_ZERO : addFx(r, r);
 }
 
 function renderHop(h: SwapHopPlan, cc: TokenRef): QuotePoolEntry {
+  const e = readSwapHopExact(h);
+  const p = readPoolExact(h.pool);
   const sellIsA = isSameToken(h.pool.tokenA, h.sell);
-  const midBefore = computeHopMid(h.reserveInBefore, h.reserveOutBefore);
-  const newIn = sellIsA ? h.newReserveA : h.newReserveB;
-  const newOut = sellIsA ? h.newReserveB : h.newReserveA;
-  const midAfter = computeHopMid(newIn, newOut);
-  const tradeNoFees = h.amountOutNoFees.div(h.amountIn);
-  const ra = toDec(h.pool.reserveA, 'reserveA');
-  const rb = toDec(h.pool.reserveB, 'reserveB');
+  const newIn = sellIsA ? e.newReserveA : e.newReserveB;
+  const newOut = sellIsA ? e.newReserveB : e.newReserveA;
+  // exact: 1 − (outNoFees/in)/(rOut/rIn) = (in·rOut − outNoFees·rIn)/(in·rOut); 0 when the mid is 0
+  const inTimesOut = mulFx(e.amountIn, e.reserveOut);
+  const slippage =
+    e.reserveIn.n === 0n || inTimesOut.n === 0n
+      ? FX_ZERO
+      : divFx(subFx(inTimesOut, mulFx(e.amountOutNoFees, e.reserveIn)), inTimesOut, 'half-up');
   // pool orientation: token b per token a, whatever the trade direction
-  const [a, b] = sellIsA ? [h.amountIn, h.amountOut] : [h.amountOut, h.amountIn];
-  const [a0, b0] = sellIsA ? [h.amountIn, h.amountOutNoFees] : [h.amountOutNoFees, h.amountIn];
+  const [a, b] = sellIsA ? [e.amountIn, e.amountOut] : [e.amountOut, e.amountIn];
+  const [a0, b0] = sellIsA ? [e.amountIn, e.amountOutNoFees] : [e.amountOutNoFees, e.amountIn];
   return {
-    buy: amountOf(h.buy, formatAmount(h.amountOut)),
+    buy: amountOf(h.buy, fmt(e.amountOut)),
     contract_id: h.pool.reserveContract.contractId,
     fees: {
-      admin: amountOf(h.sell, formatAmount(h.protocolFee)),
-      fee_percentage: formatAmount(toDec(h.pool.feeRate, 'feeRate')),
-      liquidity: amountOf(h.sell, formatAmount(h.lpFee)),
+      admin: amountOf(h.sell, fmt(e.protocolFee)),
+      fee_percentage: fmt(p.feeRate),
+      liquidity: amountOf(h.sell, fmt(e.lpFee)),
     },
     pool_id: h.pool.poolId,
-    pool_price_after: price(h.newReserveB, h.newReserveA),
-    pool_price_before: price(rb, ra),
+    pool_price_after: price(e.newReserveB, e.newReserveA),
+    pool_price_before: price(p.reserveB, p.reserveA),
     prices: {
-      pool_after: formatAmount(roundHalfUp10(midAfter)),
-      pool_before: formatAmount(roundHalfUp10(midBefore)),
-      slippage: formatAmount(roundHalfUp10(slippageOf(tradeNoFees, midBefore))),
-      trade: price(h.amountOut, h.amountIn),
-      trade_no_fees: formatAmount(roundHalfUp10(tradeNoFees)),
+      pool_after: price(newOut, newIn),
+      pool_before: price(e.reserveOut, e.reserveIn),
+      slippage: fmt(slippage),
+      trade: price(e.amountOut, e.amountIn),
+      trade_no_fees: price(e.amountOutNoFees, e.amountIn),
     },
-    sell: amountOf(h.sell, formatAmount(h.amountIn)),
-    size: amountOf(cc, formatAmount(computeTvlCc(h.pool, cc))),
+    sell: amountOf(h.sell, fmt(e.amountIn)),
+    size: amountOf(cc, fmt(tvlCc(h.pool, cc))),
     trade_price: price(b, a),
     trade_price_no_fees: price(b0, a0),
   };
@@ -148,22 +167,45 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   const { plan, cc } = x;
   const first = plan.hops[0];
   if (first === undefined) throw new AmmError('AMM_INVALID_POOL', '"plan" expected at least one hop, got 0');
-  let before = ONE;
-  let after = ONE;
+  const pe = readSwapPlanExact(plan);
+  // route mid prices as exact fractions: Π rOut / Π rIn (0 if a hop's mid is 0)
+  let beforeNum = FX_ONE;
+  let beforeDen = FX_ONE;
+  let afterNum = FX_ONE;
+  let afterDen = FX_ONE;
   let shallowest = first;
+  let shallowestTvl = tvlCc(first.pool, cc);
+  let feePercentage = plan.mode === 'connect' ? toFx(x.connectFeeRate, 'connectFeeRate') : FX_ZERO;
   for (const h of plan.hops) {
+    const e = readSwapHopExact(h);
     const sellIsA = isSameToken(h.pool.tokenA, h.sell);
-    before = before.mul(computeHopMid(h.reserveInBefore, h.reserveOutBefore));
-    after = after.mul(
-      computeHopMid(sellIsA ? h.newReserveA : h.newReserveB, sellIsA ? h.newReserveB : h.newReserveA),
-    );
-    if (computeTvlCc(h.pool, cc).lt(computeTvlCc(shallowest.pool, cc))) shallowest = h;
+    const zeroBefore = e.reserveIn.n === 0n;
+    beforeNum = mulFx(beforeNum, zeroBefore ? FX_ZERO : e.reserveOut);
+    beforeDen = mulFx(beforeDen, zeroBefore ? FX_ONE : e.reserveIn);
+    const newIn = sellIsA ? e.newReserveA : e.newReserveB;
+    const newOut = sellIsA ? e.newReserveB : e.newReserveA;
+    const zeroAfter = newIn.n === 0n;
+    afterNum = mulFx(afterNum, zeroAfter ? FX_ZERO : newOut);
+    afterDen = mulFx(afterDen, zeroAfter ? FX_ONE : newIn);
+    const tvl = tvlCc(h.pool, cc);
+    if (cmpFx(tvl, shallowestTvl) < 0) {
+      shallowest = h;
+      shallowestTvl = tvl;
+    }
+    feePercentage = addFx(feePercentage, readPoolExact(h.pool).feeRate);
   }
-  const poolBefore = formatAmount(roundHalfUp10(before));
-  const poolAfter = formatAmount(roundHalfUp10(after));
-  const tradeNoFees = formatAmount(roundHalfUp10(plan.amountOutNoFees.div(plan.sellAmount)));
-  const trade = formatAmount(roundHalfUp10(plan.amountOut.div(plan.sellAmount)));
-  const slippage = formatAmount(roundHalfUp10(slippageOf(toDec(tradeNoFees), toDec(poolBefore))));
+  const poolBeforeFx = divFx(beforeNum, beforeDen, 'half-up');
+  const tradeNoFeesFx = divFx(pe.amountOutNoFees, pe.sellAmount, 'half-up');
+  const poolBefore = fmt(poolBeforeFx);
+  const poolAfter = fmt(divFx(afterNum, afterDen, 'half-up'));
+  const tradeNoFees = fmt(tradeNoFeesFx);
+  const trade = fmt(divFx(pe.amountOut, pe.sellAmount, 'half-up'));
+  // on the two rendered (10-place) values, as the live service reports it
+  const slippage = fmt(
+    poolBeforeFx.n === 0n
+      ? FX_ZERO
+      : divFx(subFx(poolBeforeFx, tradeNoFeesFx), poolBeforeFx, 'half-up'),
+  );
   const sent: QuoteSent =
     x.connect === undefined
       ? {
@@ -184,9 +226,9 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   const body: QuoteBody = {
     estimated_time_seconds: formatSeconds(x.avgExecutionSeconds ?? '12'),
     fees: {
-      amount_admin: formatAmount(first.protocolFee),
-      amount_liquidity: formatAmount(first.lpFee),
-      fee_percentage: formatAmount(computeFeePercentage(plan, x.connectFeeRate)),
+      amount_admin: fmt(readSwapHopExact(first).protocolFee),
+      amount_liquidity: fmt(readSwapHopExact(first).lpFee),
+      fee_percentage: fmt(feePercentage),
       instrument_admin: first.sell.admin,
       instrument_id: first.sell.id,
       network_fee: amountOf(cc, formatTrimmed(plan.networkFee)),
@@ -194,10 +236,10 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
     ...(x.connect === undefined ? {} : { memo: x.connect.memo }),
     pool_price_after_trade: poolAfter,
     pool_price_before_trade: poolBefore,
-    pool_size: amountOf(cc, formatAmount(computeTvlCc(shallowest.pool, cc))),
+    pool_size: amountOf(cc, fmt(tvlCc(shallowest.pool, cc))),
     pools: plan.hops.map((h) => renderHop(h, cc)),
     prices: { pool_after: poolAfter, pool_before: poolBefore, slippage, trade, trade_no_fees: tradeNoFees },
-    returned: amountOf(plan.buy, formatAmount(plan.amountOut)),
+    returned: amountOf(plan.buy, fmt(pe.amountOut)),
     sent,
     slippage,
     trade_price: trade,

@@ -38,6 +38,11 @@ export type QuoteResult =
   | { readonly ok: true; readonly body: QuoteBody; readonly plan: SwapPlan }
   | { readonly ok: false; readonly status: 400 | 404; readonly error: string };
 
+/** A quote without its rendered body: what executing a swap needs. */
+export type QuotePlanResult =
+  | { readonly ok: true; readonly plan: SwapPlan }
+  | { readonly ok: false; readonly status: 400 | 404; readonly error: string };
+
 /** The validated request (exported for the simulated ledger and the routes). */
 export interface QuoteRequest {
   readonly sellAmount: Dec;
@@ -119,7 +124,10 @@ export function isUnsupportedConnectToken(token: TokenRef, tokens: readonly Toke
   return t !== undefined && t.symbol.toUpperCase() === UNSUPPORTED_CONNECT_SYMBOL;
 }
 
-function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
+function planQuote(
+  x: QuoteInput,
+  mode: SwapPlanMode,
+): { readonly ok: true; readonly plan: SwapPlan; readonly req: QuoteRequest } | Fail {
   const parsed = parseQuoteRequest(x.request, mode);
   if (!parsed.ok) return parsed;
   const req = parsed.value;
@@ -162,6 +170,7 @@ function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
       pools: active,
       policy: x.policy,
       mode,
+      sellAmountCc: valueCc,
     });
   } catch (e) {
     if (isAmmError(e) && e.code === 'AMM_AMOUNT_BELOW_FEES')
@@ -169,6 +178,13 @@ function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
     if (isAmmError(e)) return fail(400, 'insufficient liquidity');
     throw e;
   }
+  return { ok: true, plan, req };
+}
+
+function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
+  const planned = planQuote(x, mode);
+  if (!planned.ok) return planned;
+  const { plan, req } = planned;
   const body = renderQuoteBody({
     plan,
     cc: x.cc,
@@ -185,6 +201,15 @@ function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
 /** POST /connect/quote (§4): Connect fee, network fee from the route, Connect minimum, memo. */
 export function quoteConnectSwap(x: QuoteInput): QuoteResult {
   return quote(x, 'connect');
+}
+
+/**
+ * `quoteConnectSwap` without rendering the body: the same validation, route and plan (for
+ * executing a Connect swap, where only the plan is used).
+ */
+export function planConnectSwap(x: QuoteInput): QuotePlanResult {
+  const planned = planQuote(x, 'connect');
+  return planned.ok ? { ok: true, plan: planned.plan } : planned;
 }
 
 /** POST /pools/quote (§4b): no Connect fee, network fee on top, min_swap_amount_size_cc, no memo. */

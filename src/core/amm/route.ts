@@ -3,8 +3,9 @@
  * pair, else two hops through CC with the deepest pool on each leg. "Deepest" = largest CC-side
  * reserve; ties go to the smaller pool_id (string order) so the choice is deterministic.
  */
-import { type Dec, roundHalfUp10, toDec } from './decimal.js';
-import { computeCcReserve, computeReserveOf, isSameToken } from './swap-math.js';
+import type { Dec } from './decimal.js';
+import { cmpFx, divFx, type Fixed, FX_ZERO, fixedToDec, mulFx, toFx } from './exact.js';
+import { isSameToken, readPoolExact, readReserveOfExact } from './swap-math.js';
 import type { PoolState, TokenRef } from './types.js';
 
 /** One hop of a route: which pool, what goes in, what comes out. */
@@ -34,16 +35,12 @@ function poolsOfPair(pools: readonly PoolState[], x: TokenRef, y: TokenRef): Poo
  */
 export function findDeepestPool(pools: readonly PoolState[], cc: TokenRef): PoolState | null {
   let best: PoolState | null = null;
-  let bestDepth: Dec | null = null;
+  let bestDepth: Fixed | null = null;
   for (const p of pools) {
     if (!p.active) continue;
-    const depth = computeCcReserve(p, cc);
-    if (
-      best === null ||
-      bestDepth === null ||
-      depth.gt(bestDepth) ||
-      (depth.eq(bestDepth) && p.poolId < best.poolId)
-    ) {
+    const depth = readReserveOfExact(p, readPoolExact(p), cc) ?? FX_ZERO;
+    const c = bestDepth === null ? 1 : cmpFx(depth, bestDepth);
+    if (best === null || c > 0 || (c === 0 && p.poolId < best.poolId)) {
       best = p;
       bestDepth = depth;
     }
@@ -102,12 +99,23 @@ export function computeCcValue(
   pools: readonly PoolState[],
   cc: TokenRef,
 ): Dec | null {
-  const a = toDec(amount, 'amount');
-  if (isSameToken(token, cc)) return a;
+  const v = computeCcValueFx(toFx(amount, 'amount'), token, pools, cc);
+  return v === null ? null : fixedToDec(v);
+}
+
+/** `computeCcValue` on an exact amount (same rule and rounding). */
+export function computeCcValueFx(
+  amount: Fixed,
+  token: TokenRef,
+  pools: readonly PoolState[],
+  cc: TokenRef,
+): Fixed | null {
+  if (isSameToken(token, cc)) return amount;
   const pool = findPairPool(pools, token, cc, cc);
   if (pool === null) return null;
-  const rToken = computeReserveOf(pool, token);
-  const rCc = computeReserveOf(pool, cc);
-  if (rToken === null || rCc === null || !rToken.gt(0) || !rCc.gt(0)) return null;
-  return roundHalfUp10(a.mul(rCc).div(rToken));
+  const e = readPoolExact(pool);
+  const rToken = readReserveOfExact(pool, e, token);
+  const rCc = readReserveOfExact(pool, e, cc);
+  if (rToken === null || rCc === null || rToken.n <= 0n || rCc.n <= 0n) return null;
+  return divFx(mulFx(amount, rCc), rToken, 'half-up');
 }

@@ -1,10 +1,24 @@
 /**
  * Constant-product (Uniswap-V2) swap math on one pool (spec/api-decisions.md §1, §2, §4):
- * outputs, inputs, mid prices, slippage, fee split and TVL. Exact decimal arithmetic at 80
- * significant digits, then ONE rounding per result, in the direction each function states.
+ * outputs, inputs, mid prices, slippage, fee split and TVL. Exact rational arithmetic (bigint,
+ * ./exact.ts), then ONE rounding per result, in the direction each function states.
  */
 import { AmmError } from '../../errors/amm.js';
-import { type Dec, ONE, roundDown10, roundHalfUp10, roundUp10, toDec, ZERO } from './decimal.js';
+import { type Dec, toDec, ZERO } from './decimal.js';
+import {
+  addFx,
+  cmpFx,
+  divFx,
+  FX_ONE,
+  type Fixed,
+  fixedToDec,
+  formatFixed,
+  mulFx,
+  parseFixed,
+  roundFx,
+  subFx,
+  toFx,
+} from './exact.js';
 import type { PoolState, TokenRef } from './types.js';
 
 export interface SwapOutputInput {
@@ -24,18 +38,28 @@ export interface SwapInputInput {
   readonly feeRate: Dec | string;
 }
 
-function assertReserves(reserveIn: Dec, reserveOut: Dec): void {
-  if (!reserveIn.gt(0) || !reserveOut.gt(0)) {
+function assertReserves(reserveIn: Fixed, reserveOut: Fixed): void {
+  if (reserveIn.n <= 0n || reserveOut.n <= 0n) {
     throw new AmmError(
       'AMM_INSUFFICIENT_LIQUIDITY',
-      `"reserve" expected positive reserves, got ${reserveIn}/${reserveOut}`,
+      `"reserve" expected positive reserves, got ${formatFixed(reserveIn)}/${formatFixed(reserveOut)}`,
     );
   }
 }
 
-function assertFeeRate(f: Dec): void {
-  if (f.lt(0) || f.gte(1))
-    throw new AmmError('AMM_INVALID_POOL', `"feeRate" expected a fraction in [0, 1), got "${f}"`);
+function assertFeeRate(f: Fixed): void {
+  if (f.n < 0n || cmpFx(f, FX_ONE) >= 0)
+    throw new AmmError('AMM_INVALID_POOL', `"feeRate" expected a fraction in [0, 1), got "${formatFixed(f)}"`);
+}
+
+/**
+ * `computeSwapOutput` on exact values, no validation (reserves > 0, 0 ≤ f < 1 checked by the
+ * caller): `in(1−f)·R_out / (R_in + in(1−f))` rounded DOWN to 10 places; 0 for in ≤ 0.
+ */
+export function computeSwapOutputFx(rIn: Fixed, rOut: Fixed, amountIn: Fixed, f: Fixed): Fixed {
+  if (amountIn.n <= 0n) return { n: 0n, s: 0 };
+  const eff = f.n === 0n ? amountIn : mulFx(amountIn, subFx(FX_ONE, f));
+  return divFx(mulFx(eff, rOut), addFx(rIn, eff), 'down');
 }
 
 /**
@@ -43,15 +67,14 @@ function assertFeeRate(f: Dec): void {
  * payout). Always < R_out. Throws `AMM_INSUFFICIENT_LIQUIDITY` if a reserve is not positive.
  */
 export function computeSwapOutput(x: SwapOutputInput): Dec {
-  const rIn = toDec(x.reserveIn, 'reserveIn');
-  const rOut = toDec(x.reserveOut, 'reserveOut');
-  const amountIn = toDec(x.amountIn, 'amountIn');
-  const f = toDec(x.feeRate, 'feeRate');
+  const rIn = toFx(x.reserveIn, 'reserveIn');
+  const rOut = toFx(x.reserveOut, 'reserveOut');
+  const amountIn = toFx(x.amountIn, 'amountIn');
+  const f = toFx(x.feeRate, 'feeRate');
   assertReserves(rIn, rOut);
   assertFeeRate(f);
-  if (amountIn.lte(0)) return ZERO;
-  const eff = amountIn.mul(ONE.sub(f));
-  return roundDown10(eff.mul(rOut).div(rIn.add(eff)));
+  if (amountIn.n <= 0n) return ZERO;
+  return fixedToDec(computeSwapOutputFx(rIn, rOut, amountIn, f));
 }
 
 /**
@@ -60,20 +83,20 @@ export function computeSwapOutput(x: SwapOutputInput): Dec {
  * Throws `AMM_INSUFFICIENT_LIQUIDITY` if `amountOut ≥ R_out` or a reserve is not positive.
  */
 export function computeSwapInput(x: SwapInputInput): Dec {
-  const rIn = toDec(x.reserveIn, 'reserveIn');
-  const rOut = toDec(x.reserveOut, 'reserveOut');
-  const out = toDec(x.amountOut, 'amountOut');
-  const f = toDec(x.feeRate, 'feeRate');
+  const rIn = toFx(x.reserveIn, 'reserveIn');
+  const rOut = toFx(x.reserveOut, 'reserveOut');
+  const out = toFx(x.amountOut, 'amountOut');
+  const f = toFx(x.feeRate, 'feeRate');
   assertReserves(rIn, rOut);
   assertFeeRate(f);
-  if (out.lte(0)) return ZERO;
-  if (out.gte(rOut)) {
+  if (out.n <= 0n) return ZERO;
+  if (cmpFx(out, rOut) >= 0) {
     throw new AmmError(
       'AMM_INSUFFICIENT_LIQUIDITY',
-      `"amountOut" expected less than the reserve ${rOut}, got "${out}"`,
+      `"amountOut" expected less than the reserve ${formatFixed(rOut)}, got "${formatFixed(out)}"`,
     );
   }
-  return roundUp10(rIn.mul(out).div(rOut.sub(out).mul(ONE.sub(f))));
+  return fixedToDec(divFx(mulFx(rIn, out), mulFx(subFx(rOut, out), subFx(FX_ONE, f)), 'up'));
 }
 
 /** Mid price reserve_b / reserve_a (quote per base), exact (unrounded); null while a reserve is zero. */
@@ -86,8 +109,10 @@ export function computeMidPriceExact(pool: Pick<PoolState, 'reserveA' | 'reserve
 
 /** Mid price reserve_b / reserve_a, rounded HALF-UP to 10 places; null while a reserve is zero. */
 export function computeMidPrice(pool: Pick<PoolState, 'reserveA' | 'reserveB'>): Dec | null {
-  const p = computeMidPriceExact(pool);
-  return p === null ? null : roundHalfUp10(p);
+  const a = toFx(pool.reserveA, 'reserveA');
+  const b = toFx(pool.reserveB, 'reserveB');
+  if (a.n <= 0n || b.n <= 0n) return null;
+  return fixedToDec(divFx(b, a, 'half-up'));
 }
 
 /**
@@ -100,9 +125,9 @@ export function computePriceAfter(reserveA: Dec | string, reserveB: Dec | string
 
 /** Slippage `1 − tradeNoFees / poolBefore`, HALF-UP to 10 places; 0 when poolBefore is 0. */
 export function computeSlippage(tradeNoFees: Dec | string, poolBefore: Dec | string): Dec {
-  const before = toDec(poolBefore);
-  if (before.isZero()) return ZERO;
-  return roundHalfUp10(ONE.sub(toDec(tradeNoFees).div(before)));
+  const before = toFx(poolBefore);
+  if (before.n === 0n) return ZERO;
+  return fixedToDec(divFx(subFx(before, toFx(tradeNoFees)), before, 'half-up'));
 }
 
 export interface FeeSplit {
@@ -117,13 +142,22 @@ export interface FeeSplit {
  * lp = fee − protocol. protocol + lp = fee exactly.
  */
 export function computeFeeSplit(poolFee: Dec | string, adminFeeShare: Dec | string): FeeSplit {
-  const fee = toDec(poolFee, 'poolFee');
-  const share = toDec(adminFeeShare, 'adminFeeShare');
-  if (share.lt(0) || share.gt(1)) {
-    throw new AmmError('AMM_INVALID_POOL', `"adminFeeShare" expected a fraction in [0, 1], got "${share}"`);
+  const fee = toFx(poolFee, 'poolFee');
+  const share = toFx(adminFeeShare, 'adminFeeShare');
+  const split = computeFeeSplitFx(fee, share);
+  return { protocolFee: fixedToDec(split.protocolFee), lpFee: fixedToDec(split.lpFee) };
+}
+
+/** `computeFeeSplit` on exact values. Throws `AMM_INVALID_POOL` for a share outside [0, 1]. */
+export function computeFeeSplitFx(fee: Fixed, share: Fixed): { protocolFee: Fixed; lpFee: Fixed } {
+  if (share.n < 0n || cmpFx(share, FX_ONE) > 0) {
+    throw new AmmError(
+      'AMM_INVALID_POOL',
+      `"adminFeeShare" expected a fraction in [0, 1], got "${formatFixed(share)}"`,
+    );
   }
-  const protocolFee = roundDown10(fee.mul(share));
-  return { protocolFee, lpFee: fee.sub(protocolFee) };
+  const protocolFee = roundFx(mulFx(fee, share), 'down');
+  return { protocolFee, lpFee: subFx(fee, protocolFee) };
 }
 
 export function isSameToken(a: TokenRef, b: TokenRef): boolean {
@@ -145,4 +179,48 @@ export function computeCcReserve(pool: PoolState, cc: TokenRef): Dec {
 /** Pool TVL in CC = 2 × the CC-side reserve (§2). Exact (reserves have 10 places). 0 without CC. */
 export function computeTvlCc(pool: PoolState, cc: TokenRef): Dec {
   return computeCcReserve(pool, cc).mul(2);
+}
+
+/** Parsed (exact) reserves, fee rate and admin share of a pool state, by object identity. */
+export interface PoolExact {
+  readonly reserveA: Fixed;
+  readonly reserveB: Fixed;
+  readonly feeRate: Fixed;
+  readonly adminFeeShare: Fixed;
+}
+const poolExact = new WeakMap<PoolState, PoolExact>();
+
+/** The pool's numbers as exact values; parsed once per PoolState object (they are immutable). */
+export function readPoolExact(pool: PoolState): PoolExact {
+  let e = poolExact.get(pool);
+  if (e === undefined || !isSameSource(e, pool)) {
+    e = {
+      reserveA: parseFixed(pool.reserveA, 'reserveA'),
+      reserveB: parseFixed(pool.reserveB, 'reserveB'),
+      feeRate: parseFixed(pool.feeRate, 'feeRate'),
+      adminFeeShare: parseFixed(pool.adminFeeShare, 'adminFeeShare'),
+    };
+    poolExact.set(pool, e);
+    sources.set(e, [pool.reserveA, pool.reserveB, pool.feeRate, pool.adminFeeShare]);
+  }
+  return e;
+}
+// the strings a cached entry was parsed from: a (wrongly) mutated PoolState is re-parsed
+const sources = new WeakMap<PoolExact, readonly string[]>();
+function isSameSource(e: PoolExact, p: PoolState): boolean {
+  const s = sources.get(e);
+  return (
+    s !== undefined &&
+    s[0] === p.reserveA &&
+    s[1] === p.reserveB &&
+    s[2] === p.feeRate &&
+    s[3] === p.adminFeeShare
+  );
+}
+
+/** The exact reserve of `token` in `pool` (from `readPoolExact`), or null if the pool does not hold it. */
+export function readReserveOfExact(pool: PoolState, e: PoolExact, token: TokenRef): Fixed | null {
+  if (isSameToken(pool.tokenA, token)) return e.reserveA;
+  if (isSameToken(pool.tokenB, token)) return e.reserveB;
+  return null;
 }

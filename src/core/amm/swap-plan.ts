@@ -12,10 +12,28 @@
  * so k = R_in·R_out never decreases (protocolFee ≤ in·f).
  */
 import { AmmError } from '../../errors/amm.js';
-import { type Dec, roundUp10, toDec, ZERO } from './decimal.js';
+import { type Dec, toDec, ZERO } from './decimal.js';
+import {
+  addFx,
+  cmpFx,
+  type Fixed,
+  FX_ZERO,
+  fixedToDec,
+  formatFixed,
+  mulFx,
+  roundFx,
+  subFx,
+  toFx,
+} from './exact.js';
 import type { Route } from './route.js';
-import { computeCcValue } from './route.js';
-import { computeFeeSplit, computeReserveOf, computeSwapOutput, isSameToken } from './swap-math.js';
+import { computeCcValueFx } from './route.js';
+import {
+  computeFeeSplitFx,
+  computeSwapOutputFx,
+  isSameToken,
+  readPoolExact,
+  readReserveOfExact,
+} from './swap-math.js';
 import type { ExchangePolicy, PoolState, TokenRef } from './types.js';
 
 /** 'connect': POST /connect/quote and Connect execution (§4); 'pool': POST /pools/quote (§4b). */
@@ -83,13 +101,50 @@ export interface SwapPlanInput {
   readonly pools: readonly PoolState[];
   readonly policy: Pick<ExchangePolicy, 'connectFeeRate' | 'networkFeeCc' | 'minSwapAmountForFeeWaiverCc'>;
   readonly mode: SwapPlanMode;
+  /** the CC value of the sell amount when the caller already has it (null: cannot be valued) */
+  readonly sellAmountCc?: Dec | null;
 }
 
-function belowFees(what: string, amount: Dec): never {
+function belowFees(what: string, amount: Fixed): never {
   throw new AmmError(
     'AMM_AMOUNT_BELOW_FEES',
-    `"sellAmount" expected to cover the fees, got ${what} ${amount.toFixed()}`,
+    `"sellAmount" expected to cover the fees, got ${what} ${formatFixed(amount)}`,
   );
+}
+
+/** The exact (bigint) values a hop plan was built from, kept for rendering without re-parsing. */
+export interface SwapHopExact {
+  readonly reserveIn: Fixed;
+  readonly reserveOut: Fixed;
+  readonly amountIn: Fixed;
+  readonly poolFee: Fixed;
+  readonly protocolFee: Fixed;
+  readonly lpFee: Fixed;
+  readonly amountOut: Fixed;
+  readonly amountOutNoFees: Fixed;
+  readonly newReserveA: Fixed;
+  readonly newReserveB: Fixed;
+}
+
+const hopExact = new WeakMap<SwapHopPlan, SwapHopExact>();
+
+/** The exact values of a hop plan (remembered for plans built here, else read from its Decs). */
+export function readSwapHopExact(h: SwapHopPlan): SwapHopExact {
+  const known = hopExact.get(h);
+  if (known !== undefined) return known;
+  const fx = (d: Dec): Fixed => toFx(d);
+  return {
+    reserveIn: fx(h.reserveInBefore),
+    reserveOut: fx(h.reserveOutBefore),
+    amountIn: fx(h.amountIn),
+    poolFee: fx(h.poolFee),
+    protocolFee: fx(h.protocolFee),
+    lpFee: fx(h.lpFee),
+    amountOut: fx(h.amountOut),
+    amountOutNoFees: fx(h.amountOutNoFees),
+    newReserveA: fx(h.newReserveA),
+    newReserveB: fx(h.newReserveB),
+  };
 }
 
 /** One hop on `pool` with input `amountIn` (see the module comment for the formulas). */
@@ -99,41 +154,48 @@ export function computeSwapHop(
   buy: TokenRef,
   amount: Dec | string,
 ): SwapHopPlan {
-  const amountIn = toDec(amount, 'amountIn');
-  const rIn = computeReserveOf(pool, sell);
-  const rOut = computeReserveOf(pool, buy);
+  return computeSwapHopFx(pool, sell, buy, toFx(amount, 'amountIn'));
+}
+
+function computeSwapHopFx(pool: PoolState, sell: TokenRef, buy: TokenRef, amountIn: Fixed): SwapHopPlan {
+  const e = readPoolExact(pool);
+  const rIn = readReserveOfExact(pool, e, sell);
+  const rOut = readReserveOfExact(pool, e, buy);
   if (rIn === null || rOut === null || isSameToken(sell, buy)) {
     throw new AmmError(
       'AMM_INVALID_POOL',
       `"pool" expected to hold ${sell.id} and ${buy.id}, got ${pool.poolId}`,
     );
   }
-  if (!rIn.gt(0) || !rOut.gt(0)) {
+  if (rIn.n <= 0n || rOut.n <= 0n) {
     throw new AmmError('AMM_INSUFFICIENT_LIQUIDITY', `"pool" ${pool.poolId} expected positive reserves`);
   }
-  if (!amountIn.gt(0)) belowFees('hop input', amountIn);
-  const feeRate = toDec(pool.feeRate, 'feeRate');
-  const exactFee = amountIn.mul(feeRate);
-  const poolFee = roundUp10(exactFee);
-  const { protocolFee } = computeFeeSplit(exactFee, pool.adminFeeShare);
-  const lpFee = poolFee.sub(protocolFee);
-  const amountOut = computeSwapOutput({ reserveIn: rIn, reserveOut: rOut, amountIn, feeRate });
-  const amountOutNoFees = computeSwapOutput({ reserveIn: rIn, reserveOut: rOut, amountIn, feeRate: ZERO });
-  if (!amountOut.gt(0) || amountOut.gte(rOut)) {
+  if (amountIn.n <= 0n) belowFees('hop input', amountIn);
+  const feeRate = e.feeRate;
+  if (feeRate.n < 0n || cmpFx(feeRate, { n: 1n, s: 0 }) >= 0) {
     throw new AmmError(
-      'AMM_INSUFFICIENT_LIQUIDITY',
-      `"amountOut" expected in (0, ${rOut.toFixed()}), got ${amountOut.toFixed()}`,
+      'AMM_INVALID_POOL',
+      `"feeRate" expected a fraction in [0, 1), got "${formatFixed(feeRate)}"`,
     );
   }
-  const newIn = rIn.add(amountIn).sub(protocolFee);
-  const newOut = rOut.sub(amountOut);
+  const exactFee = mulFx(amountIn, feeRate);
+  const poolFee = roundFx(exactFee, 'up');
+  const { protocolFee } = computeFeeSplitFx(exactFee, e.adminFeeShare);
+  const lpFee = subFx(poolFee, protocolFee);
+  const amountOut = computeSwapOutputFx(rIn, rOut, amountIn, feeRate);
+  const amountOutNoFees = computeSwapOutputFx(rIn, rOut, amountIn, FX_ZERO);
+  if (amountOut.n <= 0n || cmpFx(amountOut, rOut) >= 0) {
+    throw new AmmError(
+      'AMM_INSUFFICIENT_LIQUIDITY',
+      `"amountOut" expected in (0, ${formatFixed(rOut)}), got ${formatFixed(amountOut)}`,
+    );
+  }
+  const newIn = subFx(addFx(rIn, amountIn), protocolFee);
+  const newOut = subFx(rOut, amountOut);
   const sellIsA = isSameToken(pool.tokenA, sell);
-  return {
-    pool,
-    sell,
-    buy,
-    reserveInBefore: rIn,
-    reserveOutBefore: rOut,
+  const exact: SwapHopExact = {
+    reserveIn: rIn,
+    reserveOut: rOut,
     amountIn,
     poolFee,
     protocolFee,
@@ -143,6 +205,23 @@ export function computeSwapHop(
     newReserveA: sellIsA ? newIn : newOut,
     newReserveB: sellIsA ? newOut : newIn,
   };
+  const hop: SwapHopPlan = {
+    pool,
+    sell,
+    buy,
+    reserveInBefore: fixedToDec(rIn),
+    reserveOutBefore: fixedToDec(rOut),
+    amountIn: fixedToDec(amountIn),
+    poolFee: fixedToDec(poolFee),
+    protocolFee: fixedToDec(protocolFee),
+    lpFee: fixedToDec(lpFee),
+    amountOut: fixedToDec(amountOut),
+    amountOutNoFees: fixedToDec(amountOutNoFees),
+    newReserveA: fixedToDec(exact.newReserveA),
+    newReserveB: fixedToDec(exact.newReserveB),
+  };
+  hopExact.set(hop, exact);
+  return hop;
 }
 
 /**
@@ -159,63 +238,97 @@ export function computeSwapPlan(x: SwapPlanInput): SwapPlan {
   }
   const sell = firstHop.sell;
   const buy = lastHop.buy;
-  const S = toDec(x.sellAmount, 'sellAmount');
-  if (!S.gt(0)) belowFees('sell amount', S);
-  const sellAmountCc = computeCcValue(S, sell, x.pools, x.cc);
-  const waiver = toDec(x.policy.minSwapAmountForFeeWaiverCc, 'minSwapAmountForFeeWaiverCc');
-  const waived = sellAmountCc?.gte(waiver) === true;
-  const fixedFee = toDec(x.policy.networkFeeCc, 'networkFeeCc');
+  const S = toFx(x.sellAmount, 'sellAmount');
+  if (S.n <= 0n) belowFees('sell amount', S);
+  const sellAmountCc =
+    x.sellAmountCc !== undefined
+      ? x.sellAmountCc === null
+        ? null
+        : toFx(x.sellAmountCc)
+      : computeCcValueFx(S, sell, x.pools, x.cc);
+  const waiver = toFx(x.policy.minSwapAmountForFeeWaiverCc, 'minSwapAmountForFeeWaiverCc');
+  const waived = sellAmountCc !== null && cmpFx(sellAmountCc, waiver) >= 0;
+  const fixedFee = toFx(x.policy.networkFeeCc, 'networkFeeCc');
 
   let networkFeeSource: NetworkFeeSource = 'none';
-  if (!waived && fixedFee.gt(0)) {
+  if (!waived && fixedFee.n > 0n) {
     if (x.mode === 'pool') networkFeeSource = 'on-top';
     else if (isSameToken(sell, x.cc)) networkFeeSource = 'input';
     else if (hopsIn.length > 1 && isSameToken(firstHop.buy, x.cc)) networkFeeSource = 'intermediate';
     else if (isSameToken(buy, x.cc)) networkFeeSource = 'output';
   }
-  const networkFee = networkFeeSource === 'none' ? ZERO : fixedFee;
+  const networkFee = networkFeeSource === 'none' ? FX_ZERO : fixedFee;
 
   const connectFee =
-    x.mode === 'connect' ? roundUp10(S.mul(toDec(x.policy.connectFeeRate, 'connectFeeRate'))) : ZERO;
-  let amount = S.sub(connectFee);
-  if (networkFeeSource === 'input') amount = amount.sub(networkFee);
-  if (!amount.gt(0)) belowFees('amount after fees', amount);
+    x.mode === 'connect'
+      ? roundFx(mulFx(S, toFx(x.policy.connectFeeRate, 'connectFeeRate')), 'up')
+      : FX_ZERO;
+  let amount = subFx(S, connectFee);
+  if (networkFeeSource === 'input') amount = subFx(amount, networkFee);
+  if (amount.n <= 0n) belowFees('amount after fees', amount);
 
   const hops: SwapHopPlan[] = [];
   for (const [i, h] of hopsIn.entries()) {
     if (i === 1 && networkFeeSource === 'intermediate') {
-      amount = amount.sub(networkFee);
-      if (!amount.gt(0)) belowFees('intermediate CC after the network fee', amount);
+      amount = subFx(amount, networkFee);
+      if (amount.n <= 0n) belowFees('intermediate CC after the network fee', amount);
     }
-    const hop = computeSwapHop(h.pool, h.sell, h.buy, amount);
+    const hop = computeSwapHopFx(h.pool, h.sell, h.buy, amount);
     hops.push(hop);
-    amount = hop.amountOut;
+    amount = readSwapHopExact(hop).amountOut;
   }
   if (networkFeeSource === 'output') {
-    amount = amount.sub(networkFee);
-    if (!amount.gt(0)) belowFees('output after the network fee', amount);
+    amount = subFx(amount, networkFee);
+    if (amount.n <= 0n) belowFees('output after the network fee', amount);
   }
 
   let noFees = S;
   for (const h of hopsIn) {
-    const rIn = computeReserveOf(h.pool, h.sell) ?? ZERO;
-    const rOut = computeReserveOf(h.pool, h.buy) ?? ZERO;
-    noFees = computeSwapOutput({ reserveIn: rIn, reserveOut: rOut, amountIn: noFees, feeRate: ZERO });
+    const e = readPoolExact(h.pool);
+    const rIn = readReserveOfExact(h.pool, e, h.sell) ?? FX_ZERO;
+    const rOut = readReserveOfExact(h.pool, e, h.buy) ?? FX_ZERO;
+    if (rIn.n <= 0n || rOut.n <= 0n) {
+      throw new AmmError('AMM_INSUFFICIENT_LIQUIDITY', `"pool" ${h.pool.poolId} expected positive reserves`);
+    }
+    noFees = computeSwapOutputFx(rIn, rOut, noFees, FX_ZERO);
   }
 
-  return {
+  const plan: SwapPlan = {
     mode: x.mode,
     sell,
     buy,
-    sellAmount: S,
-    sellAmountCc,
-    connectFee,
-    networkFee,
+    sellAmount: fixedToDec(S),
+    sellAmountCc: sellAmountCc === null ? null : fixedToDec(sellAmountCc),
+    connectFee: fixedToDec(connectFee),
+    networkFee: fixedToDec(networkFee),
     networkFeeSource,
     hops,
-    amountOut: amount,
-    amountOutNoFees: noFees,
+    amountOut: fixedToDec(amount),
+    amountOutNoFees: fixedToDec(noFees),
   };
+  planExact.set(plan, { sellAmount: S, amountOut: amount, amountOutNoFees: noFees, networkFee });
+  return plan;
+}
+
+/** The exact values of a plan's totals (for rendering). */
+export interface SwapPlanExact {
+  readonly sellAmount: Fixed;
+  readonly amountOut: Fixed;
+  readonly amountOutNoFees: Fixed;
+  readonly networkFee: Fixed;
+}
+const planExact = new WeakMap<SwapPlan, SwapPlanExact>();
+
+/** The exact totals of a plan (remembered for plans built here, else read from its Decs). */
+export function readSwapPlanExact(p: SwapPlan): SwapPlanExact {
+  return (
+    planExact.get(p) ?? {
+      sellAmount: toFx(p.sellAmount),
+      amountOut: toFx(p.amountOut),
+      amountOutNoFees: toFx(p.amountOutNoFees),
+      networkFee: toFx(p.networkFee),
+    }
+  );
 }
 
 /** Sum of the route's pool fee rates, plus the Connect fee rate in 'connect' mode (fees.fee_percentage). Exact. */

@@ -36,6 +36,30 @@ export interface RawResponse {
   /** ms since the epoch when the request was sent */
   readonly startedAtMs: number;
   readonly durationMs: number;
+  /** `Cache-Control` max-age in seconds (null: absent, no-store or unparsable); additive, may be absent */
+  readonly maxAgeSeconds?: number | null;
+  /** the `Age` header in seconds (null: absent or unparsable) */
+  readonly ageSeconds?: number | null;
+  /** the `Date` header as sent (null: absent) */
+  readonly date?: string | null;
+}
+
+/**
+ * The cache headers of a response (RFC 9111 §5.1 Age, §5.2.2.1 max-age): `max-age=N` of a
+ * Cache-Control value (null when absent or `no-store`), and a non-negative integer Age.
+ */
+export function parseCacheHeaders(
+  cacheControl: string | null,
+  age: string | null,
+): { readonly maxAgeSeconds: number | null; readonly ageSeconds: number | null } {
+  let maxAgeSeconds: number | null = null;
+  if (cacheControl !== null && !/(^|,)\s*no-store\s*(,|$)/i.test(cacheControl)) {
+    const m = /(?:^|,)\s*max-age\s*=\s*"?([0-9]{1,9})"?\s*(?:,|$)/i.exec(cacheControl);
+    if (m?.[1] !== undefined) maxAgeSeconds = Number(m[1]);
+  }
+  const a = age?.trim() ?? '';
+  const ageSeconds = /^[0-9]{1,9}$/.test(a) ? Number(a) : null;
+  return { maxAgeSeconds, ageSeconds };
 }
 
 /**

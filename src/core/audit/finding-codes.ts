@@ -225,6 +225,19 @@ export const FINDING_CODES = {
     'proven',
     '/stats pool_tvl.tvl_cc differs from the sum of the proven pool TVLs',
   ),
+  // cached market data (docs/decisions/audit.md "Cached market data")
+  MARKET_DATA_FROM_CACHE: def(
+    'info',
+    'market',
+    'proven',
+    'cached market data matches a proven reserve state that was current within its cache window, not the newest one',
+  ),
+  MARKET_DATA_STALE_UNVERIFIED: def(
+    'warning',
+    'market',
+    'could-not-check',
+    'cached market data matches no known reserve state, and the pool changed within its cache window: not checked',
+  ),
   // tokens
   TOKEN_MISSING: def('error', 'tokens', 'asserted', 'a pool token is not listed in /tokens/info'),
   TOKEN_SYMBOL_MISMATCH: def(

@@ -110,6 +110,16 @@ export class AuditCollector {
     });
   }
 
+  /**
+   * Records a check that was performed but is inconclusive for a reason that must not change the
+   * exit code (cached market data older than every known state): status skipped, note = the
+   * finding's message, and the finding is listed.
+   */
+  skipWithFinding(area: AuditArea, name: string, pool: string | null, finding: Finding): void {
+    this.findings.push(finding);
+    this.checks.push({ name, area, pool, status: 'skipped', codes: [finding.code], note: finding.message });
+  }
+
   /** Records a check that was not requested (no mirror, no --probe-quotes). */
   skip(area: AuditArea, name: string, pool: string | null, note: string): void {
     this.checks.push({ name, area, pool, status: 'skipped', codes: [], note });

@@ -10,7 +10,9 @@ import type {
   VolumeWindow as ApiVolumeWindow,
   ExchangeInfoResponse,
 } from '../api/index.js';
-import type { AuditSnapshot, Fetched, TokenKey, VolumeWindow } from './snapshot.js';
+import type { RawResponse } from '../api/snapshot.js';
+import type { ResponseTiming } from './market-time.js';
+import type { AuditSnapshot, Fetched, MarketTiming, TokenKey, VolumeWindow } from './snapshot.js';
 import { formatMicrosIso } from './time.js';
 
 /** The published Connect fee rule (public-api.md "POST /connect/quote" rule 6). */
@@ -30,6 +32,56 @@ const vol = (w: ApiVolumeWindow): VolumeWindow => ({
   lpFeesCc: w.lp_fees_cc,
   protocolFeesCc: w.protocol_fees_cc,
 });
+
+function timingOf(r: RawResponse): ResponseTiming {
+  return {
+    startedAtMs: r.startedAtMs,
+    receivedAtMs: r.startedAtMs + r.durationMs,
+    maxAgeSeconds: r.maxAgeSeconds ?? null,
+    ageSeconds: r.ageSeconds ?? null,
+  };
+}
+
+/** Path (below the base URL) and query parameters of a raw response URL. */
+function pathOf(url: string, baseUrl: string): { path: string; query: Map<string, string> } {
+  const rest = url.startsWith(baseUrl) ? url.slice(baseUrl.length) : url;
+  const q = rest.indexOf('?');
+  const query = new Map<string, string>();
+  if (q >= 0)
+    for (const kv of rest.slice(q + 1).split('&')) {
+      const i = kv.indexOf('=');
+      try {
+        const k = decodeURIComponent(i < 0 ? kv : kv.slice(0, i));
+        query.set(k, decodeURIComponent(i < 0 ? '' : kv.slice(i + 1).replace(/\+/g, ' ')));
+      } catch {
+        query.set(kv, '');
+      }
+    }
+  return { path: q < 0 ? rest : rest.slice(0, q), query };
+}
+
+/** The timing of the last 200 GET of each market-data endpoint (raw responses, fetch order). */
+export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
+  let tickers: ResponseTiming | null = null;
+  let stats: ResponseTiming | null = null;
+  let volumeDefault: ResponseTiming | null = null;
+  let poolsMaxAgeSeconds: number | null = null;
+  const orderbooks = new Map<string, ResponseTiming>();
+  const base = s.baseUrl.replace(/\/+$/, '');
+  for (const r of s.raw) {
+    if (r.method !== 'GET' || r.status !== 200) continue;
+    const { path, query } = pathOf(r.url, base);
+    if (path === '/aggregator/tickers') tickers = timingOf(r);
+    else if (path === '/stats') stats = timingOf(r);
+    else if (path === '/volume' && query.size === 0) volumeDefault = timingOf(r);
+    else if (path === '/pools/state') poolsMaxAgeSeconds = r.maxAgeSeconds ?? null;
+    else if (path === '/aggregator/orderbook') {
+      const id = query.get('ticker_id');
+      if (id !== undefined) orderbooks.set(id, timingOf(r));
+    }
+  }
+  return { tickers, orderbooks, stats, volumeDefault, poolsMaxAgeSeconds };
+}
 
 /** Maps the snapshot; `proofs` are `proofsBefore`. */
 export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
@@ -124,7 +176,12 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
       })),
     ),
     orderbooks: map(s.orderbooks, (v) =>
-      v.map((o) => ({ tickerId: o.tickerId, bids: o.response.bids, asks: o.response.asks })),
+      v.map((o) => ({
+        tickerId: o.tickerId,
+        timestampMs: o.response.timestamp,
+        bids: o.response.bids,
+        asks: o.response.asks,
+      })),
     ),
     volume: map(s.volume, (v) => ({
       default: vol(v.default.response.data),
@@ -139,5 +196,6 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
     policy: map(s.exchangeInfo, policy),
     quotes: s.probeQuotes === null ? null : map(s.probeQuotes, (v) => v),
     cc,
+    timing: computeMarketTiming(s),
   };
 }

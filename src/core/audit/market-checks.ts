@@ -7,11 +7,15 @@
  * (relative error < 1e-12, far inside the 1e-9 tolerance) — 100× faster than 80-digit decimals,
  * which matters at 1,000 pools; docs/decisions/audit.md.
  * Aggregator values are JSON numbers: compared with a relative tolerance of 1e-9.
+ * Tickers and order books are cached server-side: a mismatch with the newest reserves is decided
+ * by market-cache.ts against the reserve states current within the response's cache window.
  */
 import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
 import { AuditDecimal, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import type { MarketEntry, OrderbookEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
+import { type MarketCacheContext, PUBLISHED_MAX_AGE_SECONDS, recordCachedCheck } from './market-cache.js';
+import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';
 import type { PoolReserves } from './state-checks.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
@@ -133,12 +137,66 @@ export function checkPairs(
   c.record('market', 'market.pairs', null, f);
 }
 
+/** Ticker findings of pair `id` against the deepest pool `r`; null when the pool has no reserves. */
+function computeTickerFindings(id: string, t: TickerEntry, r: PoolReserves): Finding[] | null {
+  const mid = computeMidPriceExact(r);
+  const fee = parseDecimal(r.feeRate);
+  if (mid === null || fee === null) return null;
+  const f: Finding[] = [];
+  // aggregator values are binary64: compare in binary64 (relative error ~1e-16 ≪ 1e-9)
+  const m = mid.toNumber();
+  const fr = fee.toNumber();
+  const exp = { last_price: m, bid: m * (1 - fr), ask: m * (1 + fr) };
+  const got = { last_price: t.lastPrice, bid: t.bid, ask: t.ask };
+  for (const k of ['last_price', 'bid', 'ask'] as const)
+    if (!nearFloat(exp[k], got[k]))
+      f.push(
+        makeFinding(
+          'TICKER_MISMATCH',
+          r.poolId,
+          `ticker ${id} ${k} is ${got[k]}, the reserves give ${exp[k]}`,
+          { field: k, expected: exp[k], got: got[k], tickerId: id },
+          { label: r.label },
+        ),
+      );
+  return f;
+}
+
+/**
+ * The deepest pool of `list` with the known reserves current at `atMs` (null when one of them
+ * has no known state then).
+ */
+function deepestAt(
+  list: readonly PoolReserves[],
+  cache: MarketCacheContext,
+  cc: TokenKey | null,
+  atMs: number,
+): PoolReserves | null {
+  const m = new Map<string, PoolReserves>();
+  for (const r of list) {
+    const s = findStateAt(cache.timeline, r.poolId, atMs);
+    if (s === null) return null;
+    m.set(r.poolId, { ...r, reserveA: s.reserveA, reserveB: s.reserveB });
+  }
+  return [...computePairPools(m, cc).values()][0]?.[0] ?? null;
+}
+
 export function checkTickers(
   c: AuditCollector,
   tickers: readonly TickerEntry[],
   groups: ReadonlyMap<string, PoolReserves[]>,
+  cache: MarketCacheContext | null = null,
+  cc: TokenKey | null = null,
 ): void {
   const byId = new Map(tickers.map((t) => [t.tickerId, t]));
+  const timing = cache?.timing.tickers ?? null;
+  const window =
+    cache === null || timing === null
+      ? null
+      : computeStateWindow(
+          computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator),
+          (cache.timing.poolsMaxAgeSeconds ?? PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
+        );
   for (const [id, list] of groups) {
     const r = list[0];
     if (r === undefined) continue;
@@ -155,30 +213,25 @@ export function checkTickers(
       ]);
       continue;
     }
-    const f: Finding[] = [];
-    const mid = computeMidPriceExact(r);
-    const fee = parseDecimal(r.feeRate);
-    if (mid === null || fee === null) {
+    const f = computeTickerFindings(id, t, r);
+    if (f === null) {
       c.skip('market', 'market.ticker', r.poolId, 'pool has no reserves');
       continue;
     }
-    // aggregator values are binary64: compare in binary64 (relative error ~1e-16 ≪ 1e-9)
-    const m = mid.toNumber();
-    const fr = fee.toNumber();
-    const exp = { last_price: m, bid: m * (1 - fr), ask: m * (1 + fr) };
-    const got = { last_price: t.lastPrice, bid: t.bid, ask: t.ask };
-    for (const k of ['last_price', 'bid', 'ask'] as const)
-      if (!nearFloat(exp[k], got[k]))
-        f.push(
-          makeFinding(
-            'TICKER_MISMATCH',
-            r.poolId,
-            `ticker ${id} ${k} is ${got[k]}, the reserves give ${exp[k]}`,
-            { field: k, expected: exp[k], got: got[k], tickerId: id },
-            { label: r.label },
-          ),
-        );
-    c.record('market', 'market.ticker', r.poolId, f);
+    recordCachedCheck(c, cache, {
+      area: 'market',
+      name: 'market.ticker',
+      pool: r.poolId,
+      findings: f,
+      window,
+      pools: list.map((x) => x.poolId),
+      what: `ticker ${id}`,
+      evalAt: (at) => {
+        if (cache === null) return null;
+        const d = deepestAt(list, cache, cc, at);
+        return d === null ? null : computeTickerFindings(id, t, d);
+      },
+    });
   }
 }
 
@@ -215,14 +268,83 @@ function nearFloat(expected: number, got: number): boolean {
   );
 }
 
+/** Order book findings of `b` against the pool `r` (the deepest of its pair). */
+function computeOrderbookFindings(b: OrderbookEntry, r: PoolReserves): Finding[] {
+  const depth = 2 * Math.max(b.bids.length, b.asks.length);
+  const mid = computeMidPriceExact(r);
+  const f: Finding[] = [];
+  if (mid === null || depth === 0) {
+    if ((mid === null) !== (depth === 0))
+      f.push(
+        makeFinding(
+          'ORDERBOOK_MISMATCH',
+          r.poolId,
+          `orderbook ${b.tickerId} has ${depth} levels, the pool mid is ${mid}`,
+          { expected: mid === null ? 0 : 'levels', got: depth },
+          { label: r.label },
+        ),
+      );
+    return f;
+  }
+  const exp = computeOrderbookLevelsFast(r.reserveA, mid.toString(), depth);
+  const m = Number(mid.toString());
+  const sides = [
+    ['bid', b.bids, exp.bids],
+    ['ask', b.asks, exp.asks],
+  ] as const;
+  for (const [side, got, want] of sides) {
+    if (got.length !== want.length) {
+      f.push(
+        makeFinding(
+          'ORDERBOOK_MISMATCH',
+          r.poolId,
+          `orderbook ${b.tickerId} has ${got.length} ${side} levels, expected ${want.length}`,
+          { side, expected: want.length, got: got.length },
+          { label: 'asserted' },
+        ),
+      );
+      continue;
+    }
+    for (let i = 0; i < got.length; i++) {
+      const [gp, ga] = got[i] ?? [Number.NaN, Number.NaN];
+      const [wp, wa] = want[i] ?? [];
+      if (wp === undefined || wa === undefined) continue;
+      const inBand = Number.isFinite(gp) && Math.abs(gp - m) <= m * 0.0200000001;
+      const ok = inBand && nearFloat(wp, gp) && nearFloat(wa, ga);
+      if (!ok) {
+        f.push(
+          makeFinding(
+            'ORDERBOOK_MISMATCH',
+            r.poolId,
+            `orderbook ${b.tickerId} ${side} level ${i + 1} is [${gp}, ${ga}], the formula gives [${wp}, ${wa}]${inBand ? '' : ' (outside ±2 % of mid)'}`,
+            {
+              side,
+              level: i + 1,
+              expected: [wp, wa],
+              got: [gp, ga],
+            },
+            { label: r.label },
+          ),
+        );
+        break;
+      }
+    }
+  }
+  return f;
+}
+
 export function checkOrderbooks(
   c: AuditCollector,
   books: readonly OrderbookEntry[],
   groups: ReadonlyMap<string, PoolReserves[]>,
+  cache: MarketCacheContext | null = null,
+  cc: TokenKey | null = null,
 ): void {
+  const poolsInnerMs = (cache?.timing.poolsMaxAgeSeconds ?? PUBLISHED_MAX_AGE_SECONDS.pools) * 1000;
   for (const b of books) {
-    const r = groups.get(b.tickerId)?.[0];
-    if (r === undefined) {
+    const list = groups.get(b.tickerId);
+    const r = list?.[0];
+    if (list === undefined || r === undefined) {
       c.record('market', 'market.orderbook', null, [
         makeFinding(
           'ORDERBOOK_MISMATCH',
@@ -234,67 +356,27 @@ export function checkOrderbooks(
       ]);
       continue;
     }
-    const depth = 2 * Math.max(b.bids.length, b.asks.length);
-    const mid = computeMidPriceExact(r);
-    const f: Finding[] = [];
-    if (mid === null || depth === 0) {
-      if ((mid === null) !== (depth === 0))
-        f.push(
-          makeFinding(
-            'ORDERBOOK_MISMATCH',
-            r.poolId,
-            `orderbook ${b.tickerId} has ${depth} levels, the pool mid is ${mid}`,
-            { expected: mid === null ? 0 : 'levels', got: depth },
-            { label: r.label },
-          ),
-        );
-      c.record('market', 'market.orderbook', r.poolId, f);
-      continue;
-    }
-    const exp = computeOrderbookLevelsFast(r.reserveA, mid.toString(), depth);
-    const m = Number(mid.toString());
-    const sides = [
-      ['bid', b.bids, exp.bids],
-      ['ask', b.asks, exp.asks],
-    ] as const;
-    for (const [side, got, want] of sides) {
-      if (got.length !== want.length) {
-        f.push(
-          makeFinding(
-            'ORDERBOOK_MISMATCH',
-            r.poolId,
-            `orderbook ${b.tickerId} has ${got.length} ${side} levels, expected ${want.length}`,
-            { side, expected: want.length, got: got.length },
-            { label: 'asserted' },
-          ),
-        );
-        continue;
-      }
-      for (let i = 0; i < got.length; i++) {
-        const [gp, ga] = got[i] ?? [Number.NaN, Number.NaN];
-        const [wp, wa] = want[i] ?? [];
-        if (wp === undefined || wa === undefined) continue;
-        const inBand = Number.isFinite(gp) && Math.abs(gp - m) <= m * 0.0200000001;
-        const ok = inBand && nearFloat(wp, gp) && nearFloat(wa, ga);
-        if (!ok) {
-          f.push(
-            makeFinding(
-              'ORDERBOOK_MISMATCH',
-              r.poolId,
-              `orderbook ${b.tickerId} ${side} level ${i + 1} is [${gp}, ${ga}], the formula gives [${wp}, ${wa}]${inBand ? '' : ' (outside ±2 % of mid)'}`,
-              {
-                side,
-                level: i + 1,
-                expected: [wp, wa],
-                got: [gp, ga],
-              },
-              { label: r.label },
-            ),
+    const timing = cache?.timing.orderbooks.get(b.tickerId) ?? null;
+    const window =
+      timing === null
+        ? null
+        : computeStateWindow(
+            computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator, b.timestampMs ?? null),
+            poolsInnerMs,
           );
-          break;
-        }
-      }
-    }
-    c.record('market', 'market.orderbook', r.poolId, f);
+    recordCachedCheck(c, cache, {
+      area: 'market',
+      name: 'market.orderbook',
+      pool: r.poolId,
+      findings: computeOrderbookFindings(b, r),
+      window,
+      pools: list.map((x) => x.poolId),
+      what: `orderbook ${b.tickerId}`,
+      evalAt: (at) => {
+        if (cache === null) return null;
+        const d = deepestAt(list, cache, cc, at);
+        return d === null ? null : computeOrderbookFindings(b, d);
+      },
+    });
   }
 }

@@ -30,6 +30,8 @@ import {
   checkTickers,
   computePairPools,
 } from './market-checks.js';
+import type { MarketCacheContext } from './market-cache.js';
+import type { KnownReserveState } from './market-time.js';
 import type { ReserveProfile } from './profile.js';
 import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
 import { checkQuotes } from './quote-checks.js';
@@ -139,6 +141,43 @@ function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string,
   checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, h.lastSeenPools);
 }
 
+const microsToMs = (m: bigint | null): number | null => (m === null ? null : Number(m / 1000n));
+
+/**
+ * The proven reserve states known per pool, oldest first: the mirror's observations with proven
+ * reserves (one per contract) and the current proven contract (docs/decisions/audit.md).
+ */
+export function computeReserveTimeline(
+  history: MirrorHistory | null,
+  proven: ReadonlyMap<string, ProvenPool>,
+): Map<string, KnownReserveState[]> {
+  const out = new Map<string, KnownReserveState[]>();
+  const add = (pool: string, k: KnownReserveState): void => {
+    const list = out.get(pool) ?? [];
+    if (!list.some((x) => x.contractId === k.contractId)) list.push(k);
+    out.set(pool, list);
+  };
+  for (const [poolId, p] of proven) {
+    if (p.status !== 'proven' || p.fields === null) continue;
+    for (const h of history?.series.get(poolId) ?? []) {
+      const at = microsToMs(h.ledgerCreatedAtMicros);
+      if (!h.proven || h.contractId === null || at === null || h.reserveA === null || h.reserveB === null)
+        continue;
+      add(poolId, { contractId: h.contractId, createdAtMs: at, reserveA: h.reserveA, reserveB: h.reserveB });
+    }
+    const at = microsToMs(p.ledgerCreatedAtMicros ?? parseIsoMicros(p.entry.ledgerCreatedAt));
+    if (at === null) continue;
+    const list = (out.get(poolId) ?? []).filter((x) => x.contractId !== p.contractId);
+    list.push({ contractId: p.contractId, createdAtMs: at, reserveA: p.fields.reserveA, reserveB: p.fields.reserveB });
+    // the current contract stays last even if an older one claims a later time
+    const cur = list.pop();
+    list.sort((a, b) => a.createdAtMs - b.createdAtMs);
+    if (cur !== undefined) list.push(cur);
+    out.set(poolId, list);
+  }
+  return out;
+}
+
 /** Runs all checks; never throws for a discrepancy (those are findings). */
 export function runAuditChecks(input: AuditInput): AuditResult {
   const c = new AuditCollector();
@@ -200,9 +239,11 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
   if (pairs !== null) checkPairs(c, pairs, groups);
   const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
-  if (tickers !== null) checkTickers(c, tickers, groups);
+  const cache: MarketCacheContext | null =
+    s.timing === undefined ? null : { timeline: computeReserveTimeline(input.history, proven), timing: s.timing };
+  if (tickers !== null) checkTickers(c, tickers, groups, cache, s.cc);
   const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
-  if (books !== null) checkOrderbooks(c, books, groups);
+  if (books !== null) checkOrderbooks(c, books, groups, cache, s.cc);
   // probe quotes
   if (s.quotes === null) c.skip('quote', 'quote', null, 'no --probe-quotes');
   else {
@@ -230,7 +271,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   }
   // stats, tokens
   const stats = need(c, 'volume', 'stats', '/stats', s.stats);
-  if (stats !== null) checkStats(c, stats, volume, reserves, state);
+  if (stats !== null) checkStats(c, stats, volume, reserves, state, cache, s.cc);
   if (tokens !== null) checkTokens(c, tokens, state);
   return done(state, reserves);
 }

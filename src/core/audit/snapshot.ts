@@ -10,6 +10,7 @@
  */
 import type { ExchangePolicy } from '../amm/types.js';
 import type { ProbeQuote } from '../api/snapshot.js';
+import type { ResponseTiming } from './market-time.js';
 
 export type { ProbeQuote };
 
@@ -97,6 +98,8 @@ export interface TickerEntry {
 /** /aggregator/orderbook for one ticker: [price, base amount] levels, best first. */
 export interface OrderbookEntry {
   readonly tickerId: string;
+  /** the book's own `timestamp` (ms, exchange clock), when published */
+  readonly timestampMs?: number;
   readonly bids: readonly (readonly [number, number])[];
   readonly asks: readonly (readonly [number, number])[];
 }
@@ -124,6 +127,17 @@ export interface VolumeSplit {
   readonly parts: readonly VolumeWindow[];
 }
 
+/** Fetch times and cache headers of the cached market-data responses (docs/decisions/audit.md). */
+export interface MarketTiming {
+  readonly tickers: ResponseTiming | null;
+  /** by ticker id */
+  readonly orderbooks: ReadonlyMap<string, ResponseTiming>;
+  readonly stats: ResponseTiming | null;
+  readonly volumeDefault: ResponseTiming | null;
+  /** /pools/state Cache-Control max-age: how old the pool snapshot behind aggregator data may be */
+  readonly poolsMaxAgeSeconds: number | null;
+}
+
 export interface AuditSnapshot {
   readonly baseUrl: string;
   /** ISO time the snapshot started (injected by io) */
@@ -148,4 +162,6 @@ export interface AuditSnapshot {
   readonly quotes: Fetched<readonly ProbeQuote[]> | null;
   /** the CC token (instrument id / admin), as identified by the exchange (/swap/info network_fee) */
   readonly cc: TokenKey | null;
+  /** absent: no timing known (hand-built snapshots) — cached data is then compared strictly */
+  readonly timing?: MarketTiming;
 }

@@ -7,6 +7,7 @@
  */
 import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
+import { copyBytes } from './byte-pool.js';
 import { parseBase64 } from './bytes.js';
 import type { BlobLayout, DecodedContract, UnknownFieldReport } from './contract.js';
 import { readCurrent, readLegacy } from './fat-contract-decoder.js';
@@ -52,7 +53,7 @@ export function decodeCreatedEventBlob(input: Uint8Array | string, options?: Dec
       );
     }
     // one private copy: the decoded bytes fields are views into it, safe from later caller writes
-    if (bytes === input && opts.copyInput) bytes = bytes.slice();
+    if (bytes === input && opts.copyInput) bytes = copyBytes(bytes);
     const unknown: UnknownFieldReport[] | null = opts.unknownFields === 'report' ? [] : null;
     const r = new WireReader(bytes, unknown, opts.maxBytes);
     const contract = readEnvelope(r, opts.maxDepth);

@@ -6,6 +6,7 @@
 
 import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
+import { allocBytes } from './byte-pool.js';
 
 const HEX_DIGITS = '0123456789abcdef';
 const HEX_PAIRS: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
@@ -34,7 +35,7 @@ export function parseHex(text: string, field = 'hex'): Uint8Array {
       `"${field}" expected an even number of hex digits, got ${text.length} digits: ${formatGot(text)}`,
     );
   }
-  const out = new Uint8Array(text.length / 2);
+  const out = allocBytes(text.length / 2);
   for (let i = 0; i < out.length; i++) {
     const hi = hexNibble(text.charCodeAt(2 * i));
     const lo = hexNibble(text.charCodeAt(2 * i + 1));
@@ -117,7 +118,7 @@ export function parseBase64(text: string, field = 'base64', maxBytes = Number.PO
       },
     );
   }
-  const out = new Uint8Array(size);
+  const out = allocBytes(size);
   const full = text.length - (pad > 0 ? 4 : 0);
   const P = pairTable();
   let o = 0;

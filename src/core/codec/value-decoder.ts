@@ -11,6 +11,7 @@
 
 import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
+import { copyBytes } from './byte-pool.js';
 import { parseHex } from './bytes.js';
 import type { UnknownFieldReport } from './contract.js';
 import { guardDecode } from './guard.js';
@@ -431,7 +432,7 @@ export function decodeValue(
     }
     const unknown = opts.unknownFields === 'report' ? (report ?? []) : null;
     // one private copy: the decoded bytes fields are views into it, safe from later caller writes
-    const r = new WireReader(opts.copyInput ? input.slice() : input, unknown, opts.maxBytes);
+    const r = new WireReader(opts.copyInput ? copyBytes(input) : input, unknown, opts.maxBytes);
     const layout = options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE;
     return readValue({ r, layout, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH }, input.length, 1);
   });

@@ -26,6 +26,8 @@ export class WireReader {
 
   /** a declared length above this can never be valid (the input is limited to it) */
   readonly maxBytes: number;
+  /** DataView over `buf`, made on the first string read (word-wise string-cache checks) */
+  private view: DataView | null = null;
 
   constructor(buf: Uint8Array, unknown: UnknownFieldReport[] | null, maxBytes: number) {
     this.buf = buf;
@@ -187,7 +189,12 @@ export class WireReader {
   readString(end: number, what: string): string {
     const stop = this.readLength(end, what);
     const start = this.pos;
-    const s = decodeUtf8(this.buf, start, stop);
+    let view = this.view;
+    if (view === null) {
+      view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+      this.view = view;
+    }
+    const s = decodeUtf8(this.buf, start, stop, view);
     if (s === null)
       this.fail('BLOB_INVALID_UTF8', `${what} expected well-formed UTF-8, got invalid bytes`, start);
     this.pos = stop;

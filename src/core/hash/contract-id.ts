@@ -7,7 +7,7 @@ import { formatGot } from '../../errors/base.js';
 import { HashError } from '../../errors/hash.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { VERSION_PREFIX } from './contract-id-version.js';
-import { bytesToHex, lowerHexToBytes } from './hex.js';
+import { bytesToHex, hexEqualsBytes, lowerHexToBytes } from './hex.js';
 
 export const CONTRACT_ID_BYTES = 69;
 export const CONTRACT_ID_HEX_LENGTH = 138;
@@ -50,6 +50,27 @@ export function parseContractId(hex: string): ParsedContractId {
     if (version !== undefined && bytes !== null) return new ParsedId(hex, bytes, version, prefix);
   }
   return parseContractIdSlow(hex);
+}
+
+/**
+ * The verifier's fast path: when `hex` is a canonical V1 ID (ca10/ca11/ca12) whose bytes are
+ * exactly `bytes` (the blob's embedded ID), returns it parsed with `bytes` as its bytes (read
+ * only) without decoding the hex; otherwise null (then use `parseContractId`).
+ */
+export function parseContractIdEqualTo(hex: string, bytes: Uint8Array): ParsedContractId | null {
+  if (
+    typeof hex !== 'string' ||
+    hex.length !== CONTRACT_ID_HEX_LENGTH ||
+    bytes.length !== CONTRACT_ID_BYTES ||
+    !hex.startsWith('00') ||
+    !hex.startsWith('1220', 70)
+  ) {
+    return null;
+  }
+  const prefix = hex.slice(66, 70);
+  const version = VERSION_BY_PREFIX[prefix];
+  if (version === undefined || !hexEqualsBytes(hex, 0, bytes)) return null;
+  return new ParsedId(hex, bytes, version, prefix);
 }
 
 function parseContractIdSlow(hex: string): ParsedContractId {

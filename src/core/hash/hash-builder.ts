@@ -72,7 +72,8 @@ export class HashBuilder {
 
   i64(n: bigint): this {
     this.ensure(8);
-    this.view.setBigInt64(this.pos, BigInt.asIntN(64, n));
+    // setBigInt64 already reduces modulo 2^64 (ToBigInt64), as BigInt.asIntN(64, n) would
+    this.view.setBigInt64(this.pos, n);
     this.pos += 8;
     return this;
   }
@@ -140,8 +141,16 @@ export class HashBuilder {
 
   /** LF addNumeric: lp(minimal big-endian two's complement of the unscaled value). */
   numeric(n: string): this {
-    const bytes = numericUnscaledBytes(n);
-    return this.lp(bytes);
+    let lp = numericLpCache.get(n);
+    if (lp === undefined) {
+      const bytes = numericUnscaledBytes(n);
+      lp = new Uint8Array(4 + bytes.length);
+      new DataView(lp.buffer).setInt32(0, bytes.length);
+      lp.set(bytes, 4);
+      if (numericLpCache.size >= NUMERIC_CACHE_MAX) numericLpCache.clear();
+      numericLpCache.set(n, lp);
+    }
+    return this.raw(lp);
   }
 
   dottedName(segments: readonly string[]): this {
@@ -166,6 +175,8 @@ const strCache = new Map<string, Uint8Array>();
 
 const NUMERIC_RE = /^-?(?:0|[1-9]\d*)\.\d*$/;
 const numericCache = new Map<string, Uint8Array>();
+/** numeric → its whole lp(...) encoding (one copy per numeric instead of two writes) */
+const numericLpCache = new Map<string, Uint8Array>();
 const NUMERIC_CACHE_MAX = 4096;
 
 /**

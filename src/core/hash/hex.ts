@@ -1,5 +1,7 @@
 /** Small lower-case hex helpers for the hash module (no Buffer: src/core is portable). */
 
+import { allocBytes } from '../codec/byte-pool.js';
+
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 /** ASCII codes of the two hex digits of each byte, packed as (hi << 8) | lo. */
 const HEX_PAIR = Uint16Array.from({ length: 256 }, (_, i) => {
@@ -35,7 +37,7 @@ for (let i = 0; i < 6; i++) NIBBLE[97 + i] = 10 + i;
 /** Bytes of a lower-case hex string of even length; null when it is not one. */
 export function lowerHexToBytes(s: string): Uint8Array | null {
   if (s.length % 2 !== 0) return null;
-  const out = new Uint8Array(s.length / 2);
+  const out = allocBytes(s.length / 2);
   let bad = 0;
   for (let i = 0, j = 0; i < out.length; i++, j += 2) {
     const hi = NIBBLE[s.charCodeAt(j)] ?? 0xff;
@@ -44,6 +46,17 @@ export function lowerHexToBytes(s: string): Uint8Array | null {
     out[i] = (hi << 4) | lo;
   }
   return bad > 0x0f ? null : out;
+}
+
+/** True when `s` (from `offset`) is exactly the lower-case hex of `b` (no allocation). */
+export function hexEqualsBytes(s: string, offset: number, b: Uint8Array): boolean {
+  const n = b.length;
+  if (s.length - offset !== 2 * n) return false;
+  let d = 0;
+  for (let i = 0, j = offset; i < n; i++, j += 2) {
+    d |= (HEX_PAIR[b[i] as number] as number) ^ ((s.charCodeAt(j) << 8) | s.charCodeAt(j + 1));
+  }
+  return d === 0;
 }
 
 /** Constant-length byte equality. */

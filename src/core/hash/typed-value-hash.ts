@@ -68,6 +68,8 @@ interface Compiled {
   readonly head: Uint8Array;
   /** record: str(label) per field; variant: str(ctor) ‖ i32(rank); enum: head ‖ str(ctor) ‖ i32(rank) */
   readonly parts: readonly Uint8Array[];
+  /** record with fields: head ‖ parts[0] (one copy instead of two); else head */
+  readonly headFirst: Uint8Array;
   /** variant/enum constructor name → rank */
   readonly ranks: ReadonlyMap<string, number>;
 }
@@ -93,7 +95,14 @@ function compile(def: DataTypeDef): Compiled {
       return b.str(n).i32(i).bytes().slice();
     });
   }
-  const c: Compiled = { def, head, parts, ranks };
+  const first = def.kind === 'record' ? parts[0] : undefined;
+  let headFirst = head;
+  if (first !== undefined) {
+    headFirst = new Uint8Array(head.length + first.length);
+    headFirst.set(head);
+    headFirst.set(first, head.length);
+  }
+  const c: Compiled = { def, head, parts, ranks, headFirst };
   compiledCache.set(def, c);
   return c;
 }
@@ -249,11 +258,15 @@ function encData(
       for (let i = end; i < n; i++) {
         if (!isOptionalType((fs[i] as { type: DamlType }).type, frame)) throw STOP;
       }
-      b.raw(c.head);
-      const labels = c.parts;
-      for (let i = 0; i < end; i++) {
-        b.raw(labels[i] as Uint8Array);
-        enc(b, vs[i] as Value, (fs[i] as { type: DamlType }).type, frame, ctx, depth + 1);
+      if (end === 0) b.raw(c.head);
+      else {
+        b.raw(c.headFirst);
+        enc(b, vs[0] as Value, (fs[0] as { type: DamlType }).type, frame, ctx, depth + 1);
+        const labels = c.parts;
+        for (let i = 1; i < end; i++) {
+          b.raw(labels[i] as Uint8Array);
+          enc(b, vs[i] as Value, (fs[i] as { type: DamlType }).type, frame, ctx, depth + 1);
+        }
       }
       b.byte(0xff);
       return;

@@ -15,7 +15,7 @@ import type { TypeEnv } from '../types/type-env.js';
 import { resolveTemplate } from '../types/type-env.js';
 import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
-import { computeContractIdSuffix, parseContractId } from './contract-id.js';
+import { computeContractIdSuffix, parseContractId, parseContractIdEqualTo } from './contract-id.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { bytesEqual, bytesToHex } from './hex.js';
 import type { Sha256 } from './sha256.js';
@@ -130,14 +130,18 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   const sha256 = opts.sha256 ?? sha256Noble;
   const contract = opts.contract;
   const reasons: VerificationReason[] = [];
-  let id: ParsedContractId | null = null;
-  try {
-    id = parseContractId(opts.contractId);
-  } catch (e) {
-    reasons.push(reasonOf(e));
+  // fast path: the published ID is canonical and its hex spells exactly the embedded bytes
+  let id: ParsedContractId | null = parseContractIdEqualTo(opts.contractId, contract.contractId);
+  let embeddedMatches: boolean | null = true;
+  if (id === null) {
+    try {
+      id = parseContractId(opts.contractId);
+    } catch (e) {
+      reasons.push(reasonOf(e));
+    }
+    // Compare with the embedded ID only when the published one is a valid ID at all.
+    embeddedMatches = id === null ? null : bytesEqual(contract.contractId, id.bytes);
   }
-  // Compare with the embedded ID only when the published one is a valid ID at all.
-  const embeddedMatches = id === null ? null : bytesEqual(contract.contractId, id.bytes);
   // hex strings: reuse the published ID's text where the bytes are equal (no re-encoding)
   const embeddedHex = embeddedMatches === true && id !== null ? id.hex : bytesToHex(contract.contractId);
   if (id !== null && !embeddedMatches) {
@@ -213,9 +217,10 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
           },
           sha256,
         );
-        expectedSuffix = computeContractIdSuffix(id.version, unicum);
-        suffixMatches = suffixEquals(expectedSuffix, id.bytes);
+        // id is a parsed V1 ID of this version: prefix and 12 20 agree, compare the unicum only
+        suffixMatches = unicumEquals(unicum, id.bytes);
         if (!suffixMatches) {
+          expectedSuffix = computeContractIdSuffix(id.version, unicum);
           reasons.push({
             code: 'SUFFIX_MISMATCH',
             message: `"contractId" suffix expected ${bytesToHex(expectedSuffix)} (recomputed from the blob), got ${bytesToHex(id.suffix)}`,
@@ -229,9 +234,8 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   }
   const status = statusOf(reasons);
   let expectedSuffixHex: string | null = null;
-  if (expectedSuffix !== null) {
-    expectedSuffixHex = suffixMatches ? id.hex.slice(66) : bytesToHex(expectedSuffix);
-  }
+  if (suffixMatches) expectedSuffixHex = id.hex.slice(66);
+  else if (expectedSuffix !== null) expectedSuffixHex = bytesToHex(expectedSuffix);
   const result: { -readonly [K in keyof ContractIdVerification]: ContractIdVerification[K] } = {
     ok: status === 'verified',
     status,
@@ -249,10 +253,10 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   return result;
 }
 
-/** suffix (36 bytes) equals bytes 33..69 of the contract ID. */
-function suffixEquals(suffix: Uint8Array, idBytes: Uint8Array): boolean {
-  if (idBytes.length !== 33 + suffix.length) return false;
+/** unicum (32 bytes) equals bytes 37..69 of the 69-byte contract ID. */
+function unicumEquals(unicum: Uint8Array, idBytes: Uint8Array): boolean {
+  if (unicum.length !== 32 || idBytes.length !== 69) return false;
   let d = 0;
-  for (let i = 0; i < suffix.length; i++) d |= (suffix[i] as number) ^ (idBytes[33 + i] as number);
+  for (let i = 0; i < 32; i++) d |= (unicum[i] as number) ^ (idBytes[37 + i] as number);
   return d === 0;
 }

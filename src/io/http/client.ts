@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
-import type { RawResponse } from '../../core/api/snapshot.js';
+import { parseCacheHeaders, type RawResponse } from '../../core/api/snapshot.js';
 import { HttpError } from '../../errors/http.js';
 import { mapTransportError } from './map-error.js';
 import { redactUrl } from './redact-url.js';
@@ -225,6 +225,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         body: bytes,
         startedAtMs,
         durationMs: Math.max(0, finished - startedAtMs),
+        ...parseCacheHeaders(headerString(res.headers['cache-control']), headerString(res.headers.age)),
+        date: headerString(res.headers.date),
       };
       return { raw, retryAfter: retryAfterMs(headerString(res.headers['retry-after']), finished) };
     } finally {

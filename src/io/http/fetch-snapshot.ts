@@ -2,7 +2,9 @@
  * `fetchSnapshot`: one audit's worth of the public API (spec/public-api.md "Endpoints"). Order:
  * /pools/proof, /pools/state, /pools/proof (so state is bracketed by two proof sets), then the
  * market data, /volume (default window, plus a closed window and its two halves for the add-up
- * check), the aggregator endpoints (one order book per pair) and, on request, probe quotes.
+ * check), the aggregator endpoints (one order book per pair, 12 in flight, recorded in pair
+ * order) and, on request, probe quotes. Each raw response keeps its fetch time and cache headers
+ * (Cache-Control max-age, Age, Date) for the cached-market-data reasoning of src/core/audit.
  * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
  * are still fetched. If the very first request cannot connect or times out (after its retries),
  * the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
@@ -61,6 +63,8 @@ export interface FetchSnapshotOptions {
 }
 
 const HOUR_MS = 3_600_000;
+/** Order books in flight at once (one per pair; ~1,000 on a large exchange). */
+export const ORDERBOOK_CONCURRENCY = 12;
 
 function failure(e: unknown): { ok: false; reason: string; code: string } {
   if (isReserveAuditError(e)) return { ok: false, reason: e.shortMessage, code: e.code };
@@ -157,15 +161,40 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
           'HTTP_STATUS',
           `no pair list to fetch order books for (${aggregatorPairs.reason})`,
         );
-      const out: OrderbookSample[] = [];
-      for (const pair of aggregatorPairs.value) {
-        const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
-        out.push({
-          tickerId: pair.ticker_id,
-          response: await getJson(path, parseAggregatorOrderbookResponse),
-        });
+      const pairs = aggregatorPairs.value;
+      const raws: (RawResponse | undefined)[] = new Array(pairs.length);
+      const out: (OrderbookSample | undefined)[] = new Array(pairs.length);
+      let firstError: { index: number; error: unknown } | null = null;
+      let next = 0;
+      // bounded concurrency; results (and the raw records) keep pair order
+      const worker = async (): Promise<void> => {
+        while (firstError === null && next < pairs.length) {
+          const i = next++;
+          const pair = pairs[i];
+          if (pair === undefined) continue;
+          const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
+          try {
+            const r = await client.send('GET', joinUrl(options.baseUrl, path));
+            raws[i] = r;
+            if (r.status !== 200) throw statusError(r);
+            out[i] = { tickerId: pair.ticker_id, response: parseAggregatorOrderbookResponse(parseJsonBody(r), po) };
+          } catch (e) {
+            if (firstError === null || i < firstError.index) firstError = { index: i, error: e };
+          }
+        }
+      };
+      await Promise.all(
+        Array.from({ length: Math.min(ORDERBOOK_CONCURRENCY, pairs.length) }, () => worker()),
+      );
+      for (const r of raws) {
+        if (r === undefined) continue;
+        raw.push(r);
+        done++;
+        options.onProgress?.({ step: '/aggregator/orderbook', done });
       }
-      return out;
+      const failed = firstError as { index: number; error: unknown } | null;
+      if (failed !== null) throw failed.error;
+      return out.filter((x): x is OrderbookSample => x !== undefined);
     });
     let probeQuotes: ApiResult<readonly ProbeQuote[]> | null = null;
     if (options.probeQuotes === true) {

@@ -6,3 +6,4 @@ export * from './queries.js';
 export * from './record-snapshot.js';
 export * from './types.js';
 export * from './verify-contracts.js';
+export * from './contract-batches.js';

@@ -96,6 +96,10 @@ export interface HistoryQuery {
 /**
  * Observations joined with their reserve contracts, grouped by pool, oldest first — the input of
  * the history checks (reserve continuity, LP supply, creation-time monotonicity, stale proofs).
+ * One set-based query (a window function keeps the newest `limitPerPool` per pool); the join reads
+ * the covering index `contracts_history` (migration 002), never the contract rows and their blobs.
+ * Pools come in pool-id order, or in the order of `poolIds` (a requested pool without
+ * observations maps to an empty list).
  */
 export function loadObservationsForHistoryChecks(
   mirror: Mirror,
@@ -103,47 +107,65 @@ export function loadObservationsForHistoryChecks(
 ): Map<string, HistoryObservation[]> {
   return guardStore(mirror, 'loadObservationsForHistoryChecks', () => {
     const limit = query.limitPerPool ?? 1_000;
-    const since = query.sinceMs ?? Number.MIN_SAFE_INTEGER;
+    const bounded = limit < Number.MAX_SAFE_INTEGER;
+    const where = `o.observed_at_ms >= ?${query.poolIds === undefined ? '' : ' AND o.pool_id IN (SELECT value FROM json_each(?))'}`;
+    const source = bounded
+      ? `(SELECT *, row_number() OVER (PARTITION BY pool_id ORDER BY observed_at_ms DESC, snapshot_id DESC) AS rn
+          FROM observations o WHERE ${where}) o`
+      : 'observations o';
     const stmt = mirror.db.prepare(
-      `SELECT * FROM (
-         SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a AS c_reserve_a,
-                c.reserve_b AS c_reserve_b, c.total_lp_supply AS c_total_lp_supply, c.created_at_ms AS c_created_at_ms,
-                c.created_at_micros AS c_created_at_micros, c.fields_source, c.package_id, c.package_name,
-                c.module_name, c.entity_name
-         FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
-         WHERE o.pool_id = ? AND o.observed_at_ms >= ?
-         ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?)
-       ORDER BY observed_at_ms, snapshot_id`,
+      `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
+              c.created_at_ms, c.created_at_micros, c.fields_source,
+              c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
+       FROM ${source} LEFT JOIN contracts c INDEXED BY contracts_history ON c.contract_id = o.contract_id
+       WHERE ${bounded ? 'o.rn <= ?' : where}
+       ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
-    const pools =
-      query.poolIds ??
-      (mirror.db
-        .prepare('SELECT DISTINCT pool_id FROM observations ORDER BY pool_id')
-        .pluck()
-        .all() as string[]);
+    stmt.raw(true);
+    const params: unknown[] = [query.sinceMs ?? Number.MIN_SAFE_INTEGER];
+    if (query.poolIds !== undefined) params.push(JSON.stringify(query.poolIds));
+    if (bounded) params.push(limit);
     const out = new Map<string, HistoryObservation[]>();
-    for (const poolId of pools) {
-      const rows = stmt.all(poolId, since, limit) as Row[];
-      out.set(
+    for (const id of query.poolIds ?? []) out.set(id, []);
+    let poolId = '';
+    let list: HistoryObservation[] = [];
+    for (const r of stmt.iterate(...params) as IterableIterator<unknown[]>) {
+      if (r[1] !== poolId || list.length === 0) {
+        poolId = String(r[1]);
+        list = out.get(poolId) ?? [];
+        out.set(poolId, list);
+      }
+      const status = str(r[17]) as MirrorVerificationStatus | null;
+      const fieldsSource = str(r[24]) as 'blob' | 'published' | null;
+      list.push({
+        snapshotId: num(r[0]) ?? 0,
         poolId,
-        rows.map((r) => ({
-          ...toObservation(r),
-          verificationStatus: str(r.verification_status) as MirrorVerificationStatus | null,
-          verificationReason: str(r.verification_reason),
-          contractReserveA: str(r.c_reserve_a),
-          contractReserveB: str(r.c_reserve_b),
-          contractTotalLpSupply: str(r.c_total_lp_supply),
-          contractCreatedAtMs: num(r.c_created_at_ms),
-          contractCreatedAtMicros:
-            r.c_created_at_micros == null ? null : BigInt(r.c_created_at_micros as number),
-          fieldsSource: str(r.fields_source) as 'blob' | 'published' | null,
-          template:
-            r.package_id == null
-              ? null
-              : `${String(r.package_id)}:${String(r.package_name)}:${String(r.module_name)}:${String(r.entity_name)}`,
-          proven: r.verification_status === 'verified' && r.fields_source === 'blob',
-        })),
-      );
+        observedAtMs: num(r[2]) ?? 0,
+        contractId: str(r[3]),
+        stateContractId: str(r[4]),
+        symbol: str(r[5]),
+        reserveA: str(r[6]),
+        reserveB: str(r[7]),
+        price: str(r[8]),
+        tvlCc: str(r[9]),
+        feeRate: str(r[10]),
+        totalLpSupply: str(r[11]),
+        ledgerCreatedAt: str(r[12]),
+        ledgerCreatedAtMs: num(r[13]),
+        proofReserveA: str(r[14]),
+        proofReserveB: str(r[15]),
+        blobSha256: str(r[16]),
+        verificationStatus: status,
+        verificationReason: str(r[18]),
+        contractReserveA: str(r[19]),
+        contractReserveB: str(r[20]),
+        contractTotalLpSupply: str(r[21]),
+        contractCreatedAtMs: num(r[22]),
+        contractCreatedAtMicros: r[23] == null ? null : BigInt(r[23] as number),
+        fieldsSource,
+        template: str(r[25]),
+        proven: status === 'verified' && fieldsSource === 'blob',
+      });
     }
     return out;
   });

@@ -24,9 +24,15 @@ export const CACHE_SECONDS = {
   aggregatorOrderbook: 10,
 } as const;
 
-/** The cached reply for `key` in the current window of `seconds`, built by `build` on a miss. */
+/**
+ * The cached reply for `key` in the current window of `seconds`, built by `build` on a miss. The
+ * reply remembers when it was computed, so every response served from the cache carries `Age`.
+ */
 export function cachedJson(deps: RouteDeps, key: string, seconds: number, build: () => unknown): Reply {
-  return deps.cache.get(key, seconds * 1000, () => jsonReply(200, build(), seconds));
+  return deps.cache.get(key, seconds * 1000, () => ({
+    ...jsonReply(200, build(), seconds),
+    computedAtMs: deps.clock.nowMs(),
+  }));
 }
 
 export interface PoolSnapshot {

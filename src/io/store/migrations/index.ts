@@ -4,6 +4,7 @@
  * (add a new one instead). A database whose highest version is unknown here is refused.
  */
 import { MIGRATION_001_INITIAL } from './001-initial.js';
+import { MIGRATION_002_HISTORY_INDEXES } from './002-history-indexes.js';
 
 export interface Migration {
   readonly version: number;
@@ -13,6 +14,7 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
+  { version: 2, name: 'history-indexes', statements: MIGRATION_002_HISTORY_INDEXES },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,96 @@
+/**
+ * Deciding a market-data mismatch when the data may come from a cache (public-api.md "Limits",
+ * api-decisions §8; docs/decisions/audit.md "Cached market data"). Rule, per check:
+ *   1. the data matches the current reserves → pass (decided by the caller before this);
+ *   2. the current proven contracts of the pools involved were all created before the earliest
+ *      instant the data's pool state can come from → the data must match them: the mismatch stands;
+ *   3. else, it matches the known joint state at some instant of its state window → pass, with an
+ *      info finding MARKET_DATA_FROM_CACHE;
+ *   4. else → MARKET_DATA_STALE_UNVERIFIED (warning, could-not-check), recorded as a SKIPPED check:
+ *      the proofs were verified; a cache older than every known state does not change the exit code.
+ */
+import { type AuditArea, type AuditCollector, type Finding, makeFinding } from './finding.js';
+import {
+  computeCandidateInstants,
+  computeLatestChangeMs,
+  formatMsIso,
+  type ReserveTimeline,
+  type TimeWindow,
+} from './market-time.js';
+import type { MarketTiming } from './snapshot.js';
+
+/** Published cache durations used when a response has no Cache-Control (public-api.md "Limits"). */
+export const PUBLISHED_MAX_AGE_SECONDS = {
+  pools: 5,
+  aggregator: 60,
+  stats: 60,
+  volumeOpen: 30,
+} as const;
+
+/** What the market checks need to reason about caching; null = compare strictly. */
+export interface MarketCacheContext {
+  readonly timeline: ReserveTimeline;
+  readonly timing: MarketTiming;
+}
+
+export interface CachedCheck {
+  readonly area: AuditArea;
+  readonly name: string;
+  readonly pool: string | null;
+  /** the findings against the current reserves */
+  readonly findings: readonly Finding[];
+  /** the state window of the response, null when unknown */
+  readonly window: TimeWindow | null;
+  /** the pools the data is derived from */
+  readonly pools: readonly string[];
+  /** the findings against the known joint state at an instant; null when that state is unknown */
+  readonly evalAt: (atMs: number) => readonly Finding[] | null;
+  /** e.g. "ticker BTC_CC" */
+  readonly what: string;
+}
+
+const isError = (f: Finding): boolean => f.severity === 'error';
+
+/** Records `k` following the rule of the module comment. */
+export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | null, k: CachedCheck): void {
+  if (!k.findings.some(isError) || ctx === null || k.window === null) {
+    c.record(k.area, k.name, k.pool, k.findings);
+    return;
+  }
+  const w = k.window;
+  const latest = computeLatestChangeMs(ctx.timeline, k.pools);
+  if (latest === null || latest < w.loMs) {
+    c.record(k.area, k.name, k.pool, k.findings);
+    return;
+  }
+  const windowEvidence = {
+    stateWindow: [formatMsIso(w.loMs), formatMsIso(w.hiMs)],
+    windowSource: w.source,
+    newestContractCreatedAt: formatMsIso(latest),
+  };
+  for (const t of computeCandidateInstants(ctx.timeline, k.pools, w)) {
+    const r = k.evalAt(t);
+    if (r === null || r.some(isError)) continue;
+    c.record(k.area, k.name, k.pool, [
+      ...r,
+      makeFinding(
+        'MARKET_DATA_FROM_CACHE',
+        k.pool,
+        `${k.what} matches the proven reserves current at ${formatMsIso(t)}, inside its cache window (the newest contract is from ${formatMsIso(latest)})`,
+        { ...windowEvidence, matchedStateAt: formatMsIso(t), currentMismatch: k.findings.map((f) => f.message) },
+      ),
+    ]);
+    return;
+  }
+  c.skipWithFinding(
+    k.area,
+    k.name,
+    k.pool,
+    makeFinding(
+      'MARKET_DATA_STALE_UNVERIFIED',
+      k.pool,
+      `${k.what} matches no known reserve state, and the pool changed within its cache window (${formatMsIso(w.loMs)} … ${formatMsIso(w.hiMs)}): not checked`,
+      { ...windowEvidence, currentMismatch: k.findings.map((f) => f.message) },
+    ),
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * Errors of the parallel `replay` (docs/decisions/mirror.md, "replay workers"): a verification
+ * worker could not start (its type files failed to load) or failed on a batch. The replay then
+ * cannot vouch for every contract, so the CLI maps these to exit code 2 (could not check).
+ */
+import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+
+export type ReplayErrorCode =
+  /** a worker thread failed to start, crashed, or threw while verifying a batch */
+  'REPLAY_WORKER_FAILED';
+
+export class ReplayError extends ReserveAuditError {
+  override name = 'ReplayError';
+  declare readonly code: ReplayErrorCode;
+
+  constructor(code: ReplayErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
+    super(code, shortMessage, options);
+  }
+}

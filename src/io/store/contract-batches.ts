@@ -1,0 +1,91 @@
+/**
+ * Streaming the mirror's reserve contracts to `replay` in batches (docs/decisions/mirror.md,
+ * "replay workers"): one prepared query in raw mode, only the columns replay compares, and the
+ * blobs of a batch copied into ONE ArrayBuffer (with end offsets) so the batch can be transferred
+ * to a worker thread without copying. Ordered by ledger creation time, then contract ID; each
+ * contract ID once (it is the table's primary key).
+ */
+import { guardError, type Mirror } from './open-mirror.js';
+import type { ContractRange } from './queries.js';
+
+/** A batch of stored contracts; contract i's blob is `blobs.subarray(ends[i-1] ?? 0, ends[i])`. */
+export interface ContractBatch {
+  readonly contractIds: string[];
+  readonly poolIds: string[];
+  readonly reserveA: string[];
+  readonly reserveB: string[];
+  readonly totalLpSupply: string[];
+  /** every blob of the batch, back to back, in a buffer of its own (transferable) */
+  readonly blobs: Uint8Array;
+  readonly ends: Uint32Array;
+}
+
+/** The blob of contract `i` of a batch (a view, no copy). */
+export function batchBlob(b: ContractBatch, i: number): Uint8Array {
+  return b.blobs.subarray(i === 0 ? 0 : (b.ends[i - 1] ?? 0), b.ends[i] ?? 0);
+}
+
+function pack(rows: readonly unknown[][]): ContractBatch {
+  let size = 0;
+  for (const r of rows) size += (r[2] as Uint8Array).length;
+  const blobs = new Uint8Array(new ArrayBuffer(size));
+  const ends = new Uint32Array(rows.length);
+  const b: ContractBatch = {
+    contractIds: new Array<string>(rows.length),
+    poolIds: new Array<string>(rows.length),
+    reserveA: new Array<string>(rows.length),
+    reserveB: new Array<string>(rows.length),
+    totalLpSupply: new Array<string>(rows.length),
+    blobs,
+    ends,
+  };
+  let at = 0;
+  rows.forEach((r, i) => {
+    b.contractIds[i] = r[0] as string;
+    b.poolIds[i] = r[1] as string;
+    const blob = r[2] as Uint8Array;
+    blobs.set(blob, at);
+    at += blob.length;
+    ends[i] = at;
+    b.reserveA[i] = r[3] as string;
+    b.reserveB[i] = r[4] as string;
+    b.totalLpSupply[i] = r[5] as string;
+  });
+  return b;
+}
+
+/**
+ * Streams the stored contracts in `range` as batches of at most `batchSize` (default 512). Do not
+ * write to the same mirror while iterating.
+ */
+export function* iterateContractBatches(
+  mirror: Mirror,
+  range: ContractRange = {},
+  batchSize = 512,
+): Generator<ContractBatch, void, undefined> {
+  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
+  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  try {
+    const cols = 'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply';
+    const stmt = mirror.db.prepare(
+      range.poolId === undefined
+        ? `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`
+        : `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+    );
+    stmt.raw(true);
+    const it = (
+      range.poolId === undefined ? stmt.iterate(from, to) : stmt.iterate(range.poolId, from, to)
+    ) as IterableIterator<unknown[]>;
+    let rows: unknown[][] = [];
+    for (const r of it) {
+      rows.push(r);
+      if (rows.length >= batchSize) {
+        yield pack(rows);
+        rows = [];
+      }
+    }
+    if (rows.length > 0) yield pack(rows);
+  } catch (e) {
+    throw guardError(mirror, 'iterateContractBatches', e);
+  }
+}
