@@ -5,13 +5,9 @@
  * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
  *
  * Run: `npm run bench` (= `tsx bench/verify.bench.ts`). Optional: `BENCH_MS=2000` per vector (4 functions interleaved in 20 ms slices).
- * `BENCH_GC=1`: a full GC (untimed) before every slice, so that no function's slice pays the
- * background GC work (process CPU time includes GC threads) for another function's garbage.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { decodeCreatedEventBlob } from '../src/core/codec/index.js';
 import { computeContractHashPreimage } from '../src/core/hash/contract-hash.js';
 import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js';
@@ -25,12 +21,6 @@ import { sha256Node } from '../src/io/node-sha256.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';
 
 const MS = Number(process.env.BENCH_MS ?? 1000);
-const GC = process.env.BENCH_GC === '1';
-const gc: () => void = (() => {
-  if (!GC) return () => {};
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
 const root = join(import.meta.dirname, '..');
 const env = createTypeEnv(
   parseTypeFile(readFileSync(join(root, 'fixtures', 'types', 'splice-amulet-0.1.17.types.json'), 'utf8'))
@@ -59,7 +49,6 @@ function measure(fns: readonly (() => void)[]): number[] {
   for (let r = 0; r < rounds; r++) {
     fns.forEach((f, i) => {
       let n = 0;
-      gc();
       const start = cpuMs();
       let now = start;
       while (now - start < slice) {
@@ -136,7 +125,7 @@ for (const b of loadContractIdVectors().blobVectors) {
 }
 
 console.log(
-  `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices${GC ? ', full GC before each slice' : ''}; rates in operations per CPU-second`,
+  `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
   'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify)',

@@ -16,7 +16,11 @@ import {
 } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
 import { loadAuditTypes } from './audit-run.js';
-import { type ReplayedContract, type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
+import {
+  type ReplayedContract,
+  type ReplayedContractResult,
+  replayContractBatch,
+} from './replay-contract.js';
 import { type ReplayPool, startReplayPool } from './replay-pool.js';
 import { countContracts, iterateContractBatches, type Mirror, openMirror } from './store/index.js';
 
@@ -153,7 +157,11 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       ...(o.fromMs === undefined ? {} : { fromMs: o.fromMs }),
       ...(o.toMs === undefined ? {} : { toMs: o.toMs }),
     };
-    const consume = (poolIds: readonly string[], ids: readonly string[], rs: ReplayedContractResult[]): void => {
+    const consume = (
+      poolIds: readonly string[],
+      ids: readonly string[],
+      rs: ReplayedContractResult[],
+    ): void => {
       for (let i = 0; i < rs.length; i++) {
         const r = rs[i];
         const poolId = poolIds[i] ?? '';

@@ -14,7 +14,11 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReserveProfile } from '../core/audit/index.js';
 import { ReplayError } from '../errors/replay.js';
-import type { ReplayedContractResult } from './replay-contract.js';
+import {
+  type PackedReplayResults,
+  type ReplayedContractResult,
+  unpackReplayResults,
+} from './replay-contract.js';
 import type { ContractBatch } from './store/index.js';
 
 export interface ReplayWorkerData {
@@ -31,7 +35,7 @@ export interface ReplayWorkerRequest {
 
 export type ReplayWorkerReply =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'results'; readonly id: number; readonly results: ReplayedContractResult[] }
+  | { readonly kind: 'results'; readonly id: number; readonly results: PackedReplayResults }
   | { readonly kind: 'error'; readonly id: number | null; readonly message: string };
 
 export interface ReplayPool {
@@ -103,13 +107,16 @@ export async function startReplayPool(jobs: number, data: ReplayWorkerData): Pro
         else if (m.kind === 'results') {
           const p = s.pending.get(m.id);
           s.pending.delete(m.id);
-          p?.resolve(m.results);
+          p?.resolve(unpackReplayResults(m.results));
         } else if (m.id === null) reject(fail(s, `could not start: ${m.message}`));
         else {
           const p = s.pending.get(m.id);
           s.pending.delete(m.id);
           p?.reject(
-            new ReplayError('REPLAY_WORKER_FAILED', `replay worker ${worker.threadId} failed on a batch: ${m.message}`),
+            new ReplayError(
+              'REPLAY_WORKER_FAILED',
+              `replay worker ${worker.threadId} failed on a batch: ${m.message}`,
+            ),
           );
         }
       });
@@ -137,12 +144,34 @@ export async function startReplayPool(jobs: number, data: ReplayWorkerData): Pro
       for (const s of slots)
         if (s.failed === null && (best === undefined || s.pending.size < best.pending.size)) best = s;
       if (best === undefined)
-        return Promise.reject(slots[0]?.failed ?? new ReplayError('REPLAY_WORKER_FAILED', 'no replay worker left'));
+        return Promise.reject(
+          slots[0]?.failed ?? new ReplayError('REPLAY_WORKER_FAILED', 'no replay worker left'),
+        );
       const slot = best;
       const id = nextId++;
+      // a batch whose buffer was already transferred arrives empty (Node posts it without error)
+      if (batch.blobs.byteLength !== (batch.ends[batch.ends.length - 1] ?? 0))
+        return Promise.reject(
+          new ReplayError(
+            'REPLAY_WORKER_FAILED',
+            'a replay batch can be verified once (its blobs were transferred)',
+          ),
+        );
       return new Promise<ReplayedContractResult[]>((resolve, reject) => {
         slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, batch } satisfies ReplayWorkerRequest, [batch.blobs.buffer as ArrayBuffer]);
+        try {
+          slot.worker.postMessage({ id, batch } satisfies ReplayWorkerRequest, [
+            batch.blobs.buffer as ArrayBuffer,
+          ]);
+        } catch (e) {
+          slot.pending.delete(id);
+          const why = e instanceof Error ? e.message : String(e);
+          reject(
+            new ReplayError('REPLAY_WORKER_FAILED', `a replay batch could not be posted: ${why}`, {
+              cause: e,
+            }),
+          );
+        }
       });
     },
     close,

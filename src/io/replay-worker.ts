@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReserveProfile } from '../core/audit/index.js';
 import { loadAuditTypes } from './audit-run.js';
-import { replayContractBatch } from './replay-contract.js';
+import { packReplayResults, replayContractBatch } from './replay-contract.js';
 import type { ReplayWorkerData, ReplayWorkerReply, ReplayWorkerRequest } from './replay-pool.js';
 
 const port = parentPort;
@@ -25,11 +25,24 @@ try {
   port.on('message', (req: ReplayWorkerRequest) => {
     let reply: ReplayWorkerReply;
     try {
-      reply = { kind: 'results', id: req.id, results: replayContractBatch(req.batch, types, profile) };
+      reply = {
+        kind: 'results',
+        id: req.id,
+        results: packReplayResults(replayContractBatch(req.batch, types, profile)),
+      };
     } catch (e) {
       reply = { kind: 'error', id: req.id, message: message(e) };
     }
-    port.postMessage(reply);
+    port.postMessage(
+      reply,
+      reply.kind === 'results'
+        ? [
+            reply.results.proven.buffer as ArrayBuffer,
+            reply.results.createdAtMicros.buffer as ArrayBuffer,
+            reply.results.templateIndex.buffer as ArrayBuffer,
+          ]
+        : [],
+    );
   });
   port.postMessage({ kind: 'ready' } satisfies ReplayWorkerReply);
 } catch (e) {

@@ -37,7 +37,12 @@ function proofSnapshot(i: number, proofs: unknown[]): ApiSnapshot {
 }
 
 /** Writes `contracts` minted contracts (`perSnapshot` pools per snapshot) to a new mirror at `path`. */
-export function buildReplayMirror(path: string, contracts: number, perSnapshot = 1000, seed = 'bench-replay'): void {
+export function buildReplayMirror(
+  path: string,
+  contracts: number,
+  perSnapshot = 1000,
+  seed = 'bench-replay',
+): void {
   const mirror = openMirror(path);
   const rng = createSeededRng(seed);
   const tok = (id: string) => ({ admin: `${id.toLowerCase()}::1220aa`, id });

@@ -81,6 +81,23 @@ describe('fetchSnapshot against the reference server', () => {
     }
   });
 
+  it('records cache headers per response; order books keep pair order although fetched concurrently', async () => {
+    mode = 'normal';
+    const snap = await fetchSnapshot({ baseUrl: server.base, now: () => server.clock.nowMs() });
+    const byPath = (p: string) => snap.raw.filter((r) => new URL(r.url).pathname === `/v1/public${p}`);
+    const tickers = byPath('/aggregator/tickers')[0];
+    expect(tickers?.maxAgeSeconds).toBe(10);
+    expect(tickers?.ageSeconds).toEqual(expect.any(Number));
+    expect(tickers?.date).toEqual(expect.any(String));
+    expect(byPath('/pools/state')[0]?.maxAgeSeconds).toBe(5);
+    const books = byPath('/aggregator/orderbook');
+    expect(snap.aggregatorPairs.ok && snap.orderbooks.ok).toBe(true);
+    if (!snap.aggregatorPairs.ok || !snap.orderbooks.ok) return;
+    const ids = snap.aggregatorPairs.value.map((p) => p.ticker_id);
+    expect(snap.orderbooks.value.map((o) => o.tickerId)).toEqual(ids);
+    expect(books.map((r) => new URL(r.url).searchParams.get('ticker_id'))).toEqual(ids);
+  });
+
   it('the volume windows are a closed window and its two consecutive halves', async () => {
     mode = 'normal';
     const snap = await fetchSnapshot({ baseUrl: server.base, now: () => server.clock.nowMs() });

@@ -50,6 +50,9 @@ describe('GET endpoints', () => {
       expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
       expect(r.headers.get('cache-control')).toBe(`public, max-age=${maxAge}`);
+      // a standard Age (whole seconds since the cached reply was computed) within max-age
+      expect(r.headers.get('age')).toMatch(/^[0-9]+$/);
+      expect(Number(r.headers.get('age'))).toBeLessThan(Number(maxAge));
       expectShape(r.body, schema);
     },
   );
@@ -59,6 +62,7 @@ describe('GET endpoints', () => {
     ex.swap('2820898830768735469', 10);
     const b = await getJson(`${srv.base}/pools/state`);
     expect(b.text).toBe(a.text);
+    expect(Number(b.headers.get('age'))).toBeGreaterThanOrEqual(Number(a.headers.get('age')));
     ex.advance(5_000);
     const c = await getJson(`${srv.base}/pools/state`);
     expect(c.text).not.toBe(a.text);

@@ -94,9 +94,7 @@ describe('schema', () => {
     );
     // fill it through the v1 schema only: the recorder's statements do not depend on v2
     const v1 = new Database(path);
-    v1.prepare(
-      `INSERT INTO snapshots VALUES (1, 'k1', 'http://x', ${T}, ${T}, ${T}, 1, 1, '[]')`,
-    ).run();
+    v1.prepare(`INSERT INTO snapshots VALUES (1, 'k1', 'http://x', ${T}, ${T}, ${T}, 1, 1, '[]')`).run();
     v1.prepare(
       `INSERT INTO contracts VALUES ('cid-1', 'p', x'00', ?, 'u1', 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve',
          '1.0', '2.0', '3.0', '2026-11-01T12:00:00+00:00', ${T}, ${T * 1000}, 'blob', 'verified', NULL, 1, 1, ${T}, ${T})`,

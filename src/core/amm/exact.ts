@@ -36,7 +36,10 @@ const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 export function parseFixed(text: string, field = 'amount'): Fixed {
   const m = PLAIN.exec(text);
   if (m === null) {
-    throw new AmmError('AMM_INVALID_POOL', `"${field}" expected a plain decimal string, got ${formatGot(text)}`);
+    throw new AmmError(
+      'AMM_INVALID_POOL',
+      `"${field}" expected a plain decimal string, got ${formatGot(text)}`,
+    );
   }
   const frac = m[3] ?? '';
   const n = BigInt((m[2] as string) + frac);

@@ -40,12 +40,12 @@ export {
   formatMemo,
   isUnsupportedConnectToken,
   parseQuoteRequest,
-  planConnectSwap,
   type QuoteInput,
   type QuotePlanResult,
   type QuoteRequest,
   type QuoteResult,
   quoteConnectSwap,
+  quoteConnectSwapPlan,
   quotePoolSwap,
   UNSUPPORTED_CONNECT_SYMBOL,
 } from './quote.js';

@@ -18,8 +18,9 @@ import {
   toFx,
 } from './exact.js';
 import { formatSeconds, formatTrimmed } from './format.js';
-import { isSameToken, readPoolExact, readReserveOfExact } from './swap-math.js';
-import { readSwapHopExact, readSwapPlanExact, type SwapHopPlan, type SwapPlan } from './swap-plan.js';
+import { computeReserveOfExact, isSameToken, parsePoolExact } from './swap-math.js';
+import type { SwapHopPlan, SwapPlan } from './swap-plan.js';
+import { computeSwapHopExact, computeSwapPlanExact } from './swap-plan-view.js';
 import type { PoolState, TokenRef } from './types.js';
 
 export interface QuoteAmount {
@@ -113,13 +114,13 @@ function price(num: Fixed, den: Fixed): string {
 
 /** TVL in CC of a pool (2 × its CC reserve), exact */
 function tvlCc(pool: PoolState, cc: TokenRef): Fixed {
-  const r = readReserveOfExact(pool, readPoolExact(pool), cc);
+  const r = computeReserveOfExact(pool, parsePoolExact(pool), cc);
   return r === null ? FX_ZERO : addFx(r, r);
 }
 
 function renderHop(h: SwapHopPlan, cc: TokenRef): QuotePoolEntry {
-  const e = readSwapHopExact(h);
-  const p = readPoolExact(h.pool);
+  const e = computeSwapHopExact(h);
+  const p = parsePoolExact(h.pool);
   const sellIsA = isSameToken(h.pool.tokenA, h.sell);
   const newIn = sellIsA ? e.newReserveA : e.newReserveB;
   const newOut = sellIsA ? e.newReserveB : e.newReserveA;
@@ -167,7 +168,7 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   const { plan, cc } = x;
   const first = plan.hops[0];
   if (first === undefined) throw new AmmError('AMM_INVALID_POOL', '"plan" expected at least one hop, got 0');
-  const pe = readSwapPlanExact(plan);
+  const pe = computeSwapPlanExact(plan);
   // route mid prices as exact fractions: Π rOut / Π rIn (0 if a hop's mid is 0)
   let beforeNum = FX_ONE;
   let beforeDen = FX_ONE;
@@ -177,7 +178,7 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   let shallowestTvl = tvlCc(first.pool, cc);
   let feePercentage = plan.mode === 'connect' ? toFx(x.connectFeeRate, 'connectFeeRate') : FX_ZERO;
   for (const h of plan.hops) {
-    const e = readSwapHopExact(h);
+    const e = computeSwapHopExact(h);
     const sellIsA = isSameToken(h.pool.tokenA, h.sell);
     const zeroBefore = e.reserveIn.n === 0n;
     beforeNum = mulFx(beforeNum, zeroBefore ? FX_ZERO : e.reserveOut);
@@ -192,7 +193,7 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
       shallowest = h;
       shallowestTvl = tvl;
     }
-    feePercentage = addFx(feePercentage, readPoolExact(h.pool).feeRate);
+    feePercentage = addFx(feePercentage, parsePoolExact(h.pool).feeRate);
   }
   const poolBeforeFx = divFx(beforeNum, beforeDen, 'half-up');
   const tradeNoFeesFx = divFx(pe.amountOutNoFees, pe.sellAmount, 'half-up');
@@ -202,9 +203,7 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   const trade = fmt(divFx(pe.amountOut, pe.sellAmount, 'half-up'));
   // on the two rendered (10-place) values, as the live service reports it
   const slippage = fmt(
-    poolBeforeFx.n === 0n
-      ? FX_ZERO
-      : divFx(subFx(poolBeforeFx, tradeNoFeesFx), poolBeforeFx, 'half-up'),
+    poolBeforeFx.n === 0n ? FX_ZERO : divFx(subFx(poolBeforeFx, tradeNoFeesFx), poolBeforeFx, 'half-up'),
   );
   const sent: QuoteSent =
     x.connect === undefined
@@ -226,8 +225,8 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   const body: QuoteBody = {
     estimated_time_seconds: formatSeconds(x.avgExecutionSeconds ?? '12'),
     fees: {
-      amount_admin: fmt(readSwapHopExact(first).protocolFee),
-      amount_liquidity: fmt(readSwapHopExact(first).lpFee),
+      amount_admin: fmt(computeSwapHopExact(first).protocolFee),
+      amount_liquidity: fmt(computeSwapHopExact(first).lpFee),
       fee_percentage: fmt(feePercentage),
       instrument_admin: first.sell.admin,
       instrument_id: first.sell.id,

@@ -9,10 +9,10 @@
  */
 import { isAmmError } from '../../errors/amm.js';
 import type { Dec } from './decimal.js';
-import { toDec } from './decimal.js';
+import { cmpFx, type Fixed, formatFixed, parseFixed, toFx } from './exact.js';
 import { formatTrimmed, parseAmount } from './format.js';
 import { type QuoteBody, renderQuoteBody } from './quote-body.js';
-import { computeCcValue, findRoute, isTokenInPools } from './route.js';
+import { computeCcValueFx, findRoute, isTokenInPools } from './route.js';
 import { isSameToken } from './swap-math.js';
 import { computeSwapPlan, type SwapPlan, type SwapPlanMode } from './swap-plan.js';
 import type { Amount, ExchangePolicy, PoolState, Token, TokenRef } from './types.js';
@@ -81,8 +81,9 @@ export function parseQuoteRequest(
     const v = has(f) ? body[f] : undefined;
     if (v === undefined || v === null || v === '') return fail(400, `missing ${f}`);
   }
+  let sellAmount: Dec;
   try {
-    parseAmount(body.sellAmount, 'sellAmount');
+    sellAmount = parseAmount(body.sellAmount, 'sellAmount');
   } catch {
     return fail(400, 'invalid sellAmount');
   }
@@ -99,7 +100,7 @@ export function parseQuoteRequest(
   return {
     ok: true,
     value: {
-      sellAmount: parseAmount(s('sellAmount'), 'sellAmount'),
+      sellAmount,
       sellAmountText: s('sellAmount'),
       sell: { admin: s('sellInstrumentAdmin'), id: s('sellInstrumentId') },
       buy: { admin: s('buyInstrumentAdmin'), id: s('buyInstrumentId') },
@@ -143,21 +144,21 @@ function planQuote(
   const route = findRoute(active, req.sell, req.buy, x.cc);
   if (route === null) return fail(404, 'instrument not found in pool');
 
-  const minimum = toDec(
-    mode === 'connect' ? x.policy.minConnectSwapAmountSizeCc : x.policy.minSwapAmountSizeCc,
-    'minimum',
-  );
-  let valueCc: Dec | null;
+  const minimumText = mode === 'connect' ? x.policy.minConnectSwapAmountSizeCc : x.policy.minSwapAmountSizeCc;
+  const minimum = toFx(minimumText, 'minimum');
+  // the request text is a validated plain decimal: read it exactly, without a Dec round trip
+  const sellAmountExact = parseFixed(req.sellAmountText, 'sellAmount');
+  let valueCc: Fixed | null;
   try {
-    valueCc = computeCcValue(req.sellAmount, req.sell, active, x.cc);
+    valueCc = computeCcValueFx(sellAmountExact, req.sell, active, x.cc);
   } catch {
     valueCc = null;
   }
   if (valueCc === null) return fail(400, 'insufficient liquidity');
-  if (valueCc.lt(minimum)) {
+  if (cmpFx(valueCc, minimum) < 0) {
     return fail(
       400,
-      `minimum ticket size is ${formatTrimmed(minimum)} CC, or equivalent in other instruments`,
+      `minimum ticket size is ${formatTrimmed(minimumText)} CC, or equivalent in other instruments`,
     );
   }
 
@@ -165,12 +166,12 @@ function planQuote(
   try {
     plan = computeSwapPlan({
       route,
-      sellAmount: req.sellAmount,
+      sellAmount: req.sellAmountText,
       cc: x.cc,
       pools: active,
       policy: x.policy,
       mode,
-      sellAmountCc: valueCc,
+      sellAmountCc: formatFixed(valueCc),
     });
   } catch (e) {
     if (isAmmError(e) && e.code === 'AMM_AMOUNT_BELOW_FEES')
@@ -207,7 +208,7 @@ export function quoteConnectSwap(x: QuoteInput): QuoteResult {
  * `quoteConnectSwap` without rendering the body: the same validation, route and plan (for
  * executing a Connect swap, where only the plan is used).
  */
-export function planConnectSwap(x: QuoteInput): QuotePlanResult {
+export function quoteConnectSwapPlan(x: QuoteInput): QuotePlanResult {
   const planned = planQuote(x, 'connect');
   return planned.ok ? { ok: true, plan: planned.plan } : planned;
 }

@@ -5,7 +5,7 @@
  */
 import type { Dec } from './decimal.js';
 import { cmpFx, divFx, type Fixed, FX_ZERO, fixedToDec, mulFx, toFx } from './exact.js';
-import { isSameToken, readPoolExact, readReserveOfExact } from './swap-math.js';
+import { computeReserveOfExact, isSameToken, parsePoolExact } from './swap-math.js';
 import type { PoolState, TokenRef } from './types.js';
 
 /** One hop of a route: which pool, what goes in, what comes out. */
@@ -38,7 +38,7 @@ export function findDeepestPool(pools: readonly PoolState[], cc: TokenRef): Pool
   let bestDepth: Fixed | null = null;
   for (const p of pools) {
     if (!p.active) continue;
-    const depth = readReserveOfExact(p, readPoolExact(p), cc) ?? FX_ZERO;
+    const depth = computeReserveOfExact(p, parsePoolExact(p), cc) ?? FX_ZERO;
     const c = bestDepth === null ? 1 : cmpFx(depth, bestDepth);
     if (best === null || c > 0 || (c === 0 && p.poolId < best.poolId)) {
       best = p;
@@ -113,9 +113,9 @@ export function computeCcValueFx(
   if (isSameToken(token, cc)) return amount;
   const pool = findPairPool(pools, token, cc, cc);
   if (pool === null) return null;
-  const e = readPoolExact(pool);
-  const rToken = readReserveOfExact(pool, e, token);
-  const rCc = readReserveOfExact(pool, e, cc);
+  const e = parsePoolExact(pool);
+  const rToken = computeReserveOfExact(pool, e, token);
+  const rCc = computeReserveOfExact(pool, e, cc);
   if (rToken === null || rCc === null || rToken.n <= 0n || rCc.n <= 0n) return null;
   return divFx(mulFx(amount, rCc), rToken, 'half-up');
 }

@@ -9,8 +9,8 @@ import {
   addFx,
   cmpFx,
   divFx,
-  FX_ONE,
   type Fixed,
+  FX_ONE,
   fixedToDec,
   formatFixed,
   mulFx,
@@ -49,7 +49,10 @@ function assertReserves(reserveIn: Fixed, reserveOut: Fixed): void {
 
 function assertFeeRate(f: Fixed): void {
   if (f.n < 0n || cmpFx(f, FX_ONE) >= 0)
-    throw new AmmError('AMM_INVALID_POOL', `"feeRate" expected a fraction in [0, 1), got "${formatFixed(f)}"`);
+    throw new AmmError(
+      'AMM_INVALID_POOL',
+      `"feeRate" expected a fraction in [0, 1), got "${formatFixed(f)}"`,
+    );
 }
 
 /**
@@ -181,45 +184,44 @@ export function computeTvlCc(pool: PoolState, cc: TokenRef): Dec {
   return computeCcReserve(pool, cc).mul(2);
 }
 
-/** Parsed (exact) reserves, fee rate and admin share of a pool state, by object identity. */
+/** Parsed (exact) reserves, fee rate and admin share of a pool state. */
 export interface PoolExact {
   readonly reserveA: Fixed;
   readonly reserveB: Fixed;
   readonly feeRate: Fixed;
   readonly adminFeeShare: Fixed;
+  /** the strings they were parsed from (a mutated PoolState is parsed again) */
+  readonly source: readonly [string, string, string, string];
 }
 const poolExact = new WeakMap<PoolState, PoolExact>();
 
-/** The pool's numbers as exact values; parsed once per PoolState object (they are immutable). */
-export function readPoolExact(pool: PoolState): PoolExact {
-  let e = poolExact.get(pool);
-  if (e === undefined || !isSameSource(e, pool)) {
-    e = {
-      reserveA: parseFixed(pool.reserveA, 'reserveA'),
-      reserveB: parseFixed(pool.reserveB, 'reserveB'),
-      feeRate: parseFixed(pool.feeRate, 'feeRate'),
-      adminFeeShare: parseFixed(pool.adminFeeShare, 'adminFeeShare'),
-    };
-    poolExact.set(pool, e);
-    sources.set(e, [pool.reserveA, pool.reserveB, pool.feeRate, pool.adminFeeShare]);
-  }
-  return e;
-}
-// the strings a cached entry was parsed from: a (wrongly) mutated PoolState is re-parsed
-const sources = new WeakMap<PoolExact, readonly string[]>();
-function isSameSource(e: PoolExact, p: PoolState): boolean {
-  const s = sources.get(e);
-  return (
-    s !== undefined &&
-    s[0] === p.reserveA &&
-    s[1] === p.reserveB &&
-    s[2] === p.feeRate &&
-    s[3] === p.adminFeeShare
-  );
+/**
+ * The pool's numbers as exact values, parsed once per PoolState object. Throws
+ * `AMM_INVALID_POOL` for a string that is not a plain decimal.
+ */
+export function parsePoolExact(pool: PoolState): PoolExact {
+  const e = poolExact.get(pool);
+  if (
+    e !== undefined &&
+    e.source[0] === pool.reserveA &&
+    e.source[1] === pool.reserveB &&
+    e.source[2] === pool.feeRate &&
+    e.source[3] === pool.adminFeeShare
+  )
+    return e;
+  const parsed: PoolExact = {
+    reserveA: parseFixed(pool.reserveA, 'reserveA'),
+    reserveB: parseFixed(pool.reserveB, 'reserveB'),
+    feeRate: parseFixed(pool.feeRate, 'feeRate'),
+    adminFeeShare: parseFixed(pool.adminFeeShare, 'adminFeeShare'),
+    source: [pool.reserveA, pool.reserveB, pool.feeRate, pool.adminFeeShare],
+  };
+  poolExact.set(pool, parsed);
+  return parsed;
 }
 
-/** The exact reserve of `token` in `pool` (from `readPoolExact`), or null if the pool does not hold it. */
-export function readReserveOfExact(pool: PoolState, e: PoolExact, token: TokenRef): Fixed | null {
+/** The exact reserve of `token` in `pool` (from `parsePoolExact`), or null if the pool does not hold it. */
+export function computeReserveOfExact(pool: PoolState, e: PoolExact, token: TokenRef): Fixed | null {
   if (isSameToken(pool.tokenA, token)) return e.reserveA;
   if (isSameToken(pool.tokenB, token)) return e.reserveB;
   return null;

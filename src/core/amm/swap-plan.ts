@@ -29,11 +29,12 @@ import type { Route } from './route.js';
 import { computeCcValueFx } from './route.js';
 import {
   computeFeeSplitFx,
+  computeReserveOfExact,
   computeSwapOutputFx,
   isSameToken,
-  readPoolExact,
-  readReserveOfExact,
+  parsePoolExact,
 } from './swap-math.js';
+import { computeSwapHopExact, ExactSwapHopPlan, ExactSwapPlan, type SwapHopExact } from './swap-plan-view.js';
 import type { ExchangePolicy, PoolState, TokenRef } from './types.js';
 
 /** 'connect': POST /connect/quote and Connect execution (§4); 'pool': POST /pools/quote (§4b). */
@@ -102,7 +103,7 @@ export interface SwapPlanInput {
   readonly policy: Pick<ExchangePolicy, 'connectFeeRate' | 'networkFeeCc' | 'minSwapAmountForFeeWaiverCc'>;
   readonly mode: SwapPlanMode;
   /** the CC value of the sell amount when the caller already has it (null: cannot be valued) */
-  readonly sellAmountCc?: Dec | null;
+  readonly sellAmountCc?: Dec | string | null;
 }
 
 function belowFees(what: string, amount: Fixed): never {
@@ -110,41 +111,6 @@ function belowFees(what: string, amount: Fixed): never {
     'AMM_AMOUNT_BELOW_FEES',
     `"sellAmount" expected to cover the fees, got ${what} ${formatFixed(amount)}`,
   );
-}
-
-/** The exact (bigint) values a hop plan was built from, kept for rendering without re-parsing. */
-export interface SwapHopExact {
-  readonly reserveIn: Fixed;
-  readonly reserveOut: Fixed;
-  readonly amountIn: Fixed;
-  readonly poolFee: Fixed;
-  readonly protocolFee: Fixed;
-  readonly lpFee: Fixed;
-  readonly amountOut: Fixed;
-  readonly amountOutNoFees: Fixed;
-  readonly newReserveA: Fixed;
-  readonly newReserveB: Fixed;
-}
-
-const hopExact = new WeakMap<SwapHopPlan, SwapHopExact>();
-
-/** The exact values of a hop plan (remembered for plans built here, else read from its Decs). */
-export function readSwapHopExact(h: SwapHopPlan): SwapHopExact {
-  const known = hopExact.get(h);
-  if (known !== undefined) return known;
-  const fx = (d: Dec): Fixed => toFx(d);
-  return {
-    reserveIn: fx(h.reserveInBefore),
-    reserveOut: fx(h.reserveOutBefore),
-    amountIn: fx(h.amountIn),
-    poolFee: fx(h.poolFee),
-    protocolFee: fx(h.protocolFee),
-    lpFee: fx(h.lpFee),
-    amountOut: fx(h.amountOut),
-    amountOutNoFees: fx(h.amountOutNoFees),
-    newReserveA: fx(h.newReserveA),
-    newReserveB: fx(h.newReserveB),
-  };
 }
 
 /** One hop on `pool` with input `amountIn` (see the module comment for the formulas). */
@@ -158,9 +124,9 @@ export function computeSwapHop(
 }
 
 function computeSwapHopFx(pool: PoolState, sell: TokenRef, buy: TokenRef, amountIn: Fixed): SwapHopPlan {
-  const e = readPoolExact(pool);
-  const rIn = readReserveOfExact(pool, e, sell);
-  const rOut = readReserveOfExact(pool, e, buy);
+  const e = parsePoolExact(pool);
+  const rIn = computeReserveOfExact(pool, e, sell);
+  const rOut = computeReserveOfExact(pool, e, buy);
   if (rIn === null || rOut === null || isSameToken(sell, buy)) {
     throw new AmmError(
       'AMM_INVALID_POOL',
@@ -205,23 +171,7 @@ function computeSwapHopFx(pool: PoolState, sell: TokenRef, buy: TokenRef, amount
     newReserveA: sellIsA ? newIn : newOut,
     newReserveB: sellIsA ? newOut : newIn,
   };
-  const hop: SwapHopPlan = {
-    pool,
-    sell,
-    buy,
-    reserveInBefore: fixedToDec(rIn),
-    reserveOutBefore: fixedToDec(rOut),
-    amountIn: fixedToDec(amountIn),
-    poolFee: fixedToDec(poolFee),
-    protocolFee: fixedToDec(protocolFee),
-    lpFee: fixedToDec(lpFee),
-    amountOut: fixedToDec(amountOut),
-    amountOutNoFees: fixedToDec(amountOutNoFees),
-    newReserveA: fixedToDec(exact.newReserveA),
-    newReserveB: fixedToDec(exact.newReserveB),
-  };
-  hopExact.set(hop, exact);
-  return hop;
+  return new ExactSwapHopPlan(pool, sell, buy, exact);
 }
 
 /**
@@ -260,9 +210,7 @@ export function computeSwapPlan(x: SwapPlanInput): SwapPlan {
   const networkFee = networkFeeSource === 'none' ? FX_ZERO : fixedFee;
 
   const connectFee =
-    x.mode === 'connect'
-      ? roundFx(mulFx(S, toFx(x.policy.connectFeeRate, 'connectFeeRate')), 'up')
-      : FX_ZERO;
+    x.mode === 'connect' ? roundFx(mulFx(S, toFx(x.policy.connectFeeRate, 'connectFeeRate')), 'up') : FX_ZERO;
   let amount = subFx(S, connectFee);
   if (networkFeeSource === 'input') amount = subFx(amount, networkFee);
   if (amount.n <= 0n) belowFees('amount after fees', amount);
@@ -275,7 +223,7 @@ export function computeSwapPlan(x: SwapPlanInput): SwapPlan {
     }
     const hop = computeSwapHopFx(h.pool, h.sell, h.buy, amount);
     hops.push(hop);
-    amount = readSwapHopExact(hop).amountOut;
+    amount = computeSwapHopExact(hop).amountOut;
   }
   if (networkFeeSource === 'output') {
     amount = subFx(amount, networkFee);
@@ -284,50 +232,23 @@ export function computeSwapPlan(x: SwapPlanInput): SwapPlan {
 
   let noFees = S;
   for (const h of hopsIn) {
-    const e = readPoolExact(h.pool);
-    const rIn = readReserveOfExact(h.pool, e, h.sell) ?? FX_ZERO;
-    const rOut = readReserveOfExact(h.pool, e, h.buy) ?? FX_ZERO;
+    const e = parsePoolExact(h.pool);
+    const rIn = computeReserveOfExact(h.pool, e, h.sell) ?? FX_ZERO;
+    const rOut = computeReserveOfExact(h.pool, e, h.buy) ?? FX_ZERO;
     if (rIn.n <= 0n || rOut.n <= 0n) {
       throw new AmmError('AMM_INSUFFICIENT_LIQUIDITY', `"pool" ${h.pool.poolId} expected positive reserves`);
     }
     noFees = computeSwapOutputFx(rIn, rOut, noFees, FX_ZERO);
   }
 
-  const plan: SwapPlan = {
-    mode: x.mode,
+  return new ExactSwapPlan(
+    x.mode,
     sell,
     buy,
-    sellAmount: fixedToDec(S),
-    sellAmountCc: sellAmountCc === null ? null : fixedToDec(sellAmountCc),
-    connectFee: fixedToDec(connectFee),
-    networkFee: fixedToDec(networkFee),
     networkFeeSource,
     hops,
-    amountOut: fixedToDec(amount),
-    amountOutNoFees: fixedToDec(noFees),
-  };
-  planExact.set(plan, { sellAmount: S, amountOut: amount, amountOutNoFees: noFees, networkFee });
-  return plan;
-}
-
-/** The exact values of a plan's totals (for rendering). */
-export interface SwapPlanExact {
-  readonly sellAmount: Fixed;
-  readonly amountOut: Fixed;
-  readonly amountOutNoFees: Fixed;
-  readonly networkFee: Fixed;
-}
-const planExact = new WeakMap<SwapPlan, SwapPlanExact>();
-
-/** The exact totals of a plan (remembered for plans built here, else read from its Decs). */
-export function readSwapPlanExact(p: SwapPlan): SwapPlanExact {
-  return (
-    planExact.get(p) ?? {
-      sellAmount: toFx(p.sellAmount),
-      amountOut: toFx(p.amountOut),
-      amountOutNoFees: toFx(p.amountOutNoFees),
-      networkFee: toFx(p.networkFee),
-    }
+    { sellAmount: S, amountOut: amount, amountOutNoFees: noFees, networkFee, connectFee },
+    sellAmountCc,
   );
 }
 

@@ -27,6 +27,11 @@ export const PUBLISHED_MAX_AGE_SECONDS = {
   volumeOpen: 30,
 } as const;
 
+/** A response's max-age capped by the published duration (absent → the published one). */
+export function capMaxAge(headerSeconds: number | null, publishedSeconds: number): number {
+  return Math.min(headerSeconds ?? publishedSeconds, publishedSeconds);
+}
+
 /** What the market checks need to reason about caching; null = compare strictly. */
 export interface MarketCacheContext {
   readonly timeline: ReserveTimeline;
@@ -77,7 +82,11 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
         'MARKET_DATA_FROM_CACHE',
         k.pool,
         `${k.what} matches the proven reserves current at ${formatMsIso(t)}, inside its cache window (the newest contract is from ${formatMsIso(latest)})`,
-        { ...windowEvidence, matchedStateAt: formatMsIso(t), currentMismatch: k.findings.map((f) => f.message) },
+        {
+          ...windowEvidence,
+          matchedStateAt: formatMsIso(t),
+          currentMismatch: k.findings.map((f) => f.message),
+        },
       ),
     ]);
     return;

@@ -13,9 +13,14 @@
 import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
 import { AuditDecimal, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import type { MarketEntry, OrderbookEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
-import { type MarketCacheContext, PUBLISHED_MAX_AGE_SECONDS, recordCachedCheck } from './market-cache.js';
+import {
+  capMaxAge,
+  type MarketCacheContext,
+  PUBLISHED_MAX_AGE_SECONDS,
+  recordCachedCheck,
+} from './market-cache.js';
 import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';
+import type { MarketEntry, OrderbookEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
@@ -195,7 +200,7 @@ export function checkTickers(
       ? null
       : computeStateWindow(
           computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator),
-          (cache.timing.poolsMaxAgeSeconds ?? PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
+          capMaxAge(cache.timing.poolsMaxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
         );
   for (const [id, list] of groups) {
     const r = list[0];
@@ -340,7 +345,8 @@ export function checkOrderbooks(
   cache: MarketCacheContext | null = null,
   cc: TokenKey | null = null,
 ): void {
-  const poolsInnerMs = (cache?.timing.poolsMaxAgeSeconds ?? PUBLISHED_MAX_AGE_SECONDS.pools) * 1000;
+  const poolsInnerMs =
+    capMaxAge(cache?.timing.poolsMaxAgeSeconds ?? null, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000;
   for (const b of books) {
     const list = groups.get(b.tickerId);
     const r = list?.[0];

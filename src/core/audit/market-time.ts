@@ -54,7 +54,8 @@ export interface KnownReserveState {
 export type ReserveTimeline = ReadonlyMap<string, readonly KnownReserveState[]>;
 
 /**
- * The window of instants at which a cached response may have been computed.
+ * The window of instants at which a cached response may have been computed. max-age is capped by
+ * the published duration (public-api.md "Limits").
  * `dataTimestampMs` (an order book's `timestamp`) is used only when it lies inside the HTTP window,
  * so a forged timestamp cannot widen what is accepted.
  */
@@ -63,7 +64,8 @@ export function computeComputedAtWindow(
   publishedMaxAgeSeconds: number,
   dataTimestampMs: number | null = null,
 ): TimeWindow {
-  const maxAge = t.maxAgeSeconds ?? publishedMaxAgeSeconds;
+  // a header can only narrow the published duration: a huge max-age must not widen what is accepted
+  const maxAge = Math.min(t.maxAgeSeconds ?? publishedMaxAgeSeconds, publishedMaxAgeSeconds);
   const http: TimeWindow = {
     loMs: t.startedAtMs - maxAge * 1000 - CLOCK_SLACK_MS,
     hiMs: t.receivedAtMs + CLOCK_SLACK_MS,
@@ -111,7 +113,8 @@ export function computeCandidateInstants(
 ): number[] {
   const set = new Set<number>([w.loMs]);
   for (const p of pools)
-    for (const s of timeline.get(p) ?? []) if (s.createdAtMs > w.loMs && s.createdAtMs <= w.hiMs) set.add(s.createdAtMs);
+    for (const s of timeline.get(p) ?? [])
+      if (s.createdAtMs > w.loMs && s.createdAtMs <= w.hiMs) set.add(s.createdAtMs);
   return [...set].sort((a, b) => a - b);
 }
 

@@ -23,6 +23,7 @@ import {
   type KnownContract,
 } from './history-checks.js';
 import { formatLpShareValue } from './lp-share.js';
+import type { MarketCacheContext } from './market-cache.js';
 import {
   checkMarkets,
   checkOrderbooks,
@@ -30,7 +31,6 @@ import {
   checkTickers,
   computePairPools,
 } from './market-checks.js';
-import type { MarketCacheContext } from './market-cache.js';
 import type { KnownReserveState } from './market-time.js';
 import type { ReserveProfile } from './profile.js';
 import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
@@ -168,7 +168,12 @@ export function computeReserveTimeline(
     const at = microsToMs(p.ledgerCreatedAtMicros ?? parseIsoMicros(p.entry.ledgerCreatedAt));
     if (at === null) continue;
     const list = (out.get(poolId) ?? []).filter((x) => x.contractId !== p.contractId);
-    list.push({ contractId: p.contractId, createdAtMs: at, reserveA: p.fields.reserveA, reserveB: p.fields.reserveB });
+    list.push({
+      contractId: p.contractId,
+      createdAtMs: at,
+      reserveA: p.fields.reserveA,
+      reserveB: p.fields.reserveB,
+    });
     // the current contract stays last even if an older one claims a later time
     const cur = list.pop();
     list.sort((a, b) => a.createdAtMs - b.createdAtMs);
@@ -240,7 +245,9 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   if (pairs !== null) checkPairs(c, pairs, groups);
   const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
   const cache: MarketCacheContext | null =
-    s.timing === undefined ? null : { timeline: computeReserveTimeline(input.history, proven), timing: s.timing };
+    s.timing === undefined
+      ? null
+      : { timeline: computeReserveTimeline(input.history, proven), timing: s.timing };
   if (tickers !== null) checkTickers(c, tickers, groups, cache, s.cc);
   const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
   if (books !== null) checkOrderbooks(c, books, groups, cache, s.cc);

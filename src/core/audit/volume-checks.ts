@@ -8,7 +8,12 @@
  */
 import { AuditDecimal, isSameAmount, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import { type MarketCacheContext, PUBLISHED_MAX_AGE_SECONDS, recordCachedCheck } from './market-cache.js';
+import {
+  capMaxAge,
+  type MarketCacheContext,
+  PUBLISHED_MAX_AGE_SECONDS,
+  recordCachedCheck,
+} from './market-cache.js';
 import {
   computeChangesWithin,
   computeComputedAtWindow,
@@ -98,7 +103,7 @@ export function checkStats(
       ? null
       : computeStateWindow(
           computeComputedAtWindow(statsTiming, PUBLISHED_MAX_AGE_SECONDS.stats),
-          (statsTiming.maxAgeSeconds ?? PUBLISHED_MAX_AGE_SECONDS.stats) * 1000,
+          capMaxAge(statsTiming.maxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.stats) * 1000,
         );
   if (v !== null) {
     const f: Finding[] = [];

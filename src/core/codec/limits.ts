@@ -25,7 +25,7 @@ export interface DecodeOptions {
    * Byte fields of the result (contract ids, authentication data…) are views into one buffer.
    * `true` (default): a private copy of a Uint8Array input, so later writes to it change nothing.
    * `false`: views into the caller's buffer itself (saves one copy; do not mutate it afterwards).
-   * Base64 input is always decoded into a fresh buffer.
+   * Base64 input is always decoded into fresh private memory (see byte-pool.ts: a region of a shared slab).
    */
   readonly copyInput?: boolean;
 }

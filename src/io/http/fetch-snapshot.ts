@@ -164,11 +164,11 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       const pairs = aggregatorPairs.value;
       const raws: (RawResponse | undefined)[] = new Array(pairs.length);
       const out: (OrderbookSample | undefined)[] = new Array(pairs.length);
-      let firstError: { index: number; error: unknown } | null = null;
+      const errors: { index: number; error: unknown }[] = [];
       let next = 0;
       // bounded concurrency; results (and the raw records) keep pair order
       const worker = async (): Promise<void> => {
-        while (firstError === null && next < pairs.length) {
+        while (errors.length === 0 && next < pairs.length) {
           const i = next++;
           const pair = pairs[i];
           if (pair === undefined) continue;
@@ -177,9 +177,12 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
             const r = await client.send('GET', joinUrl(options.baseUrl, path));
             raws[i] = r;
             if (r.status !== 200) throw statusError(r);
-            out[i] = { tickerId: pair.ticker_id, response: parseAggregatorOrderbookResponse(parseJsonBody(r), po) };
+            out[i] = {
+              tickerId: pair.ticker_id,
+              response: parseAggregatorOrderbookResponse(parseJsonBody(r), po),
+            };
           } catch (e) {
-            if (firstError === null || i < firstError.index) firstError = { index: i, error: e };
+            errors.push({ index: i, error: e });
           }
         }
       };
@@ -192,8 +195,8 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         done++;
         options.onProgress?.({ step: '/aggregator/orderbook', done });
       }
-      const failed = firstError as { index: number; error: unknown } | null;
-      if (failed !== null) throw failed.error;
+      const failed = errors.sort((a, b) => a.index - b.index)[0];
+      if (failed !== undefined) throw failed.error;
       return out.filter((x): x is OrderbookSample => x !== undefined);
     });
     let probeQuotes: ApiResult<readonly ProbeQuote[]> | null = null;

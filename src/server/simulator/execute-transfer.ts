@@ -15,7 +15,7 @@
  */
 import { Dec, roundHalfUp10, toDec } from '../../core/amm/decimal.js';
 import { formatAmount } from '../../core/amm/format.js';
-import { quoteConnectSwap } from '../../core/amm/quote.js';
+import { quoteConnectSwapPlan } from '../../core/amm/quote.js';
 import { computeCcValue } from '../../core/amm/route.js';
 import { computePriceAfter, computeReserveOf, isSameToken } from '../../core/amm/swap-math.js';
 import type { SwapHopPlan } from '../../core/amm/swap-plan.js';
@@ -68,7 +68,7 @@ export function executeTransfer(
   if (reachable.length > 1) return refund('memo names an ambiguous instrument id');
   const buy = reachable[0] as Token;
 
-  const q = quoteConnectSwap({
+  const q = quoteConnectSwapPlan({
     request: {
       sellAmount: t.amount,
       sellInstrumentId: t.instrument.id,
