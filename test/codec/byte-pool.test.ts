@@ -14,8 +14,8 @@ describe('byte pool', () => {
       expect(a.every((x) => x === 0)).toBe(true);
     });
     // writing every region fully does not change any other region (no aliasing, also across slabs)
-    got.forEach((a, i) => a.fill((i % 250) + 1));
-    got.forEach((a, i) => expect(a.every((x) => x === (i % 250) + 1)).toBe(true));
+    for (const [i, a] of got.entries()) a.fill((i % 250) + 1);
+    for (const [i, a] of got.entries()) expect(a.every((x) => x === (i % 250) + 1)).toBe(true);
   });
 
   it('copyBytes returns an equal copy independent of its source', () => {

@@ -18,7 +18,6 @@ import {
   cmpFx,
   type Fixed,
   FX_ZERO,
-  fixedToDec,
   formatFixed,
   mulFx,
   roundFx,

@@ -2,10 +2,7 @@
  * Market-data checks (the issue "Market data"; public-api.md "Aggregator endpoints",
  * api-decisions §2, §6): /markets/info lists a service market per pool symbol; aggregator pairs ↔
  * markets (deepest pool = largest CC-side reserve); tickers' last price, bid and ask ↔ the proven
- * reserves and fee rate of the deepest pool; orderbook levels ↔ the constant-product formula of
- * api-decisions §6 and within ±2 % of the mid. The orderbook formula is evaluated in binary64
- * (relative error < 1e-12, far inside the 1e-9 tolerance) — 100× faster than 80-digit decimals,
- * which matters at 1,000 pools; docs/decisions/audit.md.
+ * reserves and fee rate of the deepest pool. Order books: orderbook-checks.ts.
  * Aggregator values are JSON numbers: compared with a relative tolerance of 1e-9.
  * Tickers and order books are cached server-side: a mismatch with the newest reserves is decided
  * by market-cache.ts against the reserve states current within the response's cache window.
@@ -20,7 +17,7 @@ import {
   recordCachedCheck,
 } from './market-cache.js';
 import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';
-import type { MarketEntry, OrderbookEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
+import type { MarketEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
@@ -171,7 +168,7 @@ function computeTickerFindings(id: string, t: TickerEntry, r: PoolReserves): Fin
  * The deepest pool of `list` with the known reserves current at `atMs` (null when one of them
  * has no known state then).
  */
-function deepestAt(
+export function deepestAt(
   list: readonly PoolReserves[],
   cache: MarketCacheContext,
   cc: TokenKey | null,
@@ -240,149 +237,10 @@ export function checkTickers(
   }
 }
 
-/**
- * The api-decisions §6 levels in binary64: for N = depth/2, ask i = [m(1 + 0.02 i/N),
- * X(1/√(1 + 0.02(i−1)/N) − 1/√(1 + 0.02 i/N))], bid i = [m(1 − 0.02 i/N),
- * X(1/√(1 − 0.02 i/N) − 1/√(1 − 0.02(i−1)/N))]. Display/comparison only, never money.
- */
-export function computeOrderbookLevelsFast(
-  reserveA: string,
-  mid: string,
-  depth: number,
-): { bids: [number, number][]; asks: [number, number][] } {
-  const x = Number(reserveA);
-  const m = Number(mid);
-  const n = depth / 2;
-  const bids: [number, number][] = [];
-  const asks: [number, number][] = [];
-  for (let i = 1; i <= n; i++) {
-    const up = 1 + (0.02 * i) / n;
-    const upPrev = 1 + (0.02 * (i - 1)) / n;
-    const down = 1 - (0.02 * i) / n;
-    const downPrev = 1 - (0.02 * (i - 1)) / n;
-    asks.push([m * up, x * (1 / Math.sqrt(upPrev) - 1 / Math.sqrt(up))]);
-    bids.push([m * down, x * (1 / Math.sqrt(down) - 1 / Math.sqrt(downPrev))]);
-  }
-  return { bids, asks };
-}
-
-function nearFloat(expected: number, got: number): boolean {
+/** |got − expected| within the aggregator tolerance (relative 1e-9, absolute 1e-10 near 0). */
+export function nearFloat(expected: number, got: number): boolean {
   return (
     Number.isFinite(got) &&
     Math.abs(got - expected) <= Math.max(1e-10, Math.abs(expected) * AGGREGATOR_REL_TOLERANCE)
   );
-}
-
-/** Order book findings of `b` against the pool `r` (the deepest of its pair). */
-function computeOrderbookFindings(b: OrderbookEntry, r: PoolReserves): Finding[] {
-  const depth = 2 * Math.max(b.bids.length, b.asks.length);
-  const mid = computeMidPriceExact(r);
-  const f: Finding[] = [];
-  if (mid === null || depth === 0) {
-    if ((mid === null) !== (depth === 0))
-      f.push(
-        makeFinding(
-          'ORDERBOOK_MISMATCH',
-          r.poolId,
-          `orderbook ${b.tickerId} has ${depth} levels, the pool mid is ${mid}`,
-          { expected: mid === null ? 0 : 'levels', got: depth },
-          { label: r.label },
-        ),
-      );
-    return f;
-  }
-  const exp = computeOrderbookLevelsFast(r.reserveA, mid.toString(), depth);
-  const m = Number(mid.toString());
-  const sides = [
-    ['bid', b.bids, exp.bids],
-    ['ask', b.asks, exp.asks],
-  ] as const;
-  for (const [side, got, want] of sides) {
-    if (got.length !== want.length) {
-      f.push(
-        makeFinding(
-          'ORDERBOOK_MISMATCH',
-          r.poolId,
-          `orderbook ${b.tickerId} has ${got.length} ${side} levels, expected ${want.length}`,
-          { side, expected: want.length, got: got.length },
-          { label: 'asserted' },
-        ),
-      );
-      continue;
-    }
-    for (let i = 0; i < got.length; i++) {
-      const [gp, ga] = got[i] ?? [Number.NaN, Number.NaN];
-      const [wp, wa] = want[i] ?? [];
-      if (wp === undefined || wa === undefined) continue;
-      const inBand = Number.isFinite(gp) && Math.abs(gp - m) <= m * 0.0200000001;
-      const ok = inBand && nearFloat(wp, gp) && nearFloat(wa, ga);
-      if (!ok) {
-        f.push(
-          makeFinding(
-            'ORDERBOOK_MISMATCH',
-            r.poolId,
-            `orderbook ${b.tickerId} ${side} level ${i + 1} is [${gp}, ${ga}], the formula gives [${wp}, ${wa}]${inBand ? '' : ' (outside ±2 % of mid)'}`,
-            {
-              side,
-              level: i + 1,
-              expected: [wp, wa],
-              got: [gp, ga],
-            },
-            { label: r.label },
-          ),
-        );
-        break;
-      }
-    }
-  }
-  return f;
-}
-
-export function checkOrderbooks(
-  c: AuditCollector,
-  books: readonly OrderbookEntry[],
-  groups: ReadonlyMap<string, PoolReserves[]>,
-  cache: MarketCacheContext | null = null,
-  cc: TokenKey | null = null,
-): void {
-  const poolsInnerMs =
-    capMaxAge(cache?.timing.poolsMaxAgeSeconds ?? null, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000;
-  for (const b of books) {
-    const list = groups.get(b.tickerId);
-    const r = list?.[0];
-    if (list === undefined || r === undefined) {
-      c.record('market', 'market.orderbook', null, [
-        makeFinding(
-          'ORDERBOOK_MISMATCH',
-          null,
-          `orderbook for unknown pair ${b.tickerId}`,
-          { got: b.tickerId },
-          { label: 'asserted' },
-        ),
-      ]);
-      continue;
-    }
-    const timing = cache?.timing.orderbooks.get(b.tickerId) ?? null;
-    const window =
-      timing === null
-        ? null
-        : computeStateWindow(
-            computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator, b.timestampMs ?? null),
-            poolsInnerMs,
-          );
-    recordCachedCheck(c, cache, {
-      area: 'market',
-      name: 'market.orderbook',
-      pool: r.poolId,
-      findings: computeOrderbookFindings(b, r),
-      window,
-      pools: list.map((x) => x.poolId),
-      what: `orderbook ${b.tickerId}`,
-      evalAt: (at) => {
-        if (cache === null) return null;
-        const d = deepestAt(list, cache, cc, at);
-        return d === null ? null : computeOrderbookFindings(b, d);
-      },
-    });
-  }
 }

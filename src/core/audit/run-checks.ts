@@ -24,14 +24,9 @@ import {
 } from './history-checks.js';
 import { formatLpShareValue } from './lp-share.js';
 import type { MarketCacheContext } from './market-cache.js';
-import {
-  checkMarkets,
-  checkOrderbooks,
-  checkPairs,
-  checkTickers,
-  computePairPools,
-} from './market-checks.js';
+import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
+import { checkOrderbooks } from './orderbook-checks.js';
 import type { ReserveProfile } from './profile.js';
 import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
 import { checkQuotes } from './quote-checks.js';
