@@ -127,3 +127,9 @@ export function formatFixedPlaces(a: Fixed, places = SCALE): string {
   const n = r.s === places ? r.n : r.n * pow10(places - r.s);
   return formatFixed({ n, s: places });
 }
+
+/** Half-up to `places` decimals, trailing zeros and a bare '.' dropped: "2", "0.7948" (`formatTrimmed`). */
+export function formatFixedTrimmed(a: Fixed, places = SCALE): string {
+  const text = formatFixed(roundFx(a, 'half-up', places));
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}

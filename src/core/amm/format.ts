@@ -54,3 +54,15 @@ export function parseAmount(text: unknown, field: string): Dec {
   if (d.lte(0)) return fail('a positive decimal string');
   return d;
 }
+
+/** Whether `text` passes `parseAmount` (same rules), without building a decimal. */
+export function isAmountText(text: unknown): text is string {
+  if (typeof text !== 'string') return false;
+  const m = PLAIN_DECIMAL.exec(text);
+  if (m === null) return false;
+  const intPart = m[1] ?? '';
+  const fracPart = m[2] ?? '';
+  return (
+    fracPart.length <= SCALE && intPart.length + fracPart.length <= MAX_AMOUNT_DIGITS && /[1-9]/.test(text)
+  );
+}

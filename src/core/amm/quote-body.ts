@@ -13,11 +13,11 @@ import {
   FX_ONE,
   FX_ZERO,
   formatFixedPlaces,
+  formatFixedTrimmed,
   mulFx,
   subFx,
   toFx,
 } from './exact.js';
-import { formatSeconds, formatTrimmed } from './format.js';
 import { computeReserveOfExact, isSameToken, parsePoolExact } from './swap-math.js';
 import type { SwapHopPlan, SwapPlan } from './swap-plan.js';
 import { computeSwapHopExact, computeSwapPlanExact } from './swap-plan-view.js';
@@ -223,14 +223,14 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
           sell_instrument_id: plan.sell.id,
         };
   const body: QuoteBody = {
-    estimated_time_seconds: formatSeconds(x.avgExecutionSeconds ?? '12'),
+    estimated_time_seconds: formatFixedPlaces(toFx(x.avgExecutionSeconds ?? '12', 'avgExecutionSeconds'), 2),
     fees: {
       amount_admin: fmt(computeSwapHopExact(first).protocolFee),
       amount_liquidity: fmt(computeSwapHopExact(first).lpFee),
       fee_percentage: fmt(feePercentage),
       instrument_admin: first.sell.admin,
       instrument_id: first.sell.id,
-      network_fee: amountOf(cc, formatTrimmed(plan.networkFee)),
+      network_fee: amountOf(cc, formatFixedTrimmed(pe.networkFee)),
     },
     ...(x.connect === undefined ? {} : { memo: x.connect.memo }),
     pool_price_after_trade: poolAfter,

@@ -10,7 +10,7 @@
 import { isAmmError } from '../../errors/amm.js';
 import type { Dec } from './decimal.js';
 import { cmpFx, type Fixed, formatFixed, parseFixed, toFx } from './exact.js';
-import { formatTrimmed, parseAmount } from './format.js';
+import { formatTrimmed, isAmountText, parseAmount } from './format.js';
 import { type QuoteBody, renderQuoteBody } from './quote-body.js';
 import { computeCcValueFx, findRoute, isTokenInPools } from './route.js';
 import { isSameToken } from './swap-math.js';
@@ -81,12 +81,7 @@ export function parseQuoteRequest(
     const v = has(f) ? body[f] : undefined;
     if (v === undefined || v === null || v === '') return fail(400, `missing ${f}`);
   }
-  let sellAmount: Dec;
-  try {
-    sellAmount = parseAmount(body.sellAmount, 'sellAmount');
-  } catch {
-    return fail(400, 'invalid sellAmount');
-  }
+  if (!isAmountText(body.sellAmount)) return fail(400, 'invalid sellAmount');
   for (const f of REQUIRED_FIELDS) {
     if (typeof body[f] !== 'string') return fail(400, `invalid ${f}`);
   }
@@ -96,14 +91,19 @@ export function parseQuoteRequest(
     if (a !== null && a !== undefined && typeof a !== 'string') return fail(400, 'invalid affiliateCode');
     affiliateCode = typeof a === 'string' ? a : null;
   }
-  const s = (k: string): string => body[k] as string;
+  const text = body.sellAmount;
+  let sellAmount: Dec | undefined;
   return {
     ok: true,
     value: {
-      sellAmount,
-      sellAmountText: s('sellAmount'),
-      sell: { admin: s('sellInstrumentAdmin'), id: s('sellInstrumentId') },
-      buy: { admin: s('buyInstrumentAdmin'), id: s('buyInstrumentId') },
+      // built on first read: quoting itself reads the exact text
+      get sellAmount(): Dec {
+        sellAmount ??= parseAmount(text, 'sellAmount');
+        return sellAmount;
+      },
+      sellAmountText: text,
+      sell: { admin: body.sellInstrumentAdmin as string, id: body.sellInstrumentId as string },
+      buy: { admin: body.buyInstrumentAdmin as string, id: body.buyInstrumentId as string },
       affiliateCode,
     },
   };

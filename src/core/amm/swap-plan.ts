@@ -13,17 +13,7 @@
  */
 import { AmmError } from '../../errors/amm.js';
 import { type Dec, toDec, ZERO } from './decimal.js';
-import {
-  addFx,
-  cmpFx,
-  type Fixed,
-  FX_ZERO,
-  formatFixed,
-  mulFx,
-  roundFx,
-  subFx,
-  toFx,
-} from './exact.js';
+import { addFx, cmpFx, type Fixed, FX_ZERO, formatFixed, mulFx, roundFx, subFx, toFx } from './exact.js';
 import type { Route } from './route.js';
 import { computeCcValueFx } from './route.js';
 import {
