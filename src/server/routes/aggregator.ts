@@ -4,15 +4,35 @@
  * built from the same 5-second pool snapshot as /pools/state so pairs and reserves agree.
  * Errors: `400 missing ticker_id`, `404 unknown ticker_id`, `400` for a bad depth.
  */
-import { findTickerPools } from '../../core/amm/market-symbol.js';
+import { formatTickerId } from '../../core/amm/market-symbol.js';
 import { computeOrderbook, parseOrderbookDepth } from '../../core/amm/orderbook.js';
 import { findDeepestPool } from '../../core/amm/route.js';
 import { computePairs, computeTickers, DAY_MS } from '../../core/amm/tickers.js';
+import type { PoolState } from '../../core/amm/types.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import type { RouteDeps } from '../app.js';
 import { HttpError, type Reply } from '../http.js';
 import type { RequestContext } from '../router.js';
-import { CACHE_SECONDS, cachedJson, poolSnapshot, singleParam } from './common.js';
+import { CACHE_SECONDS, cachedJson, type PoolSnapshot, poolSnapshot, singleParam } from './common.js';
+
+/** ticker id (upper case) → active pools of that pair, built once per pool snapshot (O(1) per request) */
+const tickerIndexes = new WeakMap<PoolSnapshot, Map<string, PoolState[]>>();
+
+function findSnapshotTickerPools(snap: PoolSnapshot, tickerId: string): PoolState[] {
+  let index = tickerIndexes.get(snap);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of snap.pools) {
+      if (!p.active) continue;
+      const id = formatTickerId(p.tokenA.symbol, p.tokenB.symbol);
+      const list = index.get(id);
+      if (list === undefined) index.set(id, [p]);
+      else list.push(p);
+    }
+    tickerIndexes.set(snap, index);
+  }
+  return index.get(tickerId.toUpperCase()) ?? [];
+}
 
 export function aggregatorPairs(deps: RouteDeps): Reply {
   return cachedJson(deps, 'agg-pairs', CACHE_SECONDS.aggregatorPairs, () =>
@@ -43,7 +63,7 @@ export function aggregatorOrderbook(deps: RouteDeps, ctx: RequestContext): Reply
     throw new HttpError(400, isReserveAuditError(e) ? e.shortMessage : 'invalid depth');
   }
   const snap = poolSnapshot(deps);
-  const deepest = findDeepestPool(findTickerPools(snap.pools, tickerId), deps.exchange.cc());
+  const deepest = findDeepestPool(findSnapshotTickerPools(snap, tickerId), deps.exchange.cc());
   if (deepest === null) throw new HttpError(404, 'unknown ticker_id');
   const canonical = tickerId.toUpperCase();
   return cachedJson(deps, `agg-orderbook|${canonical}|${depth}`, CACHE_SECONDS.aggregatorOrderbook, () =>
