@@ -1,6 +1,6 @@
 /**
  * Shape and formatting of our POST /pools/quote body against the two live captures in
- * /work/shared/recordings (api-decisions §1, §4b): same keys in the same order at every level,
+ * fixtures/recordings (copied from the shared material with provenance) (api-decisions §1, §4b): same keys in the same order at every level,
  * same number formatting per value. Values are compared where our model can reproduce them:
  * a pool built from the recorded pool size (2 × CC reserve) and mid price.
  */
@@ -15,7 +15,7 @@ import {
 } from '../../src/core/amm/index.js';
 import { CC, makePool, POLICY, USDCX } from './fixtures.js';
 
-const DIR = '/work/shared/recordings';
+const DIR = new URL('../../fixtures/recordings', import.meta.url).pathname;
 const FILES = ['synfin-pools-quote-cc-usdcx-100.json', 'synfin-pools-quote-cc-usdcx-500.json'];
 const available = FILES.every((f) => existsSync(`${DIR}/${f}`));
 

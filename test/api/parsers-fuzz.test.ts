@@ -16,7 +16,7 @@ import { ApiShapeError } from '../../src/errors/api.js';
 
 const rec = JSON.parse(
   readFileSync(
-    new URL('../../../shared/recordings/synfin-pools-quote-cc-usdcx-500.json', import.meta.url),
+    new URL('../../fixtures/recordings/synfin-pools-quote-cc-usdcx-500.json', import.meta.url),
     'utf8',
   ),
 ) as { body: Record<string, unknown> };

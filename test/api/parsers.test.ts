@@ -1,7 +1,7 @@
 /**
  * The strict response parsers (src/core/api) against the reference server's real responses (every
  * endpoint, unknown keys rejected), against the live service's recorded quote bodies
- * (shared/recordings), and against a table of malformed shapes with path-precise messages.
+ * (fixtures/recordings), and against a table of malformed shapes with path-precise messages.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ import { type ReferenceServer, startReferenceServer } from './reference-server.j
 
 type Parser = (json: unknown, o?: { unknownKeys?: 'ignore' | 'reject'; maxArrayLength?: number }) => unknown;
 
-const RECORDINGS = new URL('../../../shared/recordings/', import.meta.url);
+const RECORDINGS = new URL('../../fixtures/recordings/', import.meta.url);
 const recording = (name: string): { body: unknown; body_raw_text: string } =>
   JSON.parse(readFileSync(new URL(name, RECORDINGS), 'utf8')) as { body: unknown; body_raw_text: string };
 
@@ -137,7 +137,7 @@ describe('the reference server responses parse strictly (unknown keys rejected)'
   });
 });
 
-describe('recorded live quote bodies (shared/recordings)', () => {
+describe('recorded live quote bodies (fixtures/recordings)', () => {
   for (const name of ['synfin-pools-quote-cc-usdcx-100.json', 'synfin-pools-quote-cc-usdcx-500.json']) {
     it(`${name} parses as a /pools/quote response with no unknown key`, () => {
       const rec = recording(name);

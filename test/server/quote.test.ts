@@ -1,7 +1,7 @@
 /**
  * POST /connect/quote and POST /pools/quote over HTTP: the documented errors with exact status and
  * message, the memo rule, direct and cross routes, and the key sets / nesting / number formatting
- * of the live recordings (/work/shared/recordings → compared structurally, not by value).
+ * of the live recordings (fixtures/recordings, copied from the shared material → compared structurally, not by value).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ const body = (
   ...extra,
 });
 
-const recordingsDir = new URL('../../../shared/recordings/', import.meta.url);
+const recordingsDir = new URL('../../fixtures/recordings/', import.meta.url);
 function recording(name: string): { body: unknown; request_body?: unknown } | null {
   try {
     return JSON.parse(readFileSync(new URL(name, recordingsDir), 'utf8'));
