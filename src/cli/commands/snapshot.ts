@@ -12,7 +12,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
-import { formatApiTimestamp } from '../../core/api/index.js';
+import { computeFailedSections, formatApiTimestamp } from '../../core/api/index.js';
 import type { TypeEnv } from '../../core/types/type-env.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import { fetchSnapshot } from '../../io/http/index.js';
@@ -164,27 +164,7 @@ export const snapshotCommand: CliCommand = {
           const rec = recordSnapshot(mirror, snap, verifications);
           const statuses = rec.newContracts.map((c) => verifications.get(c)?.status ?? 'unchecked');
           const tally = (s: string): number => statuses.filter((x) => x === s).length;
-          const failed = (
-            [
-              'tokens',
-              'swapInfo',
-              'markets',
-              'exchangeInfo',
-              'poolsInfo',
-              'proofsBefore',
-              'poolsState',
-              'proofsAfter',
-              'stats',
-              'volume',
-              'aggregatorPairs',
-              'aggregatorTickers',
-              'orderbooks',
-              'probeQuotes',
-            ] as const
-          ).filter((k) => {
-            const v = snap[k];
-            return v !== null && !v.ok;
-          });
+          const failed = computeFailedSections(snap);
           ctx.stdout.write(
             `${JSON.stringify({
               snapshot: rec.snapshotId,

@@ -141,3 +141,31 @@ export interface ApiSnapshot {
   /** every response in fetch order */
   readonly raw: readonly RawResponse[];
 }
+
+/** The fetched sections of an `ApiSnapshot`, in fetch order (each `ApiResult` or null when not requested). */
+export const API_SNAPSHOT_SECTIONS = [
+  'tokens',
+  'swapInfo',
+  'markets',
+  'exchangeInfo',
+  'poolsInfo',
+  'proofsBefore',
+  'poolsState',
+  'proofsAfter',
+  'stats',
+  'volume',
+  'aggregatorPairs',
+  'aggregatorTickers',
+  'orderbooks',
+  'probeQuotes',
+] as const;
+
+/** Names of the sections that were requested but failed (fetch, status or shape). */
+export type ApiSnapshotSection = (typeof API_SNAPSHOT_SECTIONS)[number];
+
+export function computeFailedSections(s: ApiSnapshot): ApiSnapshotSection[] {
+  return API_SNAPSHOT_SECTIONS.filter((k) => {
+    const v = s[k];
+    return v !== null && !v.ok;
+  });
+}

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../core/api/index.js';
-import { parseApiTimestampMicros, parseApiTimestampMs } from '../../core/api/index.js';
+import { computeFailedSections, parseApiTimestampMicros, parseApiTimestampMs } from '../../core/api/index.js';
 import { StoreError } from '../../errors/store.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
@@ -36,30 +36,6 @@ function blobDigest(b64: string): string {
     digests.set(b64, d);
   }
   return d;
-}
-
-const SECTIONS = [
-  'tokens',
-  'swapInfo',
-  'markets',
-  'exchangeInfo',
-  'poolsInfo',
-  'proofsBefore',
-  'poolsState',
-  'proofsAfter',
-  'stats',
-  'volume',
-  'aggregatorPairs',
-  'aggregatorTickers',
-  'orderbooks',
-  'probeQuotes',
-] as const;
-
-function failedSections(s: ApiSnapshot): string[] {
-  return SECTIONS.filter((k) => {
-    const v = s[k];
-    return v !== null && !v.ok;
-  });
 }
 
 function toVerificationMap(
@@ -124,7 +100,7 @@ export function recordSnapshot(
         snapshot.finishedAtMs,
         now(),
         poolIds.size,
-        JSON.stringify(failedSections(snapshot)),
+        JSON.stringify(computeFailedSections(snapshot)),
       );
     const snapshotId = Number(snap.lastInsertRowid);
 
