@@ -3,7 +3,7 @@
  * LP supply, tokens, pool id and fee rate (the issue "Reserve profile"; api-decisions §3 for the
  * built-in default, the bundled server's `amm-pools:Amm.Pool:PoolReserve`).
  *
- * Format (JSON, documented in docs/readme/audit.md; example fixtures/profiles/amm-pools.json):
+ * Format (JSON, documented in the README, "Reserve profile"; example fixtures/profiles/amm-pools.json):
  * ```
  * { "format": "reserve-audit/profile@1",
  *   "templates": [ { "package_name", "module_name", "entity_name", "package_ids"?: [hex…],

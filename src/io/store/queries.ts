@@ -1,7 +1,7 @@
 /**
  * Reading the audit mirror: pool histories, latest observations, history-check inputs, snapshot
  * rows and a streaming contract iterator for replay (prepared statements, `.iterate()` in raw
- * mode, blobs as stored; ≥ 30,000 contracts/s, see docs/readme/mirror.md).
+ * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';

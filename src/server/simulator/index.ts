@@ -1,6 +1,6 @@
 /**
  * The simulated ledger of the reference server (api-decisions §3, §5): public entry points.
- * See docs/readme/simulator.md.
+ * See the README, section "The simulated ledger".
  */
 export { createManualClock, type ManualClock, type SimClock, systemClock } from './clock.js';
 export type {
