@@ -32,6 +32,96 @@ function readParty(r: WireReader, end: number, what: string, at: number): string
   return s;
 }
 
+/** The FatContractInstance fields both layouts share (under different numbers). */
+type CommonField =
+  | 'contractId'
+  | 'packageName'
+  | 'templateId'
+  | 'createArg'
+  | 'nonMaintainerSignatories'
+  | 'nonSignatoryStakeholders'
+  | 'createdAt'
+  | 'authenticationData';
+
+const CURRENT_COMMON: ReadonlyMap<number, CommonField> = new Map<number, CommonField>([
+  [CURRENT_FCI.contractId, 'contractId'],
+  [CURRENT_FCI.packageName, 'packageName'],
+  [CURRENT_FCI.templateId, 'templateId'],
+  [CURRENT_FCI.createArg, 'createArg'],
+  [CURRENT_FCI.nonMaintainerSignatories, 'nonMaintainerSignatories'],
+  [CURRENT_FCI.nonSignatoryStakeholders, 'nonSignatoryStakeholders'],
+  [CURRENT_FCI.createdAt, 'createdAt'],
+  [CURRENT_FCI.authenticationData, 'authenticationData'],
+]);
+
+const LEGACY_COMMON: ReadonlyMap<number, CommonField> = new Map<number, CommonField>([
+  [LEGACY_FCI.contractId, 'contractId'],
+  [LEGACY_FCI.packageName, 'packageName'],
+  [LEGACY_FCI.templateId, 'templateId'],
+  [LEGACY_FCI.createArg, 'createArg'],
+  [LEGACY_FCI.nonMaintainerSignatories, 'nonMaintainerSignatories'],
+  [LEGACY_FCI.nonSignatoryStakeholders, 'nonSignatoryStakeholders'],
+  [LEGACY_FCI.createdAt, 'createdAt'],
+  [LEGACY_FCI.cantonData, 'authenticationData'],
+]);
+
+/** Reads one shared field into `p`; `authLabel` is field 8's name in the layout (for messages). */
+function readCommonField(
+  ctx: ValueContext,
+  p: FciParts,
+  field: CommonField,
+  tag: number,
+  end: number,
+  o: number,
+  authLabel: string,
+): void {
+  const r = ctx.r;
+  switch (field) {
+    case 'contractId':
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_id', o);
+      once(r, p.contractId, 'FatContractInstance.contract_id', o);
+      p.contractId = r.readBytes(end, 'FatContractInstance.contract_id');
+      return;
+    case 'packageName':
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.package_name', o);
+      once(r, p.packageName, 'FatContractInstance.package_name', o);
+      p.packageName = r.readString(end, 'FatContractInstance.package_name');
+      return;
+    case 'templateId':
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.template_id', o);
+      once(r, p.templateId, 'FatContractInstance.template_id', o);
+      p.templateId = readIdentifier(r, end, 'FatContractInstance.template_id');
+      return;
+    case 'createArg': {
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.create_arg', o);
+      once(r, p.createArg, 'FatContractInstance.create_arg', o);
+      const stop = r.readLength(end, 'FatContractInstance.create_arg');
+      p.createArg = readValue(ctx, stop, 1);
+      return;
+    }
+    case 'nonMaintainerSignatories':
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_maintainer_signatories', o);
+      p.nonMaintainerSignatories.push(readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o));
+      return;
+    case 'nonSignatoryStakeholders':
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_signatory_stakeholders', o);
+      p.nonSignatoryStakeholders.push(readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o));
+      return;
+    case 'createdAt':
+      r.expectWire(tag, WIRE_I64, 'FatContractInstance.created_at', o);
+      once(r, p.createdAt, 'FatContractInstance.created_at', o);
+      p.createdAt = r.readSfixed64(end, 'FatContractInstance.created_at');
+      return;
+    case 'authenticationData': {
+      const what = `FatContractInstance.${authLabel}`;
+      r.expectWire(tag, WIRE_LEN, what, o);
+      once(r, p.authenticationData, what, o);
+      p.authenticationData = r.readBytes(end, what);
+      return;
+    }
+  }
+}
+
 export function readCurrent(r: WireReader, end: number, version: string, maxDepth: number): DecodedContract {
   const F = CURRENT_FCI;
   const p: FciParts = { nonMaintainerSignatories: [], nonSignatoryStakeholders: [], packageVersion: [] };
@@ -39,62 +129,15 @@ export function readCurrent(r: WireReader, end: number, version: string, maxDept
   while (r.pos < end) {
     const o = r.pos;
     const tag = r.readTag(end);
-    switch (tag >>> 3) {
-      case F.contractId:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_id', o);
-        once(r, p.contractId, 'FatContractInstance.contract_id', o);
-        p.contractId = r.readBytes(end, 'FatContractInstance.contract_id');
-        break;
-      case F.packageName:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.package_name', o);
-        once(r, p.packageName, 'FatContractInstance.package_name', o);
-        p.packageName = r.readString(end, 'FatContractInstance.package_name');
-        break;
-      case F.templateId:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.template_id', o);
-        once(r, p.templateId, 'FatContractInstance.template_id', o);
-        p.templateId = readIdentifier(r, end, 'FatContractInstance.template_id');
-        break;
-      case F.createArg: {
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.create_arg', o);
-        once(r, p.createArg, 'FatContractInstance.create_arg', o);
-        const stop = r.readLength(end, 'FatContractInstance.create_arg');
-        p.createArg = readValue(ctx, stop, 1);
-        break;
-      }
-      case F.nonMaintainerSignatories:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_maintainer_signatories', o);
-        p.nonMaintainerSignatories.push(
-          readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o),
-        );
-        break;
-      case F.nonSignatoryStakeholders:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_signatory_stakeholders', o);
-        p.nonSignatoryStakeholders.push(
-          readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o),
-        );
-        break;
-      case F.createdAt:
-        r.expectWire(tag, WIRE_I64, 'FatContractInstance.created_at', o);
-        once(r, p.createdAt, 'FatContractInstance.created_at', o);
-        p.createdAt = r.readSfixed64(end, 'FatContractInstance.created_at');
-        break;
-      case F.authenticationData:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.authentication_data', o);
-        once(r, p.authenticationData, 'FatContractInstance.authentication_data', o);
-        p.authenticationData = r.readBytes(end, 'FatContractInstance.authentication_data');
-        break;
-      case F.packageVersion:
-        readPackageVersion(r, tag, end, p.packageVersion, o);
-        break;
-      case F.key:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_key_with_maintainers', o);
-        once(r, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
-        p.key = readCurrentKey(r, end, ctx, o);
-        break;
-      default:
-        r.unknownField(tag, end, 'FatContractInstance', o);
-    }
+    const f = tag >>> 3;
+    const common = CURRENT_COMMON.get(f);
+    if (common !== undefined) readCommonField(ctx, p, common, tag, end, o, 'authentication_data');
+    else if (f === F.packageVersion) readPackageVersion(r, tag, end, p.packageVersion, o);
+    else if (f === F.key) {
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_key_with_maintainers', o);
+      once(r, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
+      p.key = readCurrentKey(r, end, ctx, o);
+    } else r.unknownField(tag, end, 'FatContractInstance', o);
   }
   if (p.packageName === undefined || p.packageName === '') {
     throw new CodecError(
@@ -168,59 +211,14 @@ export function readLegacy(r: WireReader, end: number, version: string, maxDepth
   while (r.pos < end) {
     const o = r.pos;
     const tag = r.readTag(end);
-    switch (tag >>> 3) {
-      case F.contractId:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_id', o);
-        once(r, p.contractId, 'FatContractInstance.contract_id', o);
-        p.contractId = r.readBytes(end, 'FatContractInstance.contract_id');
-        break;
-      case F.templateId:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.template_id', o);
-        once(r, p.templateId, 'FatContractInstance.template_id', o);
-        p.templateId = readIdentifier(r, end, 'FatContractInstance.template_id');
-        break;
-      case F.createArg: {
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.create_arg', o);
-        once(r, p.createArg, 'FatContractInstance.create_arg', o);
-        const stop = r.readLength(end, 'FatContractInstance.create_arg');
-        p.createArg = readValue(ctx, stop, 1);
-        break;
-      }
-      case F.key:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_key_with_maintainers', o);
-        once(r, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
-        p.key = readLegacyKey(r, end, ctx, o);
-        break;
-      case F.nonMaintainerSignatories:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_maintainer_signatories', o);
-        p.nonMaintainerSignatories.push(
-          readParty(r, end, 'FatContractInstance.non_maintainer_signatories', o),
-        );
-        break;
-      case F.nonSignatoryStakeholders:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.non_signatory_stakeholders', o);
-        p.nonSignatoryStakeholders.push(
-          readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o),
-        );
-        break;
-      case F.createdAt:
-        r.expectWire(tag, WIRE_I64, 'FatContractInstance.created_at', o);
-        once(r, p.createdAt, 'FatContractInstance.created_at', o);
-        p.createdAt = r.readSfixed64(end, 'FatContractInstance.created_at');
-        break;
-      case F.cantonData:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.canton_data', o);
-        once(r, p.authenticationData, 'FatContractInstance.canton_data', o);
-        p.authenticationData = r.readBytes(end, 'FatContractInstance.canton_data');
-        break;
-      case F.packageName:
-        r.expectWire(tag, WIRE_LEN, 'FatContractInstance.package_name', o);
-        once(r, p.packageName, 'FatContractInstance.package_name', o);
-        p.packageName = r.readString(end, 'FatContractInstance.package_name');
-        break;
-      default:
-        r.unknownField(tag, end, 'FatContractInstance', o);
-    }
+    const f = tag >>> 3;
+    const common = LEGACY_COMMON.get(f);
+    if (common !== undefined) readCommonField(ctx, p, common, tag, end, o, 'canton_data');
+    else if (f === F.key) {
+      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_key_with_maintainers', o);
+      once(r, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
+      p.key = readLegacyKey(r, end, ctx, o);
+    } else r.unknownField(tag, end, 'FatContractInstance', o);
   }
   const name = p.packageName ?? '';
   if (name !== '' && !isPackageName(name)) {
