@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyContractId } from '../src/core/hash/verify-contract-id.js';
 import { createTypeEnv } from '../src/core/types/type-env.js';
-import { loadDarFile } from '../src/io/dar-file.js';
+import { loadDarFile } from '../src/io/files/dar-file.js';
 import { sha256Node } from '../src/io/node-sha256.js';
 import { SHARED_DARS_SKIP_REASON, sharedDarsDir } from '../test/helpers/shared.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';

@@ -22,12 +22,12 @@ const SAME_BYTES_FLOOR: Readonly<Record<number, number>> = { 4: 1, 5: 2, 6: 3, 7
 
 async function runServers(): Promise<void> {
   const { createApp } = await import('../src/server/app.js');
-  const { openServerDb } = await import('../src/server/db/connection.js');
-  const { systemClock } = await import('../src/server/simulator/clock.js');
-  const { createExchange } = await import('../src/server/simulator/ledger.js');
-  const { createSeededRng } = await import('../src/server/simulator/rng.js');
-  const { loadSeedMarket } = await import('../src/server/simulator/seed-market.js');
-  const { prefillHistory } = await import('../src/server/simulator/traffic.js');
+  const { openServerDb } = await import('../src/sim/store/connection.js');
+  const { systemClock } = await import('../src/sim/clock.js');
+  const { createExchange } = await import('../src/sim/ledger.js');
+  const { createSeededRng } = await import('../src/sim/rng.js');
+  const { loadSeedMarket } = await import('../src/sim/seed-market.js');
+  const { prefillHistory } = await import('../src/sim/traffic.js');
   const exchange = createExchange({
     db: openServerDb(':memory:'),
     clock: systemClock,

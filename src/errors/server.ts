@@ -1,6 +1,6 @@
 /**
- * Errors of the reference server: the simulated ledger (src/server/simulator, api-decisions §3, §5),
- * its SQLite store (src/server/db) and the HTTP layer (src/server/routes). Codes are stable.
+ * Errors of the reference server: the simulated ledger (src/sim, api-decisions §3, §5),
+ * its SQLite store (src/sim/store) and the HTTP layer (src/server/routes). Codes are stable.
  * The simulator refunds a bad transfer (it is not an error); these codes mean the call could not run.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';

@@ -14,9 +14,9 @@ import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { type RequestContext, Router } from './router.js';
 import type { PoolSnapshot } from './routes/common.js';
 import { addPublicRoutes } from './routes/index.js';
-import { addSimulationRoutes } from './sim-routes.js';
-import type { SimClock } from './simulator/clock.js';
-import type { ExchangeSimulation, ExchangeView } from './simulator/exchange.js';
+import { addSimulationRoutes } from './routes/simulation.js';
+import type { SimClock } from '../sim/clock.js';
+import type { ExchangeSimulation, ExchangeView } from '../sim/exchange.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
 export interface Logger {

@@ -8,12 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import { type App, createApp, type Logger } from './app.js';
-import { openServerDb } from './db/connection.js';
-import { systemClock } from './simulator/clock.js';
-import { createExchange, type SimulatedExchange } from './simulator/ledger.js';
-import { createCryptoRng, createSeededRng } from './simulator/rng.js';
-import { loadSeedMarket } from './simulator/seed-market.js';
-import { prefillHistory, startTraffic, type TrafficHandle } from './simulator/traffic.js';
+import { openServerDb } from '../sim/store/connection.js';
+import { systemClock } from '../sim/clock.js';
+import { createExchange, type SimulatedExchange } from '../sim/ledger.js';
+import { createCryptoRng, createSeededRng } from '../sim/rng.js';
+import { loadSeedMarket } from '../sim/seed-market.js';
+import { prefillHistory, startTraffic, type TrafficHandle } from '../sim/traffic.js';
 
 export interface ServeOptions {
   readonly port: number;

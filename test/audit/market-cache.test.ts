@@ -4,7 +4,7 @@
  * strict / from-cache / stale-unverified decisions over hand-built snapshots.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCacheHeaders } from '../../src/core/api/snapshot.js';
+import { parseCacheHeaders } from '../../src/core/wire/snapshot.js';
 import {
   type AuditSnapshot,
   CLOCK_SLACK_MS,

@@ -1,14 +1,14 @@
 /**
  * Builds a mirror of real v12 reserve contracts for the replay tests and the replay benchmark:
- * the server's minting code (src/server/simulator/mint.ts) mints `perSnapshot` pools' contracts
+ * the server's minting code (src/sim/mint.ts) mints `perSnapshot` pools' contracts
  * per synthetic snapshot (proofs only), recorded with `recordSnapshot`.
  */
-import type { ApiSnapshot } from '../../src/core/api/index.js';
+import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import { openMirror, recordSnapshot } from '../../src/io/store/index.js';
-import { mintReserveContract } from '../../src/server/simulator/mint.js';
-import { RESERVE_PACKAGE_ID } from '../../src/server/simulator/reserve-template.js';
-import { createSeededRng } from '../../src/server/simulator/rng.js';
+import { mintReserveContract } from '../../src/sim/mint.js';
+import { RESERVE_PACKAGE_ID } from '../../src/sim/reserve-template.js';
+import { createSeededRng } from '../../src/sim/rng.js';
 
 /** A synthetic snapshot holding only proofs (what the mirror's contract table is filled from). */
 function proofSnapshot(i: number, proofs: unknown[]): ApiSnapshot {

@@ -1,5 +1,5 @@
 /**
- * Parallel replay (src/io/replay-pool.ts, src/io/replay-worker.ts): with worker threads the report
+ * Parallel replay (src/run/replay-pool.ts, src/run/replay-worker.ts): with worker threads the report
  * is exactly the in-process one (same findings, same checks in the same order), tampered contracts
  * are caught by the workers, and worker failures (start-up, a bad batch) surface as ReplayError
  * REPLAY_WORKER_FAILED instead of being lost. Workers run from the TypeScript sources here (tsx).
@@ -11,8 +11,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/cli/render/style.js';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
-import { type ReplayReport, runReplay } from '../../src/io/audit-replay.js';
-import { startReplayPool } from '../../src/io/replay-pool.js';
+import { type ReplayReport, runReplay } from '../../src/run/replay.js';
+import { startReplayPool } from '../../src/run/replay-pool.js';
 import { iterateContractBatches, openMirror } from '../../src/io/store/index.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { buildReplayMirror } from './replay-mirror.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeArchive } from '../../src/core/codec/dar/index.js';
+import { decodeArchive } from '../../src/core/types/dar/index.js';
 import { parseTypeFile } from '../../src/core/types/type-file.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import { runCliForTest } from '../helpers/run-cli.js';

@@ -12,9 +12,9 @@ import {
   decodeArchivePayload,
   decodeLf2Package,
   decodeZip,
-} from '../../src/core/codec/dar/index.js';
+} from '../../src/core/types/dar/index.js';
 import { DarError } from '../../src/errors/dar.js';
-import { inflateRawNode } from '../../src/io/dar-file.js';
+import { inflateRawNode } from '../../src/io/files/dar-file.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import { SHARED_DARS_SKIP_REASON, sharedDarsDir } from '../helpers/shared.js';
 import { encodePackage, T } from './build.js';

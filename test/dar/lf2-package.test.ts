@@ -9,7 +9,7 @@ import {
   decodeArchivePayload,
   decodeLf2Package,
   loadDalf,
-} from '../../src/core/codec/dar/index.js';
+} from '../../src/core/types/dar/index.js';
 import { DarError, type DarErrorCode } from '../../src/errors/dar.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import {

@@ -1,12 +1,12 @@
 /**
  * proto/daml_lf.proto and proto/daml_lf2.proto are the documentation of what the hand-walking
  * decoder reads (docs/decisions/dar.md §2). This test keeps them honest: messages encoded by
- * protobufjs FROM THAT SCHEMA (the generated descriptor) decode with src/core/codec/dar to the
+ * protobufjs FROM THAT SCHEMA (the generated descriptor) decode with src/core/types/dar to the
  * expected types, so a wrong field number in either the .proto text or the decoder fails here.
  */
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { decodeArchive, decodeArchivePayload, decodeLf2Package } from '../../src/core/codec/dar/index.js';
+import { decodeArchive, decodeArchivePayload, decodeLf2Package } from '../../src/core/types/dar/index.js';
 import { protoDescriptor } from '../../src/core/codec/generated/proto-descriptor.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import { sha256Hex } from './build.js';

@@ -17,13 +17,13 @@ import {
   type LoadedDar,
   loadArchivePayload,
   loadDar,
-} from '../../src/core/codec/dar/index.js';
+} from '../../src/core/types/dar/index.js';
 import { decodeCreatedEventBlob } from '../../src/core/codec/index.js';
 import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
 import type { DataTypeDef, PackageTypes } from '../../src/core/types/daml-type.js';
 import { addKnownPackageVersion, createTypeEnv, type TypeEnv } from '../../src/core/types/type-env.js';
 import { typeCreateArgument } from '../../src/core/types/type-value.js';
-import { loadDarFile, loadTypeEnvFromFiles } from '../../src/io/dar-file.js';
+import { loadDarFile, loadTypeEnvFromFiles } from '../../src/io/files/dar-file.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import { toTypedValue } from '../hash/vector-value.js';
 import { SHARED_DARS_SKIP_REASON, sharedDarsDir } from '../helpers/shared.js';

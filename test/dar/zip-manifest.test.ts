@@ -7,9 +7,9 @@
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeCrc32, decodeZip, loadDar, parseDarManifest } from '../../src/core/codec/dar/index.js';
+import { computeCrc32, decodeZip, loadDar, parseDarManifest } from '../../src/core/types/dar/index.js';
 import { DarError, type DarErrorCode } from '../../src/errors/dar.js';
-import { inflateRawNode } from '../../src/io/dar-file.js';
+import { inflateRawNode } from '../../src/io/files/dar-file.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import {
   buildArchive,

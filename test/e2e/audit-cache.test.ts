@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatJunit } from '../../src/cli/render/junit.js';
-import { type AuditReport, runAudit } from '../../src/io/audit-run.js';
-import { simulateRandomSwap } from '../../src/server/simulator/traffic.js';
+import { type AuditReport, runAudit } from '../../src/run/audit.js';
+import { simulateRandomSwap } from '../../src/sim/traffic.js';
 import { type AuditServer, startAuditServer, T0 } from '../helpers/tamper.js';
 
 type Rewrite = (path: string, json: unknown) => unknown;

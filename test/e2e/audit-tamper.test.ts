@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCreatedEventBlob, encodeCreatedEventBlob } from '../../src/core/codec/index.js';
 import { computeContractId } from '../../src/core/hash/index.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
-import { mintReserveContract } from '../../src/server/simulator/mint.js';
-import { decodeReserveCreateArg } from '../../src/server/simulator/reserve-template.js';
-import { createSeededRng } from '../../src/server/simulator/rng.js';
+import { mintReserveContract } from '../../src/sim/mint.js';
+import { decodeReserveCreateArg } from '../../src/sim/reserve-template.js';
+import { createSeededRng } from '../../src/sim/rng.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer, type Tamper } from '../helpers/tamper.js';
 

@@ -5,10 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBE_AFFILIATE_CODE, parseApiTimestampMs } from '../../src/core/api/index.js';
+import { PROBE_AFFILIATE_CODE, parseApiTimestampMs } from '../../src/core/wire/index.js';
 import { HttpError } from '../../src/errors/http.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
-import { type ReferenceServer, startReferenceServer } from '../api/reference-server.js';
+import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
 let server: ReferenceServer;
 let mode: 'normal' | 'broken-stats' | 'bad-state' = 'normal';

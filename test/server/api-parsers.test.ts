@@ -1,16 +1,16 @@
 /**
- * The client's strict parsers (src/core/api, with unknown keys rejected) accept every response of
+ * The client's strict parsers (src/core/wire, with unknown keys rejected) accept every response of
  * the reference server built on the real simulated ledger with some history — the server and
  * the auditor agree on the wire format.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as api from '../../src/core/api/index.js';
-import { openServerDb } from '../../src/server/db/connection.js';
-import { createManualClock } from '../../src/server/simulator/clock.js';
-import { createExchange, type SimulatedExchange } from '../../src/server/simulator/ledger.js';
-import { createSeededRng } from '../../src/server/simulator/rng.js';
-import { loadSeedMarket } from '../../src/server/simulator/seed-market.js';
-import { prefillHistory } from '../../src/server/simulator/traffic.js';
+import * as api from '../../src/core/wire/index.js';
+import { openServerDb } from '../../src/sim/store/connection.js';
+import { createManualClock } from '../../src/sim/clock.js';
+import { createExchange, type SimulatedExchange } from '../../src/sim/ledger.js';
+import { createSeededRng } from '../../src/sim/rng.js';
+import { loadSeedMarket } from '../../src/sim/seed-market.js';
+import { prefillHistory } from '../../src/sim/traffic.js';
 import { getJson, postJson, startTestServer, type TestServer } from './helpers/start.js';
 
 let srv: TestServer;
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const strict = { unknownKeys: 'reject' } as const;
 
-describe('src/core/api parsers accept the server', () => {
+describe('src/core/wire parsers accept the server', () => {
   const cases: [string, (j: unknown) => unknown][] = [
     ['/tokens/info', (j) => api.parseTokensInfoResponse(j, strict)],
     ['/swap/info', (j) => api.parseSwapInfoResponse(j, strict)],

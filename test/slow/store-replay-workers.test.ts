@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
-import { defaultReplayJobs, type ReplayReport, runReplay } from '../../src/io/audit-replay.js';
+import { defaultReplayJobs, type ReplayReport, runReplay } from '../../src/run/replay.js';
 import { buildReplayMirror } from '../audit/replay-mirror.js';
 
 const N = Number(process.env.SLOW_REPLAY_CONTRACTS ?? 100_000);

@@ -10,7 +10,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDurationMs, snapshotCommand } from '../../src/cli/commands/snapshot.js';
 import { countContracts, loadPoolHistory, openMirror } from '../../src/io/store/index.js';
-import { type ReferenceServer, startReferenceServer } from '../api/reference-server.js';
+import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 
 let server: ReferenceServer;

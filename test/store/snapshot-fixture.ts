@@ -10,8 +10,8 @@ import type {
   PoolStateInfo,
   PoolsProofResponse,
   RawResponse,
-} from '../../src/core/api/index.js';
-import { formatApiTimestamp } from '../../src/core/api/index.js';
+} from '../../src/core/wire/index.js';
+import { formatApiTimestamp } from '../../src/core/wire/index.js';
 
 export interface FixturePool {
   readonly poolId: string;

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiSnapshot, PoolsProofResponse } from '../../src/core/api/index.js';
+import type { ApiSnapshot, PoolsProofResponse } from '../../src/core/wire/index.js';
 import type { TypeEnv } from '../../src/core/types/type-env.js';
-import { loadTypeEnvFromFiles } from '../../src/io/dar-file.js';
+import { loadTypeEnvFromFiles } from '../../src/io/files/dar-file.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import {
@@ -20,7 +20,7 @@ import {
   recordSnapshot,
   verifySnapshotContracts,
 } from '../../src/io/store/index.js';
-import { type ReferenceServer, startReferenceServer } from '../api/reference-server.js';
+import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
 let server: ReferenceServer;
 let snap: ApiSnapshot;

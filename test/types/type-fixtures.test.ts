@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadDar } from '../../src/core/codec/dar/index.js';
+import { loadDar } from '../../src/core/types/dar/index.js';
 import { computeTypedContractInstanceHash } from '../../src/core/hash/contract-hash.js';
 import { bytesToHex } from '../../src/core/hash/hex.js';
 import { createTypeEnv, parseQualifiedName, type TypeEnv } from '../../src/core/types/type-env.js';

@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AuditError } from '../../errors/audit.js';
-import { type AuditReport, runAudit } from '../../io/audit-run.js';
+import { type AuditReport, runAudit } from '../../run/audit.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { formatAuditText } from '../render/audit-text.js';
 import { formatJunit } from '../render/junit.js';

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { AuditError } from '../../errors/audit.js';
-import { loadPoolSeries, openMirrorForReading } from '../../io/audit-history.js';
+import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import type { CliCommand } from '../command.js';
 import { formatHistoryCsv, formatHistoryJson } from '../render/history.js';
 

@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
-import { computeReachableTypes, type LoadedDar, type ReachableTypes } from '../../core/codec/dar/index.js';
+import { computeReachableTypes, type LoadedDar, type ReachableTypes } from '../../core/types/dar/index.js';
 import {
   type DamlType,
   type DataTypeDef,
@@ -17,7 +17,7 @@ import { parseQualifiedName } from '../../core/types/type-env.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
 import { formatGot } from '../../errors/base.js';
 import { DarError } from '../../errors/dar.js';
-import { loadDarFile } from '../../io/dar-file.js';
+import { loadDarFile } from '../../io/files/dar-file.js';
 import type { CliCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 

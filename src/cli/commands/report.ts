@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { loadPoolSeries, openMirrorForReading } from '../../io/audit-history.js';
+import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import { loadAuditRuns } from '../../io/store/index.js';
 import type { CliCommand } from '../command.js';
 import { formatHtmlReport } from '../render/html-report.js';

@@ -10,7 +10,7 @@ import type { Argv } from 'yargs';
 import { formatQualifiedName } from '../../core/types/daml-type.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
 import { DarError } from '../../errors/dar.js';
-import { loadDarFile } from '../../io/dar-file.js';
+import { loadDarFile } from '../../io/files/dar-file.js';
 import type { CliCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { computeDarTemplateTypes } from './inspect-dar.js';

@@ -9,7 +9,7 @@ import { verifyContractId } from '../../core/hash/verify-contract-id.js';
 import { formatQualifiedName } from '../../core/types/daml-type.js';
 import type { TypeEnv } from '../../core/types/type-env.js';
 import { isReserveAuditError } from '../../errors/base.js';
-import { loadTypeEnvFromFiles } from '../../io/dar-file.js';
+import { loadTypeEnvFromFiles } from '../../io/files/dar-file.js';
 import { sha256Node } from '../../io/node-sha256.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';

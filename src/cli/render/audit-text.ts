@@ -3,7 +3,7 @@
  * findings, then the list of findings not tied to a pool (the issue "human output").
  */
 import type { CheckOutcome, Finding } from '../../core/audit/index.js';
-import type { AuditReport } from '../../io/audit-run.js';
+import type { AuditReport } from '../../run/audit.js';
 import { formatTable, type Style } from './style.js';
 
 const OUTCOME_TEXT = { passed: 'PASSED', failed: 'FAILED', 'could-not-check': 'COULD NOT CHECK' } as const;

@@ -1,5 +1,5 @@
 /** `history` output: CSV (RFC 4180 quoting, header row) or JSON (the issue "history"). */
-import type { PoolHistoryRow } from '../../io/audit-history.js';
+import type { PoolHistoryRow } from '../../run/history.js';
 import { stringifyJson } from './style.js';
 
 const COLUMNS = [

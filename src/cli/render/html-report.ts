@@ -5,7 +5,7 @@
  * Chart values are converted to binary64 for plotting only.
  */
 import type { CheckOutcome, Finding } from '../../core/audit/index.js';
-import type { PoolHistoryRow } from '../../io/audit-history.js';
+import type { PoolHistoryRow } from '../../run/history.js';
 
 export interface HtmlReportInput {
   readonly title: string;

@@ -1,6 +1,6 @@
 /**
  * The AMM vocabulary shared by the pure math (src/core/amm), the simulated ledger
- * (src/server/simulator) and the HTTP routes (src/server/routes). spec/public-api.md "Resources",
+ * (src/sim) and the HTTP routes (src/server/routes). spec/public-api.md "Resources",
  * spec/api-decisions.md §1–§6. All amounts are decimal strings (`Amount`), never JS numbers.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Normalises an `ApiSnapshot` (src/core/api, as fetched by src/io/http) into the auditor's
+ * Normalises an `ApiSnapshot` (src/core/wire, as fetched by src/io/http) into the auditor's
  * `AuditSnapshot`. Pure field mapping; a failed section stays a failed section with its reason.
  * The Connect fee rule (0.20 %, 2 CC network fee) is the published one (public-api.md rule 6).
  */
@@ -9,8 +9,8 @@ import type {
   ApiSnapshot,
   VolumeWindow as ApiVolumeWindow,
   ExchangeInfoResponse,
-} from '../api/index.js';
-import type { RawResponse } from '../api/snapshot.js';
+} from '../wire/index.js';
+import type { RawResponse } from '../wire/snapshot.js';
 import type { ResponseTiming } from './market-time.js';
 import type { AuditSnapshot, Fetched, MarketTiming, TokenKey, VolumeWindow } from './snapshot.js';
 import { formatMicrosIso } from './time.js';

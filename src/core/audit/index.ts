@@ -9,7 +9,7 @@ export * from './market-cache.js';
 export * from './market-checks.js';
 export * from './market-time.js';
 export * from './orderbook-checks.js';
-export * from './profile.js';
+export * from '../proof/profile.js';
 export * from './proof-checks.js';
 export * from './quote-checks.js';
 export * from './run-checks.js';

@@ -13,11 +13,11 @@ import {
   findTemplateProfile,
   type ProvenFields,
   type ReserveProfile,
-} from './profile.js';
+} from '../proof/profile.js';
 import type { ProofEntry, TemplateIdentity, TokenKey } from './snapshot.js';
 import { formatMicrosIso, parseIsoMicros } from './time.js';
 
-/** What decoding and recomputing one proof gave (filled by src/io/audit-run.ts). */
+/** What decoding and recomputing one proof gave (filled by src/run/audit.ts). */
 export interface ProofVerification {
   /** recomputation of the contract ID from the blob */
   readonly idStatus: 'verified' | 'mismatch' | 'could-not-check';

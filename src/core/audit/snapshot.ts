@@ -1,6 +1,6 @@
 /**
  * What the auditor read from the exchange (spec/public-api.md "Resources", api-decisions §2–§6),
- * normalised to the few fields the checks use. The io layer (src/io/audit-run.ts) fills it from the
+ * normalised to the few fields the checks use. The io layer (src/run/audit.ts) fills it from the
  * parsed API responses; unit tests build it by hand. Every section is a `Fetched<T>`: either the
  * value or the reason it could not be obtained — a missing section makes its checks
  * could-not-check, never a pass.
@@ -9,7 +9,7 @@
  * them as numbers and they are only compared within a tolerance).
  */
 import type { ExchangePolicy } from '../amm/types.js';
-import type { ProbeQuote } from '../api/snapshot.js';
+import type { ProbeQuote } from '../wire/snapshot.js';
 import type { ResponseTiming } from './market-time.js';
 
 export type { ProbeQuote };

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
-import { parseCacheHeaders, type RawResponse } from '../../core/api/snapshot.js';
+import { parseCacheHeaders, type RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
 import { mapTransportError } from './map-error.js';
 import { redactUrl } from './redact-url.js';

@@ -34,7 +34,7 @@ import {
   type RawResponse,
   type VolumeChecks,
   type VolumeSample,
-} from '../../core/api/index.js';
+} from '../../core/wire/index.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import { HttpError } from '../../errors/http.js';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './client.js';

@@ -3,7 +3,7 @@
  * the `{error}` text of spec/public-api.md "Errors"), and URL joining. Messages carry the already
  * redacted URL of the RawResponse.
  */
-import type { RawResponse } from '../../core/api/snapshot.js';
+import type { RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });

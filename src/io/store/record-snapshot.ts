@@ -6,8 +6,8 @@
  * sha256(base URL, start time, response digests); recording it again writes nothing.
  */
 import { createHash } from 'node:crypto';
-import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../core/api/index.js';
-import { computeFailedSections, parseApiTimestampMicros, parseApiTimestampMs } from '../../core/api/index.js';
+import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../core/wire/index.js';
+import { computeFailedSections, parseApiTimestampMicros, parseApiTimestampMs } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';

@@ -4,13 +4,13 @@
  * 'could-not-check') are verified. For a verified contract whose template the reserve profile
  * knows, the reserves are read from the blob, so the mirror stores proven values.
  */
-import type { ApiSnapshot, PoolProofInfo } from '../../core/api/index.js';
+import type { ApiSnapshot, PoolProofInfo } from '../../core/wire/index.js';
 import {
   DEFAULT_RESERVE_PROFILE,
   extractProvenFields,
   findTemplateProfile,
   type ReserveProfile,
-} from '../../core/audit/profile.js';
+} from '../../core/proof/profile.js';
 import type { Sha256 } from '../../core/hash/sha256.js';
 import { verifyContractId } from '../../core/hash/verify-contract-id.js';
 import type { TypeEnv } from '../../core/types/type-env.js';

@@ -3,7 +3,7 @@
  * updates"): symbol → the earliest swap time not yet pushed, or +∞ when only reserves moved
  * (liquidity), in which case candle channels have nothing new.
  */
-import type { ExchangeChange } from '../simulator/exchange.js';
+import type { ExchangeChange } from '../../sim/exchange.js';
 import type { MarketFeed } from './feed.js';
 
 export class DirtyMarkets {

@@ -24,8 +24,8 @@ import {
   toDec,
 } from '../../core/amm/index.js';
 import { CANDLE_PERIODS, EXTERNAL_MARKET } from '../routes/info.js';
-import type { SimClock } from '../simulator/clock.js';
-import type { ExchangeView } from '../simulator/exchange.js';
+import type { SimClock } from '../../sim/clock.js';
+import type { ExchangeView } from '../../sim/exchange.js';
 import type { ChannelRef } from './protocol.js';
 
 export class MarketFeed {

@@ -4,7 +4,7 @@
  * pool's reserves along x·y = k (no fee; enough to drive the routes) and emits an ExchangeChange.
  */
 import type { ExchangePolicy, PoolState, SwapEvent, Token } from '../../../src/core/amm/types.js';
-import type { ExchangeChange, ExchangeView } from '../../../src/server/simulator/exchange.js';
+import type { ExchangeChange, ExchangeView } from '../../../src/sim/exchange.js';
 
 export const CC: Token = {
   admin: 'DSO::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc',

@@ -1,0 +1,110 @@
+/**
+ * Serializable LF 2.x types → the shared `DamlType` (spec/dar-format.md §4.3 "BuiltinType",
+ * §6.2): only the types a contract argument can contain convert; anything else (arrows,
+ * foralls, structs, synonyms, higher-kinded variables, Any, BigNumeric …) is DAR_TYPE_INVALID.
+ * TextMap is builtin 19 (1001 in the frozen 2.1 snapshot is accepted too).
+ */
+import { DarError } from '../../../errors/dar.js';
+import type { DamlType } from '../daml-type.js';
+import type { LfType } from './lf2-types.js';
+
+const BUILTIN_NAMES: Readonly<Record<number, string>> = {
+  13: 'Any',
+  14: 'AnyException',
+  15: 'TypeRep',
+  16: 'Arrow',
+  17: 'Update',
+  18: 'FailureCategory',
+  1002: 'BigNumeric',
+  1003: 'RoundingMode',
+};
+
+const memo = new WeakMap<LfType, DamlType>();
+
+/** Converts a serializable LF type to DamlType; anything else is DAR_TYPE_INVALID. `where` names the use. */
+export function toDamlType(t: LfType, where: string): DamlType {
+  const hit = memo.get(t);
+  if (hit !== undefined) return hit;
+  const out = convert(t, where);
+  memo.set(t, out);
+  return out;
+}
+
+function convert(t: LfType, where: string): DamlType {
+  switch (t.t) {
+    case 'var':
+      if (t.args.length > 0) throw notSerializable(where, `higher-kinded type variable ${t.name}`);
+      return { kind: 'var', name: t.name };
+    case 'con':
+      return { kind: 'con', ref: t.ref, args: t.args.map((a) => toDamlType(a, where)) };
+    case 'builtin':
+      return convertBuiltin(t.b, t.args, where);
+    case 'nat':
+      throw notSerializable(where, `a bare type-level natural ${t.n}`);
+    default:
+      throw notSerializable(where, t.what);
+  }
+}
+
+function convertBuiltin(b: number, args: readonly LfType[], where: string): DamlType {
+  const arity = (n: number, label: string): void => {
+    if (args.length !== n) {
+      throw new DarError(
+        'DAR_TYPE_INVALID',
+        `${where}: ${label} expected ${n} type arguments, got ${args.length}`,
+      );
+    }
+  };
+  switch (b) {
+    case 0:
+      arity(0, 'Unit');
+      return { kind: 'unit' };
+    case 1:
+      arity(0, 'Bool');
+      return { kind: 'bool' };
+    case 2:
+      arity(0, 'Int64');
+      return { kind: 'int64' };
+    case 3:
+      arity(0, 'Date');
+      return { kind: 'date' };
+    case 4:
+      arity(0, 'Timestamp');
+      return { kind: 'timestamp' };
+    case 5: {
+      arity(1, 'Numeric');
+      const n = args[0]!;
+      if (n.t !== 'nat')
+        throw new DarError('DAR_TYPE_INVALID', `${where}: Numeric expected a nat scale argument`);
+      return { kind: 'numeric', scale: n.n };
+    }
+    case 6:
+      arity(0, 'Party');
+      return { kind: 'party' };
+    case 7:
+      arity(0, 'Text');
+      return { kind: 'text' };
+    case 8:
+      arity(1, 'ContractId');
+      return { kind: 'contractId' };
+    case 9:
+      arity(1, 'Optional');
+      return { kind: 'optional', type: toDamlType(args[0]!, where) };
+    case 10:
+      arity(1, 'List');
+      return { kind: 'list', type: toDamlType(args[0]!, where) };
+    case 11:
+      arity(2, 'GenMap');
+      return { kind: 'genMap', key: toDamlType(args[0]!, where), value: toDamlType(args[1]!, where) };
+    case 19:
+    case 1001:
+      arity(1, 'TextMap');
+      return { kind: 'textMap', value: toDamlType(args[0]!, where) };
+    default:
+      throw notSerializable(where, `builtin ${BUILTIN_NAMES[b] ?? b}`);
+  }
+}
+
+function notSerializable(where: string, what: string): DarError {
+  return new DarError('DAR_TYPE_INVALID', `${where}: expected a serializable type, got ${what}`);
+}

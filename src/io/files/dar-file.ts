@@ -1,0 +1,139 @@
+/**
+ * Reading DAR / DALF files from disk into Daml package types (spec/dar-format.md §1–§3): passes
+ * node:zlib raw inflate (with an output cap) and node:crypto SHA-256 to the pure loader in
+ * src/core/types/dar, and builds a V12 type environment from DARs and JSON type files.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { inflateRawSync, crc32 as zlibCrc32 } from 'node:zlib';
+import {
+  type DarLimits,
+  DEFAULT_DAR_LIMITS,
+  detectDalfKind,
+  isZip,
+  type LoadedDar,
+  loadArchivePayload,
+  loadDalf,
+  loadDar,
+  type PackageCache,
+} from '../../core/types/dar/index.js';
+import type { PackageTypes } from '../../core/types/daml-type.js';
+import { addPackage, createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
+import { DarError } from '../../errors/dar.js';
+import { sha256Node } from '../node-sha256.js';
+import { readTypeFiles } from './type-file.js';
+
+/** Largest DAR/DALF file read from disk. */
+export const MAX_DAR_FILE_BYTES = 256 * 1024 * 1024;
+
+/** node:zlib raw inflate with `maxOutputLength` (throws above it: zip-bomb guard). */
+export function inflateRawNode(data: Uint8Array, maxOutput: number): Uint8Array {
+  const out = inflateRawSync(data, { maxOutputLength: Math.max(1, maxOutput) });
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+}
+
+const crc32Node: ((data: Uint8Array) => number) | undefined =
+  typeof zlibCrc32 === 'function' ? (d) => zlibCrc32(d) : undefined;
+
+export interface LoadDarFileOptions {
+  readonly limits?: Partial<DarLimits>;
+  /** decoded packages by id, shared across files */
+  readonly cache?: PackageCache;
+  readonly cwd?: string;
+}
+
+/** Decodes DAR, bare DALF or bare ArchivePayload bytes (zip signature, then detectDalfKind decide). */
+export function loadDarBytes(bytes: Uint8Array, opts: Omit<LoadDarFileOptions, 'cwd'> = {}): LoadedDar {
+  const common = {
+    sha256: sha256Node,
+    ...(opts.limits === undefined ? {} : { limits: opts.limits }),
+    ...(opts.cache === undefined ? {} : { cache: opts.cache }),
+  };
+  if (isZip(bytes)) {
+    return loadDar(bytes, {
+      ...common,
+      inflateRaw: inflateRawNode,
+      ...(crc32Node ? { crc32: crc32Node } : {}),
+    });
+  }
+  return detectDalfKind(bytes) === 'payload' ? loadArchivePayload(bytes, common) : loadDalf(bytes, common);
+}
+
+/**
+ * Reads a `.dar` (zip), a bare `.dalf` (Archive) or bare ArchivePayload bytes as fetched from a
+ * participant (`GET /v2/packages/{id}`). Throws DarError.
+ */
+export async function loadDarFile(path: string, opts: LoadDarFileOptions = {}): Promise<LoadedDar> {
+  const full = resolve(opts.cwd ?? process.cwd(), path);
+  let bytes: Uint8Array;
+  try {
+    const st = await stat(full);
+    if (st.size > MAX_DAR_FILE_BYTES) {
+      throw new DarError(
+        'DAR_ZIP_LIMIT',
+        `"${path}" expected at most ${MAX_DAR_FILE_BYTES} bytes, got ${st.size}`,
+      );
+    }
+    bytes = await readFile(full);
+  } catch (e) {
+    if (e instanceof DarError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new DarError('DAR_FILE_READ_FAILED', `"${path}" expected a readable DAR or DALF file, got ${msg}`, {
+      cause: e,
+    });
+  }
+  try {
+    return loadDarBytes(bytes, opts);
+  } catch (e) {
+    if (e instanceof DarError) {
+      throw new DarError(e.code, `${path}: ${e.shortMessage}`, {
+        details: { ...e.details, file: path },
+        cause: e,
+      });
+    }
+    throw e;
+  }
+}
+
+export interface TypeEnvSources {
+  /** DAR or DALF paths */
+  readonly dars?: readonly string[];
+  /** JSON type file paths (docs/type-file.md) */
+  readonly typeFiles?: readonly string[];
+}
+
+export interface LoadedTypeEnv {
+  readonly env: TypeEnv;
+  /** each DAR as loaded, in argument order */
+  readonly dars: readonly { readonly path: string; readonly dar: LoadedDar }[];
+  /** package ids referenced by some loaded package but present in none */
+  readonly unresolved: readonly string[];
+}
+
+/** Builds one type environment from DARs (first) and type files. Packages with a known id are kept once. */
+export async function loadTypeEnvFromFiles(
+  sources: TypeEnvSources,
+  opts: LoadDarFileOptions = {},
+): Promise<LoadedTypeEnv> {
+  const cache: PackageCache = opts.cache ?? new Map();
+  const env = createTypeEnv();
+  const dars: { path: string; dar: LoadedDar }[] = [];
+  for (const path of sources.dars ?? []) {
+    const dar = await loadDarFile(path, { ...opts, cache });
+    dars.push({ path, dar });
+    for (const p of dar.packages) addPackage(env, p.types);
+  }
+  const typePackages: PackageTypes[] = await readTypeFiles(
+    sources.typeFiles ?? [],
+    opts.cwd ?? process.cwd(),
+  );
+  for (const p of typePackages) addPackage(env, p);
+  const unresolved = new Set<string>();
+  for (const { dar } of dars) {
+    for (const p of dar.packages)
+      for (const d of p.types.dependencies) if (!env.packages.has(d)) unresolved.add(d);
+  }
+  return { env, dars, unresolved: [...unresolved].sort() };
+}
+
+export { DEFAULT_DAR_LIMITS };

@@ -1,0 +1,49 @@
+/**
+ * Reads JSON type files (docs/type-file.md) from disk into Daml package types for the V12 type
+ * environment (spec/contract-id.md §6.4).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { PackageTypes } from '../../core/types/daml-type.js';
+import { parseTypeFile, TYPE_FILE_MAX_CHARS, type TypeFile } from '../../core/types/type-file.js';
+import { DamlTypeError } from '../../errors/types.js';
+
+/** Reads and validates one type file. Throws DamlTypeError TYPE_FILE_READ_FAILED / TYPE_FILE_INVALID. */
+export async function readTypeFile(path: string, cwd = process.cwd()): Promise<TypeFile> {
+  const full = resolve(cwd, path);
+  let text: string;
+  try {
+    const st = await stat(full);
+    if (st.size > TYPE_FILE_MAX_CHARS * 4) {
+      throw new DamlTypeError(
+        'TYPE_FILE_INVALID',
+        `"${path}" expected at most ${TYPE_FILE_MAX_CHARS} characters, got ${st.size} bytes`,
+      );
+    }
+    text = await readFile(full, 'utf8');
+  } catch (e) {
+    if (e instanceof DamlTypeError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new DamlTypeError('TYPE_FILE_READ_FAILED', `"${path}" expected a readable type file, got ${msg}`, {
+      cause: e,
+    });
+  }
+  try {
+    return parseTypeFile(text);
+  } catch (e) {
+    if (e instanceof DamlTypeError) {
+      throw new DamlTypeError(e.code, `${path}: ${e.shortMessage}`, {
+        details: { ...e.details, file: path },
+        cause: e,
+      });
+    }
+    throw e;
+  }
+}
+
+/** Reads several type files; returns all their packages in order. */
+export async function readTypeFiles(paths: readonly string[], cwd = process.cwd()): Promise<PackageTypes[]> {
+  const out: PackageTypes[] = [];
+  for (const p of paths) out.push(...(await readTypeFile(p, cwd)).packages);
+  return out;
+}

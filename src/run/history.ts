@@ -1,0 +1,70 @@
+/**
+ * Pool time series from the mirror for `history` and `report` (the issue "history", "report"):
+ * per observation the time, reserve contract, reserves (the contract's stored values — read from
+ * the verified blob when the mirror has them), price, TVL, LP-share value and verification status.
+ */
+import { computeLpShareValue } from '../core/audit/index.js';
+import { AuditError } from '../errors/audit.js';
+import { loadObservationsForHistoryChecks, type Mirror, openMirror } from '../io/store/index.js';
+
+export interface PoolHistoryRow {
+  /** ISO time of the observation */
+  readonly time: string;
+  readonly contractId: string | null;
+  readonly reserveA: string | null;
+  readonly reserveB: string | null;
+  readonly price: string | null;
+  readonly tvlCc: string | null;
+  readonly totalLpSupply: string | null;
+  /** √(a·b)/L to 20 significant digits */
+  readonly lpShareValue: string | null;
+  readonly verification: string;
+  readonly symbol: string | null;
+}
+
+/** Opens a mirror read-only or throws MIRROR_UNAVAILABLE. */
+export function openMirrorForReading(path: string): Mirror {
+  try {
+    return openMirror(path, { readonly: true });
+  } catch (e) {
+    throw new AuditError(
+      'MIRROR_UNAVAILABLE',
+      `"--mirror" expected an existing mirror file, got ${JSON.stringify(path)}`,
+      { cause: e },
+    );
+  }
+}
+
+/** Every pool's rows (oldest first), optionally one pool only. */
+export function loadPoolSeries(mirror: Mirror, poolId?: string): Map<string, PoolHistoryRow[]> {
+  const obs = loadObservationsForHistoryChecks(mirror, {
+    limitPerPool: Number.MAX_SAFE_INTEGER,
+    ...(poolId === undefined ? {} : { poolIds: [poolId] }),
+  });
+  const out = new Map<string, PoolHistoryRow[]>();
+  for (const [id, list] of obs) {
+    if (list.length === 0) continue;
+    out.set(
+      id,
+      list.map((o) => {
+        const a = o.contractReserveA ?? o.reserveA;
+        const b = o.contractReserveB ?? o.reserveB;
+        const l = o.contractTotalLpSupply ?? o.totalLpSupply;
+        const v = a === null || b === null || l === null ? null : computeLpShareValue(a, b, l);
+        return {
+          time: new Date(o.observedAtMs).toISOString(),
+          contractId: o.contractId,
+          reserveA: a,
+          reserveB: b,
+          price: o.price,
+          tvlCc: o.tvlCc,
+          totalLpSupply: l,
+          lpShareValue: v === null ? null : v.toSignificantDigits(20).toString(),
+          verification: o.contractId === null ? 'no proof' : (o.verificationStatus ?? 'unchecked'),
+          symbol: o.symbol,
+        };
+      }),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,230 @@
+/**
+ * Re-verifying ONE stored reserve contract for `replay` (the issue "replay"): recompute its ID from
+ * the stored blob, read the reserves through the reserve profile, compare them with what the
+ * mirror recorded. Shared by the in-process path and the worker threads (./replay-worker.ts), so
+ * both give the same findings; never throws for a bad blob (a finding says what went wrong).
+ */
+import {
+  extractProvenFields,
+  type Finding,
+  findTemplateProfile,
+  isSameAmount,
+  makeFinding,
+  type ReserveProfile,
+} from '../core/audit/index.js';
+import type { TypeEnv } from '../core/types/type-env.js';
+import { verifyProof } from './audit.js';
+import { batchBlob, type ContractBatch } from '../io/store/index.js';
+
+/** What re-verifying one stored contract proved (structured-cloneable). */
+export interface ReplayedContract {
+  readonly reserveA: string;
+  readonly reserveB: string;
+  readonly totalLpSupply: string;
+  readonly createdAtMicros: bigint;
+  readonly template: string;
+}
+
+/** The outcome for one contract: its findings (none = pass) and, when proven, its blob's values. */
+export interface ReplayedContractResult {
+  readonly findings: Finding[];
+  readonly proven: ReplayedContract | null;
+}
+
+export interface StoredContractInput {
+  readonly contractId: string;
+  readonly poolId: string;
+  readonly blob: Uint8Array;
+  readonly reserveA: string;
+  readonly reserveB: string;
+  readonly totalLpSupply: string;
+}
+
+/** Re-verifies one stored contract against its blob. */
+export function replayStoredContract(
+  k: StoredContractInput,
+  types: TypeEnv,
+  profile: ReserveProfile,
+): ReplayedContractResult {
+  const short = `${k.contractId.slice(0, 16)}…`;
+  const v = verifyProof(k.contractId, k.blob, types);
+  const f: Finding[] = [];
+  if (v.decoded === null) {
+    f.push(
+      makeFinding(
+        'PROOF_BLOB_MALFORMED',
+        k.poolId,
+        `stored blob of ${short} does not decode: ${v.decodeError ?? ''}`,
+        { contractId: k.contractId },
+      ),
+    );
+    return { findings: f, proven: null };
+  }
+  const idOk = v.decoded.embeddedContractId === k.contractId && v.idStatus !== 'mismatch';
+  if (!idOk)
+    f.push(
+      makeFinding(
+        'PROOF_CONTRACT_ID_MISMATCH',
+        k.poolId,
+        `stored contract ${short} does not recompute from its blob`,
+        {
+          contractId: k.contractId,
+          reasons: v.reasons,
+          embedded: v.decoded.embeddedContractId,
+        },
+      ),
+    );
+  else if (v.idStatus === 'could-not-check')
+    f.push(
+      makeFinding(
+        'PROOF_UNVERIFIABLE',
+        k.poolId,
+        `stored contract ${short} could not be verified: ${v.reasons.join('; ')}`,
+        { contractId: k.contractId },
+      ),
+    );
+  const t = v.decoded.template;
+  const tp = findTemplateProfile(profile, t);
+  if (tp === null) {
+    f.push(
+      makeFinding(
+        'PROOF_TEMPLATE_UNEXPECTED',
+        k.poolId,
+        `stored contract ${short} is of template ${t.entityName}`,
+        {
+          contractId: k.contractId,
+          got: t,
+        },
+      ),
+    );
+    return { findings: f, proven: null };
+  }
+  const ex = extractProvenFields(tp, v.decoded.createArg, v.decoded.fieldLabels);
+  if (!ex.ok) {
+    f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, ex.reason, { contractId: k.contractId }));
+    return { findings: f, proven: null };
+  }
+  for (const [name, exp, got] of [
+    ['reserve_a', ex.value.reserveA, k.reserveA],
+    ['reserve_b', ex.value.reserveB, k.reserveB],
+    ['total_lp_supply', ex.value.totalLpSupply, k.totalLpSupply],
+  ] as const)
+    if (!isSameAmount(exp, got))
+      f.push(
+        makeFinding(
+          'PROOF_FIELD_MISMATCH',
+          k.poolId,
+          `recorded ${name} ${got} of ${short} differs from its blob (${exp})`,
+          { contractId: k.contractId, field: name, expected: exp, got },
+        ),
+      );
+  const proven =
+    idOk && v.idStatus === 'verified'
+      ? {
+          reserveA: ex.value.reserveA,
+          reserveB: ex.value.reserveB,
+          totalLpSupply: ex.value.totalLpSupply,
+          createdAtMicros: v.decoded.createdAtMicros,
+          template: `${t.packageId}:${t.packageName}:${t.moduleName}:${t.entityName}`,
+        }
+      : null;
+  return { findings: f, proven };
+}
+
+/** Re-verifies every contract of a batch, in batch order. */
+export function replayContractBatch(
+  b: ContractBatch,
+  types: TypeEnv,
+  profile: ReserveProfile,
+): ReplayedContractResult[] {
+  const out: ReplayedContractResult[] = new Array(b.contractIds.length);
+  for (let i = 0; i < b.contractIds.length; i++)
+    out[i] = replayStoredContract(
+      {
+        contractId: b.contractIds[i] ?? '',
+        poolId: b.poolIds[i] ?? '',
+        blob: batchBlob(b, i),
+        reserveA: b.reserveA[i] ?? '',
+        reserveB: b.reserveB[i] ?? '',
+        totalLpSupply: b.totalLpSupply[i] ?? '',
+      },
+      types,
+      profile,
+    );
+  return out;
+}
+
+/**
+ * The results of a batch in columns, for the trip back from a worker: structured-cloning 512
+ * small objects costs more than a few arrays. Only contracts with findings carry them; proven
+ * values are columns, with the template as an index into a per-batch list.
+ */
+export interface PackedReplayResults {
+  readonly count: number;
+  /** [index in batch, findings] for the contracts that raised any */
+  readonly findings: [number, Finding[]][];
+  /** 1 = proven (the value columns are set) */
+  readonly proven: Uint8Array;
+  readonly reserveA: string[];
+  readonly reserveB: string[];
+  readonly totalLpSupply: string[];
+  readonly createdAtMicros: BigInt64Array;
+  readonly templates: string[];
+  readonly templateIndex: Uint16Array;
+}
+
+/** Packs a batch's results (see PackedReplayResults). */
+export function packReplayResults(rs: readonly ReplayedContractResult[]): PackedReplayResults {
+  const n = rs.length;
+  const p = {
+    count: n,
+    findings: [] as [number, Finding[]][],
+    proven: new Uint8Array(n),
+    reserveA: new Array<string>(n).fill(''),
+    reserveB: new Array<string>(n).fill(''),
+    totalLpSupply: new Array<string>(n).fill(''),
+    createdAtMicros: new BigInt64Array(n),
+    templates: [] as string[],
+    templateIndex: new Uint16Array(n),
+  };
+  const tIndex = new Map<string, number>();
+  rs.forEach((r, i) => {
+    if (r.findings.length > 0) p.findings.push([i, r.findings]);
+    const v = r.proven;
+    if (v === null) return;
+    p.proven[i] = 1;
+    p.reserveA[i] = v.reserveA;
+    p.reserveB[i] = v.reserveB;
+    p.totalLpSupply[i] = v.totalLpSupply;
+    p.createdAtMicros[i] = v.createdAtMicros;
+    let t = tIndex.get(v.template);
+    if (t === undefined) {
+      t = p.templates.length;
+      p.templates.push(v.template);
+      tIndex.set(v.template, t);
+    }
+    p.templateIndex[i] = t;
+  });
+  return p;
+}
+
+/** Unpacks what packReplayResults packed (the exact results, in batch order). */
+export function unpackReplayResults(p: PackedReplayResults): ReplayedContractResult[] {
+  const out: ReplayedContractResult[] = new Array(p.count);
+  const findings = new Map(p.findings);
+  for (let i = 0; i < p.count; i++)
+    out[i] = {
+      findings: findings.get(i) ?? [],
+      proven:
+        p.proven[i] === 1
+          ? {
+              reserveA: p.reserveA[i] ?? '',
+              reserveB: p.reserveB[i] ?? '',
+              totalLpSupply: p.totalLpSupply[i] ?? '',
+              createdAtMicros: p.createdAtMicros[i] ?? 0n,
+              template: p.templates[p.templateIndex[i] ?? 0] ?? '',
+            }
+          : null,
+    };
+  return out;
+}

@@ -1,0 +1,179 @@
+/**
+ * A pool of `replay` verification worker threads (docs/decisions/mirror.md, "replay workers"):
+ * batches of stored contracts go to the least-busy worker (their blob buffer is transferred, not
+ * copied); each batch's promise resolves with its results in batch order, so the caller, awaiting
+ * batches in submission order, produces exactly the output of the in-process path. A worker that
+ * fails to start, throws, crashes or exits rejects its pending batches with ReplayError.
+ * The worker runs from the compiled .js next to this file, or — when this file itself runs as
+ * TypeScript (vitest, tsx) — from replay-worker.ts with the tsx loader.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ReserveProfile } from '../core/audit/index.js';
+import { ReplayError } from '../errors/replay.js';
+import {
+  type PackedReplayResults,
+  type ReplayedContractResult,
+  unpackReplayResults,
+} from './replay-contract.js';
+import type { ContractBatch } from '../io/store/index.js';
+
+export interface ReplayWorkerData {
+  readonly typeFiles: readonly string[];
+  readonly dars: readonly string[];
+  readonly cwd: string | undefined;
+  readonly profile: ReserveProfile;
+}
+
+export interface ReplayWorkerRequest {
+  readonly id: number;
+  readonly batch: ContractBatch;
+}
+
+export type ReplayWorkerReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'results'; readonly id: number; readonly results: PackedReplayResults }
+  | { readonly kind: 'error'; readonly id: number | null; readonly message: string };
+
+export interface ReplayPool {
+  readonly size: number;
+  /** verifies one batch on a worker; resolves with one result per contract, in batch order */
+  verify(batch: ContractBatch): Promise<ReplayedContractResult[]>;
+  /** terminates every worker (pending batches are rejected) */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  resolve(r: ReplayedContractResult[]): void;
+  reject(e: Error): void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly pending: Map<number, Pending>;
+  failed: ReplayError | null;
+}
+
+/** The file URL of tsx's ESM API (`tsx/esm/api`, import condition), found from this file. */
+function tsxEsmApiUrl(): string {
+  const req = createRequire(import.meta.url);
+  const pkgPath = req.resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as {
+    exports?: Record<string, { import?: { default?: string } }>;
+  };
+  const rel = pkg.exports?.['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
+  return pathToFileURL(join(dirname(pkgPath), rel)).href;
+}
+
+/**
+ * Starts one worker on replay-worker.js next to this file or, when this file runs as TypeScript
+ * (vitest, tsx), on replay-worker.ts through a tiny bootstrap that registers the tsx loader in the
+ * worker first (Node 20 does not apply a `--import` loader from a worker's execArgv).
+ */
+export function spawnReplayWorker(data: ReplayWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./replay-worker.js', import.meta.url), { workerData: data });
+  const entry = new URL('./replay-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsxEsmApiUrl())}).then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(boot, { eval: true, workerData: data });
+}
+
+/** Starts `jobs` workers and waits until each has loaded its type environment. */
+export async function startReplayPool(jobs: number, data: ReplayWorkerData): Promise<ReplayPool> {
+  let nextId = 0;
+  let closing = false;
+  const slots: Slot[] = [];
+  const fail = (s: Slot, why: string, cause?: unknown): ReplayError => {
+    const e =
+      s.failed ??
+      new ReplayError('REPLAY_WORKER_FAILED', `replay worker ${s.worker.threadId} failed: ${why}`, {
+        ...(cause === undefined ? {} : { cause }),
+      });
+    s.failed = e;
+    for (const p of s.pending.values()) p.reject(e);
+    s.pending.clear();
+    return e;
+  };
+  const ready = Array.from({ length: jobs }, () => {
+    const worker = spawnReplayWorker(data);
+    const s: Slot = { worker, pending: new Map(), failed: null };
+    slots.push(s);
+    return new Promise<void>((resolve, reject) => {
+      worker.on('message', (m: ReplayWorkerReply) => {
+        if (m.kind === 'ready') resolve();
+        else if (m.kind === 'results') {
+          const p = s.pending.get(m.id);
+          s.pending.delete(m.id);
+          p?.resolve(unpackReplayResults(m.results));
+        } else if (m.id === null) reject(fail(s, `could not start: ${m.message}`));
+        else {
+          const p = s.pending.get(m.id);
+          s.pending.delete(m.id);
+          p?.reject(
+            new ReplayError(
+              'REPLAY_WORKER_FAILED',
+              `replay worker ${worker.threadId} failed on a batch: ${m.message}`,
+            ),
+          );
+        }
+      });
+      worker.on('error', (e) => reject(fail(s, e.message, e)));
+      worker.on('exit', (code) => {
+        if (!closing) reject(fail(s, `exited with code ${code}`));
+      });
+    });
+  });
+  const close = async (): Promise<void> => {
+    closing = true;
+    for (const s of slots) fail(s, 'the pool was closed');
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  };
+  try {
+    await Promise.all(ready);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    size: jobs,
+    verify: (batch) => {
+      let best: Slot | undefined;
+      for (const s of slots)
+        if (s.failed === null && (best === undefined || s.pending.size < best.pending.size)) best = s;
+      if (best === undefined)
+        return Promise.reject(
+          slots[0]?.failed ?? new ReplayError('REPLAY_WORKER_FAILED', 'no replay worker left'),
+        );
+      const slot = best;
+      const id = nextId++;
+      // a batch whose buffer was already transferred arrives empty (Node posts it without error)
+      if (batch.blobs.byteLength !== (batch.ends[batch.ends.length - 1] ?? 0))
+        return Promise.reject(
+          new ReplayError(
+            'REPLAY_WORKER_FAILED',
+            'a replay batch can be verified once (its blobs were transferred)',
+          ),
+        );
+      return new Promise<ReplayedContractResult[]>((resolve, reject) => {
+        slot.pending.set(id, { resolve, reject });
+        try {
+          slot.worker.postMessage({ id, batch } satisfies ReplayWorkerRequest, [
+            batch.blobs.buffer as ArrayBuffer,
+          ]);
+        } catch (e) {
+          slot.pending.delete(id);
+          const why = e instanceof Error ? e.message : String(e);
+          reject(
+            new ReplayError('REPLAY_WORKER_FAILED', `a replay batch could not be posted: ${why}`, {
+              cause: e,
+            }),
+          );
+        }
+      });
+    },
+    close,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * A `replay` verification worker thread (docs/decisions/mirror.md, "replay workers"): loads the
+ * type environment once from the same files as the main thread, then answers each batch message
+ * with the per-contract results of ./replay-contract.ts, in batch order. A failure to start or
+ * an exception on a batch is posted back as an error message, never swallowed.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ReserveProfile } from '../core/audit/index.js';
+import { loadAuditTypes } from './audit.js';
+import { packReplayResults, replayContractBatch } from './replay-contract.js';
+import type { ReplayWorkerData, ReplayWorkerReply, ReplayWorkerRequest } from './replay-pool.js';
+
+const port = parentPort;
+if (port === null) throw new Error('replay-worker.ts must run as a worker thread');
+const data = workerData as ReplayWorkerData;
+const profile: ReserveProfile = data.profile;
+const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+
+try {
+  const types = await loadAuditTypes({
+    typeFiles: data.typeFiles,
+    dars: data.dars,
+    ...(data.cwd === undefined ? {} : { cwd: data.cwd }),
+  });
+  port.on('message', (req: ReplayWorkerRequest) => {
+    let reply: ReplayWorkerReply;
+    try {
+      reply = {
+        kind: 'results',
+        id: req.id,
+        results: packReplayResults(replayContractBatch(req.batch, types, profile)),
+      };
+    } catch (e) {
+      reply = { kind: 'error', id: req.id, message: message(e) };
+    }
+    port.postMessage(
+      reply,
+      reply.kind === 'results'
+        ? [
+            reply.results.proven.buffer as ArrayBuffer,
+            reply.results.createdAtMicros.buffer as ArrayBuffer,
+            reply.results.templateIndex.buffer as ArrayBuffer,
+          ]
+        : [],
+    );
+  });
+  port.postMessage({ kind: 'ready' } satisfies ReplayWorkerReply);
+} catch (e) {
+  port.postMessage({ kind: 'error', id: null, message: message(e) } satisfies ReplayWorkerReply);
+}

@@ -1,0 +1,245 @@
+/**
+ * `replay` orchestration (the issue "replay"): re-verify every reserve contract stored in the
+ * mirror once per contract ID (recompute the ID from the stored blob, read the reserves through
+ * the reserve profile and compare them with what the mirror recorded), then re-run the history
+ * checks over the recorded period. Pure checks from src/core/audit; this file only reads the mirror.
+ */
+import { availableParallelism } from 'node:os';
+import {
+  AuditCollector,
+  type AuditResult,
+  checkHistorySeries,
+  computeAuditOutcome,
+  type HistoryPoint,
+  parseIsoMicros,
+  type ReserveProfile,
+} from '../core/audit/index.js';
+import { AuditError } from '../errors/audit.js';
+import { loadAuditTypes } from './audit.js';
+import {
+  type ReplayedContract,
+  type ReplayedContractResult,
+  replayContractBatch,
+} from './replay-contract.js';
+import { type ReplayPool, startReplayPool } from './replay-pool.js';
+import { countContracts, iterateContractBatches, type Mirror, openMirror } from '../io/store/index.js';
+
+/** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
+const BATCH_SIZE = 512;
+/** Below this many contracts the default is the in-process path (starting workers costs more). */
+const MIN_CONTRACTS_FOR_WORKERS = 4 * BATCH_SIZE;
+
+/** The default `--jobs`: one verification worker per available core (1 = in-process). */
+export function defaultReplayJobs(): number {
+  return Math.max(1, availableParallelism());
+}
+
+export interface ReplayOptions {
+  readonly mirrorPath: string;
+  readonly fromMs?: number;
+  readonly toMs?: number;
+  readonly profile: ReserveProfile;
+  readonly typeFiles?: readonly string[];
+  readonly dars?: readonly string[];
+  readonly cwd?: string;
+  /** called every `progressEvery` contracts and at the end */
+  readonly onProgress?: (done: number, perSecond: number) => void;
+  readonly progressEvery?: number;
+  readonly now?: () => number;
+  /**
+   * verification worker threads (default: one per available core; 1 = verify in this thread).
+   * Given explicitly, it is used as is; by default a small mirror is verified in-process.
+   */
+  readonly jobs?: number;
+}
+
+export interface ReplaySummary {
+  readonly outcome: AuditResult['outcome'];
+  readonly exitCode: 0 | 1 | 2;
+  readonly mirror: string;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly contracts: number;
+  readonly verified: number;
+  readonly mismatch: number;
+  readonly couldNotCheck: number;
+  readonly pools: number;
+  readonly observations: number;
+  readonly durationMs: number;
+  /** verification threads used (1 = in-process) */
+  readonly jobs: number;
+  /** contracts per second over the whole run (setup, contracts, history) */
+  readonly contractsPerSecond: number;
+  readonly phasesMs: {
+    readonly setup: number;
+    readonly contracts: number;
+    readonly historyLoad: number;
+    readonly historyChecks: number;
+  };
+}
+
+export interface ReplayReport {
+  readonly summary: ReplaySummary;
+  readonly findings: AuditResult['findings'];
+  readonly checks: AuditResult['checks'];
+}
+
+/**
+ * The observations of the period as history points, per pool, oldest first: one streaming query
+ * over the observations table only; a point is `proven` when its contract was re-verified above.
+ */
+function loadObservationSeries(
+  mirror: Mirror,
+  fromMs: number | undefined,
+  toMs: number | undefined,
+  replayed: ReadonlyMap<string, ReplayedContract>,
+): Map<string, HistoryPoint[]> {
+  const stmt = mirror.db.prepare(
+    `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply
+     FROM observations WHERE observed_at_ms >= ? AND observed_at_ms < ? ORDER BY pool_id, observed_at_ms, snapshot_id`,
+  );
+  stmt.raw(true);
+  const out = new Map<string, HistoryPoint[]>();
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  for (const r of stmt.iterate(
+    fromMs ?? Number.MIN_SAFE_INTEGER,
+    toMs ?? Number.MAX_SAFE_INTEGER,
+  ) as IterableIterator<unknown[]>) {
+    const poolId = String(r[0]);
+    const contractId = str(r[2]);
+    const k = contractId === null ? undefined : replayed.get(contractId);
+    const at = str(r[3]);
+    const point: HistoryPoint = {
+      observedAtMs: Number(r[1]),
+      contractId,
+      ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseIsoMicros(at)),
+      reserveA: k?.reserveA ?? str(r[4]),
+      reserveB: k?.reserveB ?? str(r[5]),
+      totalLpSupply: k?.totalLpSupply ?? str(r[6]),
+      proven: k !== undefined,
+      template: k?.template ?? null,
+      blobKey: null,
+    };
+    const list = out.get(poolId);
+    if (list === undefined) out.set(poolId, [point]);
+    else list.push(point);
+  }
+  return out;
+}
+
+/** Re-verifies the mirror's contracts and re-runs the history checks. */
+export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
+  const now = o.now ?? (() => performance.now());
+  const t0 = now();
+  const types = await loadAuditTypes(o);
+  let mirror: Mirror;
+  try {
+    mirror = openMirror(o.mirrorPath, { readonly: true });
+  } catch (e) {
+    throw new AuditError(
+      'MIRROR_UNAVAILABLE',
+      `"--mirror" expected an existing mirror file, got ${JSON.stringify(o.mirrorPath)}`,
+      { cause: e },
+    );
+  }
+  const tSetup = now();
+  let jobs = Math.max(1, Math.floor(o.jobs ?? defaultReplayJobs()));
+  let pool: ReplayPool | null = null;
+  const replayed = new Map<string, ReplayedContract>();
+  const c = new AuditCollector();
+  let n = 0;
+  let verified = 0;
+  let mismatch = 0;
+  let unverifiable = 0;
+  const every = o.progressEvery ?? 10_000;
+  try {
+    const range = {
+      ...(o.fromMs === undefined ? {} : { fromMs: o.fromMs }),
+      ...(o.toMs === undefined ? {} : { toMs: o.toMs }),
+    };
+    const consume = (
+      poolIds: readonly string[],
+      ids: readonly string[],
+      rs: ReplayedContractResult[],
+    ): void => {
+      for (let i = 0; i < rs.length; i++) {
+        const r = rs[i];
+        const poolId = poolIds[i] ?? '';
+        if (r === undefined) continue;
+        n++;
+        if (r.proven !== null) replayed.set(ids[i] ?? '', r.proven);
+        const st = c.record('proof', 'replay.contract', poolId, r.findings);
+        if (st === 'pass') verified++;
+        else if (st === 'fail') mismatch++;
+        else unverifiable++;
+        if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
+      }
+    };
+    const batches = iterateContractBatches(mirror, range, BATCH_SIZE);
+    if (jobs <= 1 || (o.jobs === undefined && countContracts(mirror) < MIN_CONTRACTS_FOR_WORKERS)) {
+      jobs = 1;
+      for (const b of batches) consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
+    } else {
+      pool = await startReplayPool(jobs, {
+        typeFiles: o.typeFiles ?? [],
+        dars: o.dars ?? [],
+        cwd: o.cwd,
+        profile: o.profile,
+      });
+      // batches in flight, awaited in submission order: the output is the in-process one
+      const queue: { poolIds: string[]; ids: string[]; results: Promise<ReplayedContractResult[]> }[] = [];
+      for (const b of batches) {
+        const results = pool.verify(b);
+        results.catch(() => {}); // rejections are re-raised when this batch is awaited
+        queue.push({ poolIds: b.poolIds, ids: b.contractIds, results });
+        while (queue.length >= 2 * jobs) {
+          const q = queue.shift();
+          if (q !== undefined) consume(q.poolIds, q.ids, await q.results);
+        }
+      }
+      for (const q of queue) consume(q.poolIds, q.ids, await q.results);
+    }
+    const tContracts = now();
+    // history over the recorded period, with the values just re-verified (not the stored status)
+    const series = loadObservationSeries(mirror, o.fromMs, o.toMs, replayed);
+    const tHistoryLoaded = now();
+    let observations = 0;
+    for (const [poolId, points] of series) {
+      observations += points.length;
+      checkHistorySeries(c, poolId, points, 0);
+    }
+    const tLoaded = now();
+    const elapsed = now() - t0;
+    o.onProgress?.(n, n / Math.max(1e-9, elapsed / 1000));
+    const outcome = computeAuditOutcome(c.checks);
+    return {
+      summary: {
+        outcome,
+        exitCode: outcome === 'passed' ? 0 : outcome === 'failed' ? 1 : 2,
+        mirror: o.mirrorPath,
+        from: o.fromMs === undefined ? null : new Date(o.fromMs).toISOString(),
+        to: o.toMs === undefined ? null : new Date(o.toMs).toISOString(),
+        contracts: n,
+        verified,
+        mismatch,
+        couldNotCheck: unverifiable,
+        pools: series.size,
+        observations,
+        durationMs: Math.round(elapsed),
+        jobs,
+        contractsPerSecond: Math.round(n / Math.max(1e-9, elapsed / 1000)),
+        phasesMs: {
+          setup: Math.round(tSetup - t0),
+          contracts: Math.round(tContracts - tSetup),
+          historyLoad: Math.round(tHistoryLoaded - tContracts),
+          historyChecks: Math.round(tLoaded - tHistoryLoaded),
+        },
+      },
+      findings: c.findings,
+      checks: c.checks,
+    };
+  } finally {
+    await pool?.close();
+    mirror.close();
+  }
+}

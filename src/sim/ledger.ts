@@ -1,0 +1,340 @@
+/**
+ * The simulated ledger of the reference server (api-decisions §3, §5): `createExchange` returns
+ * one object that is both the read side the HTTP layer uses (`ExchangeView`) and the simulation
+ * interface (`ExchangeSimulation`). State lives in SQLite (src/sim/store); the current pools, the
+ * tokens and the swap events are mirrored in memory for the read side. Every ledger change
+ * (swap, liquidity add/remove) is one SQLite transaction that archives the touched pools' reserve
+ * contracts and creates their successors; listeners fire after the commit.
+ *
+ * Ledger time = max(clock, last ledger time), so time never runs backwards across a restart with
+ * a manual clock; during `prefillHistory` it is the simulated past instant (`runAt`).
+ */
+import type { Dec } from '../core/amm/decimal.js';
+import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
+import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import type { Sha256 } from '../core/hash/sha256.js';
+import { ServerError } from '../errors/server.js';
+import { sha256Node } from '../io/node-sha256.js';
+import type { ServerDb } from './store/connection.js';
+import { LedgerStore, type LedgerUpdateKind, type ReserveContractRow } from './store/ledger-store.js';
+import type { SimClock } from './clock.js';
+import type {
+  ExchangeChange,
+  ExchangeSimulation,
+  ExchangeView,
+  SimTransfer,
+  SimTransferResult,
+} from './exchange.js';
+import { executeTransfer } from './execute-transfer.js';
+import { loadLedger, type MarketMeta, seedLedger } from './genesis.js';
+import { computeNextReserve, computeUpdateId, type NextReserve, tokenKey } from './ledger-model.js';
+import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
+import { computeReferencePrice } from './reference-price.js';
+import type { SimRng } from './rng.js';
+import type { SeedMarket } from './seed-market.js';
+import { type PrefillOptions, type PrefillResult, prefillHistory } from './traffic.js';
+
+export const DEFAULT_GENESIS_AGE_MS = 30 * 24 * 3600 * 1000;
+
+export interface CreateExchangeOptions {
+  readonly db: ServerDb;
+  readonly clock: SimClock;
+  readonly rng: SimRng;
+  /** contract ID version of newly minted reserve contracts (default v12) */
+  readonly contractIdVersion?: ContractIdVersion;
+  /** the market to seed a fresh database with (ignored when the database already holds a ledger) */
+  readonly seedMarket: SeedMarket;
+  /** signatory of the reserve contracts (default: the seed market's operator) */
+  readonly operatorParty?: string;
+  /** generated pools added to the seed market at genesis (default: the market's generate.pools) */
+  readonly extraPools?: number;
+  /** how long before "now" the seeded pools were created (default 30 days), so history can be prefilled */
+  readonly genesisAgeMs?: number;
+  readonly sha256?: Sha256;
+}
+
+/** What one ledger change needs from the exchange (used by the operation modules). */
+export interface LedgerContext {
+  readonly store: LedgerStore;
+  readonly rng: SimRng;
+  readonly sha256: Sha256;
+  readonly version: ContractIdVersion;
+  readonly market: MarketMeta;
+  pools(): readonly PoolState[];
+  pool(poolId: string): PoolState;
+  tokens(): readonly Token[];
+  /** tokens with instrument id `id` that are in at least one active pool (cached until a pool retires) */
+  tradableTokensWithId(id: string): readonly Token[];
+  /** whether `t` is a known token (O(1)) */
+  isKnownToken(t: TokenRef): boolean;
+  /** ledger time of the change in ms, and a strictly increasing creation time in µs */
+  ledgerTimeMs(): number;
+  nextCreatedAtMicros(ms: number): bigint;
+  nextEventSeq(): number;
+  /** a new ledger update id, recorded in ledger_updates */
+  beginUpdate(kind: LedgerUpdateKind, ms: number): string;
+  /** archives the pool's current contract and mints its successor (inside the caller's transaction) */
+  replaceReserve(
+    pool: PoolState,
+    updateId: string,
+    micros: bigint,
+    r: { reserveA: Dec | string; reserveB: Dec | string; totalLpSupply: Dec | string },
+  ): NextReserve;
+  /** installs committed pool states and records the ledger time (after the transaction) */
+  commitPools(states: readonly PoolState[], ms: number): void;
+  commitEvents(events: readonly SwapEvent[]): void;
+  emit(change: ExchangeChange): void;
+}
+
+export interface SimulatedExchange extends ExchangeView, ExchangeSimulation {
+  /** the contract ID version of newly minted reserve contracts */
+  contractIdVersion(): ContractIdVersion;
+  /**
+   * Retires a pool: one ledger update archives its reserve contract without a successor and marks
+   * it inactive (absent from /pools/proof; its last contract stays its `reserveContract`).
+   */
+  retirePool(poolId: string): PoolState;
+  /** the reserve-contract signatory */
+  operatorParty(): string;
+  /** raw rows of a pool's reserve contracts, newest first (archived ones have `archivedBy`) */
+  reserveContracts(poolId: string, limit: number): readonly ReserveContractRow[];
+  /** runs `fn` with the ledger time pinned at `tsMs` (≥ the last ledger time); used by prefill */
+  runAt<T>(tsMs: number, fn: () => T): T;
+  /** the simulated CC-USD reference price at `tsMs` (ccUsdPrice() is its value now) */
+  ccUsdPriceAt(tsMs: number): Amount;
+  /** the last ledger time, ms */
+  lastLedgerTimeMs(): number;
+  /** simulates swaps over the trailing `duration` ms (events time-stamped in the past) */
+  prefillHistory(o: PrefillOptions): PrefillResult;
+  readonly rng: SimRng;
+}
+
+/** Opens (or seeds) the ledger in `db` and returns the exchange over it. */
+export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
+  const store = new LedgerStore(o.db);
+  const sha256 = o.sha256 ?? sha256Node;
+  const version = o.contractIdVersion ?? 'v12';
+  if (version !== 'v10' && version !== 'v11' && version !== 'v12') {
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"contractIdVersion" expected v10, v11 or v12, got ${String(version)}`,
+    );
+  }
+  const savedRng = store.getMeta('rng_state');
+  if (savedRng !== null) o.rng.loadState(savedRng);
+
+  const opened =
+    store.getMeta('market') === null
+      ? seedLedger({
+          store,
+          market: o.seedMarket,
+          extraPools: o.extraPools ?? o.seedMarket.generatePools,
+          operator: o.operatorParty ?? o.seedMarket.operator,
+          genesisMs: Math.max(0, o.clock.nowMs() - (o.genesisAgeMs ?? DEFAULT_GENESIS_AGE_MS)),
+          rng: o.rng,
+          sha256,
+          version,
+        })
+      : loadLedger(store);
+  const market = opened.market;
+  const tokenList = opened.tokens;
+  const tokenMap = new Map(tokenList.map((t) => [tokenKey(t), t]));
+  const poolOrder = opened.pools.map((p) => p.poolId);
+  const poolMap = new Map(opened.pools.map((p) => [p.poolId, p]));
+  let poolList: readonly PoolState[] | null = null;
+  let tradableById: Map<string, Token[]> | null = null;
+  const events: SwapEvent[] = opened.events;
+  let lastMs = opened.lastLedgerMs;
+  let lastMicros = opened.lastMicros;
+  let eventSeq = events.length === 0 ? 0 : events[events.length - 1]!.seq;
+  let updateSeq = store.maxLedgerUpdateSeq();
+  let pinnedMs: number | null = null;
+  const listeners = new Set<(c: ExchangeChange) => void>();
+
+  const ledgerTimeMs = (): number => pinnedMs ?? Math.max(o.clock.nowMs(), lastMs);
+
+  const ctx: LedgerContext = {
+    store,
+    rng: o.rng,
+    sha256,
+    version,
+    market,
+    pools: () => {
+      poolList ??= Object.freeze(poolOrder.map((id) => poolMap.get(id)!));
+      return poolList;
+    },
+    pool: (poolId) => {
+      const p = poolMap.get(poolId);
+      if (p === undefined)
+        throw new ServerError(
+          'POOL_NOT_FOUND',
+          `"poolId" expected a known pool, got ${JSON.stringify(poolId)}`,
+        );
+      return p;
+    },
+    tokens: () => tokenList,
+    tradableTokensWithId: (id) => {
+      if (tradableById === null) {
+        tradableById = new Map();
+        for (const p of poolMap.values()) {
+          if (!p.active) continue;
+          for (const t of [p.tokenA, p.tokenB]) {
+            const list = tradableById.get(t.id) ?? [];
+            if (!list.some((x) => tokenKey(x) === tokenKey(t))) list.push(t);
+            tradableById.set(t.id, list);
+          }
+        }
+      }
+      return tradableById.get(id) ?? [];
+    },
+    isKnownToken: (t) =>
+      typeof t?.admin === 'string' && typeof t.id === 'string' && tokenMap.has(tokenKey(t)),
+    ledgerTimeMs,
+    nextCreatedAtMicros: (ms) => {
+      const candidate = BigInt(ms) * 1000n + BigInt(o.rng.int(1000));
+      return candidate > lastMicros ? candidate : lastMicros + 1n;
+    },
+    nextEventSeq: () => ++eventSeq,
+    beginUpdate: (kind, ms) => {
+      const id = computeUpdateId(o.rng);
+      store.insertLedgerUpdate(id, ++updateSeq, kind, BigInt(ms) * 1000n);
+      return id;
+    },
+    replaceReserve: (pool, updateId, micros, r) => {
+      const next = computeNextReserve({
+        pool,
+        reserveA: r.reserveA,
+        reserveB: r.reserveB,
+        totalLpSupply: r.totalLpSupply,
+        operator: market.operator,
+        version,
+        updateId,
+        createdAtMicros: micros,
+        rng: o.rng,
+        sha256,
+      });
+      store.archiveReserveContract(pool.reserveContract.contractId, updateId);
+      store.insertReserveContract(next.row);
+      store.setPoolCurrent(pool.poolId, next.row.contractId, pool.active);
+      if (micros > lastMicros) lastMicros = micros;
+      return next;
+    },
+    commitPools: (states, ms) => {
+      for (const s of states) {
+        if (poolMap.get(s.poolId)?.active !== s.active) tradableById = null;
+        poolMap.set(s.poolId, s);
+      }
+      poolList = null;
+      if (ms > lastMs) lastMs = ms;
+    },
+    commitEvents: (evs) => {
+      for (const e of evs) events.push(e);
+    },
+    emit: (change) => {
+      for (const l of listeners) {
+        try {
+          l(change);
+        } catch {
+          // a listener's failure must not undo or block a committed ledger change
+        }
+      }
+    },
+  };
+
+  /** Saves the clock and RNG position with the change (inside its transaction). */
+  const saveMeta = (ms: number): void => {
+    store.setMeta('ledger_time_ms', String(Math.max(ms, lastMs)));
+    store.setMeta('last_micros', lastMicros.toString());
+    const rngState = o.rng.saveState();
+    if (rngState !== null) store.setMeta('rng_state', rngState);
+  };
+
+  const lowerBound = (tsMs: number): number => {
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (events[mid]!.tsMs < tsMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+
+  const exchange: SimulatedExchange = {
+    rng: o.rng,
+    nowMs: () => Math.max(o.clock.nowMs(), lastMs),
+    tokens: () => tokenList,
+    cc: () => tokenMap.get(tokenKey(market.cc))!,
+    pools: () => ctx.pools(),
+    policy: (): ExchangePolicy => market.policy,
+    swapParty: () => market.swapParty,
+    ccUsdPrice: (): Amount => computeReferencePrice(market.ccUsdPrice, exchange.nowMs()),
+    ccUsdPriceAt: (tsMs) => computeReferencePrice(market.ccUsdPrice, tsMs),
+    swapEvents: (fromMs, toMs) => (toMs <= fromMs ? [] : events.slice(lowerBound(fromMs), lowerBound(toMs))),
+    countTraders: (fromMs, toMs) => {
+      const seen = new Set<string>();
+      for (let i = lowerBound(fromMs); i < events.length && events[i]!.tsMs < toMs; i++)
+        seen.add(events[i]!.trader);
+      return seen.size;
+    },
+    reserveHistory: (poolId, limit) => {
+      const current = ctx.pool(poolId);
+      return store.listReserveContracts(poolId, limit).map((c) => ({
+        ...current,
+        reserveA: c.reserveA,
+        reserveB: c.reserveB,
+        totalLpSupply: c.totalLpSupply,
+        feeRate: c.feeRate,
+        sequence: c.sequence,
+        reserveContract: {
+          ...current.reserveContract,
+          contractId: c.contractId,
+          updateId: c.updateId,
+          createdAtMicros: c.createdAtMicros,
+          createdEventBlob: Buffer.from(c.blob).toString('base64'),
+        },
+      }));
+    },
+    reserveContracts: (poolId, limit) => {
+      ctx.pool(poolId);
+      return store.listReserveContracts(poolId, limit);
+    },
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    transfer: (t: SimTransfer): SimTransferResult => executeTransfer(ctx, t, saveMeta),
+    addLiquidity: (poolId, amountA, amountB, provider) =>
+      addLiquidityTo(ctx, poolId, amountA, amountB, provider, saveMeta),
+    retirePool: (poolId) => retirePoolIn(ctx, poolId, saveMeta),
+    removeLiquidity: (poolId, lpAmount, provider) =>
+      removeLiquidityFrom(ctx, poolId, lpAmount, provider, saveMeta),
+    contractIdVersion: () => version,
+    operatorParty: () => market.operator,
+    lastLedgerTimeMs: () => lastMs,
+    runAt: (tsMs, fn) => {
+      if (!Number.isSafeInteger(tsMs) || tsMs < lastMs) {
+        throw new ServerError(
+          'SIMULATOR_OPTION_INVALID',
+          `"tsMs" expected an integer ≥ the last ledger time ${lastMs}, got ${tsMs}`,
+        );
+      }
+      const before = pinnedMs;
+      pinnedMs = tsMs;
+      try {
+        return fn();
+      } finally {
+        pinnedMs = before;
+      }
+    },
+    prefillHistory: (p) => prefillHistory(exchange, p),
+  };
+  const clock = o.clock as SimClock & { advanceMs?: (ms: number) => void };
+  if (typeof clock.advanceMs === 'function') {
+    const advance = clock.advanceMs.bind(clock);
+    (exchange as { advanceMs?: (ms: number) => void }).advanceMs = (ms) => advance(ms);
+  }
+  return exchange;
+}
