@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
-import { defaultReplayJobs, runReplay } from '../src/run/replay.js';
 import { runAudit } from '../src/run/audit.js';
+import { defaultReplayJobs, runReplay } from '../src/run/replay.js';
 import { buildReplayMirror } from '../test/audit/replay-mirror.js';
 import { startAuditServer } from '../test/helpers/tamper.js';
 

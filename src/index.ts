@@ -4,12 +4,12 @@
  * the audit runner and the reference server.
  */
 export * from './core/index.js';
-export { type AuditReport, type RunAuditOptions, runAudit } from './run/audit.js';
 export { loadDarFile, loadTypeEnvFromFiles } from './io/files/dar-file.js';
+export { readTypeFile, readTypeFiles } from './io/files/type-file.js';
 export { fetchSnapshot } from './io/http/index.js';
 export { sha256Node } from './io/node-sha256.js';
 export * as store from './io/store/index.js';
-export { readTypeFile, readTypeFiles } from './io/files/type-file.js';
+export { type AuditReport, type RunAuditOptions, runAudit } from './run/audit.js';
 export { createApp } from './server/app.js';
 export { startServer } from './server/serve.js';
 export * as simulator from './sim/index.js';

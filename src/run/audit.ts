@@ -8,8 +8,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ApiSnapshot, RawResponse } from '../core/wire/index.js';
-import { parseCacheHeaders } from '../core/wire/snapshot.js';
 import {
   type AuditResult,
   computeAuditSnapshot,
@@ -26,6 +24,8 @@ import {
 import { verifyContractId } from '../core/hash/verify-contract-id.js';
 import { formatQualifiedName } from '../core/types/daml-type.js';
 import { resolveTemplate, type TypeEnv } from '../core/types/type-env.js';
+import type { ApiSnapshot, RawResponse } from '../core/wire/index.js';
+import { parseCacheHeaders } from '../core/wire/snapshot.js';
 import { AuditError } from '../errors/audit.js';
 import { loadTypeEnvFromFiles } from '../io/files/dar-file.js';
 import { fetchSnapshot, type HttpClient, parseJsonBody, statusError } from '../io/http/index.js';

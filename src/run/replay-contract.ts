@@ -13,8 +13,8 @@ import {
   type ReserveProfile,
 } from '../core/audit/index.js';
 import type { TypeEnv } from '../core/types/type-env.js';
-import { verifyProof } from './audit.js';
 import { batchBlob, type ContractBatch } from '../io/store/index.js';
+import { verifyProof } from './audit.js';
 
 /** What re-verifying one stored contract proved (structured-cloneable). */
 export interface ReplayedContract {

@@ -14,12 +14,12 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReserveProfile } from '../core/audit/index.js';
 import { ReplayError } from '../errors/replay.js';
+import type { ContractBatch } from '../io/store/index.js';
 import {
   type PackedReplayResults,
   type ReplayedContractResult,
   unpackReplayResults,
 } from './replay-contract.js';
-import type { ContractBatch } from '../io/store/index.js';
 
 export interface ReplayWorkerData {
   readonly typeFiles: readonly string[];

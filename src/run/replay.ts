@@ -15,6 +15,7 @@ import {
   type ReserveProfile,
 } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
+import { countContracts, iterateContractBatches, type Mirror, openMirror } from '../io/store/index.js';
 import { loadAuditTypes } from './audit.js';
 import {
   type ReplayedContract,
@@ -22,7 +23,6 @@ import {
   replayContractBatch,
 } from './replay-contract.js';
 import { type ReplayPool, startReplayPool } from './replay-pool.js';
-import { countContracts, iterateContractBatches, type Mirror, openMirror } from '../io/store/index.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
 const BATCH_SIZE = 512;

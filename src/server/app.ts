@@ -8,6 +8,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ServerError } from '../errors/server.js';
+import type { SimClock } from '../sim/clock.js';
+import type { ExchangeSimulation, ExchangeView } from '../sim/exchange.js';
 import { WindowCache } from './cache.js';
 import { errorBody, formatAgeHeader, HttpError, JSON_CONTENT_TYPE, type Reply } from './http.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -15,8 +17,6 @@ import { type RequestContext, Router } from './router.js';
 import type { PoolSnapshot } from './routes/common.js';
 import { addPublicRoutes } from './routes/index.js';
 import { addSimulationRoutes } from './routes/simulation.js';
-import type { SimClock } from '../sim/clock.js';
-import type { ExchangeSimulation, ExchangeView } from '../sim/exchange.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
 export interface Logger {

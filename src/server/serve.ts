@@ -7,13 +7,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
-import { type App, createApp, type Logger } from './app.js';
-import { openServerDb } from '../sim/store/connection.js';
 import { systemClock } from '../sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../sim/ledger.js';
 import { createCryptoRng, createSeededRng } from '../sim/rng.js';
 import { loadSeedMarket } from '../sim/seed-market.js';
+import { openServerDb } from '../sim/store/connection.js';
 import { prefillHistory, startTraffic, type TrafficHandle } from '../sim/traffic.js';
+import { type App, createApp, type Logger } from './app.js';
 
 export interface ServeOptions {
   readonly port: number;

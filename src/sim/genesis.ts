@@ -10,11 +10,11 @@ import type { ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../c
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
-import type { LedgerStore } from './store/ledger-store.js';
 import { computeNextReserve, computeUpdateId, tokenKey, toPoolState } from './ledger-model.js';
 import { computeInitialLpSupply } from './liquidity.js';
 import type { SimRng } from './rng.js';
 import { expandSeedMarket, type SeedMarket } from './seed-market.js';
+import type { LedgerStore } from './store/ledger-store.js';
 
 /** The market-wide settings kept in meta `market` (the ledger, not the seed file, is authoritative). */
 export interface MarketMeta {

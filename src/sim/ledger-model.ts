@@ -11,7 +11,6 @@ import { formatBase64, formatHex } from '../core/codec/bytes.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
-import type { PoolRow, ReserveContractRow } from './store/ledger-store.js';
 import { mintReserveContract } from './mint.js';
 import {
   RESERVE_ENTITY_NAME,
@@ -20,6 +19,7 @@ import {
   RESERVE_PACKAGE_NAME,
 } from './reserve-template.js';
 import type { SimRng } from './rng.js';
+import type { PoolRow, ReserveContractRow } from './store/ledger-store.js';
 
 export const tokenKey = (t: TokenRef): string => `${t.admin}\n${t.id}`;
 

@@ -15,8 +15,6 @@ import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';
-import type { ServerDb } from './store/connection.js';
-import { LedgerStore, type LedgerUpdateKind, type ReserveContractRow } from './store/ledger-store.js';
 import type { SimClock } from './clock.js';
 import type {
   ExchangeChange,
@@ -32,6 +30,8 @@ import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-o
 import { computeReferencePrice } from './reference-price.js';
 import type { SimRng } from './rng.js';
 import type { SeedMarket } from './seed-market.js';
+import type { ServerDb } from './store/connection.js';
+import { LedgerStore, type LedgerUpdateKind, type ReserveContractRow } from './store/ledger-store.js';
 import { type PrefillOptions, type PrefillResult, prefillHistory } from './traffic.js';
 
 export const DEFAULT_GENESIS_AGE_MS = 30 * 24 * 3600 * 1000;

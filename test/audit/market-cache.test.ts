@@ -4,7 +4,6 @@
  * strict / from-cache / stale-unverified decisions over hand-built snapshots.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCacheHeaders } from '../../src/core/wire/snapshot.js';
 import {
   type AuditSnapshot,
   CLOCK_SLACK_MS,
@@ -18,6 +17,7 @@ import {
   type ResponseTiming,
   runAuditChecks,
 } from '../../src/core/audit/index.js';
+import { parseCacheHeaders } from '../../src/core/wire/snapshot.js';
 import { cid, honestSnapshot, micros, POOLS, verifiedOf } from './fixtures.js';
 
 const P1 = POOLS[0]!;

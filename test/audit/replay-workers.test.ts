@@ -11,9 +11,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/cli/render/style.js';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { iterateContractBatches, openMirror } from '../../src/io/store/index.js';
 import { type ReplayReport, runReplay } from '../../src/run/replay.js';
 import { startReplayPool } from '../../src/run/replay-pool.js';
-import { iterateContractBatches, openMirror } from '../../src/io/store/index.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { buildReplayMirror } from './replay-mirror.js';
 

@@ -6,8 +6,8 @@
  */
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { decodeArchive, decodeArchivePayload, decodeLf2Package } from '../../src/core/types/dar/index.js';
 import { protoDescriptor } from '../../src/core/codec/generated/proto-descriptor.js';
+import { decodeArchive, decodeArchivePayload, decodeLf2Package } from '../../src/core/types/dar/index.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
 import { sha256Hex } from './build.js';
 

@@ -9,6 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeCreatedEventBlob } from '../../src/core/codec/index.js';
+import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
+import type { DataTypeDef, PackageTypes } from '../../src/core/types/daml-type.js';
 import {
   computeReachableTypes,
   decodeArchive,
@@ -18,9 +21,6 @@ import {
   loadArchivePayload,
   loadDar,
 } from '../../src/core/types/dar/index.js';
-import { decodeCreatedEventBlob } from '../../src/core/codec/index.js';
-import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
-import type { DataTypeDef, PackageTypes } from '../../src/core/types/daml-type.js';
 import { addKnownPackageVersion, createTypeEnv, type TypeEnv } from '../../src/core/types/type-env.js';
 import { typeCreateArgument } from '../../src/core/types/type-value.js';
 import { loadDarFile, loadTypeEnvFromFiles } from '../../src/io/files/dar-file.js';

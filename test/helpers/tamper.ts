@@ -9,11 +9,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ContractIdVersion } from '../../src/core/hash/contract-id-version.js';
 import { createApp } from '../../src/server/app.js';
-import { openServerDb } from '../../src/sim/store/connection.js';
 import { createManualClock, type ManualClock } from '../../src/sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../../src/sim/ledger.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { loadSeedMarket } from '../../src/sim/seed-market.js';
+import { openServerDb } from '../../src/sim/store/connection.js';
 
 export const T0 = Date.UTC(2026, 10, 22, 3, 0, 0);
 

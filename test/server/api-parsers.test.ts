@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../src/core/wire/index.js';
-import { openServerDb } from '../../src/sim/store/connection.js';
 import { createManualClock } from '../../src/sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../../src/sim/ledger.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { loadSeedMarket } from '../../src/sim/seed-market.js';
+import { openServerDb } from '../../src/sim/store/connection.js';
 import { prefillHistory } from '../../src/sim/traffic.js';
 import { getJson, postJson, startTestServer, type TestServer } from './helpers/start.js';
 

@@ -5,10 +5,11 @@
  * market and on the plain seed market, and a 24 h prefill at 2 swaps/min. Wall and CPU time
  * (process.cpuUsage, less sensitive to other load on the machine) are both reported.
  */
-import { openServerDb } from '../../src/sim/store/connection.js';
+
 import { createManualClock } from '../../src/sim/clock.js';
 import { createExchange } from '../../src/sim/ledger.js';
 import { createSeededRng } from '../../src/sim/rng.js';
+import { openServerDb } from '../../src/sim/store/connection.js';
 import { SEED_MARKET, T0 } from './helpers.js';
 
 type Version = 'v10' | 'v11' | 'v12';

@@ -1,10 +1,10 @@
 /** Shared setup of the simulator tests: an in-memory (or file) ledger with a seeded RNG and a manual clock. */
 import type { ContractIdVersion } from '../../src/core/hash/contract-id-version.js';
-import { openServerDb, type ServerDb } from '../../src/sim/store/connection.js';
 import { createManualClock, type ManualClock } from '../../src/sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../../src/sim/ledger.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { loadSeedMarket, type SeedMarket } from '../../src/sim/seed-market.js';
+import { openServerDb, type ServerDb } from '../../src/sim/store/connection.js';
 
 export const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
 export const SEED_MARKET: SeedMarket = loadSeedMarket();

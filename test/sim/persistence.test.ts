@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openServerDb, readSchemaVersion } from '../../src/sim/store/connection.js';
-import { MIGRATIONS } from '../../src/sim/store/migrations.js';
 import { createManualClock } from '../../src/sim/clock.js';
 import type { SimulatedExchange } from '../../src/sim/ledger.js';
+import { openServerDb, readSchemaVersion } from '../../src/sim/store/connection.js';
+import { MIGRATIONS } from '../../src/sim/store/migrations.js';
 import { openTestLedger, T0, TRADER, tokenBySymbol } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reserve-audit-sim-'));

@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/amm/decimal.js';
 import { formatMemo } from '../../src/core/amm/quote.js';
-import { openServerDb } from '../../src/sim/store/connection.js';
 import { createManualClock } from '../../src/sim/clock.js';
 import { createExchange } from '../../src/sim/ledger.js';
 import { parseMemo } from '../../src/sim/memo.js';
 import { createCryptoRng, createSeededRng } from '../../src/sim/rng.js';
 import { expandSeedMarket, parseSeedMarket } from '../../src/sim/seed-market.js';
+import { openServerDb } from '../../src/sim/store/connection.js';
 import { SEED_MARKET, T0 } from './helpers.js';
 
 const CC_ADMIN = 'DSO::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc';

@@ -10,8 +10,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDurationMs, snapshotCommand } from '../../src/cli/commands/snapshot.js';
 import { countContracts, loadPoolHistory, openMirror } from '../../src/io/store/index.js';
-import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 import { runCliForTest } from '../helpers/run-cli.js';
+import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
 let server: ReferenceServer;
 let dir: string;

@@ -5,11 +5,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, createApp } from '../../src/server/app.js';
-import { openServerDb } from '../../src/sim/store/connection.js';
 import { createManualClock, type ManualClock } from '../../src/sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../../src/sim/ledger.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { loadSeedMarket } from '../../src/sim/seed-market.js';
+import { openServerDb } from '../../src/sim/store/connection.js';
 
 export interface ReferenceServer {
   readonly base: string;

@@ -6,13 +6,13 @@
  */
 import { basename } from 'node:path';
 import type { Argv } from 'yargs';
-import { computeReachableTypes, type LoadedDar, type ReachableTypes } from '../../core/types/dar/index.js';
 import {
   type DamlType,
   type DataTypeDef,
   formatQualifiedName,
   type PackageTypes,
 } from '../../core/types/daml-type.js';
+import { computeReachableTypes, type LoadedDar, type ReachableTypes } from '../../core/types/dar/index.js';
 import { parseQualifiedName } from '../../core/types/type-env.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
 import { formatGot } from '../../errors/base.js';

@@ -7,8 +7,8 @@
 import { resolve } from 'node:path';
 import { parseIsoMicros } from '../../core/audit/index.js';
 import { AuditError } from '../../errors/audit.js';
-import { defaultReplayJobs, runReplay } from '../../run/replay.js';
 import { loadAuditProfile } from '../../run/audit.js';
+import { defaultReplayJobs, runReplay } from '../../run/replay.js';
 import type { CliCommand } from '../command.js';
 import { createStyle, stringifyJson } from '../render/style.js';
 

@@ -4,8 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import { loadAuditRuns } from '../../io/store/index.js';
+import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import type { CliCommand } from '../command.js';
 import { formatHtmlReport } from '../render/html-report.js';
 

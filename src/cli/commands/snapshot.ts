@@ -12,8 +12,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
-import { computeFailedSections, formatApiTimestamp } from '../../core/wire/index.js';
 import type { TypeEnv } from '../../core/types/type-env.js';
+import { computeFailedSections, formatApiTimestamp } from '../../core/wire/index.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import { fetchSnapshot } from '../../io/http/index.js';
 import { sha256Node } from '../../io/node-sha256.js';

@@ -1,4 +1,6 @@
 /** The audit engine (the issue "reserve-audit audit"): pure checks over snapshots → findings. */
+
+export * from '../proof/profile.js';
 export * from './decimal.js';
 export * from './finding.js';
 export * from './finding-codes.js';
@@ -9,7 +11,6 @@ export * from './market-cache.js';
 export * from './market-checks.js';
 export * from './market-time.js';
 export * from './orderbook-checks.js';
-export * from '../proof/profile.js';
 export * from './proof-checks.js';
 export * from './quote-checks.js';
 export * from './run-checks.js';

@@ -6,14 +6,14 @@
  * could-not-check, never a pass. Only a verified blob yields `proven` values for later checks.
  */
 import type { Value } from '../codec/value.js';
-import { isSameAmount } from './decimal.js';
-import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
   extractProvenFields,
   findTemplateProfile,
   type ProvenFields,
   type ReserveProfile,
 } from '../proof/profile.js';
+import { isSameAmount } from './decimal.js';
+import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import type { ProofEntry, TemplateIdentity, TokenKey } from './snapshot.js';
 import { formatMicrosIso, parseIsoMicros } from './time.js';
 

@@ -6,6 +6,7 @@
  * summary and the outcome (exit 0/1/2 via computeAuditOutcome).
  */
 
+import type { ReserveProfile } from '../proof/profile.js';
 import type { AuditArea } from './finding.js';
 import {
   AuditCollector,
@@ -27,7 +28,6 @@ import type { MarketCacheContext } from './market-cache.js';
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
-import type { ReserveProfile } from '../proof/profile.js';
 import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
 import { checkQuotes } from './quote-checks.js';
 import type { AuditSnapshot, Fetched, StateEntry } from './snapshot.js';

@@ -16,8 +16,8 @@
  * are known, they must agree, else the proof is unverifiable (could-not-check).
  */
 import { AuditError } from '../../errors/audit.js';
-import type { Value } from '../codec/value.js';
 import type { TemplateIdentity, TokenKey } from '../audit/snapshot.js';
+import type { Value } from '../codec/value.js';
 
 export type FieldRole =
   | 'pool_id'

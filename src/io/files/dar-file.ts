@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { inflateRawSync, crc32 as zlibCrc32 } from 'node:zlib';
+import type { PackageTypes } from '../../core/types/daml-type.js';
 import {
   type DarLimits,
   DEFAULT_DAR_LIMITS,
@@ -17,7 +18,6 @@ import {
   loadDar,
   type PackageCache,
 } from '../../core/types/dar/index.js';
-import type { PackageTypes } from '../../core/types/daml-type.js';
 import { addPackage, createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
 import { DarError } from '../../errors/dar.js';
 import { sha256Node } from '../node-sha256.js';

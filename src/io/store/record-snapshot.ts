@@ -7,7 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../core/wire/index.js';
-import { computeFailedSections, parseApiTimestampMicros, parseApiTimestampMs } from '../../core/wire/index.js';
+import {
+  computeFailedSections,
+  parseApiTimestampMicros,
+  parseApiTimestampMs,
+} from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';

@@ -4,16 +4,17 @@
  * 'could-not-check') are verified. For a verified contract whose template the reserve profile
  * knows, the reserves are read from the blob, so the mirror stores proven values.
  */
-import type { ApiSnapshot, PoolProofInfo } from '../../core/wire/index.js';
+
+import type { Sha256 } from '../../core/hash/sha256.js';
+import { verifyContractId } from '../../core/hash/verify-contract-id.js';
 import {
   DEFAULT_RESERVE_PROFILE,
   extractProvenFields,
   findTemplateProfile,
   type ReserveProfile,
 } from '../../core/proof/profile.js';
-import type { Sha256 } from '../../core/hash/sha256.js';
-import { verifyContractId } from '../../core/hash/verify-contract-id.js';
 import type { TypeEnv } from '../../core/types/type-env.js';
+import type { ApiSnapshot, PoolProofInfo } from '../../core/wire/index.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput } from './types.js';
 

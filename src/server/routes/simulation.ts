@@ -12,9 +12,9 @@
 import { formatAmount, parseAmount } from '../../core/amm/format.js';
 import type { PoolState } from '../../core/amm/types.js';
 import { isReserveAuditError } from '../../errors/base.js';
+import type { ExchangeSimulation } from '../../sim/exchange.js';
 import { HttpError, jsonReply, parseJsonObject, type Reply, readBody } from '../http.js';
 import type { Router } from '../router.js';
-import type { ExchangeSimulation } from '../../sim/exchange.js';
 
 const MAX_TEXT = 512;
 

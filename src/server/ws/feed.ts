@@ -23,9 +23,9 @@ import {
   type SwapEvent,
   toDec,
 } from '../../core/amm/index.js';
-import { CANDLE_PERIODS, EXTERNAL_MARKET } from '../routes/info.js';
 import type { SimClock } from '../../sim/clock.js';
 import type { ExchangeView } from '../../sim/exchange.js';
+import { CANDLE_PERIODS, EXTERNAL_MARKET } from '../routes/info.js';
 import type { ChannelRef } from './protocol.js';
 
 export class MarketFeed {

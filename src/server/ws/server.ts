@@ -13,9 +13,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import type { Logger } from '../app.js';
 import type { SimClock } from '../../sim/clock.js';
 import type { ExchangeChange, ExchangeView } from '../../sim/exchange.js';
+import type { Logger } from '../app.js';
 import { DirtyMarkets } from './dirty-markets.js';
 import { MarketFeed } from './feed.js';
 import { type ChannelRef, clip, formatBusinessFrame, parseChannel, parseClientFrame } from './protocol.js';
