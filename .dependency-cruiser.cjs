@@ -1,0 +1,83 @@
+/**
+ * The layering rules of reserve-audit (docs/architecture.md), checked in CI by
+ * `npm run check:deps` (dependency-cruiser). Arrows point inward only:
+ *   cli → run → io / sim → core;  server → sim → core;  errors is shared by all.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circles in src/ (type-only imports count: a reader follows them all the same).',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment: 'src/core runs in a browser: no node:* built-ins.',
+      from: { path: '^src/core/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-imports-only-core',
+      severity: 'error',
+      comment: 'src/core imports only src/core and src/errors (no io, run, sim, server, cli).',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(io|run|sim|server|cli)/' },
+    },
+    {
+      name: 'errors-are-leaves',
+      severity: 'error',
+      from: { path: '^src/errors/' },
+      to: { path: '^src/(core|io|run|sim|server|cli)/' },
+    },
+    {
+      name: 'io-is-an-edge',
+      severity: 'error',
+      comment: 'src/io holds edges only: it never reaches up into pipelines, the simulator, the server or the CLI.',
+      from: { path: '^src/io/' },
+      to: { path: '^src/(run|sim|server|cli)/' },
+    },
+    {
+      name: 'run-below-cli',
+      severity: 'error',
+      comment: 'Pipelines return reports; they never import the CLI or the server.',
+      from: { path: '^src/run/' },
+      to: { path: '^src/(cli|server)/' },
+    },
+    {
+      name: 'sim-below-server',
+      severity: 'error',
+      comment: 'The simulated ledger knows nothing of HTTP, pipelines or the CLI.',
+      from: { path: '^src/sim/' },
+      to: { path: '^src/(server|run|cli)/' },
+    },
+    {
+      name: 'server-below-cli',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: '^src/(cli|run)/' },
+    },
+    {
+      name: 'no-dev-dependencies-in-src',
+      severity: 'error',
+      comment: 'Production code never loads a dev dependency (tsx, vitest, fast-check, ...).',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
