@@ -41,6 +41,13 @@ module.exports = {
       to: { path: '^src/(run|sim|server|cli)/' },
     },
     {
+      name: 'mirror-connection-is-private',
+      severity: 'error',
+      comment: 'No raw SQLite handle leaves the mirror store: only src/io/store reaches its connection.',
+      from: { path: '^src/', pathNot: '^src/io/store/' },
+      to: { path: '^src/io/store/mirror-db\\.ts$' },
+    },
+    {
       name: 'run-below-cli',
       severity: 'error',
       comment: 'Pipelines return reports; they never import the CLI or the server.',
@@ -53,6 +60,14 @@ module.exports = {
       comment: 'The simulated ledger knows nothing of HTTP, pipelines or the CLI.',
       from: { path: '^src/sim/' },
       to: { path: '^src/(server|run|cli)/' },
+    },
+    {
+      name: 'server-uses-exchange-view',
+      severity: 'error',
+      comment:
+        'The server reads the simulated ledger only through its interface (sim/exchange.ts, and the injected clock); only serve.ts, the composition root, constructs it.',
+      from: { path: '^src/server/', pathNot: '^src/server/serve\\.ts$' },
+      to: { path: '^src/sim/', pathNot: '^src/sim/(exchange|clock)\\.ts$' },
     },
     {
       name: 'server-below-cli',

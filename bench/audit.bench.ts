@@ -5,6 +5,7 @@
  * 2. `replay` throughput over a mirror of ≥ 100,000 stored V12 contracts — goal ≥ 30,000/s.
  * Options: BENCH_POOLS (default 1000), BENCH_CONTRACTS (default 100000), BENCH_JOBS (replay --jobs
  * values to compare, default "1,<available cores>"), BENCH_MIRROR (reuse/keep a mirror file).
+ * The replay workers run the compiled dist/run/replay-worker.js: the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -10,6 +10,13 @@ export { fetchSnapshot } from './io/http/index.js';
 export { sha256Node } from './io/node-sha256.js';
 export * as store from './io/store/index.js';
 export { type AuditReport, type RunAuditOptions, runAudit } from './run/audit.js';
+export {
+  computeContractVerifications,
+  type SnapshotReport,
+  type TakeSnapshotOptions,
+  takeSnapshot,
+  verifySnapshotContracts,
+} from './run/snapshot.js';
 export { createApp } from './server/app.js';
 export { startServer } from './server/serve.js';
 export * as simulator from './sim/index.js';

@@ -1,10 +1,13 @@
 /**
- * The contract every CLI command module fulfils. A command parses its options (yargs), calls
- * core/io, renders to stdout (data) / stderr (progress, logs), and RETURNS its exit code;
- * main() sets process.exitCode. Commands take their streams from `CliContext` so tests can
- * run them in-process on temp dirs.
+ * The contract every CLI command module fulfils: parse (a yargs builder, whose inferred type is
+ * the type of the arguments `run` receives) → call core/io/run → render to stdout (data) and
+ * stderr (progress, logs) → RETURN its exit code, taken from exit-codes.ts; main() sets
+ * process.exitCode. Commands take their streams from `CliContext` so tests can run them
+ * in-process on temp dirs. A command throws a `ReserveAuditError` when it could not check (2);
+ * anything else it throws is a bug (3); main() reports both.
  */
 import type { Argv } from 'yargs';
+import type { ExitCode } from './exit-codes.js';
 
 export interface CliContext {
   readonly stdout: NodeJS.WritableStream;
@@ -14,10 +17,33 @@ export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export interface CliCommand {
+export interface CommandSpec<A> {
   /** yargs command string, e.g. 'verify-contract' or 'decode <blob>' */
   readonly command: string;
   readonly describe: string;
-  readonly builder: (y: Argv) => Argv;
-  readonly run: (args: Record<string, unknown>, ctx: CliContext) => Promise<number>;
+  /** declares the options; its return type is the type of `run`'s arguments */
+  readonly builder: (y: Argv) => Argv<A>;
+  readonly run: (args: A, ctx: CliContext) => Promise<ExitCode>;
+}
+
+/** A command whose argument type is hidden: what the command list and main() need. */
+export interface MountableCommand {
+  readonly command: string;
+  /** registers the command on a yargs instance; `done` receives the exit code of its run */
+  readonly mount: (y: Argv, ctx: CliContext, done: (code: ExitCode) => void) => Argv;
+}
+
+export interface CliCommand<A> extends CommandSpec<A>, MountableCommand {}
+
+/** Declares a command; `run` receives the arguments typed from `builder`. */
+export function defineCommand<A>(spec: CommandSpec<A>): CliCommand<A> {
+  return {
+    ...spec,
+    mount: (y, ctx, done) =>
+      y.command(spec.command, spec.describe, spec.builder, async (args) => {
+        // yargs hands over ArgumentsCamelCase<A>: A plus camel-case aliases and `_`/`$0`, which
+        // TypeScript cannot relate to a generic A — the one place the argument type is asserted
+        done(await spec.run(args as A, ctx));
+      }),
+  };
 }

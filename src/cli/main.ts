@@ -1,43 +1,54 @@
 /**
  * The `reserve-audit` command line: yargs wiring only. Each command lives in
- * src/cli/commands/<name>.ts and is listed in commands/index.ts.
+ * src/cli/commands/<name>.ts and is listed in commands/index.ts. A command line that does not
+ * parse is a `UsageError` (exit 2); an error thrown by a command is reported by exit-codes.ts
+ * (2 for a typed error, 3 for a bug, with the stack under the global `--debug`).
  */
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
+import { UsageError } from '../errors/usage.js';
 import type { CliContext } from './command.js';
 import { commands } from './commands/index.js';
-import { reportError } from './exit-codes.js';
+import { EXIT_OK, type ExitCode, reportError } from './exit-codes.js';
 
-export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
-  let exitCode = 0;
-  let y = yargs([...argv])
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<ExitCode> {
+  let exitCode: ExitCode = EXIT_OK;
+  // known before parsing, so a failure while parsing can print its stack too
+  let debug = argv.includes('--debug');
+  let y: Argv = yargs([...argv])
     .scriptName('reserve-audit')
     .strict()
     .demandCommand(1, 'name a command (see --help)')
+    .option('debug', {
+      type: 'boolean',
+      default: false,
+      global: true,
+      describe: 'on an internal error, print its stack',
+    })
+    .middleware((args) => {
+      debug = args.debug;
+    })
     .help()
     .version(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .exitProcess(false)
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      // yargs' own errors (YError: a failed coercion, bad arity) are usage errors too
+      if (err === undefined || err === null || err.name === 'YError')
+        throw new UsageError('USAGE_INVALID', msg ?? err?.message ?? 'invalid command line');
+      throw err;
     });
   for (const c of commands) {
-    y = y.command(c.command, c.describe, c.builder, async (args) => {
-      exitCode = await c.run(args as Record<string, unknown>, ctx);
+    y = c.mount(y, ctx, (code) => {
+      exitCode = code;
     });
   }
   try {
     await y.parseAsync();
   } catch (e) {
-    if (e instanceof UsageError) {
-      ctx.stderr.write(`reserve-audit: ${e.message}\n`);
-      return 2;
-    }
-    return reportError(e, ctx.stderr);
+    return reportError(e, ctx.stderr, { debug });
   }
   return exitCode;
 }
-
-class UsageError extends Error {}
 
 export async function main(argv: readonly string[]): Promise<void> {
   const code = await runCli(argv, {

@@ -8,6 +8,7 @@ export * as amm from './amm/index.js';
 export * as audit from './audit/index.js';
 export * from './codec/index.js';
 export * from './hash/index.js';
+export * as proof from './proof/index.js';
 export * from './types/dar/index.js';
 export * from './types/index.js';
 export * as api from './wire/index.js';

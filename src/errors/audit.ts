@@ -13,7 +13,10 @@ export type AuditErrorCode =
   | 'AUDIT_SOURCE_UNAVAILABLE'
   /** the mirror file is missing, unreadable or holds no data for the request */
   | 'MIRROR_UNAVAILABLE'
-  /** a command option is out of range or malformed (--from, --to, --pool, --format, …) */
+  /**
+   * a command option is out of range or malformed. Kept for compatibility: the CLI now reports
+   * option errors as a UsageError ('OPTION_INVALID', src/errors/usage.ts)
+   */
   | 'AUDIT_OPTION_INVALID';
 
 export class AuditError extends ReserveAuditError {

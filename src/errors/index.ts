@@ -12,3 +12,4 @@ export * from './replay.js';
 export * from './server.js';
 export * from './store.js';
 export * from './types.js';
+export * from './usage.js';

@@ -7,7 +7,9 @@ import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
 
 export type ReplayErrorCode =
   /** a worker thread failed to start, crashed, or threw while verifying a batch */
-  'REPLAY_WORKER_FAILED';
+  | 'REPLAY_WORKER_FAILED'
+  /** the compiled worker (dist/run/replay-worker.js) is absent: run `npm run build` */
+  | 'REPLAY_WORKER_NOT_BUILT';
 
 export class ReplayError extends ReserveAuditError {
   override name = 'ReplayError';

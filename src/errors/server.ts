@@ -1,7 +1,9 @@
 /**
  * Errors of the reference server: the simulated ledger (src/sim, api-decisions §3, §5),
- * its SQLite store (src/sim/store) and the HTTP layer (src/server/routes). Codes are stable.
- * The simulator refunds a bad transfer (it is not an error); these codes mean the call could not run.
+ * its SQLite store (src/sim/store) and the HTTP layer (src/server). Codes are stable.
+ * The simulator refunds a bad transfer (it is not an error); `ServerError` codes mean the call
+ * could not run. `RequestRejectedError` is the server refusing a client's request (a 4xx answer,
+ * api-decisions §8): expected, never logged as a failure.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
 
@@ -31,5 +33,53 @@ export class ServerError extends ReserveAuditError {
 
   constructor(code: ServerErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
     super(code, shortMessage, options);
+  }
+}
+
+/** Why the server refused a request; each code has one HTTP status (REQUEST_STATUS). */
+export type RequestRejectedCode =
+  /** the request's parameters or body break a rule of the API (400) */
+  | 'REQUEST_INVALID'
+  /** no such path, or the resource the request names does not exist (404) */
+  | 'NOT_FOUND'
+  /** the path exists but not for this method (405, with `Allow`) */
+  | 'METHOD_NOT_ALLOWED'
+  /** the request conflicts with the ledger's state, e.g. a retired pool (409) */
+  | 'CONFLICT'
+  /** the request body is over the limit (413; the connection is closed after the answer) */
+  | 'PAYLOAD_TOO_LARGE'
+  /** the client is over its rate limit (429, with `Retry-After`) */
+  | 'RATE_LIMITED';
+
+/** The HTTP status of each rejection code. */
+export const REQUEST_STATUS: Readonly<Record<RequestRejectedCode, number>> = {
+  REQUEST_INVALID: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+};
+
+export interface RequestRejectedOptions extends ReserveAuditErrorOptions {
+  /** extra response headers (e.g. `Allow`, `Retry-After`) */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A 4xx answer of the reference server. `shortMessage` is the exact text the spec names for the
+ * response body `{"error": "<shortMessage>"}` (e.g. `missing ticker_id`), so it is sent unchanged.
+ */
+export class RequestRejectedError extends ReserveAuditError {
+  override name = 'RequestRejectedError';
+  declare readonly code: RequestRejectedCode;
+  /** the HTTP status of the answer (REQUEST_STATUS[code]) */
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: RequestRejectedCode, shortMessage: string, options: RequestRejectedOptions = {}) {
+    super(code, shortMessage, options);
+    this.status = REQUEST_STATUS[code];
+    this.headers = options.headers ?? {};
   }
 }

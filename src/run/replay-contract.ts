@@ -1,20 +1,17 @@
 /**
- * Re-verifying ONE stored reserve contract for `replay` (the issue "replay"): recompute its ID from
- * the stored blob, read the reserves through the reserve profile, compare them with what the
- * mirror recorded. Shared by the in-process path and the worker threads (./replay-worker.ts), so
- * both give the same findings; never throws for a bad blob (a finding says what went wrong).
+ * Re-verifying ONE stored reserve contract for `replay` (the issue "replay"): the one proof step
+ * (src/core/proof: decode → type → hash → compare → reserves via the profile) on the stored blob,
+ * then the recorded reserves compared with the blob's by the same comparison as the audit's proof
+ * check. Shared by the in-process path and the worker threads (./replay-worker.ts), so both give
+ * the same findings; never throws for a bad blob (a finding says what went wrong).
  */
-import {
-  extractProvenFields,
-  type Finding,
-  findTemplateProfile,
-  isSameAmount,
-  makeFinding,
-  type ReserveProfile,
-} from '../core/audit/index.js';
+import { type Finding, makeFinding } from '../core/audit/index.js';
+import { compareReserveAmounts } from '../core/proof/compare-fields.js';
+import type { ReserveProfile } from '../core/proof/profile.js';
+import { hasProofReason, type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import type { TypeEnv } from '../core/types/type-env.js';
+import { sha256Node } from '../io/node-sha256.js';
 import { batchBlob, type ContractBatch } from '../io/store/index.js';
-import { verifyProof } from './audit.js';
 
 /** What re-verifying one stored contract proved (structured-cloneable). */
 export interface ReplayedContract {
@@ -40,14 +37,10 @@ export interface StoredContractInput {
   readonly totalLpSupply: string;
 }
 
-/** Re-verifies one stored contract against its blob. */
-export function replayStoredContract(
-  k: StoredContractInput,
-  types: TypeEnv,
-  profile: ReserveProfile,
-): ReplayedContractResult {
+/** Turns the proof of a stored contract, and the values the mirror recorded, into replay findings. */
+export function computeReplayFindings(k: StoredContractInput, proof: ReserveProof): ReplayedContractResult {
   const short = `${k.contractId.slice(0, 16)}…`;
-  const v = verifyProof(k.contractId, k.blob, types);
+  const v = proof.evidence;
   const f: Finding[] = [];
   if (v.decoded === null) {
     f.push(
@@ -60,8 +53,7 @@ export function replayStoredContract(
     );
     return { findings: f, proven: null };
   }
-  const idOk = v.decoded.embeddedContractId === k.contractId && v.idStatus !== 'mismatch';
-  if (!idOk)
+  if (hasProofReason(proof, 'PUBLISHED_ID_MISMATCH') || hasProofReason(proof, 'ID_NOT_RECOMPUTED'))
     f.push(
       makeFinding(
         'PROOF_CONTRACT_ID_MISMATCH',
@@ -74,7 +66,7 @@ export function replayStoredContract(
         },
       ),
     );
-  else if (v.idStatus === 'could-not-check')
+  else if (hasProofReason(proof, 'ID_UNVERIFIABLE'))
     f.push(
       makeFinding(
         'PROOF_UNVERIFIABLE',
@@ -84,8 +76,7 @@ export function replayStoredContract(
       ),
     );
   const t = v.decoded.template;
-  const tp = findTemplateProfile(profile, t);
-  if (tp === null) {
+  if (proof.templateProfile === null) {
     f.push(
       makeFinding(
         'PROOF_TEMPLATE_UNEXPECTED',
@@ -99,36 +90,48 @@ export function replayStoredContract(
     );
     return { findings: f, proven: null };
   }
-  const ex = extractProvenFields(tp, v.decoded.createArg, v.decoded.fieldLabels);
-  if (!ex.ok) {
-    f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, ex.reason, { contractId: k.contractId }));
+  const blob = proof.blobFields;
+  if (blob === null) {
+    const why = proof.reasons.find((r) => r.code === 'FIELDS_UNREADABLE')?.message ?? 'unreadable fields';
+    f.push(makeFinding('PROOF_UNVERIFIABLE', k.poolId, why, { contractId: k.contractId }));
     return { findings: f, proven: null };
   }
-  for (const [name, exp, got] of [
-    ['reserve_a', ex.value.reserveA, k.reserveA],
-    ['reserve_b', ex.value.reserveB, k.reserveB],
-    ['total_lp_supply', ex.value.totalLpSupply, k.totalLpSupply],
-  ] as const)
-    if (!isSameAmount(exp, got))
-      f.push(
-        makeFinding(
-          'PROOF_FIELD_MISMATCH',
-          k.poolId,
-          `recorded ${name} ${got} of ${short} differs from its blob (${exp})`,
-          { contractId: k.contractId, field: name, expected: exp, got },
-        ),
-      );
+  for (const d of compareReserveAmounts(blob, k))
+    f.push(
+      makeFinding(
+        'PROOF_FIELD_MISMATCH',
+        k.poolId,
+        `recorded ${d.field} ${d.got} of ${short} differs from its blob (${d.expected})`,
+        { contractId: k.contractId, field: d.field, expected: d.expected, got: d.got },
+      ),
+    );
   const proven =
-    idOk && v.idStatus === 'verified'
-      ? {
-          reserveA: ex.value.reserveA,
-          reserveB: ex.value.reserveB,
-          totalLpSupply: ex.value.totalLpSupply,
-          createdAtMicros: v.decoded.createdAtMicros,
+    proof.provenFields === null || proof.createdAtMicros === null
+      ? null
+      : {
+          reserveA: proof.provenFields.reserveA,
+          reserveB: proof.provenFields.reserveB,
+          totalLpSupply: proof.provenFields.totalLpSupply,
+          createdAtMicros: proof.createdAtMicros,
           template: `${t.packageId}:${t.packageName}:${t.moduleName}:${t.entityName}`,
-        }
-      : null;
+        };
   return { findings: f, proven };
+}
+
+/** Re-verifies one stored contract against its blob. */
+export function replayStoredContract(
+  k: StoredContractInput,
+  types: TypeEnv,
+  profile: ReserveProfile,
+): ReplayedContractResult {
+  const proof = verifyReserveProof({
+    contractId: k.contractId,
+    blob: k.blob,
+    types,
+    profile,
+    sha256: sha256Node,
+  });
+  return computeReplayFindings(k, proof);
 }
 
 /** Re-verifies every contract of a batch, in batch order. */

@@ -4,15 +4,14 @@
  * copied); each batch's promise resolves with its results in batch order, so the caller, awaiting
  * batches in submission order, produces exactly the output of the in-process path. A worker that
  * fails to start, throws, crashes or exits rejects its pending batches with ReplayError.
- * The worker runs from the compiled .js next to this file, or — when this file itself runs as
- * TypeScript (vitest, tsx) — from replay-worker.ts with the tsx loader.
+ * The worker always runs compiled, with plain node: from replay-worker.js next to this file
+ * (dist/run/), or — when this file itself runs as TypeScript from src/run (tests, benchmarks) —
+ * from the build in dist/run/ (`npm run build`); no TypeScript loader is ever involved.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ReserveProfile } from '../core/audit/index.js';
+import type { ReserveProfile } from '../core/proof/profile.js';
 import { ReplayError } from '../errors/replay.js';
 import type { ContractBatch } from '../io/store/index.js';
 import {
@@ -57,28 +56,27 @@ interface Slot {
   failed: ReplayError | null;
 }
 
-/** The file URL of tsx's ESM API (`tsx/esm/api`, import condition), found from this file. */
-function tsxEsmApiUrl(): string {
-  const req = createRequire(import.meta.url);
-  const pkgPath = req.resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as {
-    exports?: Record<string, { import?: { default?: string } }>;
-  };
-  const rel = pkg.exports?.['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
-  return pathToFileURL(join(dirname(pkgPath), rel)).href;
+/**
+ * The compiled worker: replay-worker.js next to this file when it runs from dist/, or
+ * dist/run/replay-worker.js when it runs as TypeScript from src/run/. Throws ReplayError
+ * REPLAY_WORKER_NOT_BUILT when that file is absent.
+ */
+export function locateReplayWorker(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = fromSource
+    ? new URL('../../dist/run/replay-worker.js', import.meta.url)
+    : new URL('./replay-worker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(url)))
+    throw new ReplayError(
+      'REPLAY_WORKER_NOT_BUILT',
+      `the replay worker ${fileURLToPath(url)} is missing: run npm run build (or use --jobs 1)`,
+    );
+  return url;
 }
 
-/**
- * Starts one worker on replay-worker.js next to this file or, when this file runs as TypeScript
- * (vitest, tsx), on replay-worker.ts through a tiny bootstrap that registers the tsx loader in the
- * worker first (Node 20 does not apply a `--import` loader from a worker's execArgv).
- */
+/** Starts one worker on the compiled replay-worker.js (plain node, no loader). */
 export function spawnReplayWorker(data: ReplayWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./replay-worker.js', import.meta.url), { workerData: data });
-  const entry = new URL('./replay-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsxEsmApiUrl())}).then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData: data });
+  return new Worker(locateReplayWorker(), { workerData: data });
 }
 
 /** Starts `jobs` workers and waits until each has loaded its type environment. */

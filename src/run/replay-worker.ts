@@ -2,22 +2,23 @@
  * A `replay` verification worker thread (docs/decisions/mirror.md, "replay workers"): loads the
  * type environment once from the same files as the main thread, then answers each batch message
  * with the per-contract results of ./replay-contract.ts, in batch order. A failure to start or
- * an exception on a batch is posted back as an error message, never swallowed.
+ * an exception on a batch is posted back as an error message, never swallowed. It always runs
+ * compiled (dist/run/replay-worker.js) with plain node: see ./replay-pool.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ReserveProfile } from '../core/audit/index.js';
-import { loadAuditTypes } from './audit.js';
+import type { ReserveProfile } from '../core/proof/profile.js';
+import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { packReplayResults, replayContractBatch } from './replay-contract.js';
 import type { ReplayWorkerData, ReplayWorkerReply, ReplayWorkerRequest } from './replay-pool.js';
 
 const port = parentPort;
-if (port === null) throw new Error('replay-worker.ts must run as a worker thread');
+if (port === null) throw new Error('replay-worker.js must run as a worker thread');
 const data = workerData as ReplayWorkerData;
 const profile: ReserveProfile = data.profile;
 const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 try {
-  const types = await loadAuditTypes({
+  const types = await loadTypesOrDefault({
     typeFiles: data.typeFiles,
     dars: data.dars,
     ...(data.cwd === undefined ? {} : { cwd: data.cwd }),

@@ -1,22 +1,31 @@
 /**
- * `replay` orchestration (the issue "replay"): re-verify every reserve contract stored in the
- * mirror once per contract ID (recompute the ID from the stored blob, read the reserves through
- * the reserve profile and compare them with what the mirror recorded), then re-run the history
- * checks over the recorded period. Pure checks from src/core/audit; this file only reads the mirror.
+ * The `replay` pipeline (the issue "replay"): re-verify every reserve contract stored in the
+ * mirror once per contract ID with the one proof step (./replay-contract.ts: decode → type → hash
+ * → compare → reserves via the profile, then the recorded values against the blob's), in this
+ * thread or on worker threads (./replay-pool.ts), then re-run the history checks over the
+ * recorded period → a report. Pure checks from src/core/audit; the mirror is read through the
+ * store's functions; never an exit code, never stdout.
  */
 import { availableParallelism } from 'node:os';
 import {
   AuditCollector,
+  type AuditOutcome,
   type AuditResult,
   checkHistorySeries,
   computeAuditOutcome,
   type HistoryPoint,
-  parseIsoMicros,
   type ReserveProfile,
 } from '../core/audit/index.js';
+import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
-import { countContracts, iterateContractBatches, type Mirror, openMirror } from '../io/store/index.js';
-import { loadAuditTypes } from './audit.js';
+import { loadTypesOrDefault } from '../io/files/default-types.js';
+import {
+  countContracts,
+  iterateContractBatches,
+  iterateObservations,
+  type Mirror,
+  openMirror,
+} from '../io/store/index.js';
 import {
   type ReplayedContract,
   type ReplayedContractResult,
@@ -51,11 +60,14 @@ export interface ReplayOptions {
    * Given explicitly, it is used as is; by default a small mirror is verified in-process.
    */
   readonly jobs?: number;
+  /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
+  readonly exitCodeOf?: (outcome: AuditOutcome) => number;
 }
 
 export interface ReplaySummary {
   readonly outcome: AuditResult['outcome'];
-  readonly exitCode: 0 | 1 | 2;
+  /** filled by ReplayOptions.exitCodeOf (the CLI's map) */
+  readonly exitCode?: number;
   readonly mirror: string;
   readonly from: string | null;
   readonly to: string | null;
@@ -85,8 +97,8 @@ export interface ReplayReport {
 }
 
 /**
- * The observations of the period as history points, per pool, oldest first: one streaming query
- * over the observations table only; a point is `proven` when its contract was re-verified above.
+ * The observations of the period as history points, per pool, oldest first (one streaming read);
+ * a point is `proven` when its contract was re-verified above, and then carries the blob's values.
  */
 function loadObservationSeries(
   mirror: Mirror,
@@ -94,34 +106,23 @@ function loadObservationSeries(
   toMs: number | undefined,
   replayed: ReadonlyMap<string, ReplayedContract>,
 ): Map<string, HistoryPoint[]> {
-  const stmt = mirror.db.prepare(
-    `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply
-     FROM observations WHERE observed_at_ms >= ? AND observed_at_ms < ? ORDER BY pool_id, observed_at_ms, snapshot_id`,
-  );
-  stmt.raw(true);
   const out = new Map<string, HistoryPoint[]>();
-  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-  for (const r of stmt.iterate(
-    fromMs ?? Number.MIN_SAFE_INTEGER,
-    toMs ?? Number.MAX_SAFE_INTEGER,
-  ) as IterableIterator<unknown[]>) {
-    const poolId = String(r[0]);
-    const contractId = str(r[2]);
-    const k = contractId === null ? undefined : replayed.get(contractId);
-    const at = str(r[3]);
+  for (const r of iterateObservations(mirror, { fromMs, toMs })) {
+    const k = r.contractId === null ? undefined : replayed.get(r.contractId);
+    const at = r.ledgerCreatedAt;
     const point: HistoryPoint = {
-      observedAtMs: Number(r[1]),
-      contractId,
-      ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseIsoMicros(at)),
-      reserveA: k?.reserveA ?? str(r[4]),
-      reserveB: k?.reserveB ?? str(r[5]),
-      totalLpSupply: k?.totalLpSupply ?? str(r[6]),
+      observedAtMs: r.observedAtMs,
+      contractId: r.contractId,
+      ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseTimestampMicros(at)),
+      reserveA: k?.reserveA ?? r.reserveA,
+      reserveB: k?.reserveB ?? r.reserveB,
+      totalLpSupply: k?.totalLpSupply ?? r.totalLpSupply,
       proven: k !== undefined,
       template: k?.template ?? null,
       blobKey: null,
     };
-    const list = out.get(poolId);
-    if (list === undefined) out.set(poolId, [point]);
+    const list = out.get(r.poolId);
+    if (list === undefined) out.set(r.poolId, [point]);
     else list.push(point);
   }
   return out;
@@ -131,7 +132,7 @@ function loadObservationSeries(
 export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const now = o.now ?? (() => performance.now());
   const t0 = now();
-  const types = await loadAuditTypes(o);
+  const types = await loadTypesOrDefault(o);
   let mirror: Mirror;
   try {
     mirror = openMirror(o.mirrorPath, { readonly: true });
@@ -215,7 +216,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     return {
       summary: {
         outcome,
-        exitCode: outcome === 'passed' ? 0 : outcome === 'failed' ? 1 : 2,
+        ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(outcome) }),
         mirror: o.mirrorPath,
         from: o.fromMs === undefined ? null : new Date(o.fromMs).toISOString(),
         to: o.toMs === undefined ? null : new Date(o.toMs).toISOString(),

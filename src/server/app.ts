@@ -1,30 +1,26 @@
 /**
- * `createApp(deps)` — the reference server as an in-process request handler (api-decisions §7, §8).
- * Wires the public routes under `prefix` (/v1/public), the optional simulation interface
- * (/v1/sim, off by default), the public websocket (`wsPath`), CORS, caching, the optional rate limit,
- * and the top-level guard: an unexpected exception becomes a logged `500 internal error`; every
- * rejection of input is an `HttpError` (4xx) and is never logged as a failure.
- * Binding a port is not done here (see serve.ts).
+ * `createApp(options)` — the reference server as an in-process request handler (api-decisions §7,
+ * §8). Builds the route dependencies (deps.ts: the ExchangeView, the clock, the window caches) and
+ * wires the public routes under `prefix` (/v1/public), the optional simulation interface (/v1/sim,
+ * off by default), the public websocket (`wsPath`), CORS, caching, the optional rate limit, and the
+ * top-level guard: an unexpected exception becomes a logged `500 internal error`; every rejection
+ * of a request is a `RequestRejectedError` (4xx, src/errors/server.ts), never logged as a failure.
+ * The server sees the simulated ledger only through sim/exchange.ts. Binding a port: serve.ts.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { ServerError } from '../errors/server.js';
+import { RequestRejectedError, ServerError } from '../errors/server.js';
 import type { SimClock } from '../sim/clock.js';
 import type { ExchangeSimulation, ExchangeView } from '../sim/exchange.js';
 import { WindowCache } from './cache.js';
-import { errorBody, formatAgeHeader, HttpError, JSON_CONTENT_TYPE, type Reply } from './http.js';
+import { type Logger, type PoolSnapshot, type RequestContext, type RouteDeps, silentLogger } from './deps.js';
+import { errorBody, formatAgeHeader, JSON_CONTENT_TYPE, type Reply } from './http.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { type RequestContext, Router } from './router.js';
-import type { PoolSnapshot } from './routes/common.js';
+import { Router } from './router.js';
 import { addPublicRoutes } from './routes/index.js';
 import { addSimulationRoutes } from './routes/simulation.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
-export interface Logger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
-}
-
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
+export { type Logger, type RouteDeps, silentLogger } from './deps.js';
 
 export interface AppOptions {
   readonly exchange: ExchangeView;
@@ -51,16 +47,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Shared by the route modules: what a route needs from the app. */
-export interface RouteDeps {
-  readonly exchange: ExchangeView;
-  readonly clock: SimClock;
-  readonly cache: WindowCache<Reply>;
-  readonly snapshots: WindowCache<PoolSnapshot>;
-  /** intermediate results shared by several routes (e.g. the /stats bundle) */
-  readonly memo: WindowCache<unknown>;
-}
-
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
 };
@@ -72,14 +58,19 @@ export function createApp(opts: AppOptions): App {
   const wsPath = opts.wsPath ?? '/v1/ws/public';
   const simPrefix = opts.simPrefix ?? '/v1/sim';
   const logger = opts.logger ?? silentLogger;
-  const cache = new WindowCache<Reply>({ now: () => clock.nowMs() });
-  const snapshots = new WindowCache<PoolSnapshot>({ now: () => clock.nowMs() });
-  const memo = new WindowCache<unknown>({ now: () => clock.nowMs() });
+  const now = (): number => clock.nowMs();
+  const deps: RouteDeps = {
+    exchange,
+    clock,
+    cache: new WindowCache<Reply>({ now }),
+    snapshots: new WindowCache<PoolSnapshot>({ now }),
+    memo: new WindowCache<unknown>({ now }),
+  };
   const limiter =
     opts.rateLimit === undefined ? undefined : new RateLimiter(opts.rateLimit, () => Date.now());
 
   const router = new Router();
-  addPublicRoutes(router, prefix, { exchange, clock, cache, snapshots, memo }, wsPath);
+  addPublicRoutes(router, prefix, deps, wsPath);
   if (opts.enableSimulation === true) {
     if (opts.simulation === undefined) {
       throw new ServerError(
@@ -102,16 +93,15 @@ export function createApp(opts: AppOptions): App {
       const d = limiter.take(client);
       if (!d.allowed) {
         drain(req);
-        send(res, 429, errorBody('rate limit exceeded'), true, {
-          'Retry-After': String(d.retryAfterSeconds),
-        });
+        const headers = { 'Retry-After': String(d.retryAfterSeconds) };
+        reject(res, new RequestRejectedError('RATE_LIMITED', 'rate limit exceeded', { headers }), true);
         return;
       }
     }
     const match = router.match(method, path);
     if (match.kind === 'not-found') {
       drain(req);
-      send(res, 404, errorBody('not found'), path.startsWith(prefix));
+      reject(res, new RequestRejectedError('NOT_FOUND', 'not found'), path.startsWith(prefix));
       return;
     }
     if (match.kind === 'preflight') {
@@ -133,7 +123,12 @@ export function createApp(opts: AppOptions): App {
     }
     if (match.kind === 'method-not-allowed') {
       drain(req);
-      send(res, 405, errorBody('method not allowed'), match.cors, { Allow: match.allow.join(', ') });
+      const headers = { Allow: match.allow.join(', ') };
+      reject(
+        res,
+        new RequestRejectedError('METHOD_NOT_ALLOWED', 'method not allowed', { headers }),
+        match.cors,
+      );
       return;
     }
     const route = match.route;
@@ -161,11 +156,11 @@ export function createApp(opts: AppOptions): App {
       );
       res.end(reply.body);
     } catch (e) {
-      if (e instanceof HttpError) {
+      if (e instanceof RequestRejectedError) {
         // a 413 leaves unread bytes on the socket: close it after answering
-        const extra: Record<string, string> = { ...e.headers, 'Cache-Control': 'no-store' };
-        if (e.status === 413) extra.Connection = 'close';
-        send(res, e.status, errorBody(e.message), route.cors, extra);
+        const extra: Record<string, string> = { 'Cache-Control': 'no-store' };
+        if (e.code === 'PAYLOAD_TOO_LARGE') extra.Connection = 'close';
+        reject(res, e, route.cors, extra);
         return;
       }
       throw e;
@@ -219,6 +214,16 @@ function replyHeaders(reply: Reply, cors: boolean): Record<string, string> {
 
 function drain(req: IncomingMessage): void {
   if (!req.readableEnded) req.resume();
+}
+
+/** Answers a rejected request: `{"error": "<shortMessage>"}` with the code's status and headers. */
+function reject(
+  res: ServerResponse,
+  e: RequestRejectedError,
+  cors: boolean,
+  extra: Record<string, string> = {},
+): void {
+  send(res, e.status, errorBody(e.shortMessage), cors, { ...e.headers, ...extra });
 }
 
 function send(

@@ -1,23 +1,12 @@
 /**
  * The HTTP vocabulary of the reference server (api-decisions §8): a route handler returns a `Reply`
- * (status + JSON value or pre-serialized bytes); a handler that rejects its input throws `HttpError`,
- * which the app turns into `{"error": "<message>"}` with that status. Also: reading a request body
- * with a byte limit (413), and the one JSON serializer every response goes through.
+ * (status + JSON value or pre-serialized bytes); a handler that rejects its input throws
+ * `RequestRejectedError` (src/errors/server.ts), which the app turns into `{"error": "<message>"}`
+ * with that code's status. Also: reading a request body with a byte limit (413), and the one JSON
+ * serializer every response goes through.
  */
 import type { IncomingMessage } from 'node:http';
-
-/** A 4xx answer with the exact message the spec names; never logged as a failure. */
-export class HttpError extends Error {
-  override name = 'HttpError';
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-
-  constructor(status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-  }
-}
+import { RequestRejectedError } from '../errors/server.js';
 
 /** What a handler returns: a JSON value, or bytes already serialized (cached responses). */
 export interface Reply {
@@ -54,7 +43,7 @@ export function errorBody(message: string): Uint8Array {
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads the whole body, rejecting with `HttpError(413)` as soon as it passes `maxBytes` (by the
+ * Reads the whole body, rejecting with `PAYLOAD_TOO_LARGE` (413) as soon as it passes `maxBytes` (by the
  * Content-Length header when present, else while streaming). Bytes are returned undecoded.
  */
 export function readBody(req: IncomingMessage, maxBytes: number = MAX_BODY_BYTES): Promise<Buffer> {
@@ -62,7 +51,7 @@ export function readBody(req: IncomingMessage, maxBytes: number = MAX_BODY_BYTES
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) {
       req.resume();
-      reject(new HttpError(413, 'request body too large'));
+      reject(new RequestRejectedError('PAYLOAD_TOO_LARGE', 'request body too large'));
       return;
     }
     const chunks: Buffer[] = [];
@@ -74,7 +63,7 @@ export function readBody(req: IncomingMessage, maxBytes: number = MAX_BODY_BYTES
       if (size > maxBytes) {
         done = true;
         chunks.length = 0;
-        reject(new HttpError(413, 'request body too large'));
+        reject(new RequestRejectedError('PAYLOAD_TOO_LARGE', 'request body too large'));
         return;
       }
       chunks.push(chunk);
@@ -87,13 +76,13 @@ export function readBody(req: IncomingMessage, maxBytes: number = MAX_BODY_BYTES
     req.on('error', (e) => {
       if (done) return;
       done = true;
-      reject(new HttpError(400, `could not read request body: ${e.message}`));
+      reject(new RequestRejectedError('REQUEST_INVALID', `could not read request body: ${e.message}`));
     });
     // the client went away before the end of its body: settle instead of waiting forever
     req.on('close', () => {
       if (done) return;
       done = true;
-      reject(new HttpError(400, 'request body incomplete'));
+      reject(new RequestRejectedError('REQUEST_INVALID', 'request body incomplete'));
     });
   });
 }
@@ -107,16 +96,16 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new HttpError(400, 'invalid JSON body');
+    throw new RequestRejectedError('REQUEST_INVALID', 'invalid JSON body');
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'invalid JSON body');
+    throw new RequestRejectedError('REQUEST_INVALID', 'invalid JSON body');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, 'invalid JSON body');
+    throw new RequestRejectedError('REQUEST_INVALID', 'invalid JSON body');
   }
   return value as Record<string, unknown>;
 }

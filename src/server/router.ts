@@ -3,20 +3,11 @@
  * is `404 not found`, a known path with another method `405 method not allowed` (with `Allow`).
  * No patterns, no trailing-slash folding: the public API has only fixed paths.
  */
-import type { IncomingMessage } from 'node:http';
 import { ServerError } from '../errors/server.js';
+import type { RequestContext } from './deps.js';
 import type { Reply } from './http.js';
 
 export type Method = 'GET' | 'POST';
-
-export interface RequestContext {
-  readonly req: IncomingMessage;
-  readonly method: string;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  /** the client key used by the rate limiter (remote address) */
-  readonly client: string;
-}
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 

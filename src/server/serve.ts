@@ -1,6 +1,7 @@
 /**
- * The one place the reference server binds a port (style.md "server/ … serve.ts binds the port").
- * Opens the SQLite ledger (H5a's createExchange over openServerDb), optionally prefills history
+ * The composition root of the reference server and the one place it binds a port: the only server
+ * module that constructs the simulated ledger (the routes and the websocket see sim/exchange.ts).
+ * Opens the SQLite ledger (createExchange over openServerDb), optionally prefills history
  * and starts the demo traffic generator, builds the app (createApp), listens, and on `close()`
  * shuts down gracefully: traffic stopped, websockets closed, in-flight requests drained, db closed.
  */
@@ -8,12 +9,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import { systemClock } from '../sim/clock.js';
-import { createExchange, type SimulatedExchange } from '../sim/ledger.js';
+import { createExchange } from '../sim/ledger.js';
 import { createCryptoRng, createSeededRng } from '../sim/rng.js';
 import { loadSeedMarket } from '../sim/seed-market.js';
+import type { SimulatedExchange } from '../sim/simulated-exchange.js';
 import { openServerDb } from '../sim/store/connection.js';
-import { prefillHistory, startTraffic, type TrafficHandle } from '../sim/traffic.js';
-import { type App, createApp, type Logger } from './app.js';
+import { startTraffic, type TrafficHandle } from '../sim/traffic.js';
+import { type App, createApp } from './app.js';
+import type { Logger } from './deps.js';
 
 export interface ServeOptions {
   readonly port: number;
@@ -61,7 +64,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       ...(o.extraPools === undefined ? {} : { extraPools: o.extraPools }),
     });
     if (o.historyMs !== undefined && o.historyMs > 0) {
-      const r = prefillHistory(exchange, { duration: o.historyMs, swapsPerMinute: o.historyPerMinute ?? 1 });
+      const r = exchange.prefillHistory({ duration: o.historyMs, swapsPerMinute: o.historyPerMinute ?? 1 });
       o.logger.info(`prefilled history: ${r.executed} swaps executed, ${r.refunded} refunded`);
     }
     const app = createApp({

@@ -21,17 +21,13 @@ import { computePriceAfter, computeReserveOf, isSameToken } from '../core/amm/sw
 import type { SwapHopPlan } from '../core/amm/swap-plan.js';
 import type { PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
 import type { SimTransfer, SimTransferResult } from './exchange.js';
-import type { LedgerContext } from './ledger.js';
+import type { LedgerContext } from './ledger-context.js';
 import { parseMemo } from './memo.js';
 
 const PLAIN_AMOUNT = /^\d{1,28}(\.\d{1,10})?$/;
 
 /** Executes or refunds one transfer (one SQLite transaction for an execution). */
-export function executeTransfer(
-  ctx: LedgerContext,
-  t: SimTransfer,
-  saveMeta: (ms: number) => void,
-): SimTransferResult {
+export function executeTransfer(ctx: LedgerContext, t: SimTransfer): SimTransferResult {
   const ms = ctx.ledgerTimeMs();
   const refund = (reason: string): SimTransferResult => {
     const amount = typeof t.amount === 'string' ? t.amount : String(t.amount);
@@ -119,7 +115,7 @@ export function executeTransfer(
       ctx.store.insertSwapEvent(event, updateId, transferSeq);
       events.push(event);
     }
-    saveMeta(ms);
+    ctx.saveMeta(ms);
     return { states, events };
   });
   ctx.commitPools(committed.states, ms);

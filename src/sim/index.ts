@@ -14,7 +14,6 @@ export {
   type CreateExchangeOptions,
   createExchange,
   DEFAULT_GENESIS_AGE_MS,
-  type SimulatedExchange,
 } from './ledger.js';
 export { computeInitialLpSupply, computeLiquidityAdd, computeLiquidityRemove } from './liquidity.js';
 export { type ParsedMemo, parseMemo } from './memo.js';
@@ -40,10 +39,9 @@ export {
   type SeedMarket,
   type SeedPool,
 } from './seed-market.js';
+export type { PrefillOptions, PrefillResult, SimulatedExchange } from './simulated-exchange.js';
 export {
   computeTraderParty,
-  type PrefillOptions,
-  type PrefillResult,
   prefillHistory,
   type StartTrafficOptions,
   simulateRandomSwap,

@@ -8,31 +8,32 @@
  *
  * Ledger time = max(clock, last ledger time), so time never runs backwards across a restart with
  * a manual clock; during `prefillHistory` it is the simulated past instant (`runAt`).
+ *
+ * Arrows point one way: this file builds the `LedgerContext` (ledger-context.ts) that the operation
+ * modules (execute-transfer.ts, liquidity-ops.ts) work on, and the `SimulatedExchange`
+ * (simulated-exchange.ts) that the traffic generator (traffic.ts) drives; none of them imports this.
  */
-import type { Dec } from '../core/amm/decimal.js';
-import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
+import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token } from '../core/amm/types.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';
 import type { SimClock } from './clock.js';
-import type {
-  ExchangeChange,
-  ExchangeSimulation,
-  ExchangeView,
-  SimTransfer,
-  SimTransferResult,
-} from './exchange.js';
+import type { ExchangeChange, SimTransfer, SimTransferResult } from './exchange.js';
 import { executeTransfer } from './execute-transfer.js';
-import { loadLedger, type MarketMeta, seedLedger } from './genesis.js';
-import { computeNextReserve, computeUpdateId, type NextReserve, tokenKey } from './ledger-model.js';
+import { loadLedger, seedLedger } from './genesis.js';
+import type { LedgerContext } from './ledger-context.js';
+import { computeNextReserve, computeUpdateId, tokenKey } from './ledger-model.js';
 import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
 import { computeReferencePrice } from './reference-price.js';
 import type { SimRng } from './rng.js';
 import type { SeedMarket } from './seed-market.js';
+import type { SimulatedExchange } from './simulated-exchange.js';
 import type { ServerDb } from './store/connection.js';
-import { LedgerStore, type LedgerUpdateKind, type ReserveContractRow } from './store/ledger-store.js';
-import { type PrefillOptions, type PrefillResult, prefillHistory } from './traffic.js';
+import { LedgerStore } from './store/ledger-store.js';
+import { prefillHistory } from './traffic.js';
+
+export type { SimulatedExchange } from './simulated-exchange.js';
 
 export const DEFAULT_GENESIS_AGE_MS = 30 * 24 * 3600 * 1000;
 
@@ -51,62 +52,6 @@ export interface CreateExchangeOptions {
   /** how long before "now" the seeded pools were created (default 30 days), so history can be prefilled */
   readonly genesisAgeMs?: number;
   readonly sha256?: Sha256;
-}
-
-/** What one ledger change needs from the exchange (used by the operation modules). */
-export interface LedgerContext {
-  readonly store: LedgerStore;
-  readonly rng: SimRng;
-  readonly sha256: Sha256;
-  readonly version: ContractIdVersion;
-  readonly market: MarketMeta;
-  pools(): readonly PoolState[];
-  pool(poolId: string): PoolState;
-  tokens(): readonly Token[];
-  /** tokens with instrument id `id` that are in at least one active pool (cached until a pool retires) */
-  tradableTokensWithId(id: string): readonly Token[];
-  /** whether `t` is a known token (O(1)) */
-  isKnownToken(t: TokenRef): boolean;
-  /** ledger time of the change in ms, and a strictly increasing creation time in µs */
-  ledgerTimeMs(): number;
-  nextCreatedAtMicros(ms: number): bigint;
-  nextEventSeq(): number;
-  /** a new ledger update id, recorded in ledger_updates */
-  beginUpdate(kind: LedgerUpdateKind, ms: number): string;
-  /** archives the pool's current contract and mints its successor (inside the caller's transaction) */
-  replaceReserve(
-    pool: PoolState,
-    updateId: string,
-    micros: bigint,
-    r: { reserveA: Dec | string; reserveB: Dec | string; totalLpSupply: Dec | string },
-  ): NextReserve;
-  /** installs committed pool states and records the ledger time (after the transaction) */
-  commitPools(states: readonly PoolState[], ms: number): void;
-  commitEvents(events: readonly SwapEvent[]): void;
-  emit(change: ExchangeChange): void;
-}
-
-export interface SimulatedExchange extends ExchangeView, ExchangeSimulation {
-  /** the contract ID version of newly minted reserve contracts */
-  contractIdVersion(): ContractIdVersion;
-  /**
-   * Retires a pool: one ledger update archives its reserve contract without a successor and marks
-   * it inactive (absent from /pools/proof; its last contract stays its `reserveContract`).
-   */
-  retirePool(poolId: string): PoolState;
-  /** the reserve-contract signatory */
-  operatorParty(): string;
-  /** raw rows of a pool's reserve contracts, newest first (archived ones have `archivedBy`) */
-  reserveContracts(poolId: string, limit: number): readonly ReserveContractRow[];
-  /** runs `fn` with the ledger time pinned at `tsMs` (≥ the last ledger time); used by prefill */
-  runAt<T>(tsMs: number, fn: () => T): T;
-  /** the simulated CC-USD reference price at `tsMs` (ccUsdPrice() is its value now) */
-  ccUsdPriceAt(tsMs: number): Amount;
-  /** the last ledger time, ms */
-  lastLedgerTimeMs(): number;
-  /** simulates swaps over the trailing `duration` ms (events time-stamped in the past) */
-  prefillHistory(o: PrefillOptions): PrefillResult;
-  readonly rng: SimRng;
 }
 
 /** Opens (or seeds) the ledger in `db` and returns the exchange over it. */
@@ -219,6 +164,12 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
       if (micros > lastMicros) lastMicros = micros;
       return next;
     },
+    saveMeta: (ms) => {
+      store.setMeta('ledger_time_ms', String(Math.max(ms, lastMs)));
+      store.setMeta('last_micros', lastMicros.toString());
+      const rngState = o.rng.saveState();
+      if (rngState !== null) store.setMeta('rng_state', rngState);
+    },
     commitPools: (states, ms) => {
       for (const s of states) {
         if (poolMap.get(s.poolId)?.active !== s.active) tradableById = null;
@@ -239,14 +190,6 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
         }
       }
     },
-  };
-
-  /** Saves the clock and RNG position with the change (inside its transaction). */
-  const saveMeta = (ms: number): void => {
-    store.setMeta('ledger_time_ms', String(Math.max(ms, lastMs)));
-    store.setMeta('last_micros', lastMicros.toString());
-    const rngState = o.rng.saveState();
-    if (rngState !== null) store.setMeta('rng_state', rngState);
   };
 
   const lowerBound = (tsMs: number): number => {
@@ -305,12 +248,11 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
         listeners.delete(listener);
       };
     },
-    transfer: (t: SimTransfer): SimTransferResult => executeTransfer(ctx, t, saveMeta),
+    transfer: (t: SimTransfer): SimTransferResult => executeTransfer(ctx, t),
     addLiquidity: (poolId, amountA, amountB, provider) =>
-      addLiquidityTo(ctx, poolId, amountA, amountB, provider, saveMeta),
-    retirePool: (poolId) => retirePoolIn(ctx, poolId, saveMeta),
-    removeLiquidity: (poolId, lpAmount, provider) =>
-      removeLiquidityFrom(ctx, poolId, lpAmount, provider, saveMeta),
+      addLiquidityTo(ctx, poolId, amountA, amountB, provider),
+    retirePool: (poolId) => retirePoolIn(ctx, poolId),
+    removeLiquidity: (poolId, lpAmount, provider) => removeLiquidityFrom(ctx, poolId, lpAmount, provider),
     contractIdVersion: () => version,
     operatorParty: () => market.operator,
     lastLedgerTimeMs: () => lastMs,

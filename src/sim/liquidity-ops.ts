@@ -10,7 +10,7 @@ import { formatAmount } from '../core/amm/format.js';
 import type { Amount, PoolState } from '../core/amm/types.js';
 import { formatGot } from '../errors/base.js';
 import { ServerError } from '../errors/server.js';
-import type { LedgerContext } from './ledger.js';
+import type { LedgerContext } from './ledger-context.js';
 import { computeLiquidityAdd, computeLiquidityRemove, type LiquidityChange } from './liquidity.js';
 
 const PLAIN_AMOUNT = /^\d{1,28}(\.\d{1,10})?$/;
@@ -48,7 +48,6 @@ function apply(
   kind: 'add' | 'remove',
   provider: string,
   newPosition: Dec,
-  saveMeta: (ms: number) => void,
 ): PoolState {
   const ms = ctx.ledgerTimeMs();
   const state = ctx.store.transaction(() => {
@@ -70,7 +69,7 @@ function apply(
       lpAmount: formatAmount(change.lpAmount),
     });
     ctx.store.setLpPosition(pool.poolId, provider, formatAmount(newPosition));
-    saveMeta(ms);
+    ctx.saveMeta(ms);
     return next.state;
   });
   ctx.commitPools([state], ms);
@@ -85,7 +84,6 @@ export function addLiquidityTo(
   amountA: Amount,
   amountB: Amount,
   provider: string,
-  saveMeta: (ms: number) => void,
 ): PoolState {
   assertProvider(provider);
   const pool = activePool(ctx, poolId);
@@ -95,7 +93,7 @@ export function addLiquidityTo(
     parsePositive('amountB', amountB),
   );
   const held = new Dec(ctx.store.getLpPosition(poolId, provider) ?? '0');
-  return apply(ctx, pool, change, 'add', provider, held.add(change.lpAmount), saveMeta);
+  return apply(ctx, pool, change, 'add', provider, held.add(change.lpAmount));
 }
 
 /** Burns `lpAmount` of the provider's LP units; returns the new pool state. */
@@ -104,7 +102,6 @@ export function removeLiquidityFrom(
   poolId: string,
   lpAmount: Amount,
   provider: string,
-  saveMeta: (ms: number) => void,
 ): PoolState {
   assertProvider(provider);
   const pool = activePool(ctx, poolId);
@@ -117,11 +114,11 @@ export function removeLiquidityFrom(
     );
   }
   const change = computeLiquidityRemove(pool, lp);
-  return apply(ctx, pool, change, 'remove', provider, held.sub(lp), saveMeta);
+  return apply(ctx, pool, change, 'remove', provider, held.sub(lp));
 }
 
 /** Retires an active pool (see SimulatedExchange.retirePool). */
-export function retirePoolIn(ctx: LedgerContext, poolId: string, saveMeta: (ms: number) => void): PoolState {
+export function retirePoolIn(ctx: LedgerContext, poolId: string): PoolState {
   const pool = activePool(ctx, poolId);
   const ms = ctx.ledgerTimeMs();
   const retired: PoolState = { ...pool, active: false };
@@ -129,7 +126,7 @@ export function retirePoolIn(ctx: LedgerContext, poolId: string, saveMeta: (ms: 
     const updateId = ctx.beginUpdate('retire', ms);
     ctx.store.archiveReserveContract(pool.reserveContract.contractId, updateId);
     ctx.store.setPoolCurrent(pool.poolId, pool.reserveContract.contractId, false);
-    saveMeta(ms);
+    ctx.saveMeta(ms);
   });
   ctx.commitPools([retired], ms);
   ctx.emit({ type: 'liquidity', pool: retired });

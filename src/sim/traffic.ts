@@ -21,8 +21,8 @@ import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';
 import type { SimClock } from './clock.js';
 import type { SimTransferResult } from './exchange.js';
-import type { SimulatedExchange } from './ledger.js';
 import type { SimRng } from './rng.js';
+import type { PrefillOptions, PrefillResult, SimulatedExchange } from './simulated-exchange.js';
 
 export const TRADER_COUNT = 200;
 const NON_ZERO = /[1-9]/;
@@ -100,19 +100,6 @@ export function simulateRandomSwap(exchange: SimulatedExchange, rng: SimRng): Si
     amount: sellAmount,
     memo: formatMemo(buy.id, affiliate),
   });
-}
-
-export interface PrefillOptions {
-  /** length of the trailing window to fill, ms */
-  readonly duration: number;
-  readonly swapsPerMinute: number;
-}
-
-export interface PrefillResult {
-  readonly executed: number;
-  readonly refunded: number;
-  readonly fromMs: number;
-  readonly toMs: number;
 }
 
 /**

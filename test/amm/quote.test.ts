@@ -5,12 +5,12 @@ import {
   findRoute,
   formatMemo,
   type PoolState,
-  type QuoteBody,
   type QuoteResult,
   quoteConnectSwap,
   quotePoolSwap,
   type TokenRef,
 } from '../../src/core/amm/index.js';
+import type { QuoteResponse } from '../../src/core/wire/quote.js';
 import { CC, GOLD, LONELY, MOD, makePool, POLICY, seedPools, TFUSDT, TOKENS, USDCX } from './fixtures.js';
 import { exactSwapOutput, floorUnits, fromUnits, toUnits, UNIT } from './reference.js';
 
@@ -52,7 +52,7 @@ function poolQuote(request: unknown, pools: PoolState[] = seedPools()): QuoteRes
   });
 }
 
-function ok(r: QuoteResult): QuoteBody {
+function ok(r: QuoteResult): QuoteResponse {
   if (!r.ok) throw new Error(`expected a quote, got ${r.status} ${r.error}`);
   return r.body;
 }

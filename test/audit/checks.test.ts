@@ -7,7 +7,7 @@ import {
   type ProofVerification,
   runAuditChecks,
 } from '../../src/core/audit/index.js';
-import { createArgOf, honestSnapshot, POOLS, verifiedOf } from './fixtures.js';
+import { createArgOf, honestSnapshot, POOLS, proofsOf, verifiedOf } from './fixtures.js';
 
 const P1 = POOLS[0]!;
 const P2 = POOLS[1]!;
@@ -15,10 +15,11 @@ const P2 = POOLS[1]!;
 function run(
   over: { snapshot?: (s: AuditSnapshot) => AuditSnapshot; verifications?: ProofVerification[] } = {},
 ) {
-  const snap = honestSnapshot();
+  const base = honestSnapshot();
+  const snapshot = over.snapshot?.(base) ?? base;
   const input: AuditInput = {
-    snapshot: over.snapshot?.(snap) ?? snap,
-    verifications: over.verifications ?? POOLS.map(verifiedOf),
+    snapshot,
+    reserveProofs: proofsOf(snapshot, over.verifications ?? POOLS.map(verifiedOf)),
     history: null,
     profile: DEFAULT_RESERVE_PROFILE,
   };
@@ -183,6 +184,24 @@ describe('runAuditChecks', () => {
       }),
     });
     expect(r.codes).toEqual(expect.arrayContaining(['TICKER_MISMATCH', 'PAIR_MISMATCH', 'MARKET_MISMATCH']));
+  });
+
+  it('a ticker with no price (null) is compared as "no price": a finding for a pool with reserves, no crash', () => {
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        tickers: mapOk(s.tickers, (ts) =>
+          ts.map((t) => (t.tickerId === 'FOO_CC' ? { ...t, lastPrice: null, bid: null, ask: null } : t)),
+        ),
+      }),
+    });
+    const f = r.findings.filter((x) => x.code === 'TICKER_MISMATCH');
+    expect(f.map((x) => x.evidence)).toEqual([
+      expect.objectContaining({ field: 'last_price', expected: 4, got: null }),
+      expect.objectContaining({ field: 'bid', got: null }),
+      expect.objectContaining({ field: 'ask', got: null }),
+    ]);
+    expect(r.checks.find((c) => c.name === 'market.ticker' && c.pool === 'p1')?.status).toBe('pass');
   });
 
   it('volume and stats: fees, windows, 24 h volume, TVL total', () => {

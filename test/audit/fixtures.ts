@@ -4,8 +4,15 @@
  * verification for each proof (the create argument laid out as the bundled server's template).
  */
 
-import type { AuditSnapshot, ProofEntry, ProofVerification, StateEntry } from '../../src/core/audit/index.js';
+import {
+  type AuditSnapshot,
+  DEFAULT_RESERVE_PROFILE,
+  type ProofEntry,
+  type ProofVerification,
+  type StateEntry,
+} from '../../src/core/audit/index.js';
 import type { Value } from '../../src/core/codec/value.js';
+import { assessReserveProof, type ReserveProof } from '../../src/core/proof/reserve-proof.js';
 
 export const CC = { admin: 'DSO::1220cc', id: 'Amulet' };
 export const USD = { admin: 'usd::1220dd', id: 'USDCx' };
@@ -211,4 +218,13 @@ export function honestSnapshot(): AuditSnapshot {
     quotes: null,
     cc: CC,
   };
+}
+
+/**
+ * Completes hand-built evidence with the one proof step (src/core/proof), as the audit pipeline
+ * does: `evidence[i]` belongs to the snapshot's i-th proof entry.
+ */
+export function proofsOf(snapshot: AuditSnapshot, evidence: readonly ProofVerification[]): ReserveProof[] {
+  const entries = snapshot.proofs.ok ? snapshot.proofs.value : [];
+  return evidence.map((v, i) => assessReserveProof(entries[i]?.contractId ?? '', v, DEFAULT_RESERVE_PROFILE));
 }

@@ -1,6 +1,5 @@
 /** History checks over hand-built series (src/core/audit/history-checks.ts, lp-share.ts). */
 import { describe, expect, it } from 'vitest';
-import { AuditDecimal } from '../../src/core/audit/decimal.js';
 import {
   AuditCollector,
   checkHistoryPools,
@@ -9,6 +8,7 @@ import {
   type HistoryPoint,
   isLpShareDecrease,
 } from '../../src/core/audit/index.js';
+import { Dec } from '../../src/core/money/decimal.js';
 
 const T = 'aa:amm-pools:Amm.Pool:PoolReserve';
 const pt = (
@@ -45,9 +45,9 @@ describe('LP-share value', () => {
     expect(computeLpShareValue('x', '1', '1')).toBeNull();
   });
   it('tolerates rounding (1e-9 relative) and flags more', () => {
-    const v = new AuditDecimal(1);
-    expect(isLpShareDecrease(v, new AuditDecimal('0.9999999995'))).toBe(false);
-    expect(isLpShareDecrease(v, new AuditDecimal('0.999999998'))).toBe(true);
+    const v = new Dec(1);
+    expect(isLpShareDecrease(v, new Dec('0.9999999995'))).toBe(false);
+    expect(isLpShareDecrease(v, new Dec('0.999999998'))).toBe(true);
   });
 });
 

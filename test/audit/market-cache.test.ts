@@ -18,7 +18,7 @@ import {
   runAuditChecks,
 } from '../../src/core/audit/index.js';
 import { parseCacheHeaders } from '../../src/core/wire/snapshot.js';
-import { cid, honestSnapshot, micros, POOLS, verifiedOf } from './fixtures.js';
+import { cid, honestSnapshot, micros, POOLS, proofsOf, verifiedOf } from './fixtures.js';
 
 const P1 = POOLS[0]!;
 const T_C1 = Number(micros(P1.createdAt) / 1000n); // current P1 contract, ms
@@ -147,7 +147,7 @@ function runWith(fetchMs: number, lastPrice: number, opts: { history?: boolean; 
   };
   const r = runAuditChecks({
     snapshot,
-    verifications: POOLS.map(verifiedOf),
+    reserveProofs: proofsOf(snapshot, POOLS.map(verifiedOf)),
     history:
       opts.history === false
         ? null
@@ -218,7 +218,7 @@ describe('cached /stats', () => {
     };
     return runAuditChecks({
       snapshot,
-      verifications: POOLS.map(verifiedOf),
+      reserveProofs: proofsOf(snapshot, POOLS.map(verifiedOf)),
       history: { series: new Map([['p1', [earlier]]]), known: new Map(), lastSeenPools: new Map() },
       profile: DEFAULT_RESERVE_PROFILE,
     });

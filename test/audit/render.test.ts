@@ -12,10 +12,9 @@ import {
   ALL_FINDING_CODES,
   AuditCollector,
   computeOrderbookLevelsFast,
-  formatMicrosIso,
   makeFinding,
-  parseIsoMicros,
 } from '../../src/core/audit/index.js';
+import { formatApiTimestampMicros, parseTimestampMicros } from '../../src/core/wire/timestamp.js';
 import { assertWellFormedXml } from './xml.js';
 
 describe('JUnit', () => {
@@ -75,10 +74,10 @@ describe('catalogue', () => {
 
 describe('time and html helpers', () => {
   it('ISO ↔ micros', () => {
-    expect(parseIsoMicros('2026-11-22T03:00:00.123456+00:00')).toBe(1795316400123456n);
-    expect(parseIsoMicros('2026-11-22T05:00:00.123456+02:00')).toBe(1795316400123456n);
-    expect(parseIsoMicros('2026-11-22 03:00:00')).toBeNull();
-    expect(formatMicrosIso(1795316400123456n)).toBe('2026-11-22T03:00:00.123456+00:00');
+    expect(parseTimestampMicros('2026-11-22T03:00:00.123456+00:00')).toBe(1795316400123456n);
+    expect(parseTimestampMicros('2026-11-22T05:00:00.123456+02:00')).toBe(1795316400123456n);
+    expect(parseTimestampMicros('2026-11-22 03:00:00')).toBeNull();
+    expect(formatApiTimestampMicros(1795316400123456n)).toBe('2026-11-22T03:00:00.123456+00:00');
   });
   it('escapes HTML and draws an SVG path per series', () => {
     expect(escapeHtml('<a href="x">&</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;');

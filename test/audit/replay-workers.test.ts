@@ -2,18 +2,20 @@
  * Parallel replay (src/run/replay-pool.ts, src/run/replay-worker.ts): with worker threads the report
  * is exactly the in-process one (same findings, same checks in the same order), tampered contracts
  * are caught by the workers, and worker failures (start-up, a bad batch) surface as ReplayError
- * REPLAY_WORKER_FAILED instead of being lost. Workers run from the TypeScript sources here (tsx).
+ * REPLAY_WORKER_FAILED instead of being lost. Workers always run compiled with plain node: here
+ * from dist/run/ (built once by the suite's globalSetup), never through a TypeScript loader.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { stringifyJson } from '../../src/cli/render/style.js';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
 import { iterateContractBatches, openMirror } from '../../src/io/store/index.js';
 import { type ReplayReport, runReplay } from '../../src/run/replay.js';
-import { startReplayPool } from '../../src/run/replay-pool.js';
+import { locateReplayWorker, startReplayPool } from '../../src/run/replay-pool.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { buildReplayMirror } from './replay-mirror.js';
 
@@ -43,7 +45,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('replay with worker threads', () => {
   it('replay --jobs 2 (workers) reports exactly what jobs=1 (in-process) does, tampering included', async () => {
-    const one = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+    const one = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1, exitCodeOf });
     expect(one.summary).toMatchObject({ jobs: 1, contracts: N, verified: N - 3, outcome: 'failed' });
     expect(one.findings.map((f) => f.code)).toEqual(
       expect.arrayContaining(['PROOF_BLOB_MALFORMED', 'PROOF_FIELD_MISMATCH']),
@@ -63,6 +65,11 @@ describe('replay with worker threads', () => {
     expect(two.findings).toEqual(JSON.parse(stringifyJson(one.findings)));
     expect(two.checks).toEqual(JSON.parse(stringifyJson(one.checks.filter((c) => c.status !== 'pass'))));
   }, 60_000);
+
+  it('the pool runs the compiled worker of dist/run even when it runs from src/run', () => {
+    const url = locateReplayWorker();
+    expect(url.pathname.endsWith('/dist/run/replay-worker.js')).toBe(true);
+  });
 
   it('--jobs must be an integer from 1 to 256 (exit 2)', async () => {
     const bad = await runCliForTest(['replay', '--mirror', path, '--jobs', '0']);

@@ -7,9 +7,12 @@
  * a tampered ticker while the pool changed within the window is MARKET_DATA_STALE_UNVERIFIED.
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { formatJunit } from '../../src/cli/render/junit.js';
 import { type AuditReport, runAudit } from '../../src/run/audit.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
@@ -17,46 +20,78 @@ import { type AuditServer, startAuditServer, T0 } from '../helpers/tamper.js';
 
 type Rewrite = (path: string, json: unknown) => unknown;
 
+/**
+ * A local proxy on port 0 in front of the real (untampered) server that keeps its headers
+ * (Cache-Control, Age, Date) and optionally rewrites JSON bodies; the audit reaches it through
+ * its one HTTP client, as it would reach any exchange.
+ */
+interface RewritingProxy {
+  readonly base: string;
+  rewrite: Rewrite | undefined;
+  close(): Promise<void>;
+}
+
+async function startRewritingProxy(targetBase: string): Promise<RewritingProxy> {
+  const target = new URL(targetBase).origin;
+  const proxy: { rewrite: Rewrite | undefined } = { rewrite: undefined };
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const r = await fetch(target + (req.url ?? '/'), { method: req.method ?? 'GET' });
+      const text = await r.text();
+      let out = text;
+      const rewrite = proxy.rewrite;
+      if (rewrite !== undefined) {
+        const path = new URL(req.url ?? '/', target).pathname.replace(/^\/v1\/public/, '');
+        try {
+          const j = rewrite(path, JSON.parse(text));
+          if (j !== undefined) out = JSON.stringify(j);
+        } catch {
+          // not JSON: unchanged
+        }
+      }
+      const headers: Record<string, string> = {};
+      r.headers.forEach((v, k) => {
+        if (
+          !['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)
+        )
+          headers[k] = v;
+      });
+      const body = Buffer.from(out);
+      res.writeHead(r.status, { ...headers, 'content-length': String(body.length) });
+      res.end(body);
+    })().catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return Object.assign(proxy, {
+    base: `${origin}/v1/public`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  });
+}
+
 let s: AuditServer;
+let proxy: RewritingProxy;
 let dir: string;
 beforeAll(async () => {
   s = await startAuditServer({ version: 'v12', seed: 'cache-e2e' });
+  proxy = await startRewritingProxy(s.directBase);
   dir = mkdtempSync(join(tmpdir(), 'audit-cache-'));
 }, 30_000);
 afterAll(async () => {
+  await proxy.close();
   await s.close();
 });
 
-/** fetch to the real (untampered) server, keeping its headers, optionally rewriting JSON bodies. */
-function fetchWith(rewrite: Rewrite | undefined) {
-  return async (
-    url: string,
-    init: { method: string; body?: string; headers: Record<string, string> },
-  ): Promise<Response> => {
-    const r = await fetch(url, init);
-    if (rewrite === undefined) return r;
-    const path = new URL(url).pathname.replace(/^\/v1\/public/, '');
-    const text = await r.text();
-    let out = text;
-    try {
-      const j = rewrite(path, JSON.parse(text));
-      if (j !== undefined) out = JSON.stringify(j);
-    } catch {
-      // not JSON: unchanged
-    }
-    const headers = new Headers(r.headers);
-    headers.delete('content-length');
-    headers.delete('content-encoding');
-    return new Response(out, { status: r.status, headers });
-  };
-}
-
 async function audit(mirror: string, rewrite?: Rewrite): Promise<AuditReport & { codes: string[] }> {
+  proxy.rewrite = rewrite;
   const report = await runAudit({
-    baseUrl: s.directBase,
+    baseUrl: proxy.base,
     mirrorPath: mirror,
-    fetchImpl: fetchWith(rewrite),
     now: () => s.clock.nowMs(),
+    exitCodeOf,
   });
   return { ...report, codes: report.findings.map((f) => f.code) };
 }

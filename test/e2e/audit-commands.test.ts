@@ -7,7 +7,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { createHttpClient } from '../../src/io/http/index.js';
 import { runAudit } from '../../src/run/audit.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
@@ -20,7 +23,7 @@ beforeAll(async () => {
   s = await startAuditServer({ version: 'v12', seed: 'commands' });
   dir = mkdtempSync(join(tmpdir(), 'audit-cmd-'));
   mirror = join(dir, 'm.sqlite');
-  expect((await runAudit({ baseUrl: s.base, mirrorPath: mirror })).summary.exitCode).toBe(0);
+  expect((await runAudit({ baseUrl: s.base, mirrorPath: mirror, exitCodeOf })).summary.exitCode).toBe(0);
   const p = s.ex.pools()[0]!;
   poolId = p.poolId;
   const cc = s.ex.cc();
@@ -35,22 +38,25 @@ beforeAll(async () => {
     }).status,
   ).toBe('executed');
   s.clock.advanceMs(120_000);
-  expect((await runAudit({ baseUrl: s.base, mirrorPath: mirror })).summary.exitCode).toBe(0);
+  expect((await runAudit({ baseUrl: s.base, mirrorPath: mirror, exitCodeOf })).summary.exitCode).toBe(0);
 }, 60_000);
 afterAll(async () => {
   await s.close();
 });
 
 describe('runAudit in-process', () => {
-  it('accepts a fetch implementation instead of the network client', async () => {
+  it('accepts an HTTP client over a custom undici dispatcher instead of the default one', async () => {
     const urls: string[] = [];
-    const r = await runAudit({
-      baseUrl: s.base,
-      fetchImpl: (url, init) => {
-        urls.push(url);
-        return fetch(url, init);
-      },
-    });
+    const agent = new Agent();
+    const recording = agent.compose(
+      (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
+        (opts, handler) => {
+          urls.push(new URL(opts.path, String(opts.origin)).href);
+          return dispatch(opts, handler);
+        },
+    );
+    const client = createHttpClient({ dispatcher: recording });
+    const r = await runAudit({ baseUrl: s.base, client, exitCodeOf }).finally(() => agent.close());
     expect(r.summary.exitCode).toBe(0);
     expect(urls[0]).toBe(`${s.base}/pools/proof`);
     expect(urls.length).toBeGreaterThan(10);

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { runAudit } from '../../src/run/audit.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer, type Tamper } from '../helpers/tamper.js';
@@ -89,7 +90,7 @@ describe('FAULT scenarios → exit 2 with a clear message', () => {
   it('an oversized response', async () => {
     s.setTamper(on('/stats', { raw: `{"stats":"${'x'.repeat(300_000)}"}` }));
     try {
-      const r = await runAudit({ baseUrl: s.base, maxResponseBytes: 200_000, retries: 0 });
+      const r = await runAudit({ baseUrl: s.base, maxResponseBytes: 200_000, retries: 0, exitCodeOf });
       expect(r.summary.exitCode).toBe(2);
       const f = r.findings.find((x) => x.code === 'FETCH_FAILED');
       expect(f?.message).toMatch(/\/stats could not be fetched: .*(bytes|large|limit)/i);

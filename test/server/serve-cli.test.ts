@@ -66,10 +66,10 @@ describe('reserve-audit serve', () => {
   }, 40_000);
 
   it.each([
-    [['serve', '--port', '70000'], /--port expected 0..65535/],
-    [['serve', '--history', '7 days'], /--history expected a duration/],
-    [['serve', '--traffic', '-1'], /--traffic expected/],
-    [['serve', '--rate-limit', '0'], /--rate-limit expected/],
+    [['serve', '--port', '70000'], /"--port" expected an integer 0\.\.65535, got 70000/],
+    [['serve', '--history', '7 days'], /"--history" expected a duration like 7d, 12h or 30m, got "7 days"/],
+    [['serve', '--traffic', '-1'], /"--traffic" expected a number 0\.\.60000 \(swaps per minute\), got -1/],
+    [['serve', '--rate-limit', '0'], /"--rate-limit" expected a positive number, got 0/],
     [['serve', '--contract-id-version', 'v9'], /Invalid values|Choices/],
   ])('rejects %j with exit code 2', async (argv, message) => {
     const r = await runCliForTest(argv);

@@ -3,22 +3,25 @@
  * channel names, frame trimming, the aligned window cache and the token bucket.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  formatApiTimestamp,
+  formatApiTimestampMicros,
+  parseQueryTimestamp,
+} from '../../src/core/wire/timestamp.js';
 import { WindowCache } from '../../src/server/cache.js';
 import { RateLimiter } from '../../src/server/rate-limit.js';
-import { formatLedgerTime } from '../../src/server/routes/pools.js';
-import { formatTimestamp, parseTimestamp } from '../../src/server/timestamp.js';
 import { formatBusinessFrame, parseChannel } from '../../src/server/ws/protocol.js';
 
 describe('timestamps', () => {
   it('formats with milliseconds and +00:00; ledger time with microseconds', () => {
-    expect(formatTimestamp(Date.UTC(2026, 10, 22, 3, 10, 0, 123))).toBe('2026-11-22T03:10:00.123+00:00');
-    expect(formatLedgerTime(1_795_319_403_237_364n)).toBe('2026-11-22T03:50:03.237364+00:00');
-    expect(formatLedgerTime(1_795_319_403_000_004n)).toBe('2026-11-22T03:50:03.000004+00:00');
+    expect(formatApiTimestamp(Date.UTC(2026, 10, 22, 3, 10, 0, 123))).toBe('2026-11-22T03:10:00.123+00:00');
+    expect(formatApiTimestampMicros(1_795_319_403_237_364n)).toBe('2026-11-22T03:50:03.237364+00:00');
+    expect(formatApiTimestampMicros(1_795_319_403_000_004n)).toBe('2026-11-22T03:50:03.000004+00:00');
   });
 
   it('parses offsets, fractions (rounding sub-ms up) and rejects impossible dates', () => {
     const ok = (s: string): number => {
-      const r = parseTimestamp(s);
+      const r = parseQueryTimestamp(s);
       if (!r.ok) throw new Error(r.reason);
       return r.ms;
     };
@@ -38,7 +41,7 @@ describe('timestamps', () => {
       '2026-11-22t03:10:00z',
       '1795319403237',
     ]) {
-      expect(parseTimestamp(bad).ok, bad).toBe(false);
+      expect(parseQueryTimestamp(bad).ok, bad).toBe(false);
     }
   });
 });

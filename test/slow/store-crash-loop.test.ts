@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSnapshots, openMirror } from '../../src/io/store/index.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { killed, spawnUntil } from '../store/crash-helpers.js';
 
 describe('kill -9 at random points of a snapshot loop', () => {
   it('never leaves a partial snapshot', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ra-crash-loop-'));
-    const db = join(dir, 'm.db');
+    const db = join(dir, 'mirrorDb(m)');
     try {
       let previous = 0;
       for (let round = 0; round < 8; round++) {
@@ -22,22 +23,25 @@ describe('kill -9 at random points of a snapshot loop', () => {
         await killed(child);
         const m = openMirror(db);
         try {
-          expect(m.db.pragma('integrity_check', { simple: true })).toBe('ok');
-          expect(m.db.pragma('foreign_key_check')).toEqual([]);
+          expect(mirrorDb(m).pragma('integrity_check', { simple: true })).toBe('ok');
+          expect(mirrorDb(m).pragma('foreign_key_check')).toEqual([]);
           const snaps = loadSnapshots(m);
           expect(snaps.length).toBeGreaterThan(previous);
           previous = snaps.length;
           for (const s of snaps) {
             const obs = Number(
-              m.db.prepare('SELECT count(*) FROM observations WHERE snapshot_id = ?').pluck().get(s.id),
+              mirrorDb(m)
+                .prepare('SELECT count(*) FROM observations WHERE snapshot_id = ?')
+                .pluck()
+                .get(s.id),
             );
             const resp = Number(
-              m.db.prepare('SELECT count(*) FROM responses WHERE snapshot_id = ?').pluck().get(s.id),
+              mirrorDb(m).prepare('SELECT count(*) FROM responses WHERE snapshot_id = ?').pluck().get(s.id),
             );
             expect(obs).toBe(s.poolCount);
             expect(resp).toBe(3);
           }
-          const orphans = m.db
+          const orphans = mirrorDb(m)
             .prepare(
               'SELECT count(*) FROM responses r LEFT JOIN bodies b ON b.sha256 = r.body_sha256 WHERE b.sha256 IS NULL',
             )

@@ -8,33 +8,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadObservationsForHistoryChecks, openMirror } from '../../src/io/store/index.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { fixtureContractId } from '../store/snapshot-fixture.js';
 
 describe('history-check load', () => {
   it('loads 100,000 observations joined with their contracts in < 10 s', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ra-history-'));
-    const m = openMirror(join(dir, 'm.db'));
+    const m = openMirror(join(dir, 'mirrorDb(m)'));
     try {
       const T = Date.UTC(2026, 10, 1);
       const POOLS = 1000;
       const SNAPS = 100;
-      const snap = m.db.prepare(
+      const snap = mirrorDb(m).prepare(
         `INSERT INTO snapshots (id, snapshot_key, base_url, started_at_ms, finished_at_ms, recorded_at_ms, pool_count,
            new_contracts, failed_sections) VALUES (?, ?, 'http://x', ?, ?, ?, ${POOLS}, ${POOLS}, '[]')`,
       );
-      const ins = m.db.prepare(
+      const ins = mirrorDb(m).prepare(
         `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
            entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
            fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
            last_seen_ms) VALUES (?, ?, ?, ?, ?, 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve', ?, '2.0000000000',
            '3.0000000000', '2026-11-01T00:00:00+00:00', ?, ?, 'blob', 'verified', NULL, ?, ?, 0, 0)`,
       );
-      const obs = m.db.prepare(
+      const obs = mirrorDb(m).prepare(
         `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, reserve_a, reserve_b, total_lp_supply,
            ledger_created_at) VALUES (?, ?, ?, ?, ?, '2.0000000000', '3.0000000000', '2026-11-01T00:00:00+00:00')`,
       );
       const blob = Buffer.alloc(600, 7);
-      m.db.transaction(() => {
+      mirrorDb(m).transaction(() => {
         for (let s = 1; s <= SNAPS; s++) {
           snap.run(s, `k${s}`, T + s * 1000, T + s * 1000, T + s * 1000);
           for (let p = 0; p < POOLS; p++) {

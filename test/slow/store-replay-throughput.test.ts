@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { iterateContracts, openMirror, recordSnapshot } from '../../src/io/store/index.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { fixtureContractId, makeSnapshot } from '../store/snapshot-fixture.js';
 
 describe('replay throughput', () => {
   it('iterates 100,000 contracts at ≥ 30,000/s', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ra-replay-'));
-    const m = openMirror(join(dir, 'm.db'));
+    const m = openMirror(join(dir, 'mirrorDb(m)'));
     try {
       const T = Date.UTC(2026, 10, 1);
       recordSnapshot(
@@ -27,7 +28,7 @@ describe('replay throughput', () => {
           },
         ]),
       );
-      const ins = m.db.prepare(
+      const ins = mirrorDb(m).prepare(
         `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
            entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
            fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
@@ -36,7 +37,7 @@ describe('replay throughput', () => {
       );
       const N = 100_000;
       const blob = Buffer.alloc(600, 7);
-      m.db.transaction(() => {
+      mirrorDb(m).transaction(() => {
         for (let i = 1; i <= N; i++) {
           ins.run(
             fixtureContractId(i),
@@ -73,7 +74,7 @@ describe('replay throughput', () => {
 
   it('records a 10,000-contract snapshot in one transaction (prints the rate)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ra-record-'));
-    const m = openMirror(join(dir, 'm.db'));
+    const m = openMirror(join(dir, 'mirrorDb(m)'));
     try {
       const T = Date.UTC(2026, 10, 1);
       const N = 10_000;

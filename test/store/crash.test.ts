@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countContracts, loadSnapshots, openMirror, recordSnapshot } from '../../src/io/store/index.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { killed, spawnUntil } from './crash-helpers.js';
 import { fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 
@@ -21,18 +22,18 @@ afterEach(() => {
 
 describe('kill -9 during a snapshot', () => {
   it('leaves the previous snapshot intact and the database consistent', async () => {
-    const db = join(dir, 'm.db');
+    const db = join(dir, 'mirrorDb(m)');
     const child = await spawnUntil(db, 'hold', /in-transaction/);
     await killed(child);
     const m = openMirror(db);
     try {
-      expect(m.db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(m.db.pragma('foreign_key_check')).toEqual([]);
+      expect(mirrorDb(m).pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(mirrorDb(m).pragma('foreign_key_check')).toEqual([]);
       const snaps = loadSnapshots(m);
       expect(snaps).toHaveLength(1);
       expect(snaps[0]?.poolCount).toBe(3);
       expect(countContracts(m)).toBe(3);
-      expect(Number(m.db.prepare('SELECT count(*) FROM observations').pluck().get())).toBe(3);
+      expect(Number(mirrorDb(m).prepare('SELECT count(*) FROM observations').pluck().get())).toBe(3);
       // the mirror keeps working after the crash
       const r = recordSnapshot(
         m,

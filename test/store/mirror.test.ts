@@ -26,6 +26,7 @@ import {
   recordSnapshot,
 } from '../../src/io/store/index.js';
 import { MIGRATION_001_INITIAL } from '../../src/io/store/migrations/001-initial.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -34,7 +35,7 @@ let mirror: Mirror;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ra-mirror-'));
-  mirror = openMirror(join(dir, 'm.db'));
+  mirror = openMirror(join(dir, 'mirrorDb(m)'));
 });
 
 afterEach(() => {
@@ -52,14 +53,14 @@ const pools = (n: number, version: number): FixturePool[] =>
   }));
 
 const count = (table: string): number =>
-  Number(mirror.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
+  Number(mirrorDb(mirror).prepare(`SELECT count(*) FROM ${table}`).pluck().get());
 
 describe('schema', () => {
   it('migrates an empty file to the latest version, WAL and foreign keys on', () => {
     expect(mirror.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
-    expect(mirror.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(mirror.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    const tables = mirror.db
+    expect(mirrorDb(mirror).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(mirrorDb(mirror).pragma('foreign_keys', { simple: true })).toBe(1);
+    const tables = mirrorDb(mirror)
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .pluck()
       .all();
@@ -73,7 +74,7 @@ describe('schema', () => {
       'responses',
       'snapshots',
     ]);
-    expect(mirror.db.prepare('SELECT version, name FROM migrations').all()).toEqual([
+    expect(mirrorDb(mirror).prepare('SELECT version, name FROM migrations').all()).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'history-indexes' },
     ]);
@@ -106,8 +107,10 @@ describe('schema', () => {
     const m2 = openMirror(path);
     try {
       expect(m2.schemaVersion).toBe(2);
-      expect(m2.db.prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([1, 2]);
-      const idx = m2.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
+      expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
+        1, 2,
+      ]);
+      const idx = mirrorDb(m2).prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
       expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'observations_contract']));
       const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
       expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
@@ -122,9 +125,9 @@ describe('schema', () => {
 
   it('reopening does not re-apply migrations; read-only opening works on a migrated file', () => {
     mirror.close();
-    mirror = openMirror(join(dir, 'm.db'));
+    mirror = openMirror(join(dir, 'mirrorDb(m)'));
     expect(count('migrations')).toBe(LATEST_SCHEMA_VERSION);
-    const ro = openMirror(join(dir, 'm.db'), { readonly: true });
+    const ro = openMirror(join(dir, 'mirrorDb(m)'), { readonly: true });
     expect(ro.readonly).toBe(true);
     expect(() => recordSnapshot(ro, makeSnapshot(T, pools(1, 1)))).toThrow(StoreError);
     ro.close();
@@ -134,9 +137,9 @@ describe('schema', () => {
     expect(() => openMirror(join(dir, 'missing.db'), { readonly: true })).toThrow(
       expect.objectContaining({ code: 'STORE_OPEN_FAILED' }),
     );
-    mirror.db.prepare('INSERT INTO migrations VALUES (99, ?, 0)').run('future');
+    mirrorDb(mirror).prepare('INSERT INTO migrations VALUES (99, ?, 0)').run('future');
     mirror.close();
-    expect(() => openMirror(join(dir, 'm.db'))).toThrow(
+    expect(() => openMirror(join(dir, 'mirrorDb(m)'))).toThrow(
       expect.objectContaining({ code: 'STORE_SCHEMA_UNSUPPORTED' }),
     );
     const junk = join(dir, 'junk.db');
@@ -185,7 +188,7 @@ describe('recordSnapshot', () => {
     // the new snapshot's bodies differ only by updated_at: 2 new bodies, proofs still stored once
     expect(count('bodies')).toBe(4);
     expect(count('responses')).toBe(6);
-    const last = mirror.db.prepare('SELECT DISTINCT last_seen_ms FROM contracts').pluck().all();
+    const last = mirrorDb(mirror).prepare('SELECT DISTINCT last_seen_ms FROM contracts').pluck().all();
     expect(last).toEqual([T + 60_000]);
     const moved = recordSnapshot(
       mirror,
@@ -344,7 +347,7 @@ describe('queries', () => {
     };
     const id = recordAuditRun(mirror, run);
     expect(recordAuditRun(mirror, run)).toBe(id);
-    const row = mirror.db
+    const row = mirrorDb(mirror)
       .prepare('SELECT code, severity, pool, area, label, evidence_json FROM findings')
       .get() as Record<string, unknown>;
     expect(row).toMatchObject({

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDurationMs, snapshotCommand } from '../../src/cli/commands/snapshot.js';
+import { parseDurationMs } from '../../src/cli/commands/snapshot.js';
+import { runCli } from '../../src/cli/main.js';
 import { countContracts, loadPoolHistory, openMirror } from '../../src/io/store/index.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
@@ -136,8 +137,8 @@ describe('reserve-audit snapshot', () => {
         stderr += c.toString();
       });
       out.resume();
-      const code = await snapshotCommand.run(
-        { 'base-url': server.base, mirror: join(dir, 'tty.db'), timeout: 5000, 'probe-quotes': false },
+      const code = await runCli(
+        ['snapshot', '--base-url', server.base, '--mirror', join(dir, 'tty.db'), '--timeout', '5000'],
         { stdout: out, stderr: err, stdin: Readable.from([]), cwd: dir, env },
       );
       expect(code).toBe(0);

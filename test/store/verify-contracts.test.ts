@@ -1,5 +1,6 @@
 /**
- * verifySnapshotContracts (src/io/store/verify-contracts.ts) on real reserve contracts minted by
+ * verifySnapshotContracts (src/run/snapshot.ts, the one proof step of src/core/proof) and the
+ * mirror record derived from it (computeContractVerification) on real reserve contracts minted by
  * the reference server: genuine proofs verify and their reserves are read from the blob; a proof
  * whose contract ID was altered is a mismatch; a blob that does not decode is could-not-check;
  * settled contracts are not verified again.
@@ -13,13 +14,8 @@ import type { TypeEnv } from '../../src/core/types/type-env.js';
 import type { ApiSnapshot, PoolsProofResponse } from '../../src/core/wire/index.js';
 import { loadTypeEnvFromFiles } from '../../src/io/files/dar-file.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
-import { sha256Node } from '../../src/io/node-sha256.js';
-import {
-  iterateContracts,
-  openMirror,
-  recordSnapshot,
-  verifySnapshotContracts,
-} from '../../src/io/store/index.js';
+import { iterateContracts, openMirror, recordSnapshot } from '../../src/io/store/index.js';
+import { computeContractVerifications, verifySnapshotContracts } from '../../src/run/snapshot.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
 let server: ReferenceServer;
@@ -57,7 +53,7 @@ describe('verifySnapshotContracts', () => {
   it('genuine proofs verify; reserves are read from the blob and match the published ones', () => {
     const m = openMirror(join(dir, 'a.db'));
     try {
-      const v = verifySnapshotContracts(m, snap, { types, sha256: sha256Node });
+      const v = computeContractVerifications(verifySnapshotContracts(m, snap, { types }));
       if (!snap.proofsAfter.ok) throw new Error('no proofs');
       expect(v.size).toBe(snap.proofsAfter.value.data.pools.length);
       for (const p of snap.proofsAfter.value.data.pools) {
@@ -97,7 +93,7 @@ describe('verifySnapshotContracts', () => {
     }));
     const m = openMirror(join(dir, 'b.db'));
     try {
-      const v = verifySnapshotContracts(m, tampered, { types, sha256: sha256Node });
+      const v = computeContractVerifications(verifySnapshotContracts(m, tampered, { types }));
       const statuses = [...v.values()].map((x) => x.status);
       expect(statuses.filter((s) => s === 'mismatch')).toHaveLength(1);
       expect(statuses.filter((s) => s === 'could-not-check')).toHaveLength(1);

@@ -1,14 +1,14 @@
 /**
  * `reserve-audit decode <blob>`: decodes a created_event_blob (base64, `@file` or `-` for stdin)
  * and prints it as JSON (spec/blob-format.md; rendering in src/core/codec/json.ts).
- * Exit 0 on success, 2 with a one-line typed error on bad input.
+ * Exit 0 on success, 2 with a one-line typed error on bad input (reported by main()).
  */
 import { decodeCreatedEventBlob, formatDecodedContractJson } from '../../core/codec/index.js';
-import type { CliCommand } from '../command.js';
-import { EXIT_OK, reportError } from '../exit-codes.js';
+import { defineCommand } from '../command.js';
+import { EXIT_OK } from '../exit-codes.js';
 import { readBlobArgument } from '../read-input.js';
 
-export const decodeCommand: CliCommand = {
+export const decodeCommand = defineCommand({
   command: 'decode <blob>',
   describe: 'decode a created_event_blob (base64, @file, or - for stdin) and print it as JSON',
   builder: (y) =>
@@ -24,16 +24,10 @@ export const decodeCommand: CliCommand = {
       })
       .option('compact', { type: 'boolean', default: false, describe: 'one-line JSON' }),
   run: async (args, ctx) => {
-    try {
-      const bytes = await readBlobArgument(String(args.blob ?? ''), ctx);
-      const contract = decodeCreatedEventBlob(bytes, {
-        unknownFields: args['unknown-fields'] === 'report' ? 'report' : 'reject',
-      });
-      const json = formatDecodedContractJson(contract);
-      ctx.stdout.write(`${args.compact === true ? JSON.stringify(json) : JSON.stringify(json, null, 2)}\n`);
-      return EXIT_OK;
-    } catch (e) {
-      return reportError(e, ctx.stderr);
-    }
+    const bytes = await readBlobArgument(args.blob ?? '', ctx);
+    const contract = decodeCreatedEventBlob(bytes, { unknownFields: args['unknown-fields'] });
+    const json = formatDecodedContractJson(contract);
+    ctx.stdout.write(`${args.compact ? JSON.stringify(json) : JSON.stringify(json, null, 2)}\n`);
+    return EXIT_OK;
   },
-};
+});

@@ -7,26 +7,28 @@
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
-import { createTypeEnv } from '../../core/types/index.js';
-import { readTypeFiles } from '../../io/files/type-file.js';
-import { fetchSnapshot } from '../../io/http/index.js';
-import { sha256Node } from '../../io/node-sha256.js';
-import { openMirror, recordSnapshot, verifySnapshotContracts } from '../../io/store/index.js';
+import { dirname, join } from 'node:path';
+import { loadTypesOrDefault } from '../../io/files/default-types.js';
+import { openMirror } from '../../io/store/index.js';
 import { runAudit } from '../../run/audit.js';
+import { takeSnapshot } from '../../run/snapshot.js';
 import { startServer } from '../../server/serve.js';
 import { simulateRandomSwap } from '../../sim/traffic.js';
-import type { CliCommand } from '../command.js';
-import { EXIT_COULD_NOT_CHECK, reportError } from '../exit-codes.js';
+import { defineCommand } from '../command.js';
+import { exitCodeOf } from '../exit-codes.js';
+import {
+  contractIdVersionOption,
+  jsonOption,
+  parseIntegerOption,
+  parseNumberOption,
+  resolvePathOption,
+} from '../options.js';
 import { formatAuditText } from '../render/audit-text.js';
 import { createStyle } from '../render/style.js';
-import { BUNDLED_TYPES_PATH } from './snapshot.js';
 
 const HOUR_MS = 3_600_000;
 
-export const demoCommand: CliCommand = {
+export const demoCommand = defineCommand({
   command: 'demo',
   describe: 'the main job (npm start): bundled server + pre-filled history + snapshots + a full audit',
   builder: (y) =>
@@ -36,29 +38,17 @@ export const demoCommand: CliCommand = {
         default: './.reserve-audit/mirror.db',
         describe: 'mirror file (recreated: the demo ledger is new on every run)',
       })
-      .option('contract-id-version', { type: 'string', choices: ['v10', 'v11', 'v12'], default: 'v12' })
+      .option('contract-id-version', contractIdVersionOption)
       .option('history-hours', { type: 'number', default: 24, describe: 'simulated history to pre-fill' })
       .option('snapshots', { type: 'number', default: 3, describe: 'snapshots before the audit' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the audit as JSON' }),
+      .option('json', jsonOption('print the audit as JSON')),
   run: async (args, ctx) => {
     const say = (m: string): void => {
       ctx.stderr.write(`demo: ${m}\n`);
     };
-    const mirrorPath = resolve(ctx.cwd, String(args.mirror));
-    const snapshots = Number(args.snapshots);
-    const historyHours = Number(args['history-hours']);
-    if (!Number.isSafeInteger(snapshots) || snapshots < 1 || snapshots > 50) {
-      ctx.stderr.write(
-        `reserve-audit: "--snapshots" expected an integer 1..50, got ${String(args.snapshots)}\n`,
-      );
-      return EXIT_COULD_NOT_CHECK;
-    }
-    if (!Number.isFinite(historyHours) || historyHours < 0 || historyHours > 24 * 32) {
-      ctx.stderr.write(
-        `reserve-audit: "--history-hours" expected 0..768, got ${String(args['history-hours'])}\n`,
-      );
-      return EXIT_COULD_NOT_CHECK;
-    }
+    const mirrorPath = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    const snapshots = parseIntegerOption('snapshots', args.snapshots, { min: 1, max: 50 });
+    const historyHours = parseNumberOption('history-hours', args['history-hours'], { min: 0, max: 24 * 32 });
     const tmp = mkdtempSync(join(tmpdir(), 'reserve-audit-demo-'));
     let server: Awaited<ReturnType<typeof startServer>> | undefined;
     try {
@@ -67,7 +57,7 @@ export const demoCommand: CliCommand = {
         port: 0,
         host: '127.0.0.1',
         db: join(tmp, 'server.db'),
-        contractIdVersion: String(args['contract-id-version']) as ContractIdVersion,
+        contractIdVersion: args['contract-id-version'],
         historyMs: historyHours * HOUR_MS,
         historyPerMinute: 1,
         simulation: false,
@@ -80,7 +70,7 @@ export const demoCommand: CliCommand = {
       rmSync(`${mirrorPath}-wal`, { force: true });
       rmSync(`${mirrorPath}-shm`, { force: true });
       mkdirSync(dirname(mirrorPath), { recursive: true });
-      const types = createTypeEnv(await readTypeFiles([fileURLToPath(BUNDLED_TYPES_PATH)]));
+      const types = await loadTypesOrDefault({});
       const mirror = openMirror(mirrorPath);
       try {
         for (let i = 1; i <= snapshots; i++) {
@@ -90,9 +80,7 @@ export const demoCommand: CliCommand = {
             // let the 5 s pool-state cache window roll over
             await new Promise((r) => setTimeout(r, 5_100));
           }
-          const snap = await fetchSnapshot({ baseUrl, timeoutMs: 10_000, clientOptions: { env: ctx.env } });
-          const verifications = verifySnapshotContracts(mirror, snap, { types, sha256: sha256Node });
-          const rec = recordSnapshot(mirror, snap, verifications);
+          const rec = await takeSnapshot({ mirror, baseUrl, timeoutMs: 10_000, types, env: ctx.env });
           say(
             `snapshot ${i}/${snapshots}: ${rec.pools} pools, ${rec.newContracts.length} new contracts → ${mirrorPath}`,
           );
@@ -107,19 +95,19 @@ export const demoCommand: CliCommand = {
         mirrorPath,
         probeQuotes: true,
         cwd: ctx.cwd,
+        exitCodeOf: exitCodeOf,
         onProgress: (m) => say(m),
       });
       const st = createStyle(ctx.stdout, ctx.env);
       ctx.stdout.write(
-        args.json === true ? `${JSON.stringify(report.summary, null, 2)}\n` : formatAuditText(report, st),
+        args.json ? `${JSON.stringify(report.summary, null, 2)}\n` : formatAuditText(report, st),
       );
-      say(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s; exit ${report.summary.exitCode}`);
-      return report.summary.exitCode;
-    } catch (e) {
-      return reportError(e, ctx.stderr);
+      const code = exitCodeOf(report.summary.outcome);
+      say(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s; exit ${code}`);
+      return code;
     } finally {
       await server?.close();
       rmSync(tmp, { recursive: true, force: true });
     }
   },
-};
+});

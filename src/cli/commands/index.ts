@@ -1,5 +1,5 @@
 /** The list of CLI commands, in help order. */
-import type { CliCommand } from '../command.js';
+import type { MountableCommand } from '../command.js';
 import { auditCommand } from './audit.js';
 import { decodeCommand } from './decode.js';
 import { demoCommand } from './demo.js';
@@ -12,7 +12,7 @@ import { snapshotCommand } from './snapshot.js';
 import { typesCommand } from './types.js';
 import { verifyContractCommand } from './verify-contract.js';
 
-export const commands: readonly CliCommand[] = [
+export const commands: readonly MountableCommand[] = [
   decodeCommand,
   verifyContractCommand,
   inspectDarCommand,

@@ -3,21 +3,23 @@
  * audit run and per-pool inline-SVG charts of reserves, price and LP-share value over time.
  */
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { loadAuditRuns } from '../../io/store/index.js';
 import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
-import type { CliCommand } from '../command.js';
+import { defineCommand } from '../command.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { mirrorOption, resolvePathOption } from '../options.js';
 import { formatHtmlReport } from '../render/html-report.js';
 
-export const reportCommand: CliCommand = {
+export const reportCommand = defineCommand({
   command: 'report',
   describe: 'write a self-contained HTML report (latest audit + per-pool charts) from a mirror',
   builder: (y) =>
     y
-      .option('mirror', { type: 'string', demandOption: true, describe: 'the SQLite mirror' })
+      .option('mirror', mirrorOption)
       .option('html', { type: 'string', demandOption: true, describe: 'output HTML file' }),
   run: async (args, ctx) => {
-    const mirror = openMirrorForReading(resolve(ctx.cwd, String(args.mirror)));
+    const out = resolvePathOption('html', args.html, ctx.cwd);
+    const mirror = openMirrorForReading(resolvePathOption('mirror', args.mirror, ctx.cwd));
     let html: string;
     let pools = 0;
     try {
@@ -43,9 +45,8 @@ export const reportCommand: CliCommand = {
     } finally {
       mirror.close();
     }
-    const out = resolve(ctx.cwd, String(args.html));
     await writeFile(out, html);
     ctx.stderr.write(`reserve-audit: wrote ${out} (${pools} pools, ${html.length} bytes)\n`);
-    return 0;
+    return EXIT_OK;
   },
-};
+});

@@ -4,29 +4,27 @@
  * stderr. Options: --port, --host, --db, --contract-id-version, --seed, --traffic, --history,
  * --history-rate, --pools, --simulation, --rate-limit.
  */
-import type { ContractIdVersion } from '../../core/hash/contract-id-version.js';
 import type { Logger } from '../../server/app.js';
 import { startServer } from '../../server/serve.js';
-import type { CliCommand } from '../command.js';
-import { EXIT_COULD_NOT_CHECK, EXIT_OK } from '../exit-codes.js';
+import { defineCommand } from '../command.js';
+import { EXIT_OK } from '../exit-codes.js';
+import {
+  contractIdVersionOption,
+  HISTORY_DURATION,
+  parseDurationOption,
+  parseDurationMs as parseDurationWith,
+  parseIntegerOption,
+  parseNumberOption,
+  parsePathOption,
+  parsePositiveNumberOption,
+} from '../options.js';
 
-const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days. */
+/** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
 export function parseDurationMs(text: string): number | null {
-  if (text === '0') return 0;
-  const m = /^([0-9]{1,6})([smhd])$/.exec(text);
-  if (m === null) return null;
-  const ms = Number(m[1]) * (UNIT_MS[m[2] ?? ''] ?? Number.NaN);
-  return Number.isSafeInteger(ms) && ms <= 365 * 86_400_000 ? ms : null;
+  return parseDurationWith(text, HISTORY_DURATION);
 }
 
-function usage(ctx: { stderr: NodeJS.WritableStream }, message: string): number {
-  ctx.stderr.write(`reserve-audit: ${message}\n`);
-  return EXIT_COULD_NOT_CHECK;
-}
-
-export const serveCommand: CliCommand = {
+export const serveCommand = defineCommand({
   command: 'serve',
   describe: 'run the reference server of the exchange public API (HTTP + websocket) on a simulated ledger',
   builder: (y) =>
@@ -38,12 +36,7 @@ export const serveCommand: CliCommand = {
         default: './.reserve-audit/server.db',
         describe: 'SQLite ledger file (created with its folder; a restart keeps the ledger), or :memory:',
       })
-      .option('contract-id-version', {
-        type: 'string',
-        choices: ['v10', 'v11', 'v12'],
-        default: 'v12',
-        describe: 'contract ID version of minted reserve contracts',
-      })
+      .option('contract-id-version', contractIdVersionOption)
       .option('seed', { type: 'string', describe: 'seed for deterministic contract salts and traffic' })
       .option('traffic', { type: 'number', default: 0, describe: 'demo swaps per minute (0 = none)' })
       .option('history', {
@@ -64,28 +57,21 @@ export const serveCommand: CliCommand = {
       })
       .option('rate-limit', { type: 'number', describe: 'per-client requests per second (off by default)' }),
   run: async (args, ctx) => {
-    const port = args.port as number;
-    if (!Number.isInteger(port) || port < 0 || port > 65_535)
-      return usage(ctx, `--port expected 0..65535, got ${port}`);
-    const traffic = args.traffic as number;
-    if (!Number.isFinite(traffic) || traffic < 0 || traffic > 60_000) {
-      return usage(ctx, `--traffic expected 0..60000 swaps per minute, got ${traffic}`);
-    }
-    const historyMs = parseDurationMs(String(args.history));
-    if (historyMs === null)
-      return usage(ctx, `--history expected a duration such as 7d, 12h, 30m, got ${String(args.history)}`);
-    const historyRate = args['history-rate'] as number;
-    if (!Number.isFinite(historyRate) || historyRate <= 0 || historyRate > 600) {
-      return usage(ctx, `--history-rate expected a number in (0, 600], got ${historyRate}`);
-    }
-    const pools = args.pools as number | undefined;
-    if (pools !== undefined && (!Number.isInteger(pools) || pools < 0 || pools > 10_000)) {
-      return usage(ctx, `--pools expected an integer 0..10000, got ${pools}`);
-    }
-    const rate = args['rate-limit'] as number | undefined;
-    if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
-      return usage(ctx, `--rate-limit expected a positive number of requests per second, got ${rate}`);
-    }
+    const port = parseIntegerOption('port', args.port, { min: 0, max: 65_535 });
+    const traffic = parseNumberOption('traffic', args.traffic, {
+      min: 0,
+      max: 60_000,
+      unit: 'swaps per minute',
+    });
+    const historyMs = parseDurationOption('history', args.history, HISTORY_DURATION);
+    const historyRate = parsePositiveNumberOption('history-rate', args['history-rate'], 600);
+    const pools =
+      args.pools === undefined ? undefined : parseIntegerOption('pools', args.pools, { min: 0, max: 10_000 });
+    const rate =
+      args['rate-limit'] === undefined
+        ? undefined
+        : parsePositiveNumberOption('rate-limit', args['rate-limit']);
+    const db = parsePathOption('db', args.db);
     const logger: Logger = {
       info: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
       error: (m, e) =>
@@ -93,21 +79,21 @@ export const serveCommand: CliCommand = {
     };
     const running = await startServer({
       port,
-      host: args.host as string,
-      db: args.db as string,
-      contractIdVersion: args['contract-id-version'] as ContractIdVersion,
-      ...(args.seed === undefined ? {} : { seed: String(args.seed) }),
+      host: args.host,
+      db,
+      contractIdVersion: args['contract-id-version'],
+      ...(args.seed === undefined ? {} : { seed: args.seed }),
       trafficPerMinute: traffic,
       historyMs,
       historyPerMinute: historyRate,
       ...(pools === undefined ? {} : { extraPools: pools }),
-      simulation: args.simulation === true,
+      simulation: args.simulation,
       ...(rate === undefined ? {} : { rateLimitPerSecond: rate }),
       logger,
     });
     ctx.stderr.write(
       `reserve-audit: serving ${running.url}/v1/public (websocket ${running.url.replace('http', 'ws')}/v1/ws/public` +
-        `${args.simulation === true ? `, simulation ${running.url}/v1/sim` : ''})\n`,
+        `${args.simulation ? `, simulation ${running.url}/v1/sim` : ''})\n`,
     );
     await new Promise<void>((resolve) => {
       const stop = (signal: string): void => {
@@ -125,4 +111,4 @@ export const serveCommand: CliCommand = {
     ctx.stderr.write('reserve-audit: stopped\n');
     return EXIT_OK;
   },
-};
+});

@@ -5,22 +5,22 @@
  * `verify-contract --types` that needs no DAR afterwards.
  */
 import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
-import type { Argv } from 'yargs';
+import { basename } from 'node:path';
 import { formatQualifiedName } from '../../core/types/daml-type.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
-import { DarError } from '../../errors/dar.js';
 import { loadDarFile } from '../../io/files/dar-file.js';
-import type { CliCommand } from '../command.js';
+import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { parseSingleFileOption, parseTemplateOption, resolvePathOption } from '../options.js';
 import { computeDarTemplateTypes } from './inspect-dar.js';
 
-export const typesCommand: CliCommand = {
+export const typesCommand = defineCommand({
   command: 'types',
   describe: 'write the JSON type file of the data types one template reaches, read from a DAR',
-  builder: (y: Argv) =>
+  builder: (y) =>
     y
-      .option('dar', { type: 'string', demandOption: true, describe: '.dar or .dalf file' })
+      // an array so that a repeated --dar is seen (and refused) rather than silently typed as a string
+      .option('dar', { type: 'string', array: true, demandOption: true, describe: '.dar or .dalf file' })
       .option('template', {
         type: 'string',
         demandOption: true,
@@ -28,12 +28,10 @@ export const typesCommand: CliCommand = {
       })
       .option('out', { type: 'string', describe: 'output file (default: stdout)' }),
   run: async (args, ctx) => {
-    const darArg = args.dar;
-    if (typeof darArg !== 'string') {
-      throw new DarError('DAR_FILE_READ_FAILED', '"--dar" expected exactly one file');
-    }
+    const darArg = parseSingleFileOption('dar', args.dar);
+    const template = parseTemplateOption(args.template);
     const dar = await loadDarFile(darArg, { cwd: ctx.cwd });
-    const reach = computeDarTemplateTypes(dar, String(args.template));
+    const reach = computeDarTemplateTypes(dar, template);
     const tpl = formatQualifiedName(reach.dataTypes[0]!.def.name);
     const pkg = reach.templatePackage;
     const text = formatTypeFile(reach.packages, {
@@ -43,12 +41,12 @@ export const typesCommand: CliCommand = {
         `read by reserve-audit types from ${basename(darArg)}` +
         (dar.manifest?.sdkVersion ? ` (Sdk-Version ${dar.manifest.sdkVersion})` : ''),
     });
-    if (typeof args.out === 'string') {
-      await writeFile(resolve(ctx.cwd, args.out), text);
+    if (args.out !== undefined) {
+      await writeFile(resolvePathOption('out', args.out, ctx.cwd), text);
       ctx.stderr.write(
         `wrote ${args.out}: ${reach.dataTypes.length} data types from ${reach.packages.length} packages for ${tpl}\n`,
       );
     } else ctx.stdout.write(text);
     return EXIT_OK;
   },
-};
+});

@@ -84,3 +84,20 @@ export function formatAuditText(r: AuditReport, st: Style, verbose = false): str
   for (const f of r.findings.filter((x) => x.pool === null)) out.push(findingLine(f, st));
   return `${out.join('\n').trimEnd()}\n`;
 }
+
+/**
+ * The reasons an audit could not check, for stderr: at most five `could not check` lines and a
+ * count of the rest; '' unless the outcome is could-not-check.
+ */
+export function formatCouldNotCheckReasons(r: AuditReport): string {
+  if (r.summary.outcome !== 'could-not-check') return '';
+  const reasons = r.findings.filter((f) => f.label === 'could-not-check');
+  const lines = reasons
+    .slice(0, 5)
+    .map(
+      (f) =>
+        `reserve-audit: could not check: ${f.code}${f.pool === null ? '' : ` (${f.pool})`}: ${f.message}\n`,
+    );
+  if (reasons.length > 5) lines.push(`reserve-audit: … and ${reasons.length - 5} more\n`);
+  return lines.join('');
+}

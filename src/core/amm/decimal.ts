@@ -1,43 +1,13 @@
 /**
- * The one private decimal.js instance of the AMM core (spec/api-decisions.md §1). Never the global
- * `Decimal`: precision 80 significant digits (Numeric 10 amounts have ≤ 38), exponent notation
- * disabled, and explicit rounding helpers for the three rounding rules of §1:
- * pool payouts DOWN, amounts paid in UP, prices and fractions HALF-UP, all to 10 places.
+ * The AMM's reader of decimal strings from its own state (spec/api-decisions.md §1), over the one
+ * money instance of src/core/money/decimal.ts (precision, rounding and the §1 rounding helpers are
+ * stated there; re-exported here for the AMM and the simulated ledger).
  */
-import { Decimal } from 'decimal.js';
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
+import { Dec } from '../money/decimal.js';
 
-export const Dec = Decimal.clone({
-  precision: 80,
-  rounding: Decimal.ROUND_HALF_UP,
-  toExpNeg: -9e15,
-  toExpPos: 9e15,
-  maxE: 9e15,
-  minE: -9e15,
-});
-export type Dec = InstanceType<typeof Dec>;
-
-/** Number of decimal places of Daml `Numeric 10`. */
-export const SCALE = 10;
-
-export const ZERO: Dec = new Dec(0);
-export const ONE: Dec = new Dec(1);
-
-/** Rounds toward zero to 10 places (payouts by the pool: swap outputs, protocol fee). */
-export function roundDown10(d: Dec): Dec {
-  return d.toDecimalPlaces(SCALE, Dec.ROUND_DOWN);
-}
-
-/** Rounds away from zero to 10 places (amounts paid in: swap inputs, fees charged). */
-export function roundUp10(d: Dec): Dec {
-  return d.toDecimalPlaces(SCALE, Dec.ROUND_UP);
-}
-
-/** Rounds half-up to 10 places (prices, fractions, valuations). */
-export function roundHalfUp10(d: Dec): Dec {
-  return d.toDecimalPlaces(SCALE, Dec.ROUND_HALF_UP);
-}
+export { Dec, ONE, roundDown10, roundHalfUp10, roundUp10, SCALE, ZERO } from '../money/decimal.js';
 
 /**
  * Reads a decimal string that came from our own state (a pool reserve, a fee rate). Not for hostile

@@ -1,7 +1,8 @@
 /**
  * The AMM core (spec/api-decisions.md §1–§7, public-api.md): constant-product math, routes, fee
  * plans, quote bodies, and market data (orderbook, tickers, candles, volume, stats). Pure: the
- * server, the simulator and the auditor all compute with these same functions.
+ * server, the simulator and the auditor all compute with these same functions. Response shapes
+ * are the wire types of src/core/wire (one contract for server and auditor).
  */
 
 export {
@@ -30,9 +31,7 @@ export {
   ORDERBOOK_BAND,
   ORDERBOOK_DEFAULT_DEPTH,
   ORDERBOOK_MAX_DEPTH,
-  type Orderbook,
   type OrderbookInput,
-  type OrderbookLevel,
   parseOrderbookDepth,
 } from './orderbook.js';
 export {
@@ -49,15 +48,7 @@ export {
   quotePoolSwap,
   UNSUPPORTED_CONNECT_SYMBOL,
 } from './quote.js';
-export {
-  type QuoteAmount,
-  type QuoteBody,
-  type QuotePoolEntry,
-  type QuotePrices,
-  type QuoteSent,
-  type RenderQuoteInput,
-  renderQuoteBody,
-} from './quote-body.js';
+export { type RenderQuoteInput, renderQuoteBody } from './quote-body.js';
 export {
   computeCcValue,
   findDeepestPool,
@@ -70,9 +61,7 @@ export {
 export {
   computeAverageExecutionSeconds,
   computeStats,
-  formatTimestamp,
   type StatsInput,
-  type SwapStats,
 } from './stats.js';
 export {
   computeCcReserve,
@@ -102,8 +91,6 @@ export {
   type SwapPlanMode,
 } from './swap-plan.js';
 export {
-  type AggregatorPair,
-  type AggregatorTicker,
   computePairActivity,
   computePairGroups,
   computePairs,
@@ -113,4 +100,4 @@ export {
   type TickersInput,
 } from './tickers.js';
 export type * from './types.js';
-export { computeVolumeWindow, type VolumeWindow, type VolumeWindowInput } from './volume.js';
+export { computeVolumeWindow, type VolumeWindowInput } from './volume.js';

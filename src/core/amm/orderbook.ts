@@ -7,9 +7,11 @@
  * `computeOrderbookLevels` evaluates them exactly (80 digits, for audits and tests);
  * `computeOrderbook` (the response, plain JSON numbers) evaluates them in binary64 with a
  * cancellation-free form, within a few ulps of the exact values (docs/decisions/amm.md).
+ * The response is the wire type `AggregatorOrderbook` (src/core/wire/aggregator.ts).
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
+import type { AggregatorOrderbook, OrderbookLevel } from '../wire/aggregator.js';
 import { Dec, ONE, toDec } from './decimal.js';
 import { computeMidPriceExact } from './swap-math.js';
 import type { PoolState } from './types.js';
@@ -18,16 +20,6 @@ export const ORDERBOOK_DEFAULT_DEPTH = 100;
 export const ORDERBOOK_MAX_DEPTH = 200;
 /** ±2 % band */
 export const ORDERBOOK_BAND = '0.02';
-
-/** [price, base amount] */
-export type OrderbookLevel = readonly [number, number];
-
-export interface Orderbook {
-  readonly ticker_id: string;
-  readonly timestamp: number;
-  readonly bids: readonly OrderbookLevel[];
-  readonly asks: readonly OrderbookLevel[];
-}
 
 /**
  * Parses the `depth` query parameter: absent → 100; else an even integer 2..200 written in plain
@@ -127,7 +119,7 @@ export function computeOrderbookNumbers(
  * by rising price; empty sides while the pool has no reserves. Throws `AMM_INVALID_DEPTH` for a
  * depth that is not an even integer 2..200.
  */
-export function computeOrderbook(x: OrderbookInput): Orderbook {
+export function computeOrderbook(x: OrderbookInput): AggregatorOrderbook {
   const depth = x.depth ?? ORDERBOOK_DEFAULT_DEPTH;
   if (!Number.isInteger(depth) || depth < 2 || depth > ORDERBOOK_MAX_DEPTH || depth % 2 !== 0) {
     throw new AmmError(

@@ -2,9 +2,11 @@
  * Renders a `SwapPlan` as the body of POST /connect/quote and POST /pools/quote
  * (spec/api-decisions.md §1, §4, §4b; shape and number formatting of ../recordings). Keys are
  * emitted in the recorded (alphabetical) order; amounts/prices as 10-decimal strings,
- * network_fee.amount trimmed, estimated_time_seconds with two decimals.
+ * network_fee.amount trimmed, estimated_time_seconds with two decimals. The body is the wire type
+ * `QuoteResponse` (src/core/wire/quote.ts) the auditor parses.
  */
 import { AmmError } from '../../errors/amm.js';
+import type { QuoteAmount, QuoteHop, QuoteResponse } from '../wire/quote.js';
 import {
   addFx,
   cmpFx,
@@ -19,74 +21,9 @@ import {
   toFx,
 } from './exact.js';
 import { computeReserveOfExact, isSameToken, parsePoolExact } from './swap-math.js';
-import type { SwapHopPlan, SwapPlan } from './swap-plan.js';
+import type { SwapHopPlan, SwapPlan } from './swap-plan-types.js';
 import { computeSwapHopExact, computeSwapPlanExact } from './swap-plan-view.js';
 import type { PoolState, TokenRef } from './types.js';
-
-export interface QuoteAmount {
-  readonly amount: string;
-  readonly instrument_admin: string;
-  readonly instrument_id: string;
-}
-
-export interface QuotePrices {
-  readonly pool_after: string;
-  readonly pool_before: string;
-  readonly slippage: string;
-  readonly trade: string;
-  readonly trade_no_fees: string;
-}
-
-export interface QuotePoolEntry {
-  readonly buy: QuoteAmount;
-  readonly contract_id: string;
-  readonly fees: {
-    readonly admin: QuoteAmount;
-    readonly fee_percentage: string;
-    readonly liquidity: QuoteAmount;
-  };
-  readonly pool_id: string;
-  readonly pool_price_after: string;
-  readonly pool_price_before: string;
-  readonly prices: QuotePrices;
-  readonly sell: QuoteAmount;
-  readonly size: QuoteAmount;
-  readonly trade_price: string;
-  readonly trade_price_no_fees: string;
-}
-
-export interface QuoteSent {
-  /** only in /connect/quote (public-api.md: string or null) */
-  readonly affiliate_code?: string | null;
-  readonly buy_instrument_admin: string;
-  readonly buy_instrument_id: string;
-  readonly sell_amount: string;
-  readonly sell_instrument_admin: string;
-  readonly sell_instrument_id: string;
-}
-
-export interface QuoteBody {
-  readonly estimated_time_seconds: string;
-  readonly fees: {
-    readonly amount_admin: string;
-    readonly amount_liquidity: string;
-    readonly fee_percentage: string;
-    readonly instrument_admin: string;
-    readonly instrument_id: string;
-    readonly network_fee: QuoteAmount;
-  };
-  /** only in /connect/quote */
-  readonly memo?: string;
-  readonly pool_price_after_trade: string;
-  readonly pool_price_before_trade: string;
-  readonly pool_size: QuoteAmount;
-  readonly pools: readonly QuotePoolEntry[];
-  readonly prices: QuotePrices;
-  readonly returned: QuoteAmount;
-  readonly sent: QuoteSent;
-  readonly slippage: string;
-  readonly trade_price: string;
-}
 
 export interface RenderQuoteInput {
   readonly plan: SwapPlan;
@@ -118,7 +55,7 @@ function tvlCc(pool: PoolState, cc: TokenRef): Fixed {
   return r === null ? FX_ZERO : addFx(r, r);
 }
 
-function renderHop(h: SwapHopPlan, cc: TokenRef): QuotePoolEntry {
+function renderHop(h: SwapHopPlan, cc: TokenRef): QuoteHop {
   const e = computeSwapHopExact(h);
   const p = parsePoolExact(h.pool);
   const sellIsA = isSameToken(h.pool.tokenA, h.sell);
@@ -164,7 +101,7 @@ function renderHop(h: SwapHopPlan, cc: TokenRef): QuotePoolEntry {
  * `1 − trade_no_fees / pool_before` on the two rendered (10-place) values, as the live service
  * reports it; each hop's slippage uses unrounded values. All HALF-UP to 10 places.
  */
-export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
+export function renderQuoteBody(x: RenderQuoteInput): QuoteResponse {
   const { plan, cc } = x;
   const first = plan.hops[0];
   if (first === undefined) throw new AmmError('AMM_INVALID_POOL', '"plan" expected at least one hop, got 0');
@@ -205,7 +142,7 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
   const slippage = fmt(
     poolBeforeFx.n === 0n ? FX_ZERO : divFx(subFx(poolBeforeFx, tradeNoFeesFx), poolBeforeFx, 'half-up'),
   );
-  const sent: QuoteSent =
+  const sent: QuoteResponse['sent'] =
     x.connect === undefined
       ? {
           buy_instrument_admin: plan.buy.admin,
@@ -222,7 +159,7 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteBody {
           sell_instrument_admin: plan.sell.admin,
           sell_instrument_id: plan.sell.id,
         };
-  const body: QuoteBody = {
+  const body: QuoteResponse = {
     estimated_time_seconds: formatFixedPlaces(toFx(x.avgExecutionSeconds ?? '12', 'avgExecutionSeconds'), 2),
     fees: {
       amount_admin: fmt(computeSwapHopExact(first).protocolFee),

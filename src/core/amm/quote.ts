@@ -8,10 +8,11 @@
  * insufficient liquidity.
  */
 import { isAmmError } from '../../errors/amm.js';
+import type { QuoteResponse } from '../wire/quote.js';
 import type { Dec } from './decimal.js';
 import { cmpFx, type Fixed, formatFixed, parseFixed, toFx } from './exact.js';
 import { formatTrimmed, isAmountText, parseAmount } from './format.js';
-import { type QuoteBody, renderQuoteBody } from './quote-body.js';
+import { renderQuoteBody } from './quote-body.js';
 import { computeCcValueFx, findRoute, isTokenInPools } from './route.js';
 import { isSameToken } from './swap-math.js';
 import { computeSwapPlan, type SwapPlan, type SwapPlanMode } from './swap-plan.js';
@@ -35,7 +36,7 @@ export interface QuoteInput {
 }
 
 export type QuoteResult =
-  | { readonly ok: true; readonly body: QuoteBody; readonly plan: SwapPlan }
+  | { readonly ok: true; readonly body: QuoteResponse; readonly plan: SwapPlan }
   | { readonly ok: false; readonly status: 400 | 404; readonly error: string };
 
 /** A quote without its rendered body: what executing a swap needs. */

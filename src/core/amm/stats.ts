@@ -3,7 +3,11 @@
  * over 1 h / 24 h / 7 d / 30 d, daily CC volume over 30 days, total pool TVL, unique traders over
  * 90 days, and the execution-time performance of swaps (avg_speed, fastest in seconds;
  * consistency = fraction completed within the estimated time; histogram by whole seconds).
+ * Returns the wire type `SwapStats` (src/core/wire/stats.ts) the auditor parses.
  */
+
+import type { SwapStats } from '../wire/stats.js';
+import { formatApiTimestampSeconds } from '../wire/timestamp.js';
 import { Dec, toDec, ZERO } from './decimal.js';
 import { formatAmount, formatSeconds } from './format.js';
 import { computeTvlCc } from './swap-math.js';
@@ -11,31 +15,6 @@ import type { Amount, PoolState, SwapEvent, TokenRef } from './types.js';
 
 const HOUR_MS = 3_600_000;
 const DAY = 86_400_000;
-
-export interface SwapStats {
-  readonly swaps: {
-    readonly count_1h: number;
-    readonly count_24h: number;
-    readonly count_7d: number;
-    readonly count_30d: number;
-    readonly cc_volume_1h: string;
-    readonly cc_volume_24h: string;
-    readonly cc_volume_7d: string;
-    readonly cc_volume_30d: string;
-  };
-  readonly swap_performance: {
-    readonly chart_data: readonly { readonly seconds: number; readonly count: number }[];
-    /** mean execution seconds, 2 decimals; 0 without swaps */
-    readonly avg_speed: number;
-    /** fraction of swaps within the estimated time, 4 decimals; 0 without swaps */
-    readonly consistency: number;
-    /** smallest execution seconds; 0 without swaps */
-    readonly fastest: number;
-  };
-  readonly chart_volume: readonly { readonly day_bucket: string; readonly cc_volume_total: string }[];
-  readonly pool_tvl: { readonly tvl_cc: string };
-  readonly active_traders: { readonly count_90d: number };
-}
 
 export interface StatsInput {
   /** events of (at least) the last 90 days; older ones are ignored */
@@ -45,11 +24,6 @@ export interface StatsInput {
   readonly nowMs: number;
   /** the quote's estimated_time_seconds for `consistency`; default: this avg_speed */
   readonly estimatedTimeSeconds?: Amount;
-}
-
-/** "2026-06-28T00:00:00+00:00" for a ms timestamp (pure: no clock). */
-export function formatTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
 /**
@@ -135,7 +109,7 @@ export function computeStats(x: StatsInput): SwapStats {
       fastest: fastest === null ? 0 : fastest.toNumber(),
     },
     chart_volume: daily.map((v, i) => ({
-      day_bucket: formatTimestamp(firstDay + i * DAY),
+      day_bucket: formatApiTimestampSeconds(firstDay + i * DAY),
       cc_volume_total: formatAmount(v),
     })),
     pool_tvl: { tvl_cc: formatAmount(tvl) },

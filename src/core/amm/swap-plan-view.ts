@@ -5,7 +5,7 @@
  */
 import type { Dec } from './decimal.js';
 import { type Fixed, fixedToDec, toFx } from './exact.js';
-import type { NetworkFeeSource, SwapHopPlan, SwapPlan, SwapPlanMode } from './swap-plan.js';
+import type { NetworkFeeSource, SwapHopPlan, SwapPlan, SwapPlanMode } from './swap-plan-types.js';
 import type { PoolState, TokenRef } from './types.js';
 
 /** The exact (bigint) values a hop plan was built from, kept for rendering without re-parsing. */

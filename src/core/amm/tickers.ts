@@ -2,8 +2,11 @@
  * Aggregator pairs and tickers (spec/api-decisions.md §6): one entry per pair of active pools;
  * price and depth from the deepest pool, volumes/high/low over the trailing 24 h of swap events
  * across all pools of the pair, liquidity in USD = pair TVL in CC × the external CC-USD price.
- * Values are JSON numbers (converted from exact decimals at the end).
+ * Values are JSON numbers (converted from exact decimals at the end). Returns the wire types
+ * `AggregatorPair` and `AggregatorTicker` (src/core/wire/aggregator.ts) the auditor parses.
  */
+
+import type { AggregatorPair, AggregatorTicker } from '../wire/aggregator.js';
 import { type Dec, ONE, toDec, ZERO } from './decimal.js';
 import { formatTickerId } from './market-symbol.js';
 import { findDeepestPool } from './route.js';
@@ -11,30 +14,6 @@ import { computeMidPriceExact, computeTvlCc } from './swap-math.js';
 import type { Amount, PoolState, SwapEvent, TokenRef } from './types.js';
 
 export const DAY_MS = 86_400_000;
-
-export interface AggregatorPair {
-  readonly ticker_id: string;
-  readonly base: string;
-  readonly target: string;
-  readonly pool_id: string;
-}
-
-export interface AggregatorTicker {
-  readonly ticker_id: string;
-  readonly base_currency: string;
-  readonly target_currency: string;
-  readonly pool_id: string;
-  /** null while the deepest pool has no reserves */
-  readonly last_price: number | null;
-  readonly base_volume: number;
-  readonly target_volume: number;
-  readonly liquidity_in_usd: number;
-  readonly bid: number | null;
-  readonly ask: number | null;
-  /** null when the pair had no swap in the trailing 24 h */
-  readonly high: number | null;
-  readonly low: number | null;
-}
 
 /** The pools of one pair (same token a, same token b). */
 export interface PairGroup {

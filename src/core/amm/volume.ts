@@ -1,19 +1,14 @@
 /**
  * GET /volume (public-api.md "GET /volume", spec/api-decisions.md §2): swap count, CC volume and
  * CC fees over a half-open window [startMs, endMs) of swap events. Sums are exact (event values
- * have 10 places); fees_cc = lp_fees_cc + protocol_fees_cc.
+ * have 10 places); fees_cc = lp_fees_cc + protocol_fees_cc. Returns the wire type `VolumeTotals`
+ * (src/core/wire/volume.ts); the route adds start_time and end_time.
  */
+
+import type { VolumeTotals } from '../wire/volume.js';
 import { toDec, ZERO } from './decimal.js';
 import { formatAmount } from './format.js';
 import type { SwapEvent } from './types.js';
-
-export interface VolumeWindow {
-  readonly swap_count: string;
-  readonly volume_cc: string;
-  readonly fees_cc: string;
-  readonly lp_fees_cc: string;
-  readonly protocol_fees_cc: string;
-}
 
 export interface VolumeWindowInput {
   readonly events: readonly SwapEvent[];
@@ -24,7 +19,7 @@ export interface VolumeWindowInput {
 }
 
 /** Sums events with startMs ≤ tsMs < endMs. One event = one pool swap (a two-hop swap counts twice). */
-export function computeVolumeWindow(x: VolumeWindowInput): VolumeWindow {
+export function computeVolumeWindow(x: VolumeWindowInput): VolumeTotals {
   let count = 0;
   let volume = ZERO;
   let lp = ZERO;

@@ -1,32 +1,24 @@
 /**
- * The audit's private decimal.js instance and the small numeric helpers every check uses
- * (api-decisions §1: token amounts are Numeric 10, never JS numbers).
+ * The small numeric helpers every audit check uses (api-decisions §1: token amounts are Numeric 10,
+ * never JS numbers), over the one money instance of src/core/money/decimal.ts (precision and
+ * rounding are stated there).
  *
  * Comparisons here are exact unless a tolerance is passed. Nothing in this file rounds a token
  * amount that is then compared for equality: equality of proven amounts is exact.
  */
-import { Decimal as DecimalBase } from 'decimal.js';
-
-/** 60 significant digits, half-up; enough for Numeric 38/10 products and square roots. */
-export const AuditDecimal = DecimalBase.clone({
-  precision: 60,
-  rounding: DecimalBase.ROUND_HALF_UP,
-  toExpNeg: -9e15,
-  toExpPos: 9e15,
-});
-export type AuditDecimal = InstanceType<typeof AuditDecimal>;
+import { Dec } from '../money/decimal.js';
 
 const DECIMAL_RE = /^-?(?:0|[1-9]\d*|\d+)(?:\.\d+)?$/;
 
 /** Parses a plain decimal string ("12.5", "-0.1"); null for anything else (no exponent, no spaces). */
-export function parseDecimal(s: unknown): AuditDecimal | null {
+export function parseDecimal(s: unknown): Dec | null {
   if (typeof s === 'string') {
     if (s.length === 0 || s.length > 80 || !DECIMAL_RE.test(s)) return null;
-    return new AuditDecimal(s);
+    return new Dec(s);
   }
   if (typeof s === 'number') {
     if (!Number.isFinite(s)) return null;
-    return new AuditDecimal(s);
+    return new Dec(s);
   }
   return null;
 }
@@ -42,24 +34,19 @@ export function isSameAmount(a: unknown, b: unknown): boolean {
  * True when |got − expected| ≤ max(abs, rel × |expected|). Used for values published as JSON
  * numbers or rounded to 10 places by the exchange.
  */
-export function isWithin(
-  expected: AuditDecimal,
-  got: AuditDecimal,
-  rel: AuditDecimal | string,
-  abs: AuditDecimal | string = '0',
-): boolean {
-  const bound = AuditDecimal.max(new AuditDecimal(abs), expected.abs().mul(rel));
+export function isWithin(expected: Dec, got: Dec, rel: Dec | string, abs: Dec | string = '0'): boolean {
+  const bound = Dec.max(new Dec(abs), expected.abs().mul(rel));
   return got.sub(expected).abs().lte(bound);
 }
 
 /** Relative difference |got − expected| / |expected| (or |got| when expected is 0), as a string with 6 significant digits. */
-export function formatRelativeDiff(expected: AuditDecimal, got: AuditDecimal): string {
+export function formatRelativeDiff(expected: Dec, got: Dec): string {
   const diff = got.sub(expected).abs();
   if (expected.isZero()) return diff.toSignificantDigits(6).toString();
   return diff.div(expected.abs()).toSignificantDigits(6).toString();
 }
 
 /** Renders with exactly `dp` decimals, rounding half-up (display and evidence only). */
-export function formatFixed(d: AuditDecimal, dp = 10): string {
-  return d.toFixed(dp, AuditDecimal.ROUND_HALF_UP);
+export function formatFixed(d: Dec, dp = 10): string {
+  return d.toFixed(dp, Dec.ROUND_HALF_UP);
 }

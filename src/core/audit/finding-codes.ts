@@ -6,7 +6,7 @@
  * a verified reserve contract, `asserted` when both sides are only the exchange's word,
  * `could-not-check` when the check could not be performed.
  */
-import type { AuditArea, FindingLabel, Severity } from './finding.js';
+import type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
 
 export interface FindingCodeDef {
   readonly severity: Severity;

@@ -10,20 +10,9 @@
  * Skipped checks (not requested: no mirror, no --probe-quotes) never influence the outcome.
  */
 import { FINDING_CODES, type FindingCode } from './finding-codes.js';
+import type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
 
-export type Severity = 'error' | 'warning' | 'info';
-export type FindingLabel = 'proven' | 'asserted' | 'could-not-check';
-export type AuditArea = 'fetch' | 'proof' | 'state' | 'history' | 'market' | 'quote' | 'volume' | 'tokens';
-export const AUDIT_AREAS: readonly AuditArea[] = [
-  'fetch',
-  'proof',
-  'state',
-  'history',
-  'market',
-  'quote',
-  'volume',
-  'tokens',
-];
+export { AUDIT_AREAS, type AuditArea, type FindingLabel, type Severity } from './finding-kinds.js';
 
 export interface Evidence {
   readonly expected?: unknown;

@@ -11,9 +11,9 @@ import type {
   ExchangeInfoResponse,
 } from '../wire/index.js';
 import type { RawResponse } from '../wire/snapshot.js';
+import { formatApiTimestampMicros } from '../wire/timestamp.js';
 import type { ResponseTiming } from './market-time.js';
 import type { AuditSnapshot, Fetched, MarketTiming, TokenKey, VolumeWindow } from './snapshot.js';
-import { formatMicrosIso } from './time.js';
 
 /** The published Connect fee rule (public-api.md "POST /connect/quote" rule 6). */
 export const PUBLISHED_CONNECT_FEE_RATE = '0.002';
@@ -127,7 +127,7 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
   });
   return {
     baseUrl: s.baseUrl,
-    fetchedAt: formatMicrosIso(BigInt(s.startedAtMs) * 1000n),
+    fetchedAt: formatApiTimestampMicros(BigInt(s.startedAtMs) * 1000n),
     proofs: proofs(s.proofsBefore),
     proofsAfter: proofs(s.proofsAfter),
     state: map(s.poolsState, (v) =>

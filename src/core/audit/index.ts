@@ -16,5 +16,4 @@ export * from './quote-checks.js';
 export * from './run-checks.js';
 export * from './snapshot.js';
 export * from './state-checks.js';
-export * from './time.js';
 export * from './volume-checks.js';

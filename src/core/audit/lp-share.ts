@@ -4,21 +4,28 @@
  * (api-decisions §1), so this value never decreases; the history check allows a relative
  * tolerance of LP_SHARE_TOLERANCE for rounding of the 10-decimal amounts.
  */
-import { AuditDecimal, parseDecimal } from './decimal.js';
+import { Dec } from '../money/decimal.js';
+import { parseDecimal } from './decimal.js';
 
-/** A 24-digit instance for displaying LP-share values (20 significant digits are shown). */
-const DisplayDecimal = AuditDecimal.clone({ precision: 24 });
+/** Significant digits the display value is computed to before it is shown with 20. */
+const DISPLAY_DIGITS = 24;
 
-/** √(a × b) / L to 20 significant digits (display; half-up at the 24th digit), or null. */
+/**
+ * √(a × b) / L to 20 significant digits (display: the square root and the quotient each rounded
+ * half-up to 24 significant digits, then 20 shown), or null.
+ */
 export function formatLpShareValue(reserveA: string, reserveB: string, totalLpSupply: string): string | null {
   const a = parseDecimal(reserveA);
   const b = parseDecimal(reserveB);
   const l = parseDecimal(totalLpSupply);
   if (a === null || b === null || l === null || l.lte(0) || a.lt(0) || b.lt(0)) return null;
-  return new DisplayDecimal(a.mul(b).toString())
+  return a
+    .mul(b)
     .sqrt()
-    .div(new DisplayDecimal(l.toString()))
-    .toSignificantDigits(20)
+    .toSignificantDigits(DISPLAY_DIGITS, Dec.ROUND_HALF_UP)
+    .div(l)
+    .toSignificantDigits(DISPLAY_DIGITS, Dec.ROUND_HALF_UP)
+    .toSignificantDigits(20, Dec.ROUND_HALF_UP)
     .toString();
 }
 
@@ -26,14 +33,10 @@ export function formatLpShareValue(reserveA: string, reserveB: string, totalLpSu
 export const LP_SHARE_TOLERANCE = '0.000000001';
 
 /**
- * √(a × b) / L computed with 60 significant digits (rounding half-up at the 60th digit);
+ * √(a × b) / L computed with the money instance's 80 significant digits (half-up at the 80th);
  * null when an input is not a decimal or L ≤ 0.
  */
-export function computeLpShareValue(
-  reserveA: string,
-  reserveB: string,
-  totalLpSupply: string,
-): AuditDecimal | null {
+export function computeLpShareValue(reserveA: string, reserveB: string, totalLpSupply: string): Dec | null {
   const a = parseDecimal(reserveA);
   const b = parseDecimal(reserveB);
   const l = parseDecimal(totalLpSupply);
@@ -42,23 +45,15 @@ export function computeLpShareValue(
 }
 
 /** True when `now` is below `before × (1 − tolerance)`. */
-export function isLpShareDecrease(
-  before: AuditDecimal,
-  now: AuditDecimal,
-  tolerance: string = LP_SHARE_TOLERANCE,
-): boolean {
-  return now.lt(before.mul(new AuditDecimal(1).sub(tolerance)));
+export function isLpShareDecrease(before: Dec, now: Dec, tolerance: string = LP_SHARE_TOLERANCE): boolean {
+  return now.lt(before.mul(new Dec(1).sub(tolerance)));
 }
 
 /**
  * (√(a·b)/L)² = a·b/L², exact in decimal (no square root): the history check compares these,
  * since v_now < v_before·(1 − t) ⇔ q_now < q_before·(1 − t)² for non-negative values.
  */
-export function computeLpShareSquare(
-  reserveA: string,
-  reserveB: string,
-  totalLpSupply: string,
-): AuditDecimal | null {
+export function computeLpShareSquare(reserveA: string, reserveB: string, totalLpSupply: string): Dec | null {
   const a = parseDecimal(reserveA);
   const b = parseDecimal(reserveB);
   const l = parseDecimal(totalLpSupply);
@@ -68,11 +63,11 @@ export function computeLpShareSquare(
 
 /** True when the squared value `now` is below `before × (1 − tolerance)²`. */
 export function isLpShareSquareDecrease(
-  before: AuditDecimal,
-  now: AuditDecimal,
+  before: Dec,
+  now: Dec,
   tolerance: string = LP_SHARE_TOLERANCE,
 ): boolean {
-  const k = new AuditDecimal(1).sub(tolerance);
+  const k = new Dec(1).sub(tolerance);
   return now.lt(before.mul(k).mul(k));
 }
 

@@ -9,11 +9,12 @@
  *   4. else → MARKET_DATA_STALE_UNVERIFIED (warning, could-not-check), recorded as a SKIPPED check:
  *      the proofs were verified; a cache older than every known state does not change the exit code.
  */
+
+import { formatInstantMs } from '../wire/timestamp.js';
 import { type AuditArea, type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
   computeCandidateInstants,
   computeLatestChangeMs,
-  formatMsIso,
   type ReserveTimeline,
   type TimeWindow,
 } from './market-time.js';
@@ -69,9 +70,9 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     return;
   }
   const windowEvidence = {
-    stateWindow: [formatMsIso(w.loMs), formatMsIso(w.hiMs)],
+    stateWindow: [formatInstantMs(w.loMs), formatInstantMs(w.hiMs)],
     windowSource: w.source,
-    newestContractCreatedAt: formatMsIso(latest),
+    newestContractCreatedAt: formatInstantMs(latest),
   };
   for (const t of computeCandidateInstants(ctx.timeline, k.pools, w)) {
     const r = k.evalAt(t);
@@ -81,10 +82,10 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
       makeFinding(
         'MARKET_DATA_FROM_CACHE',
         k.pool,
-        `${k.what} matches the proven reserves current at ${formatMsIso(t)}, inside its cache window (the newest contract is from ${formatMsIso(latest)})`,
+        `${k.what} matches the proven reserves current at ${formatInstantMs(t)}, inside its cache window (the newest contract is from ${formatInstantMs(latest)})`,
         {
           ...windowEvidence,
-          matchedStateAt: formatMsIso(t),
+          matchedStateAt: formatInstantMs(t),
           currentMismatch: k.findings.map((f) => f.message),
         },
       ),
@@ -98,7 +99,7 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     makeFinding(
       'MARKET_DATA_STALE_UNVERIFIED',
       k.pool,
-      `${k.what} matches no known reserve state, and the pool changed within its cache window (${formatMsIso(w.loMs)} … ${formatMsIso(w.hiMs)}): not checked`,
+      `${k.what} matches no known reserve state, and the pool changed within its cache window (${formatInstantMs(w.loMs)} … ${formatInstantMs(w.hiMs)}): not checked`,
       { ...windowEvidence, currentMismatch: k.findings.map((f) => f.message) },
     ),
   );

@@ -3,12 +3,15 @@
  * api-decisions §2, §6): /markets/info lists a service market per pool symbol; aggregator pairs ↔
  * markets (deepest pool = largest CC-side reserve); tickers' last price, bid and ask ↔ the proven
  * reserves and fee rate of the deepest pool. Order books: orderbook-checks.ts.
- * Aggregator values are JSON numbers: compared with a relative tolerance of 1e-9.
+ * Aggregator values are JSON numbers: compared with a relative tolerance of 1e-9. A pool without
+ * reserves has no price: the ticker of a pair whose deepest pool is empty must publish null
+ * (and one whose deepest pool has reserves must publish numbers).
  * Tickers and order books are cached server-side: a mismatch with the newest reserves is decided
  * by market-cache.ts against the reserve states current within the response's cache window.
  */
 import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
-import { AuditDecimal, parseDecimal } from './decimal.js';
+import { Dec } from '../money/decimal.js';
+import { parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
   capMaxAge,
@@ -43,13 +46,13 @@ export function computePairPools(
     list.push(r);
     out.set(id, list);
   }
-  const depth = new Map<string, AuditDecimal>();
+  const depth = new Map<string, Dec>();
   for (const r of reserves.values())
     depth.set(
       r.poolId,
-      parseDecimal(cc !== null && sameToken(r.tokenB, cc) ? r.reserveB : r.reserveA) ?? new AuditDecimal(0),
+      parseDecimal(cc !== null && sameToken(r.tokenB, cc) ? r.reserveB : r.reserveA) ?? new Dec(0),
     );
-  const d = (r: PoolReserves): AuditDecimal => depth.get(r.poolId) ?? new AuditDecimal(0);
+  const d = (r: PoolReserves): Dec => depth.get(r.poolId) ?? new Dec(0);
   for (const list of out.values()) list.sort((x, y) => d(y).cmp(d(x)) || x.poolId.localeCompare(y.poolId));
   return out;
 }
@@ -139,19 +142,30 @@ export function checkPairs(
   c.record('market', 'market.pairs', null, f);
 }
 
-/** Ticker findings of pair `id` against the deepest pool `r`; null when the pool has no reserves. */
+/** Whether a published price matches the expected one; null (no price) matches only null. */
+function isSamePrice(expected: number | null, got: number | null): boolean {
+  return expected === null || got === null ? expected === got : nearFloat(expected, got);
+}
+
+/**
+ * Ticker findings of pair `id` against the deepest pool `r` (no reserves → no price expected:
+ * last_price, bid and ask null); null when the pool's fee rate is unreadable.
+ */
 function computeTickerFindings(id: string, t: TickerEntry, r: PoolReserves): Finding[] | null {
   const mid = computeMidPriceExact(r);
   const fee = parseDecimal(r.feeRate);
-  if (mid === null || fee === null) return null;
+  if (fee === null) return null;
   const f: Finding[] = [];
   // aggregator values are binary64: compare in binary64 (relative error ~1e-16 ≪ 1e-9)
-  const m = mid.toNumber();
+  const m = mid === null ? null : mid.toNumber();
   const fr = fee.toNumber();
-  const exp = { last_price: m, bid: m * (1 - fr), ask: m * (1 + fr) };
+  const exp =
+    m === null
+      ? { last_price: null, bid: null, ask: null }
+      : { last_price: m, bid: m * (1 - fr), ask: m * (1 + fr) };
   const got = { last_price: t.lastPrice, bid: t.bid, ask: t.ask };
   for (const k of ['last_price', 'bid', 'ask'] as const)
-    if (!nearFloat(exp[k], got[k]))
+    if (!isSamePrice(exp[k], got[k]))
       f.push(
         makeFinding(
           'TICKER_MISMATCH',
@@ -217,7 +231,7 @@ export function checkTickers(
     }
     const f = computeTickerFindings(id, t, r);
     if (f === null) {
-      c.skip('market', 'market.ticker', r.poolId, 'pool has no reserves');
+      c.skip('market', 'market.ticker', r.poolId, 'fee rate unreadable');
       continue;
     }
     recordCachedCheck(c, cache, {

@@ -17,8 +17,6 @@
  * All times are ms; ledger times come from the exchange's clock, fetch times from the auditor's.
  */
 
-import { formatMicrosIso } from './time.js';
-
 /** Allowed skew between the auditor's clock and the exchange's ledger clock. */
 export const CLOCK_SLACK_MS = 2_000;
 
@@ -138,9 +136,4 @@ export function computeChangesWithin(
       if (s.createdAtMs >= w.loMs && s.createdAtMs <= w.hiMs)
         out.push({ poolId: p, contractId: s.contractId, createdAtMs: s.createdAtMs });
   return out;
-}
-
-/** ISO text of a ms instant, for evidence. */
-export function formatMsIso(ms: number): string {
-  return Number.isSafeInteger(ms) ? formatMicrosIso(BigInt(ms) * 1000n) : String(ms);
 }

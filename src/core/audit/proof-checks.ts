@@ -4,39 +4,34 @@
  * a template the reserve profile lists; the JSON reserves, LP supply, ledger_created_at, template
  * identity, pool id and tokens must equal what the blob contains. An unverifiable proof is
  * could-not-check, never a pass. Only a verified blob yields `proven` values for later checks.
+ * The proof itself is the one proof step of src/core/proof (`assessReserveProof`); this file only
+ * turns its result into checks and findings.
  */
-import type { Value } from '../codec/value.js';
-import {
-  extractProvenFields,
-  findTemplateProfile,
-  type ProvenFields,
-  type ReserveProfile,
-} from '../proof/profile.js';
-import { isSameAmount } from './decimal.js';
+import { compareReserveAmounts } from '../proof/compare-fields.js';
+import type { ProofEvidence } from '../proof/evidence.js';
+import type { ProvenFields, ReserveProfile } from '../proof/profile.js';
+import { assessReserveProof, hasProofReason, type ReserveProof } from '../proof/reserve-proof.js';
+import { formatApiTimestampMicros, parseTimestampMicros } from '../wire/timestamp.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import type { ProofEntry, TemplateIdentity, TokenKey } from './snapshot.js';
-import { formatMicrosIso, parseIsoMicros } from './time.js';
 
-/** What decoding and recomputing one proof gave (filled by src/run/audit.ts). */
-export interface ProofVerification {
-  /** recomputation of the contract ID from the blob */
-  readonly idStatus: 'verified' | 'mismatch' | 'could-not-check';
-  readonly reasons: readonly string[];
-  /** the recomputed ID when it could be computed */
-  readonly recomputedContractId: string | null;
-  /** null when the blob did not decode (then decodeError says why) */
-  readonly decoded: {
-    readonly embeddedContractId: string;
-    readonly template: TemplateIdentity;
-    readonly createdAtMicros: bigint;
-    readonly createArg: Value;
-    /** record field labels of the template from the type environment, or null */
-    readonly fieldLabels: readonly string[] | null;
-  } | null;
-  readonly decodeError: string | null;
-}
+/**
+ * What decoding and recomputing one proof gave (src/core/proof/evidence.ts); kept under this name
+ * for library callers that build evidence by hand and complete it with `assessReserveProof`.
+ */
+export type ProofVerification = ProofEvidence;
 
-export type ProvenStatus = 'proven' | 'failed' | 'unverifiable';
+/** What the checks use when the proof step produced no result for an entry. */
+const NO_EVIDENCE: ProofEvidence = {
+  idStatus: 'could-not-check',
+  reasons: ['no verification result'],
+  idReason: null,
+  recomputedContractId: null,
+  decoded: null,
+  decodeError: 'not verified',
+};
+
+export type ProvenStatus = ReserveProof['status'];
 
 /** One pool's proof after checking. `fields` is set only when the blob's values can be trusted. */
 export interface ProvenPool {
@@ -70,28 +65,35 @@ function compareFields(e: ProofEntry, f: ProvenFields, createdAt: bigint): Findi
       ),
     );
   };
-  if (!isSameAmount(f.reserveA, e.reserveA)) field('reserve_a', f.reserveA, e.reserveA);
-  if (!isSameAmount(f.reserveB, e.reserveB)) field('reserve_b', f.reserveB, e.reserveB);
-  if (!isSameAmount(f.totalLpSupply, e.totalLpSupply))
-    field('total_lp_supply', f.totalLpSupply, e.totalLpSupply);
-  if (parseIsoMicros(e.ledgerCreatedAt) !== createdAt)
-    field('ledger_created_at', formatMicrosIso(createdAt), e.ledgerCreatedAt);
+  for (const d of compareReserveAmounts(f, e)) field(d.field, d.expected, d.got);
+  if (parseTimestampMicros(e.ledgerCreatedAt) !== createdAt)
+    field('ledger_created_at', formatApiTimestampMicros(createdAt), e.ledgerCreatedAt);
   if (f.poolId !== null && f.poolId !== e.poolId) field('pool_id', f.poolId, e.poolId);
   if (!sameToken(f.tokenA, e.tokenA)) field('token_a_instrument', f.tokenA, e.tokenA);
   if (!sameToken(f.tokenB, e.tokenB)) field('token_b_instrument', f.tokenB, e.tokenB);
   return out;
 }
 
-/** Checks one proof; records checks proof.contract-id, proof.template, proof.fields for its pool. */
+/** Turns one proof's result into checks proof.contract-id, proof.template, proof.fields for its pool. */
 function checkOneProof(
   c: AuditCollector,
   e: ProofEntry,
-  v: ProofVerification,
+  proof: ReserveProof,
   profile: ReserveProfile,
 ): ProvenPool {
+  const v = proof.evidence;
   const pool = e.poolId;
-  const base = { poolId: pool, contractId: e.contractId, entry: e };
-  if (v.decoded === null) {
+  const result = {
+    poolId: pool,
+    contractId: e.contractId,
+    entry: e,
+    status: proof.status,
+    fields: proof.provenFields,
+    template: proof.template,
+    ledgerCreatedAtMicros: proof.createdAtMicros,
+  };
+  const d = v.decoded;
+  if (d === null) {
     c.record('proof', 'proof.contract-id', pool, [
       makeFinding(
         'PROOF_BLOB_MALFORMED',
@@ -105,12 +107,11 @@ function checkOneProof(
     ]);
     c.skip('proof', 'proof.template', pool, 'blob did not decode');
     c.skip('proof', 'proof.fields', pool, 'blob did not decode');
-    return { ...base, status: 'failed', fields: null, template: null, ledgerCreatedAtMicros: null };
+    return result;
   }
-  const d = v.decoded;
   // 1. the contract ID
   const idFindings: Finding[] = [];
-  if (d.embeddedContractId !== e.contractId)
+  if (hasProofReason(proof, 'PUBLISHED_ID_MISMATCH'))
     idFindings.push(
       makeFinding(
         'PROOF_CONTRACT_ID_MISMATCH',
@@ -123,7 +124,7 @@ function checkOneProof(
         },
       ),
     );
-  if (v.idStatus === 'mismatch')
+  if (hasProofReason(proof, 'ID_NOT_RECOMPUTED'))
     idFindings.push(
       makeFinding(
         'PROOF_CONTRACT_ID_MISMATCH',
@@ -137,7 +138,7 @@ function checkOneProof(
         },
       ),
     );
-  else if (v.idStatus === 'could-not-check')
+  else if (hasProofReason(proof, 'ID_UNVERIFIABLE'))
     idFindings.push(
       makeFinding(
         'PROOF_UNVERIFIABLE',
@@ -149,11 +150,10 @@ function checkOneProof(
         },
       ),
     );
-  const idStatus = c.record('proof', 'proof.contract-id', pool, idFindings);
+  c.record('proof', 'proof.contract-id', pool, idFindings);
   // 2. the template
   const tFindings: Finding[] = [];
-  const tp = findTemplateProfile(profile, d.template);
-  if (tp === null)
+  if (proof.templateProfile === null)
     tFindings.push(
       makeFinding(
         'PROOF_TEMPLATE_UNEXPECTED',
@@ -175,71 +175,38 @@ function checkOneProof(
     );
   c.record('proof', 'proof.template', pool, tFindings);
   // 3. the fields
-  if (tp === null) {
+  if (proof.templateProfile === null) {
     c.skip('proof', 'proof.fields', pool, 'template not in the reserve profile');
-    return {
-      ...base,
-      status: 'failed',
-      fields: null,
-      template: d.template,
-      ledgerCreatedAtMicros: d.createdAtMicros,
-    };
+    return result;
   }
-  const ex = extractProvenFields(tp, d.createArg, d.fieldLabels);
-  if (!ex.ok) {
+  if (proof.blobFields === null) {
+    const why = proof.reasons.find((r) => r.code === 'FIELDS_UNREADABLE')?.message ?? 'unknown reason';
     c.record('proof', 'proof.fields', pool, [
-      makeFinding(
-        'PROOF_UNVERIFIABLE',
-        pool,
-        `reserve fields could not be read from the blob: ${ex.reason}`,
-        { reason: ex.reason },
-      ),
+      makeFinding('PROOF_UNVERIFIABLE', pool, `reserve fields could not be read from the blob: ${why}`, {
+        reason: why,
+      }),
     ]);
-    return {
-      ...base,
-      status: 'unverifiable',
-      fields: null,
-      template: d.template,
-      ledgerCreatedAtMicros: d.createdAtMicros,
-    };
+    return result;
   }
-  c.record('proof', 'proof.fields', pool, compareFields(e, ex.value, d.createdAtMicros));
-  const trusted = idStatus === 'pass' && tFindings.every((f) => f.code !== 'PROOF_TEMPLATE_UNEXPECTED');
-  const status: ProvenStatus = trusted
-    ? 'proven'
-    : idStatus === 'could-not-check'
-      ? 'unverifiable'
-      : 'failed';
-  return {
-    ...base,
-    status,
-    fields: trusted ? ex.value : null,
-    template: d.template,
-    ledgerCreatedAtMicros: d.createdAtMicros,
-  };
+  c.record('proof', 'proof.fields', pool, compareFields(e, proof.blobFields, d.createdAtMicros));
+  return result;
 }
 
 /**
- * Checks every proof. `verifications[i]` belongs to `proofs[i]`. Returns the pools by pool id
+ * Checks every proof. `reserveProofs[i]` (the proof step's result) belongs to `proofs[i]`. Returns the pools by pool id
  * (the first proof of a pool when there are duplicates, which are findings).
  */
 export function checkProofs(
   c: AuditCollector,
   proofs: readonly ProofEntry[],
-  verifications: readonly ProofVerification[],
+  reserveProofs: readonly ReserveProof[],
   profile: ReserveProfile,
 ): Map<string, ProvenPool> {
   const out = new Map<string, ProvenPool>();
   const byContract = new Map<string, string>();
   const dup: Finding[] = [];
   proofs.forEach((e, i) => {
-    const v: ProofVerification = verifications[i] ?? {
-      idStatus: 'could-not-check',
-      reasons: ['no verification result'],
-      recomputedContractId: null,
-      decoded: null,
-      decodeError: 'not verified',
-    };
+    const proof = reserveProofs[i] ?? assessReserveProof(e.contractId, NO_EVIDENCE, profile);
     if (out.has(e.poolId)) {
       dup.push(
         makeFinding('PROOF_DUPLICATE', e.poolId, `pool ${e.poolId} has more than one proof`, {
@@ -259,7 +226,7 @@ export function checkProofs(
         ),
       );
     byContract.set(e.contractId, e.poolId);
-    out.set(e.poolId, checkOneProof(c, e, v, profile));
+    out.set(e.poolId, checkOneProof(c, e, proof, profile));
   });
   c.record('proof', 'proof.unique', null, dup);
   return out;

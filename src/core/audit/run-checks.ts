@@ -7,6 +7,8 @@
  */
 
 import type { ReserveProfile } from '../proof/profile.js';
+import type { ReserveProof } from '../proof/reserve-proof.js';
+import { parseTimestampMicros } from '../wire/timestamp.js';
 import type { AuditArea } from './finding.js';
 import {
   AuditCollector,
@@ -28,11 +30,10 @@ import type { MarketCacheContext } from './market-cache.js';
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
-import { checkProofs, type ProofVerification, type ProvenPool } from './proof-checks.js';
+import { checkProofs, type ProvenPool } from './proof-checks.js';
 import { checkQuotes } from './quote-checks.js';
 import type { AuditSnapshot, Fetched, StateEntry } from './snapshot.js';
 import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } from './state-checks.js';
-import { parseIsoMicros } from './time.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
 
 /** What the mirror knows, loaded BEFORE the current snapshot is recorded. */
@@ -47,8 +48,8 @@ export interface MirrorHistory {
 
 export interface AuditInput {
   readonly snapshot: AuditSnapshot;
-  /** one per `snapshot.proofs` entry, same order */
-  readonly verifications: readonly ProofVerification[];
+  /** the proof step's result (src/core/proof) for each `snapshot.proofs` entry, same order */
+  readonly reserveProofs: readonly ReserveProof[];
   /** null when no mirror was given (history checks are skipped) */
   readonly history: MirrorHistory | null;
   readonly profile: ReserveProfile;
@@ -109,13 +110,13 @@ function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string,
     c.skip('history', 'history', null, 'no --mirror given');
     return;
   }
-  const nowMs = Number((parseIsoMicros(input.snapshot.fetchedAt) ?? 0n) / 1000n);
+  const nowMs = Number((parseTimestampMicros(input.snapshot.fetchedAt) ?? 0n) / 1000n);
   for (const [poolId, p] of proven) {
     const past = h.series.get(poolId) ?? [];
     const current: HistoryPoint = {
       observedAtMs: nowMs,
       contractId: p.contractId,
-      ledgerCreatedAtMicros: p.ledgerCreatedAtMicros ?? parseIsoMicros(p.entry.ledgerCreatedAt),
+      ledgerCreatedAtMicros: p.ledgerCreatedAtMicros ?? parseTimestampMicros(p.entry.ledgerCreatedAt),
       reserveA: p.fields?.reserveA ?? p.entry.reserveA,
       reserveB: p.fields?.reserveB ?? p.entry.reserveB,
       totalLpSupply: p.fields?.totalLpSupply ?? p.entry.totalLpSupply,
@@ -160,7 +161,7 @@ export function computeReserveTimeline(
         continue;
       add(poolId, { contractId: h.contractId, createdAtMs: at, reserveA: h.reserveA, reserveB: h.reserveB });
     }
-    const at = microsToMs(p.ledgerCreatedAtMicros ?? parseIsoMicros(p.entry.ledgerCreatedAt));
+    const at = microsToMs(p.ledgerCreatedAtMicros ?? parseTimestampMicros(p.entry.ledgerCreatedAt));
     if (at === null) continue;
     const list = (out.get(poolId) ?? []).filter((x) => x.contractId !== p.contractId);
     list.push({
@@ -186,7 +187,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const proven =
     proofs === null
       ? new Map<string, ProvenPool>()
-      : checkProofs(c, proofs, input.verifications, input.profile);
+      : checkProofs(c, proofs, input.reserveProofs, input.profile);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
   if (proofs !== null && state !== null && proofs.length === 0 && state.length === 0)

@@ -90,9 +90,10 @@ export interface PairEntry {
 export interface TickerEntry {
   readonly tickerId: string;
   readonly poolId: string | null;
-  readonly lastPrice: number;
-  readonly bid: number;
-  readonly ask: number;
+  /** null: no price published (the deepest pool has no reserves) */
+  readonly lastPrice: number | null;
+  readonly bid: number | null;
+  readonly ask: number | null;
 }
 
 /** /aggregator/orderbook for one ticker: [price, base amount] levels, best first. */

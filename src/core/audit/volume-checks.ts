@@ -6,7 +6,9 @@
  * equals the sum of the pools' TVLs; every pool token is listed in /tokens/info.
  * Sums of published 10-decimal strings are exact: compared without tolerance.
  */
-import { AuditDecimal, isSameAmount, parseDecimal } from './decimal.js';
+import { Dec } from '../money/decimal.js';
+import { formatInstantMs } from '../wire/timestamp.js';
+import { isSameAmount, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
   capMaxAge,
@@ -19,7 +21,6 @@ import {
   computeComputedAtWindow,
   computeStateWindow,
   findStateAt,
-  formatMsIso,
   type TimeWindow,
 } from './market-time.js';
 import type {
@@ -61,7 +62,7 @@ export function checkVolume(c: AuditCollector, v: VolumeSplit): void {
   ]);
   const f: Finding[] = [];
   for (const k of FIELDS) {
-    let sum = new AuditDecimal(0);
+    let sum = new Dec(0);
     let ok = true;
     for (const p of v.parts) {
       const d = parseDecimal(p[k]);
@@ -127,7 +128,7 @@ export function checkStats(
       );
     recordStatsVolume(c, f, cache, statsWindow, reserves);
   }
-  let sum = new AuditDecimal(0);
+  let sum = new Dec(0);
   let label: 'proven' | 'asserted' = 'proven';
   for (const st of state) {
     const d = parseDecimal(st.tvlCc);
@@ -156,7 +157,7 @@ export function checkStats(
     what: '/stats pool_tvl.tvl_cc',
     evalAt: (at) => {
       if (cache === null || cc === null) return null;
-      let total = new AuditDecimal(0);
+      let total = new Dec(0);
       for (const st of state) {
         const k = findStateAt(cache.timeline, st.poolId, at);
         if (k === null) return null;
@@ -202,10 +203,10 @@ function recordStatsVolume(
     makeFinding(
       'MARKET_DATA_STALE_UNVERIFIED',
       null,
-      `/stats 24 h figures differ from /volume, and ${swaps.length} swap(s) fall between the instants they were computed at (${formatMsIso(span.loMs)} … ${formatMsIso(span.hiMs)}): not checked`,
+      `/stats 24 h figures differ from /volume, and ${swaps.length} swap(s) fall between the instants they were computed at (${formatInstantMs(span.loMs)} … ${formatInstantMs(span.hiMs)}): not checked`,
       {
-        window: [formatMsIso(span.loMs), formatMsIso(span.hiMs)],
-        swaps: swaps.slice(0, 20).map((x) => ({ ...x, createdAtMs: formatMsIso(x.createdAtMs) })),
+        window: [formatInstantMs(span.loMs), formatInstantMs(span.hiMs)],
+        swaps: swaps.slice(0, 20).map((x) => ({ ...x, createdAtMs: formatInstantMs(x.createdAtMs) })),
         currentMismatch: f.map((x) => x.message),
       },
     ),

@@ -1,6 +1,11 @@
 /**
  * The aggregator endpoints (spec/public-api.md "Aggregator endpoints", api-decisions §6):
  * GET /aggregator/pairs, /aggregator/tickers, /aggregator/orderbook. Values are plain JSON numbers.
+ * The server builds these types (src/core/amm/tickers.ts, orderbook.ts) and the auditor parses them.
+ *
+ * A pair whose deepest pool has no reserves has no price: `last_price`, `bid` and `ask` are null
+ * (the spec is silent; like `price` of /pools/state, "null while the pool has no reserves") and its
+ * order book has empty sides.
  */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
@@ -16,12 +21,15 @@ export interface AggregatorTicker {
   readonly base_currency: string;
   readonly target_currency: string;
   readonly pool_id: string;
-  readonly last_price: number;
+  /** mid of the deepest pool; null while that pool has no reserves */
+  readonly last_price: number | null;
   readonly base_volume: number;
   readonly target_volume: number;
   readonly liquidity_in_usd: number;
-  readonly bid: number;
-  readonly ask: number;
+  /** mid × (1 − fee rate); null while the deepest pool has no reserves */
+  readonly bid: number | null;
+  /** mid × (1 + fee rate); null while the deepest pool has no reserves */
+  readonly ask: number | null;
   /** null when the pair had no swap in the trailing 24 h */
   readonly high: number | null;
   readonly low: number | null;
@@ -87,12 +95,12 @@ export function parseAggregatorTickersResponse(
       base_currency: r.nonEmptyString(t, 'base_currency'),
       target_currency: r.nonEmptyString(t, 'target_currency'),
       pool_id: r.nonEmptyString(t, 'pool_id'),
-      last_price: r.number(t, 'last_price'),
+      last_price: r.nullableNumber(t, 'last_price'),
       base_volume: r.number(t, 'base_volume'),
       target_volume: r.number(t, 'target_volume'),
       liquidity_in_usd: r.number(t, 'liquidity_in_usd'),
-      bid: r.number(t, 'bid'),
-      ask: r.number(t, 'ask'),
+      bid: r.nullableNumber(t, 'bid'),
+      ask: r.nullableNumber(t, 'ask'),
       high: r.nullableNumber(t, 'high'),
       low: r.nullableNumber(t, 'low'),
     };

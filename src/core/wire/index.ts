@@ -1,6 +1,7 @@
 /**
- * The public-API response types and their strict parsers (spec/public-api.md, api-decisions.md),
- * and the `ApiSnapshot` one audit works on. Pure: no I/O.
+ * THE wire contract of the exchange's public API (spec/public-api.md, api-decisions.md): the
+ * response types the server builds and the auditor parses, their strict parsers, the one
+ * timestamp parser/formatter, and the `ApiSnapshot` one audit works on. Pure: no I/O.
  */
 export * from './aggregator.js';
 export * from './error-response.js';
@@ -11,14 +12,10 @@ export * from './pools-proof.js';
 export * from './pools-state.js';
 export * from './probe-plan.js';
 export * from './quote.js';
-export {
-  formatApiTimestamp,
-  type ParseOptions,
-  parseApiTimestampMicros,
-  parseApiTimestampMs,
-} from './shape.js';
+export type { ParseOptions } from './shape.js';
 export * from './snapshot.js';
 export * from './stats.js';
 export * from './swap-info.js';
+export * from './timestamp.js';
 export * from './tokens-info.js';
 export * from './volume.js';

@@ -4,15 +4,14 @@
  * published Connect minimum, one mid-size quote (1 % of the pool's CC reserve, at least 2 × the
  * minimum), one with an affiliate code longer than 20 characters (memo truncation), one at half the
  * minimum (must be rejected); and per pool holding MOD, one quote selling MOD (must be rejected).
- * Pure: amounts are computed with a private decimal.js instance, rounded DOWN to 10 places.
+ * Pure: amounts are computed with the one money instance (src/core/money), rounded DOWN to 10 places
+ * (they are halves, hundredths and small multiples of 10-place amounts, so every step is exact).
  */
-import { Decimal } from 'decimal.js';
+import { Dec } from '../money/decimal.js';
 import type { ExchangeInfoResponse } from './exchange-info.js';
 import type { PoolsStateResponse } from './pools-state.js';
 import type { QuoteRequest } from './quote.js';
 import type { ProbeKind } from './snapshot.js';
-
-const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_DOWN, toExpNeg: -9e15, toExpPos: 9e15 });
 
 /** The affiliate code the probes send: 28 characters, so the memo must show the first 20. */
 export const PROBE_AFFILIATE_CODE = 'reserveauditprobe-affiliate';
@@ -29,8 +28,8 @@ export interface TokenRefLike {
   readonly instrument_admin: string;
 }
 
-function plain(d: Decimal): string {
-  return d.toDecimalPlaces(10, Decimal.ROUND_DOWN).toFixed();
+function plain(d: Dec): string {
+  return d.toDecimalPlaces(10, Dec.ROUND_DOWN).toFixed();
 }
 
 /** Plans the probe quotes for the pools of `state` (active pools with a CC side and reserves). */
@@ -39,7 +38,7 @@ export function computeProbePlan(
   exchangeInfo: ExchangeInfoResponse,
   cc: TokenRefLike,
 ): PlannedProbe[] {
-  const min = new D(exchangeInfo.data.policy.min_connect_swap_amount_size_cc);
+  const min = new Dec(exchangeInfo.data.policy.min_connect_swap_amount_size_cc);
   const out: PlannedProbe[] = [];
   for (const p of state.data.pools) {
     const a = p.token_a_instrument;
@@ -48,7 +47,7 @@ export function computeProbePlan(
     const bIsCc = b.id === cc.instrument_id && b.admin === cc.instrument_admin;
     if (aIsCc === bIsCc) continue;
     const other = aIsCc ? b : a;
-    const ccReserve = new D(aIsCc ? p.reserve_a : p.reserve_b);
+    const ccReserve = new Dec(aIsCc ? p.reserve_a : p.reserve_b);
     if (ccReserve.lte(0)) continue;
     const base = {
       sellInstrumentId: cc.instrument_id,
@@ -56,12 +55,7 @@ export function computeProbePlan(
       buyInstrumentId: other.id,
       buyInstrumentAdmin: other.admin,
     };
-    const probe = (
-      kind: ProbeKind,
-      amount: Decimal,
-      expect: 'accept' | 'reject',
-      affiliate?: string,
-    ): void => {
+    const probe = (kind: ProbeKind, amount: Dec, expect: 'accept' | 'reject', affiliate?: string): void => {
       out.push({
         kind,
         poolId: p.pool_id,
@@ -75,7 +69,7 @@ export function computeProbePlan(
     };
     if (min.gt(0) && min.lt(ccReserve.div(2))) {
       probe('minimum', min, 'accept');
-      const mid = D.max(ccReserve.div(100), min.mul(2));
+      const mid = Dec.max(ccReserve.div(100), min.mul(2));
       if (mid.lt(ccReserve.div(2))) probe('mid', mid, 'accept');
       probe('affiliate', min.mul(2).lt(ccReserve.div(2)) ? min.mul(2) : min, 'accept', PROBE_AFFILIATE_CODE);
       probe('below-minimum', min.div(2), 'reject');
@@ -86,7 +80,7 @@ export function computeProbePlan(
         poolId: p.pool_id,
         expect: 'reject',
         request: {
-          sellAmount: plain(D.max(min.mul(4), new D(1000))),
+          sellAmount: plain(Dec.max(min.mul(4), new Dec(1000))),
           sellInstrumentId: other.id,
           sellInstrumentAdmin: other.admin,
           buyInstrumentId: cc.instrument_id,

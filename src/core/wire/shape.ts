@@ -9,6 +9,7 @@
  */
 import { ApiShapeError } from '../../errors/api.js';
 import { formatGot } from '../../errors/base.js';
+import { parseApiTimestampMs } from './timestamp.js';
 
 export interface ParseOptions {
   /** 'ignore' (default): unknown keys are skipped; 'reject': an unknown key is API_SHAPE_INVALID */
@@ -31,7 +32,6 @@ const DECIMAL10 = /^(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
 /** Signed variant for computed fractions that may legitimately be negative (slippage). */
 const SIGNED_DECIMAL10 = /^-?(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
 const INTEGER_STRING = /^(0|[1-9][0-9]{0,18})$/;
-const TIMESTAMP = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?\+00:00$/;
 const HEX = /^(?:[0-9a-f]{2})+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -252,45 +252,4 @@ export class ShapeReader {
     for (let i = 0; i < v.length; i++) out.push(item(v[i], `${path}[${i}]`));
     return out;
   }
-}
-
-/**
- * Parses an API timestamp (`YYYY-MM-DDTHH:MM:SS[.fraction]+00:00`) to milliseconds since the epoch
- * (fraction truncated toward zero to whole ms), or null when malformed or not a real date.
- */
-export function parseApiTimestampMs(s: string): number | null {
-  const m = TIMESTAMP.exec(s);
-  if (m === null) return null;
-  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
-  const ms = Date.UTC(y, mo - 1, d, h, mi, se);
-  const check = new Date(ms);
-  if (check.getUTCDate() !== d || check.getUTCMonth() !== mo - 1) return null;
-  const frac = m[7] === undefined ? 0 : Math.trunc(Number(`0${m[7]}`) * 1000);
-  return ms + frac;
-}
-
-/**
- * Parses an API timestamp to microseconds since the epoch (fraction truncated toward zero to
- * whole µs), or null when malformed or not a real date.
- */
-export function parseApiTimestampMicros(s: string): bigint | null {
-  const ms = parseApiTimestampMs(s);
-  if (ms === null) return null;
-  const m = TIMESTAMP.exec(s);
-  const frac = m?.[7] === undefined ? '' : m[7].slice(1);
-  const micros = BigInt((frac + '000000').slice(0, 6));
-  return BigInt(Math.floor(ms / 1000)) * 1_000_000n + micros;
-}
-
-/** Formats milliseconds since the epoch as an API timestamp with `+00:00` (ms precision). */
-export function formatApiTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace('Z', '+00:00');
 }

@@ -1,28 +1,35 @@
 /** GET /stats (spec/public-api.md "Statistics", api-decisions §5 swap performance). */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
-export interface StatsResponse {
-  readonly stats: {
-    readonly swaps: {
-      readonly count_1h: number;
-      readonly count_24h: number;
-      readonly count_7d: number;
-      readonly count_30d: number;
-      readonly cc_volume_1h: string;
-      readonly cc_volume_24h: string;
-      readonly cc_volume_7d: string;
-      readonly cc_volume_30d: string;
-    };
-    readonly swap_performance: {
-      readonly chart_data: readonly { readonly seconds: number; readonly count: number }[];
-      readonly avg_speed: number;
-      readonly consistency: number;
-      readonly fastest: number;
-    };
-    readonly chart_volume: readonly { readonly day_bucket: string; readonly cc_volume_total: string }[];
-    readonly pool_tvl: { readonly tvl_cc: string };
-    readonly active_traders: { readonly count_90d: number };
+/** The /stats object (built by src/core/amm/stats.ts). */
+export interface SwapStats {
+  readonly swaps: {
+    readonly count_1h: number;
+    readonly count_24h: number;
+    readonly count_7d: number;
+    readonly count_30d: number;
+    readonly cc_volume_1h: string;
+    readonly cc_volume_24h: string;
+    readonly cc_volume_7d: string;
+    readonly cc_volume_30d: string;
   };
+  readonly swap_performance: {
+    readonly chart_data: readonly { readonly seconds: number; readonly count: number }[];
+    /** mean execution seconds, 2 decimals; 0 without swaps */
+    readonly avg_speed: number;
+    /** fraction of swaps within the estimated time, 4 decimals; 0 without swaps */
+    readonly consistency: number;
+    /** smallest execution seconds; 0 without swaps */
+    readonly fastest: number;
+  };
+  /** one bucket per day of the last 30 days (day_bucket with whole seconds, `+00:00`) */
+  readonly chart_volume: readonly { readonly day_bucket: string; readonly cc_volume_total: string }[];
+  readonly pool_tvl: { readonly tvl_cc: string };
+  readonly active_traders: { readonly count_90d: number };
+}
+
+export interface StatsResponse {
+  readonly stats: SwapStats;
 }
 
 const SWAP_KEYS = [

@@ -1,9 +1,8 @@
 /** GET /volume (spec/public-api.md "Volume window", "GET /volume"): swap volume over [start, end). */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
-export interface VolumeWindow {
-  readonly start_time: string;
-  readonly end_time: string;
+/** The sums of a window (built by src/core/amm/volume.ts). */
+export interface VolumeTotals {
   /** integer string */
   readonly swap_count: string;
   readonly volume_cc: string;
@@ -11,6 +10,12 @@ export interface VolumeWindow {
   readonly fees_cc: string;
   readonly lp_fees_cc: string;
   readonly protocol_fees_cc: string;
+}
+
+/** The /volume `data` object: the window [start_time, end_time) and its sums. */
+export interface VolumeWindow extends VolumeTotals {
+  readonly start_time: string;
+  readonly end_time: string;
 }
 
 export interface VolumeResponse {

@@ -6,6 +6,7 @@
  */
 import type { CheckOutcome, Finding } from '../../core/audit/finding.js';
 import { StoreError } from '../../errors/store.js';
+import { mirrorDb } from './mirror-db.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 
 export interface AuditRunInput {
@@ -43,7 +44,7 @@ function toJson(v: unknown): string {
 /** Records one audit run and its findings; returns the run id (the existing one for a repeated runKey). */
 export function recordAuditRun(mirror: Mirror, run: AuditRunInput): number {
   if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
-  const db = mirror.db;
+  const db = mirrorDb(mirror);
   const tx = db.transaction((): number => {
     if (run.runKey !== undefined) {
       const old = db.prepare('SELECT id FROM audit_runs WHERE run_key = ?').pluck().get(run.runKey);
@@ -97,10 +98,10 @@ function parseJson(text: unknown, what: string): unknown {
 /** Audit runs, newest first, with their findings. */
 export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
   return guardStore(mirror, 'loadAuditRuns', () => {
-    const runs = mirror.db
+    const runs = mirrorDb(mirror)
       .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Record<string, unknown>[];
-    const fstmt = mirror.db.prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
+    const fstmt = mirrorDb(mirror).prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
     return runs.map((r) => {
       const id = Number(r.id);
       const findings = (fstmt.all(id) as Record<string, unknown>[]).map(

@@ -5,6 +5,8 @@
  * to a worker thread without copying. Ordered by ledger creation time, then contract ID; each
  * contract ID once (it is the table's primary key).
  */
+
+import { mirrorDb } from './mirror-db.js';
 import { guardError, type Mirror } from './open-mirror.js';
 import type { ContractRange } from './queries.js';
 
@@ -67,7 +69,7 @@ export function* iterateContractBatches(
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
     const cols = 'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply';
-    const stmt = mirror.db.prepare(
+    const stmt = mirrorDb(mirror).prepare(
       range.poolId === undefined
         ? `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`
         : `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,

@@ -2,20 +2,18 @@
  * Opening the audit mirror (docs/decisions/mirror.md): better-sqlite3 with WAL journaling,
  * synchronous=FULL (a committed snapshot survives a crash or power loss; an interrupted one is
  * rolled back by SQLite's journal on the next open), foreign keys on, and the versioned migrations
- * of ./migrations applied in order, each in its own transaction.
+ * of ./migrations applied in order by the one runner (./migration-runner.ts), each in its own
+ * transaction. The handle carries no raw connection (./mirror-db.ts).
  */
 import Database from 'better-sqlite3';
 import { StoreError } from '../../errors/store.js';
+import { applyMigrations, readAppliedVersion } from './migration-runner.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
+import { type Mirror, wrapMirrorDb } from './mirror-db.js';
 
-export interface Mirror {
-  readonly path: string;
-  readonly readonly: boolean;
-  /** the underlying connection (for callers that need a custom query; prefer the functions) */
-  readonly db: Database.Database;
-  readonly schemaVersion: number;
-  close(): void;
-}
+export type { Mirror } from './mirror-db.js';
+
+const TABLE = { table: 'migrations' } as const;
 
 export interface OpenMirrorOptions {
   /** open an existing mirror for reading only (no migration; fails on an outdated schema) */
@@ -24,36 +22,6 @@ export interface OpenMirrorOptions {
   readonly busyTimeoutMs?: number;
   /** clock for migrations' applied_at_ms */
   readonly now?: () => number;
-}
-
-function currentVersion(db: Database.Database): number {
-  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
-  if (has === undefined) return 0;
-  const row = db.prepare('SELECT max(version) AS v FROM migrations').get() as
-    | { v: number | null }
-    | undefined;
-  return row?.v ?? 0;
-}
-
-function migrate(db: Database.Database, now: () => number): number {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)',
-  );
-  let version = currentVersion(db);
-  for (const m of MIGRATIONS) {
-    if (m.version <= version) continue;
-    const apply = db.transaction(() => {
-      for (const sql of m.statements) db.exec(sql);
-      db.prepare('INSERT INTO migrations (version, name, applied_at_ms) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        now(),
-      );
-    });
-    apply.immediate();
-    version = m.version;
-  }
-  return version;
 }
 
 /** Opens (creating and migrating if needed) the mirror at `path`; throws StoreError. */
@@ -79,7 +47,7 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
       db.pragma('synchronous = FULL');
     }
     db.pragma('foreign_keys = ON');
-    const found = currentVersion(db);
+    const found = readAppliedVersion(db, TABLE);
     if (found > LATEST_SCHEMA_VERSION) {
       throw new StoreError(
         'STORE_SCHEMA_UNSUPPORTED',
@@ -95,17 +63,9 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
         );
       }
     } else {
-      schemaVersion = migrate(db, options.now ?? Date.now);
+      schemaVersion = applyMigrations(db, MIGRATIONS, { ...TABLE, now: options.now ?? Date.now });
     }
-    return {
-      path,
-      readonly,
-      db,
-      schemaVersion,
-      close: () => {
-        if (db.open) db.close();
-      },
-    };
+    return wrapMirrorDb(db, { path, readonly, schemaVersion });
   } catch (e) {
     db.close();
     if (e instanceof StoreError) throw e;

@@ -4,6 +4,7 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
+import { mirrorDb } from './mirror-db.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
   HistoryObservation,
@@ -59,7 +60,7 @@ export function loadPoolHistory(
 ): PoolObservation[] {
   return guardStore(mirror, 'loadPoolHistory', () => {
     const limit = options.limit ?? -1;
-    const rows = mirror.db
+    const rows = mirrorDb(mirror)
       .prepare(
         `SELECT * FROM (SELECT ${OBS_COLUMNS} FROM observations o WHERE o.pool_id = ?
            ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?) ORDER BY observed_at_ms, snapshot_id`,
@@ -72,7 +73,7 @@ export function loadPoolHistory(
 /** The most recent observation of every pool the mirror has seen, by pool id. */
 export function loadLatestObservations(mirror: Mirror): PoolObservation[] {
   return guardStore(mirror, 'loadLatestObservations', () => {
-    const rows = mirror.db
+    const rows = mirrorDb(mirror)
       .prepare(
         `SELECT ${OBS_COLUMNS} FROM observations o
          JOIN (SELECT pool_id, max(snapshot_id) AS sid FROM observations GROUP BY pool_id) l
@@ -113,7 +114,7 @@ export function loadObservationsForHistoryChecks(
       ? `(SELECT *, row_number() OVER (PARTITION BY pool_id ORDER BY observed_at_ms DESC, snapshot_id DESC) AS rn
           FROM observations o WHERE ${where}) o`
       : 'observations o';
-    const stmt = mirror.db.prepare(
+    const stmt = mirrorDb(mirror).prepare(
       `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
               c.created_at_ms, c.created_at_micros, c.fields_source,
               c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
@@ -179,8 +180,8 @@ export function countContracts(
   return guardStore(mirror, 'countContracts', () => {
     const v =
       options.status === undefined
-        ? mirror.db.prepare('SELECT count(*) FROM contracts').pluck().get()
-        : mirror.db
+        ? mirrorDb(mirror).prepare('SELECT count(*) FROM contracts').pluck().get()
+        : mirrorDb(mirror)
             .prepare('SELECT count(*) FROM contracts WHERE verification_status = ?')
             .pluck()
             .get(options.status);
@@ -194,7 +195,7 @@ export function loadSnapshots(
   options: { readonly limit?: number } = {},
 ): MirrorSnapshotRow[] {
   return guardStore(mirror, 'loadSnapshots', () => {
-    const rows = mirror.db
+    const rows = mirrorDb(mirror)
       .prepare('SELECT * FROM snapshots ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Row[];
     return rows.map((r) => {
@@ -225,7 +226,7 @@ export function loadSnapshots(
 /** The stored bytes of a response body, or null when no body has this digest. */
 export function loadResponseBody(mirror: Mirror, sha256: string): Uint8Array | null {
   return guardStore(mirror, 'loadResponseBody', () => {
-    const v = mirror.db.prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck().get(sha256);
+    const v = mirrorDb(mirror).prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck().get(sha256);
     return v instanceof Uint8Array ? v : null;
   });
 }
@@ -254,10 +255,10 @@ export function* iterateContracts(
       first_seen_ms, last_seen_ms, created_at_micros, blob_sha256`;
     const stmt =
       range.poolId === undefined
-        ? mirror.db.prepare(
+        ? mirrorDb(mirror).prepare(
             `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
           )
-        : mirror.db.prepare(
+        : mirrorDb(mirror).prepare(
             `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
           );
     stmt.raw(true);

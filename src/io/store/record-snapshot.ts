@@ -13,6 +13,7 @@ import {
   parseApiTimestampMs,
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
+import { mirrorDb } from './mirror-db.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
@@ -61,7 +62,7 @@ export function recordSnapshot(
   options: RecordSnapshotOptions = {},
 ): RecordSnapshotResult {
   if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
-  const db = mirror.db;
+  const db = mirrorDb(mirror);
   const now = options.now ?? Date.now;
   const key = computeSnapshotKey(snapshot);
   const vmap = toVerificationMap(verifications);

@@ -9,11 +9,16 @@ import { computeOrderbook, parseOrderbookDepth } from '../../core/amm/orderbook.
 import { findDeepestPool } from '../../core/amm/route.js';
 import { computePairs, computeTickers, DAY_MS } from '../../core/amm/tickers.js';
 import type { PoolState } from '../../core/amm/types.js';
+import type {
+  AggregatorOrderbookResponse,
+  AggregatorPairsResponse,
+  AggregatorTickersResponse,
+} from '../../core/wire/aggregator.js';
 import { isReserveAuditError } from '../../errors/base.js';
-import type { RouteDeps } from '../app.js';
-import { HttpError, type Reply } from '../http.js';
-import type { RequestContext } from '../router.js';
-import { CACHE_SECONDS, cachedJson, type PoolSnapshot, poolSnapshot, singleParam } from './common.js';
+import { RequestRejectedError } from '../../errors/server.js';
+import type { PoolSnapshot, RequestContext, RouteDeps } from '../deps.js';
+import type { Reply } from '../http.js';
+import { CACHE_SECONDS, cachedJson, poolSnapshot, singleParam } from './common.js';
 
 /** ticker id (upper case) → active pools of that pair, built once per pool snapshot (O(1) per request) */
 const tickerIndexes = new WeakMap<PoolSnapshot, Map<string, PoolState[]>>();
@@ -35,13 +40,16 @@ function findSnapshotTickerPools(snap: PoolSnapshot, tickerId: string): PoolStat
 }
 
 export function aggregatorPairs(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'agg-pairs', CACHE_SECONDS.aggregatorPairs, () =>
-    computePairs(poolSnapshot(deps).pools, deps.exchange.cc()),
+  return cachedJson(
+    deps,
+    'agg-pairs',
+    CACHE_SECONDS.aggregatorPairs,
+    (): AggregatorPairsResponse => computePairs(poolSnapshot(deps).pools, deps.exchange.cc()),
   );
 }
 
 export function aggregatorTickers(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'agg-tickers', CACHE_SECONDS.aggregatorTickers, () => {
+  return cachedJson(deps, 'agg-tickers', CACHE_SECONDS.aggregatorTickers, (): AggregatorTickersResponse => {
     const snap = poolSnapshot(deps);
     return computeTickers({
       pools: snap.all,
@@ -55,18 +63,26 @@ export function aggregatorTickers(deps: RouteDeps): Reply {
 
 export function aggregatorOrderbook(deps: RouteDeps, ctx: RequestContext): Reply {
   const tickerId = singleParam(ctx.query, 'ticker_id');
-  if (tickerId === undefined || tickerId === '') throw new HttpError(400, 'missing ticker_id');
+  if (tickerId === undefined || tickerId === '')
+    throw new RequestRejectedError('REQUEST_INVALID', 'missing ticker_id');
   let depth: number;
   try {
     depth = parseOrderbookDepth(singleParam(ctx.query, 'depth'));
   } catch (e) {
-    throw new HttpError(400, isReserveAuditError(e) ? e.shortMessage : 'invalid depth');
+    throw new RequestRejectedError(
+      'REQUEST_INVALID',
+      isReserveAuditError(e) ? e.shortMessage : 'invalid depth',
+    );
   }
   const snap = poolSnapshot(deps);
   const deepest = findDeepestPool(findSnapshotTickerPools(snap, tickerId), deps.exchange.cc());
-  if (deepest === null) throw new HttpError(404, 'unknown ticker_id');
+  if (deepest === null) throw new RequestRejectedError('NOT_FOUND', 'unknown ticker_id');
   const canonical = tickerId.toUpperCase();
-  return cachedJson(deps, `agg-orderbook|${canonical}|${depth}`, CACHE_SECONDS.aggregatorOrderbook, () =>
-    computeOrderbook({ pool: deepest, tickerId: canonical, depth, nowMs: snap.atMs }),
+  return cachedJson(
+    deps,
+    `agg-orderbook|${canonical}|${depth}`,
+    CACHE_SECONDS.aggregatorOrderbook,
+    (): AggregatorOrderbookResponse =>
+      computeOrderbook({ pool: deepest, tickerId: canonical, depth, nowMs: snap.atMs }),
   );
 }

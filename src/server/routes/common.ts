@@ -6,8 +6,9 @@
  */
 import { formatPoolMarketSymbol } from '../../core/amm/market-symbol.js';
 import type { PoolState, Token, TokenRef } from '../../core/amm/types.js';
-import type { RouteDeps } from '../app.js';
-import { HttpError, jsonReply, type Reply } from '../http.js';
+import { RequestRejectedError } from '../../errors/server.js';
+import type { PoolSnapshot, RouteDeps } from '../deps.js';
+import { jsonReply, type Reply } from '../http.js';
 
 /** Seconds each endpoint may be cached (client and server side). */
 export const CACHE_SECONDS = {
@@ -33,14 +34,6 @@ export function cachedJson(deps: RouteDeps, key: string, seconds: number, build:
     ...jsonReply(200, build(), seconds),
     computedAtMs: deps.clock.nowMs(),
   }));
-}
-
-export interface PoolSnapshot {
-  readonly atMs: number;
-  /** active pools only, in the exchange's order */
-  readonly pools: readonly PoolState[];
-  /** every pool, active or retired (aggregator volumes count retired pools too) */
-  readonly all: readonly PoolState[];
 }
 
 /** One pool snapshot per 5-second window, shared by the three pool endpoints and the aggregator. */
@@ -89,6 +82,6 @@ export function tokenInfo(t: Token): {
  */
 export function singleParam(query: URLSearchParams, name: string): string | undefined {
   const all = query.getAll(name);
-  if (all.length > 1) throw new HttpError(400, `${name} given more than once`);
+  if (all.length > 1) throw new RequestRejectedError('REQUEST_INVALID', `${name} given more than once`);
   return all[0];
 }

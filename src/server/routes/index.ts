@@ -2,7 +2,7 @@
  * The public route table (public-api.md "Endpoints", "Aggregator endpoints"; api-decisions §4b, §6):
  * every path under the public prefix, GET or POST, all with CORS.
  */
-import type { RouteDeps } from '../app.js';
+import type { RouteDeps } from '../deps.js';
 import type { Handler, Method, Router } from '../router.js';
 import { aggregatorOrderbook, aggregatorPairs, aggregatorTickers } from './aggregator.js';
 import { exchangeInfo, marketsInfo, swapInfo, tokensInfo } from './info.js';

@@ -3,9 +3,15 @@
  * Token, Tradable token, Market, Fee schedule and policy; api-decisions §1, §2, §7).
  */
 import { formatAmount } from '../../core/amm/format.js';
-import type { RouteDeps } from '../app.js';
+import type {
+  ExchangeInfoResponse,
+  MarketsInfoResponse,
+  SwapInfoResponse,
+  TokensInfoResponse,
+} from '../../core/wire/index.js';
+import { formatApiTimestamp } from '../../core/wire/timestamp.js';
+import type { RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
-import { formatTimestamp } from '../timestamp.js';
 import { CACHE_SECONDS, cachedJson, instrumentRef, poolSymbol, tokenInfo, tokenKey } from './common.js';
 
 /** Candle periods in seconds (public-api.md "Limits"). */
@@ -15,15 +21,20 @@ export const CANDLE_PERIODS: readonly number[] = [60, 300, 600, 3600];
 export const EXTERNAL_MARKET = 'CC-USD';
 
 export function tokensInfo(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'tokens', CACHE_SECONDS.tokensInfo, () => ({
-    tokens: deps.exchange.tokens().map((t) => ({
-      info: { ...tokenInfo(t), price_aggregator_id: t.priceAggregatorId },
-    })),
-  }));
+  return cachedJson(
+    deps,
+    'tokens',
+    CACHE_SECONDS.tokensInfo,
+    (): TokensInfoResponse => ({
+      tokens: deps.exchange.tokens().map((t) => ({
+        info: { ...tokenInfo(t), price_aggregator_id: t.priceAggregatorId },
+      })),
+    }),
+  );
 }
 
 export function swapInfo(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'swap-info', CACHE_SECONDS.swapInfo, () => {
+  return cachedJson(deps, 'swap-info', CACHE_SECONDS.swapInfo, (): SwapInfoResponse => {
     const seen = new Set<string>();
     for (const p of deps.exchange.pools()) {
       if (!p.active) continue;
@@ -37,7 +48,7 @@ export function swapInfo(deps: RouteDeps): Reply {
           .tokens()
           .filter((t) => seen.has(tokenKey(t)))
           .map(tokenInfo),
-        updated_at: formatTimestamp(deps.clock.nowMs()),
+        updated_at: formatApiTimestamp(deps.clock.nowMs()),
       },
     };
   });
@@ -66,46 +77,51 @@ export function candleChannel(symbol: string, period: number): string {
 }
 
 export function marketsInfo(deps: RouteDeps, wsPath: string): Reply {
-  return cachedJson(deps, 'markets', CACHE_SECONDS.marketsInfo, () => ({
-    data: {
-      updated_at: formatTimestamp(deps.clock.nowMs()),
-      websocket: {
-        endpoint: wsPath,
-        channel_formats: {
-          ticker: 'market.<SYMBOL>.ticker',
-          candles: 'market.<SYMBOL>.candles.<PERIOD>',
+  return cachedJson(
+    deps,
+    'markets',
+    CACHE_SECONDS.marketsInfo,
+    (): MarketsInfoResponse => ({
+      data: {
+        updated_at: formatApiTimestamp(deps.clock.nowMs()),
+        websocket: {
+          endpoint: wsPath,
+          channel_formats: {
+            ticker: 'market.<SYMBOL>.ticker',
+            candles: 'market.<SYMBOL>.candles.<PERIOD>',
+          },
         },
-      },
-      candle_periods: CANDLE_PERIODS,
-      markets: listMarkets(deps).map((m) =>
-        m.source === 'service'
-          ? {
-              symbol: m.symbol,
-              source: m.source,
-              kinds: ['ticker', 'candles'],
-              channels: {
-                ticker: tickerChannel(m.symbol),
-                candles: CANDLE_PERIODS.map((p) => candleChannel(m.symbol, p)),
+        candle_periods: CANDLE_PERIODS,
+        markets: listMarkets(deps).map((m) =>
+          m.source === 'service'
+            ? {
+                symbol: m.symbol,
+                source: m.source,
+                kinds: ['ticker', 'candles'],
+                channels: {
+                  ticker: tickerChannel(m.symbol),
+                  candles: CANDLE_PERIODS.map((p) => candleChannel(m.symbol, p)),
+                },
+              }
+            : {
+                symbol: m.symbol,
+                source: m.source,
+                kinds: ['ticker'],
+                channels: { ticker: tickerChannel(m.symbol), candles: [] },
               },
-            }
-          : {
-              symbol: m.symbol,
-              source: m.source,
-              kinds: ['ticker'],
-              channels: { ticker: tickerChannel(m.symbol), candles: [] },
-            },
-      ),
-    },
-  }));
+        ),
+      },
+    }),
+  );
 }
 
 export function exchangeInfo(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'exchange', CACHE_SECONDS.exchangeInfo, () => {
+  return cachedJson(deps, 'exchange', CACHE_SECONDS.exchangeInfo, (): ExchangeInfoResponse => {
     const p = deps.exchange.policy();
     const cc = instrumentRef(deps.exchange.cc());
     return {
       data: {
-        updated_at: formatTimestamp(deps.clock.nowMs()),
+        updated_at: formatApiTimestamp(deps.clock.nowMs()),
         fees: {
           transfer: { amount: formatAmount(p.transferFeeCc), ...cc },
           allocation: { amount: formatAmount(p.allocationFeeCc), ...cc },

@@ -10,27 +10,38 @@
 import { formatAmount } from '../../core/amm/format.js';
 import { computeMidPrice, computeTvlCc } from '../../core/amm/swap-math.js';
 import type { PoolState } from '../../core/amm/types.js';
-import type { RouteDeps } from '../app.js';
+import type {
+  PoolStateInfo,
+  PoolsInfoResponse,
+  PoolsProofResponse,
+  PoolsStateResponse,
+} from '../../core/wire/index.js';
+import { formatApiTimestamp, formatApiTimestampMicros } from '../../core/wire/timestamp.js';
+import type { RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
-import { formatTimestamp } from '../timestamp.js';
 import { CACHE_SECONDS, cachedJson, poolSnapshot, poolSymbol } from './common.js';
 
 export function poolsInfo(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'pools-info', CACHE_SECONDS.pools, () => ({
-    pools: poolSnapshot(deps).pools.map((p) => ({
-      contract_id: p.reserveContract.contractId,
-      pool_id: p.poolId,
-      token_a_instrument_id: p.tokenA.id,
-      token_a_instrument_admin: p.tokenA.admin,
-      token_b_instrument_id: p.tokenB.id,
-      token_b_instrument_admin: p.tokenB.admin,
-      fee_rate: formatAmount(p.feeRate),
-      admin_fee_share: formatAmount(p.adminFeeShare),
-    })),
-  }));
+  return cachedJson(
+    deps,
+    'pools-info',
+    CACHE_SECONDS.pools,
+    (): PoolsInfoResponse => ({
+      pools: poolSnapshot(deps).pools.map((p) => ({
+        contract_id: p.reserveContract.contractId,
+        pool_id: p.poolId,
+        token_a_instrument_id: p.tokenA.id,
+        token_a_instrument_admin: p.tokenA.admin,
+        token_b_instrument_id: p.tokenB.id,
+        token_b_instrument_admin: p.tokenB.admin,
+        fee_rate: formatAmount(p.feeRate),
+        admin_fee_share: formatAmount(p.adminFeeShare),
+      })),
+    }),
+  );
 }
 
-export function poolStateEntry(p: PoolState, deps: RouteDeps): Record<string, unknown> {
+export function poolStateEntry(p: PoolState, deps: RouteDeps): PoolStateInfo {
   const price = computeMidPrice(p);
   return {
     pool_id: p.poolId,
@@ -47,31 +58,23 @@ export function poolStateEntry(p: PoolState, deps: RouteDeps): Record<string, un
 }
 
 export function poolsState(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'pools-state', CACHE_SECONDS.pools, () => {
+  return cachedJson(deps, 'pools-state', CACHE_SECONDS.pools, (): PoolsStateResponse => {
     const snap = poolSnapshot(deps);
     return {
       data: {
-        updated_at: formatTimestamp(snap.atMs),
+        updated_at: formatApiTimestamp(snap.atMs),
         pools: snap.pools.map((p) => poolStateEntry(p, deps)),
       },
     };
   });
 }
 
-/** Ledger time in µs → ISO 8601 with microseconds and `+00:00` (the blob's exact created_at). */
-export function formatLedgerTime(micros: bigint): string {
-  const ms = micros / 1000n;
-  const sub = micros % 1000n;
-  const base = formatTimestamp(Number(ms)).slice(0, -6); // drop "+00:00"
-  return `${base}${String(sub < 0n ? -sub : sub).padStart(3, '0')}+00:00`;
-}
-
 export function poolsProof(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'pools-proof', CACHE_SECONDS.pools, () => {
+  return cachedJson(deps, 'pools-proof', CACHE_SECONDS.pools, (): PoolsProofResponse => {
     const snap = poolSnapshot(deps);
     return {
       data: {
-        updated_at: formatTimestamp(snap.atMs),
+        updated_at: formatApiTimestamp(snap.atMs),
         pools: snap.pools.map((p) => {
           const rc = p.reserveContract;
           return {
@@ -88,7 +91,7 @@ export function poolsProof(deps: RouteDeps): Reply {
                 module_name: rc.moduleName,
                 entity_name: rc.entityName,
               },
-              ledger_created_at: formatLedgerTime(rc.createdAtMicros),
+              ledger_created_at: formatApiTimestampMicros(rc.createdAtMicros),
               created_event_blob: rc.createdEventBlob,
               reserve_a: formatAmount(p.reserveA),
               reserve_b: formatAmount(p.reserveB),

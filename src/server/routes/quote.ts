@@ -11,9 +11,9 @@
  * response is byte-identical to a fresh computation; nothing is reserved or persisted.
  */
 import { quoteConnectSwap, quotePoolSwap } from '../../core/amm/quote.js';
-import type { RouteDeps } from '../app.js';
-import { HttpError, jsonReply, parseJsonObject, type Reply, readBody } from '../http.js';
-import type { RequestContext } from '../router.js';
+import { RequestRejectedError } from '../../errors/server.js';
+import type { RequestContext, RouteDeps } from '../deps.js';
+import { jsonReply, parseJsonObject, type Reply, readBody } from '../http.js';
 import { averageExecutionSeconds } from './stats.js';
 
 export async function connectQuote(deps: RouteDeps, ctx: RequestContext): Promise<Reply> {
@@ -53,7 +53,9 @@ async function runQuote(deps: RouteDeps, ctx: RequestContext, mode: 'connect' | 
   const request = parseJsonObject(raw);
   const input = { request, pools, tokens, cc: ex.cc(), policy, avgExecutionSeconds };
   const result = mode === 'connect' ? quoteConnectSwap(input) : quotePoolSwap(input);
-  if (!result.ok) throw new HttpError(result.status, result.error);
+  if (!result.ok) {
+    throw new RequestRejectedError(result.status === 404 ? 'NOT_FOUND' : 'REQUEST_INVALID', result.error);
+  }
   const reply = jsonReply(200, result.body);
   if (key !== undefined) {
     memo.delete(key);

@@ -12,27 +12,30 @@
 import { formatAmount, parseAmount } from '../../core/amm/format.js';
 import type { PoolState } from '../../core/amm/types.js';
 import { isReserveAuditError } from '../../errors/base.js';
+import { RequestRejectedError } from '../../errors/server.js';
 import type { ExchangeSimulation } from '../../sim/exchange.js';
-import { HttpError, jsonReply, parseJsonObject, type Reply, readBody } from '../http.js';
+import { jsonReply, parseJsonObject, type Reply, readBody } from '../http.js';
 import type { Router } from '../router.js';
 
 const MAX_TEXT = 512;
 
 function text(body: Record<string, unknown>, field: string, allowEmpty = false): string {
   const v = Object.hasOwn(body, field) ? body[field] : undefined;
-  if (v === undefined || v === null) throw new HttpError(400, `missing ${field}`);
-  if (typeof v !== 'string' || v.length > MAX_TEXT) throw new HttpError(400, `invalid ${field}`);
-  if (v === '' && !allowEmpty) throw new HttpError(400, `missing ${field}`);
+  if (v === undefined || v === null) throw new RequestRejectedError('REQUEST_INVALID', `missing ${field}`);
+  if (typeof v !== 'string' || v.length > MAX_TEXT)
+    throw new RequestRejectedError('REQUEST_INVALID', `invalid ${field}`);
+  if (v === '' && !allowEmpty) throw new RequestRejectedError('REQUEST_INVALID', `missing ${field}`);
   return v;
 }
 
 function amount(body: Record<string, unknown>, field: string): string {
   const v = Object.hasOwn(body, field) ? body[field] : undefined;
-  if (v === undefined || v === null || v === '') throw new HttpError(400, `missing ${field}`);
+  if (v === undefined || v === null || v === '')
+    throw new RequestRejectedError('REQUEST_INVALID', `missing ${field}`);
   try {
     return formatAmount(parseAmount(v, field));
   } catch {
-    throw new HttpError(400, `invalid ${field}`);
+    throw new RequestRejectedError('REQUEST_INVALID', `invalid ${field}`);
   }
 }
 
@@ -41,12 +44,12 @@ function simError(e: unknown): never {
   if (isReserveAuditError(e)) {
     switch (e.code) {
       case 'POOL_NOT_FOUND':
-        throw new HttpError(404, 'pool not found');
+        throw new RequestRejectedError('NOT_FOUND', 'pool not found');
       case 'POOL_INACTIVE':
-        throw new HttpError(409, 'pool is inactive');
+        throw new RequestRejectedError('CONFLICT', 'pool is inactive');
       case 'LIQUIDITY_AMOUNT_INVALID':
       case 'SIMULATOR_OPTION_INVALID':
-        throw new HttpError(400, e.shortMessage);
+        throw new RequestRejectedError('REQUEST_INVALID', e.shortMessage);
     }
   }
   throw e;
@@ -75,7 +78,7 @@ export function addSimulationRoutes(router: Router, prefix: string, sim: Exchang
         try {
           out = run(body);
         } catch (e) {
-          if (e instanceof HttpError) throw e;
+          if (e instanceof RequestRejectedError) throw e;
           simError(e);
         }
         return jsonReply(200, out);
@@ -130,9 +133,9 @@ export function addSimulationRoutes(router: Router, prefix: string, sim: Exchang
   if (advance !== undefined) {
     post('/advance', (b) => {
       const ms = Object.hasOwn(b, 'ms') ? b.ms : undefined;
-      if (ms === undefined) throw new HttpError(400, 'missing ms');
+      if (ms === undefined) throw new RequestRejectedError('REQUEST_INVALID', 'missing ms');
       if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0 || ms > 366 * 86_400_000) {
-        throw new HttpError(400, 'invalid ms');
+        throw new RequestRejectedError('REQUEST_INVALID', 'invalid ms');
       }
       advance(ms);
       return { advanced_ms: ms };

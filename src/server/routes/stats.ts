@@ -4,13 +4,9 @@
  * swap_performance.avg_speed; "12.00" without history — the default lives in the quote core).
  * Both come from one 60-second window of the last 90 days of swap events.
  */
-import {
-  computeAverageExecutionSeconds,
-  computeStats,
-  DAY_MS,
-  type SwapStats,
-} from '../../core/amm/index.js';
-import type { RouteDeps } from '../app.js';
+import { computeAverageExecutionSeconds, computeStats, DAY_MS } from '../../core/amm/index.js';
+import type { StatsResponse, SwapStats } from '../../core/wire/stats.js';
+import type { RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
 import { CACHE_SECONDS, cachedJson } from './common.js';
 
@@ -37,7 +33,12 @@ function statsBundle(deps: RouteDeps): StatsBundle {
 }
 
 export function stats(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'stats', CACHE_SECONDS.stats, () => ({ stats: statsBundle(deps).stats }));
+  return cachedJson(
+    deps,
+    'stats',
+    CACHE_SECONDS.stats,
+    (): StatsResponse => ({ stats: statsBundle(deps).stats }),
+  );
 }
 
 /** Mean execution seconds of the last 30 days of swaps, 2 decimals; null without history. */

@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { SimClock } from '../../sim/clock.js';
 import type { ExchangeChange, ExchangeView } from '../../sim/exchange.js';
-import type { Logger } from '../app.js';
+import type { Logger } from '../deps.js';
 import { DirtyMarkets } from './dirty-markets.js';
 import { MarketFeed } from './feed.js';
 import { type ChannelRef, clip, formatBusinessFrame, parseChannel, parseClientFrame } from './protocol.js';

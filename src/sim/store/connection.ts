@@ -1,14 +1,22 @@
 /**
  * Opens the reference server's SQLite ledger database (better-sqlite3): WAL journal,
  * foreign keys on, and the versioned migrations of ./migrations.ts applied in one transaction
- * each (`schema_migrations` records them). A database written by a newer schema is refused.
+ * each by the one migration runner of src/io/store (`schema_migrations` records them). A database
+ * written by a newer schema is refused.
  * Default path `./.reserve-audit/server.db` (parent directory created); `:memory:` for tests.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ServerError } from '../../errors/server.js';
+import {
+  applyMigrations,
+  computeLatestVersion,
+  readAppliedVersion,
+} from '../../io/store/migration-runner.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
+
+const TABLE = { table: 'schema_migrations', strict: true } as const;
 
 export type ServerDb = Database.Database;
 
@@ -54,30 +62,17 @@ export function openServerDb(
 
 /** The highest applied migration version (0 for an empty database). */
 export function readSchemaVersion(db: ServerDb): number {
-  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-  return row.v ?? 0;
+  return readAppliedVersion(db, TABLE);
 }
 
 function migrateServerDb(db: ServerDb, migrations: readonly Migration[]): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at_ms INTEGER NOT NULL
-  ) STRICT`);
   const current = readSchemaVersion(db);
-  const known = migrations.reduce((m, x) => Math.max(m, x.version), 0);
+  const known = computeLatestVersion(migrations);
   if (current > known) {
     throw new ServerError(
       'DB_OPEN_FAILED',
       `"schema_migrations" expected version <= ${known} (this build), got ${current}; the database is from a newer reserve-audit`,
     );
   }
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)');
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
-    })();
-  }
+  applyMigrations(db, migrations, { ...TABLE, now: Date.now });
 }

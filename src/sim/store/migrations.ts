@@ -3,19 +3,18 @@
  * Migrations are append-only: a released migration is never edited; a change is a new entry.
  * Amounts are TEXT decimal strings exactly as minted (Numeric 10); times are integers
  * (ms for events, µs for ledger creation times — both fit a JS safe integer until year 2255).
+ * Applied by the one migration runner of src/io/store/migration-runner.ts.
  */
+import type { Migration } from '../../io/store/migration-runner.js';
 
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+export type { Migration } from '../../io/store/migration-runner.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'ledger',
-    sql: `
+    statements: [
+      `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -139,5 +138,6 @@ CREATE TABLE lp_positions (
   PRIMARY KEY (pool_id, provider)
 ) STRICT;
 `,
+    ],
   },
 ];

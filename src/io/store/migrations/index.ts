@@ -1,20 +1,15 @@
 /**
- * The ordered list of mirror migrations. A migration is applied once, inside one transaction,
+ * The ordered list of mirror migrations (applied by ../migration-runner.ts). A migration is applied once, inside one transaction,
  * and recorded in the `migrations` table; versions are never renumbered or edited once released
  * (add a new one instead). A database whose highest version is unknown here is refused.
  */
+import { computeLatestVersion, type Migration } from '../migration-runner.js';
 import { MIGRATION_001_INITIAL } from './001-initial.js';
 import { MIGRATION_002_HISTORY_INDEXES } from './002-history-indexes.js';
-
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly statements: readonly string[];
-}
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
   { version: 2, name: 'history-indexes', statements: MIGRATION_002_HISTORY_INDEXES },
 ];
 
-export const LATEST_SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(MIGRATIONS);

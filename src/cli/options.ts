@@ -1,0 +1,289 @@
+/**
+ * The options several commands share, declared once (yargs option objects, `as const` so the
+ * argument types are inferred) and validated once: each `parse*Option` turns the parsed value
+ * into what the pipeline needs or throws a `UsageError` ('OPTION_INVALID', exit 2) whose message
+ * names the option, the rule and the value: `"--timeout" expected an integer 1..600000 (ms), got 0`.
+ * Command-specific options stay in their command; their ranges use the generic validators here.
+ */
+import { resolve } from 'node:path';
+import type { Options } from 'yargs';
+import { parseQualifiedName } from '../core/types/type-env.js';
+import { parseTimestampMicros } from '../core/wire/timestamp.js';
+import { formatGot } from '../errors/base.js';
+import { UsageError } from '../errors/usage.js';
+
+// ---------------------------------------------------------------------------------------------
+// declarations
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** --base-url (audit, snapshot) */
+export const baseUrlOption = {
+  type: 'string',
+  demandOption: true,
+  describe: 'public API base URL, e.g. http://127.0.0.1:8080/v1/public',
+} as const satisfies Options;
+
+/** --timeout (audit, snapshot) */
+export const timeoutOption = {
+  type: 'number',
+  default: DEFAULT_TIMEOUT_MS,
+  describe: `per-request timeout in ms (1..${MAX_TIMEOUT_MS})`,
+} as const satisfies Options;
+
+/** --mirror when the command needs one (snapshot, replay, history, report) */
+export const mirrorOption = {
+  type: 'string',
+  demandOption: true,
+  describe: 'the SQLite mirror',
+} as const satisfies Options;
+
+/** --types (audit, snapshot, replay, verify-contract) */
+export const typesOption = {
+  type: 'string',
+  array: true,
+  describe: 'JSON type file with the Daml types for V12 contract IDs (repeatable; docs/type-file.md)',
+} as const satisfies Options;
+
+/** --dar (audit, snapshot, replay, verify-contract) */
+export const darOption = {
+  type: 'string',
+  array: true,
+  describe: 'DAR or DALF with the Daml types for V12 contract IDs (repeatable)',
+} as const satisfies Options;
+
+/** --profile (audit, replay) */
+export const profileOption = {
+  type: 'string',
+  describe: 'reserve profile JSON (default: the bundled server template)',
+} as const satisfies Options;
+
+/** --probe-quotes (audit, snapshot) */
+export const probeQuotesOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'also send probe quotes to POST /connect/quote and check them',
+} as const satisfies Options;
+
+/** --contract-id-version (serve, demo) */
+export const contractIdVersionOption = {
+  type: 'string',
+  choices: ['v10', 'v11', 'v12'] as const,
+  default: 'v12',
+  describe: 'contract ID version of minted reserve contracts',
+} as const satisfies Options;
+
+/** --json (audit, replay, verify-contract, inspect-dar, demo); `describe` says what is printed */
+export function jsonOption(describe: string): { type: 'boolean'; default: false; describe: string } {
+  return { type: 'boolean', default: false, describe };
+}
+
+/** --jobs (replay) */
+export const MAX_JOBS = 256;
+
+// ---------------------------------------------------------------------------------------------
+// validators
+
+/** An option value for a message: numbers as typed (NaN for a non-number), strings quoted. */
+function formatValue(value: unknown): string {
+  return typeof value === 'number' ? String(value) : formatGot(value);
+}
+
+/** Throws the usage error of one option: `"--<name>" expected <rule>, got <value>`. */
+export function failOption(name: string, rule: string, value: unknown): never {
+  throw new UsageError('OPTION_INVALID', `"--${name}" expected ${rule}, got ${formatValue(value)}`, {
+    details: { option: name },
+  });
+}
+
+export interface NumberRange {
+  readonly min: number;
+  /** inclusive; none = no upper bound */
+  readonly max?: number;
+  /** the unit named in the message, e.g. 'ms' */
+  readonly unit?: string;
+}
+
+function formatRange(kind: 'an integer' | 'a number', range: NumberRange): string {
+  const unit = range.unit === undefined ? '' : ` (${range.unit})`;
+  if (range.max !== undefined) return `${kind} ${range.min}..${range.max}${unit}`;
+  if (kind === 'an integer' && range.min === 1) return `a positive integer${unit}`;
+  return `${kind} ≥ ${range.min}${unit}`;
+}
+
+/** An integer within [min, max]. */
+export function parseIntegerOption(name: string, value: number, range: NumberRange): number {
+  if (!Number.isSafeInteger(value) || value < range.min || (range.max !== undefined && value > range.max))
+    failOption(name, formatRange('an integer', range), value);
+  return value;
+}
+
+/** A finite number within [min, max]. */
+export function parseNumberOption(name: string, value: number, range: NumberRange): number {
+  if (!Number.isFinite(value) || value < range.min || (range.max !== undefined && value > range.max))
+    failOption(name, formatRange('a number', range), value);
+  return value;
+}
+
+/** A finite number > 0 (and ≤ max). */
+export function parsePositiveNumberOption(name: string, value: number, max?: number): number {
+  if (!Number.isFinite(value) || value <= 0 || (max !== undefined && value > max))
+    failOption(name, max === undefined ? 'a positive number' : `a number in (0, ${max}]`, value);
+  return value;
+}
+
+/** --timeout: an integer 1..600000 ms (the stricter of the two rules the commands once had). */
+export function parseTimeoutOption(value: number): number {
+  return parseIntegerOption('timeout', value, { min: 1, max: MAX_TIMEOUT_MS, unit: 'ms' });
+}
+
+/** --jobs: an integer 1..256 worker threads; undefined = the pipeline's default. */
+export function parseJobsOption(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_JOBS)
+    failOption('jobs', `an integer from 1 to ${MAX_JOBS}`, value);
+  return value;
+}
+
+/** --base-url: an absolute http(s) URL (credentials never echoed back). */
+export function parseBaseUrlOption(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return failOption('base-url', 'an absolute http(s) URL', value);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    failOption('base-url', 'an absolute http(s) URL', `${url.protocol}//…`);
+  return value;
+}
+
+/** A file path option (--mirror, --profile, --html, …): a non-empty string. */
+export function parsePathOption(name: string, value: string): string {
+  if (value.trim() === '') failOption(name, 'a file path', value);
+  return value;
+}
+
+/** A required file path option resolved against the working directory. */
+export function resolvePathOption(name: string, value: string, cwd: string): string {
+  return resolve(cwd, parsePathOption(name, value));
+}
+
+/** An optional file path (--profile, audit's --mirror): null when not given. */
+export function parseOptionalPathOption(name: string, value: string | undefined): string | null {
+  return value === undefined ? null : parsePathOption(name, value);
+}
+
+/** Type sources for V12 contract IDs: --types and --dar, each a list of non-empty paths. */
+export interface TypeSourceOptions {
+  readonly typeFiles: readonly string[];
+  readonly dars: readonly string[];
+}
+
+export function parseTypeSourceOptions(args: {
+  readonly types?: readonly string[] | undefined;
+  readonly dar?: readonly string[] | undefined;
+}): TypeSourceOptions {
+  const list = (name: string, v: readonly string[] | undefined): string[] =>
+    (v ?? []).map((p) => parsePathOption(name, String(p)));
+  return { typeFiles: list('types', args.types), dars: list('dar', args.dar) };
+}
+
+/** A file option that must be given exactly once (e.g. `types --dar`). */
+export function parseSingleFileOption(name: string, value: readonly string[]): string {
+  if (value.length !== 1) failOption(name, 'exactly one file', value);
+  return parsePathOption(name, String(value[0]));
+}
+
+/** --from/--to: an ISO 8601 timestamp with offset → epoch ms; undefined when not given. */
+export function parseTimeOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const micros = parseTimestampMicros(value);
+  if (micros === null)
+    failOption(name, 'an ISO 8601 timestamp with offset (e.g. 2026-11-22T03:00:00Z)', value);
+  return Number(micros / 1000n);
+}
+
+/** --template (inspect-dar, types): `Module:Entity` or `<packageId>:Module:Entity`. */
+export interface TemplateOption {
+  readonly packageId: string | null;
+  readonly module: string[];
+  readonly entity: string[];
+}
+
+export function parseTemplateOption(value: string): TemplateOption {
+  const m = /^([0-9a-f]{64}):(.*)$/.exec(value);
+  const q = parseQualifiedName(m === null ? value : m[2]!);
+  if (q === undefined) return failOption('template', 'Module.Sub:Entity', value);
+  return { packageId: m === null ? null : m[1]!, module: [...q.module], entity: [...q.entity] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// durations: one grammar, `<number>[ms|s|m|h|d]`, with a rule per option
+
+export interface DurationRule {
+  /** the unit of a bare number; null = a unit is required (except for 0) */
+  readonly bareUnit: 's' | null;
+  readonly minMs: number;
+  readonly maxMs: number;
+  /** the accepted form, for messages: "30s or 5m" */
+  readonly example: string;
+  /** the range, for messages: "at most 365d" */
+  readonly bounds: string;
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+const DURATION = /^([0-9]{1,9}(?:\.[0-9]{1,6})?)(ms|s|m|h|d)?$/;
+
+/** The longest wait setTimeout honours (2^31 − 1 ms, about 24.8 days). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** serve --history: 7d, 12h, 30m, 90s, or 0; at most 365 days; a unit is required. */
+export const HISTORY_DURATION: DurationRule = {
+  bareUnit: null,
+  minMs: 0,
+  maxMs: 365 * 86_400_000,
+  example: '7d, 12h or 30m',
+  bounds: 'at most 365d',
+};
+
+/** snapshot --every: 500ms, 30s, 1.5m, 1h (a bare number is seconds); > 0 and a valid timer. */
+export const INTERVAL_DURATION: DurationRule = {
+  bareUnit: 's',
+  minMs: 1,
+  maxMs: MAX_TIMER_MS,
+  example: '30s or 5m',
+  bounds: 'of 1ms to 24d',
+};
+
+/** The grammar alone: `<number>[ms|s|m|h|d]` → ms, or null when malformed. */
+function parseDurationText(text: string, bareUnit: 's' | null): number | null {
+  const m = DURATION.exec(text.trim());
+  if (m === null) return null;
+  const n = Number(m[1]);
+  const factor = UNIT_MS[m[2] ?? bareUnit ?? (n === 0 ? 's' : '')];
+  if (factor === undefined) return null;
+  const ms = Math.round(n * factor);
+  return Number.isSafeInteger(ms) ? ms : null;
+}
+
+/** Parses a duration under a rule → ms; null when malformed or out of the rule's range. */
+export function parseDurationMs(text: string, rule: DurationRule): number | null {
+  const ms = parseDurationText(text, rule.bareUnit);
+  return ms !== null && ms >= rule.minMs && ms <= rule.maxMs ? ms : null;
+}
+
+/** A duration option under a rule → ms; a usage error names the form or the range it broke. */
+export function parseDurationOption(name: string, value: string, rule: DurationRule): number {
+  const ms = parseDurationText(value, rule.bareUnit);
+  if (ms === null) return failOption(name, `a duration like ${rule.example}`, value);
+  if (ms < rule.minMs || ms > rule.maxMs) failOption(name, `a duration ${rule.bounds}`, value);
+  return ms;
+}

@@ -1,0 +1,35 @@
+/**
+ * A progress line on stderr: on a TTY one line rewritten in place (dimmed unless NO_COLOR is set
+ * to a non-empty value), elsewhere silent; `line` prints a lasting line, clearing the progress first.
+ */
+
+export interface Progress {
+  /** replaces the progress line (TTY only) */
+  update(text: string): void;
+  /** prints a lasting line */
+  line(text: string): void;
+  /** erases the progress line, if any */
+  clear(): void;
+}
+
+export function createProgress(stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Progress {
+  const tty = (stderr as { isTTY?: boolean }).isTTY === true;
+  const color = tty && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+  let dirty = false;
+  const clear = (): void => {
+    if (dirty) stderr.write('\r\x1b[2K');
+    dirty = false;
+  };
+  return {
+    update(text) {
+      if (!tty) return;
+      stderr.write(`\r\x1b[2K${color ? `\x1b[2m${text}\x1b[22m` : text}`);
+      dirty = true;
+    },
+    line(text) {
+      clear();
+      stderr.write(`${text}\n`);
+    },
+    clear,
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * The small vocabularies a finding is classified by (design/style.md "Audit discrepancies are not
+ * exceptions"): severity, provenance label and audit area. Shared by the finding catalogue
+ * (finding-codes.ts) and the findings themselves (finding.ts), which both import it.
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** `proven`: from a verified contract; `asserted`: only the exchange's word; `could-not-check`. */
+export type FindingLabel = 'proven' | 'asserted' | 'could-not-check';
+
+export type AuditArea = 'fetch' | 'proof' | 'state' | 'history' | 'market' | 'quote' | 'volume' | 'tokens';
+
+export const AUDIT_AREAS: readonly AuditArea[] = [
+  'fetch',
+  'proof',
+  'state',
+  'history',
+  'market',
+  'quote',
+  'volume',
+  'tokens',
+];

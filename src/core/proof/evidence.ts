@@ -1,0 +1,117 @@
+/**
+ * The first half of the proof step (spec/contract-id.md §0, §9): decode the created_event_blob,
+ * type it with the Daml type environment, recompute the contract ID and compare it with the ID
+ * embedded in the blob. The result, `ProofEvidence`, is plain data; ./reserve-proof.ts turns it
+ * into the one `ReserveProof` (compare with the published ID, read the reserves via the profile).
+ * Pure: the SHA-256 implementation is passed in. Never throws for a bad blob.
+ */
+import type { TemplateIdentity } from '../audit/snapshot.js';
+import type { Value } from '../codec/value.js';
+import type { Sha256 } from '../hash/sha256.js';
+import { verifyContractId } from '../hash/verify-contract-id.js';
+import { formatQualifiedName } from '../types/daml-type.js';
+import { resolveTemplate, type TypeEnv } from '../types/type-env.js';
+
+/** What decoding, typing and hashing one blob gave. */
+export interface ProofEvidence {
+  /** the recomputed contract ID against the ID embedded in the blob (not the published one) */
+  readonly idStatus: 'verified' | 'mismatch' | 'could-not-check';
+  /** "CODE: message" of every reason the recomputation failed or could not run */
+  readonly reasons: readonly string[];
+  /** the recomputed ID suffix when it could be computed */
+  readonly recomputedContractId: string | null;
+  /** null when the blob did not decode (then decodeError says why) */
+  readonly decoded: {
+    readonly embeddedContractId: string;
+    readonly template: TemplateIdentity;
+    readonly createdAtMicros: bigint;
+    readonly createArg: Value;
+    /** record field labels of the template from the type environment, or null */
+    readonly fieldLabels: readonly string[] | null;
+  } | null;
+  readonly decodeError: string | null;
+  /**
+   * "CODE: message" of the first reason of the whole contract-ID verification, the comparison
+   * with the published ID included (what the mirror records as the verification reason)
+   */
+  readonly idReason?: string | null;
+}
+
+export interface ComputeProofEvidenceOptions {
+  /** the published contract ID, lower-case hex */
+  readonly contractId: string;
+  /** the created_event_blob: bytes or base64 */
+  readonly blob: string | Uint8Array;
+  /** Daml types (needed for V12 contract IDs and for field labels) */
+  readonly types?: TypeEnv | undefined;
+  readonly sha256: Sha256;
+}
+
+/** Record field labels per type environment and template (resolved once). */
+const LABEL_CACHE = new WeakMap<TypeEnv, Map<string, readonly string[] | null>>();
+
+function fieldLabelsOf(
+  types: TypeEnv | undefined,
+  ref: { packageId: string; module: readonly string[]; entity: readonly string[] },
+  packageName: string,
+): readonly string[] | null {
+  if (types === undefined) return null;
+  let cache = LABEL_CACHE.get(types);
+  if (cache === undefined) {
+    cache = new Map();
+    LABEL_CACHE.set(types, cache);
+  }
+  const key = `${ref.packageId}:${packageName}:${formatQualifiedName(ref)}`;
+  let labels = cache.get(key);
+  if (labels === undefined) {
+    const t = resolveTemplate(types, ref, packageName);
+    labels = t.ok ? t.dataType.fields.map((f) => f.name) : null;
+    cache.set(key, labels);
+  }
+  return labels;
+}
+
+/** Decodes, types and hashes one blob (decode → type → hash); never throws. */
+export function computeProofEvidence(o: ComputeProofEvidenceOptions): ProofEvidence {
+  const v = verifyContractId({ contractId: o.contractId, blob: o.blob, types: o.types, sha256: o.sha256 });
+  const first = v.reasons[0];
+  const idReason = first === undefined ? null : `${first.code}: ${first.message}`;
+  // the published-vs-embedded comparison is made by assessReserveProof, from the decoded blob
+  const reasons = v.reasons.filter((r) => r.code !== 'CONTRACT_ID_MISMATCH');
+  const idStatus = reasons.some((r) => r.mismatch)
+    ? 'mismatch'
+    : reasons.length > 0
+      ? 'could-not-check'
+      : 'verified';
+  const c = v.contract;
+  if (c === null)
+    return {
+      idStatus: 'could-not-check',
+      reasons: reasons.map((r) => `${r.code}: ${r.message}`),
+      recomputedContractId: null,
+      decoded: null,
+      decodeError: v.reasons.map((r) => `${r.code}: ${r.message}`).join('; '),
+      idReason,
+    };
+  const ref = { packageId: c.templateId.packageId, module: c.templateId.module, entity: c.templateId.entity };
+  const qn = formatQualifiedName(ref);
+  return {
+    idStatus,
+    reasons: reasons.map((r) => `${r.code}: ${r.message}`),
+    recomputedContractId: v.expectedSuffix,
+    decoded: {
+      embeddedContractId: v.embeddedContractId ?? '',
+      template: {
+        packageId: c.templateId.packageId,
+        packageName: c.packageName,
+        moduleName: qn.split(':')[0] ?? '',
+        entityName: qn.split(':')[1] ?? '',
+      },
+      createdAtMicros: c.createdAt,
+      createArg: c.createArg,
+      fieldLabels: fieldLabelsOf(o.types, ref, c.packageName),
+    },
+    decodeError: null,
+    idReason,
+  };
+}

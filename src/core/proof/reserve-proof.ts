@@ -1,0 +1,172 @@
+/**
+ * THE proof step (the issue "one proof step"; spec/contract-id.md §0, §9): decode → type → hash
+ * (./evidence.ts) → compare the recomputed, embedded and published contract IDs → read the
+ * reserves through the reserve profile (./profile.ts). One result type, `ReserveProof`, with one
+ * status vocabulary, consumed alike by the audit's proof checks (src/core/audit/proof-checks.ts),
+ * the snapshot recording (the mirror's verification status) and replay:
+ *
+ * - `proven`: the ID recomputes from the blob, equals the embedded and the published ID, the
+ *   template is in the profile and the profile read the reserve fields: `provenFields` is set.
+ * - `failed`: a definite failure — the blob does not decode, the ID does not recompute, the
+ *   published ID is not the embedded one, or the template is not in the profile.
+ * - `unverifiable`: nothing definite is wrong, but the proof could not be completed (unsupported
+ *   ID version, missing types, fields the profile cannot read).
+ *
+ * A failure wins over an unverifiable reason. Pure; never throws for a bad blob.
+ */
+import type { TemplateIdentity } from '../audit/snapshot.js';
+import type { Sha256 } from '../hash/sha256.js';
+import type { TypeEnv } from '../types/type-env.js';
+import { computeProofEvidence, type ProofEvidence } from './evidence.js';
+import {
+  extractProvenFields,
+  findTemplateProfile,
+  type ProvenFields,
+  type ReserveProfile,
+  type TemplateProfile,
+} from './profile.js';
+
+export type ReserveProofStatus = 'proven' | 'failed' | 'unverifiable';
+
+/** The contract ID alone: recomputed = embedded = published. */
+export type ContractIdStatus = 'verified' | 'mismatch' | 'could-not-check';
+
+/** Why a proof is not proven (stable codes). */
+export type ProofReasonCode =
+  /** the blob is not valid base64 or does not decode as a created event (failed) */
+  | 'BLOB_MALFORMED'
+  /** the contract ID recomputed from the blob is not the embedded one (failed) */
+  | 'ID_NOT_RECOMPUTED'
+  /** the published contract ID is not the one embedded in the blob (failed) */
+  | 'PUBLISHED_ID_MISMATCH'
+  /** the contract ID could not be recomputed: unsupported version, missing types (unverifiable) */
+  | 'ID_UNVERIFIABLE'
+  /** the blob's template is not in the reserve profile (failed) */
+  | 'TEMPLATE_UNEXPECTED'
+  /** the profile could not read the reserve fields from the create argument (unverifiable) */
+  | 'FIELDS_UNREADABLE';
+
+export interface ProofReason {
+  readonly code: ProofReasonCode;
+  readonly message: string;
+}
+
+export interface ReserveProof {
+  /** the published contract ID */
+  readonly contractId: string;
+  readonly status: ReserveProofStatus;
+  /** empty when proven; in the order the step found them */
+  readonly reasons: readonly ProofReason[];
+  readonly idStatus: ContractIdStatus;
+  /** "CODE: message" of the first reason of the contract-ID verification, or null */
+  readonly idReason: string | null;
+  /** what decoding, typing and hashing gave */
+  readonly evidence: ProofEvidence;
+  /** the blob's template and ledger creation time (null when the blob did not decode) */
+  readonly template: TemplateIdentity | null;
+  readonly createdAtMicros: bigint | null;
+  /** the profile entry of the blob's template, or null */
+  readonly templateProfile: TemplateProfile | null;
+  /** the reserve fields read through the profile, trusted or not (null when unreadable) */
+  readonly blobFields: ProvenFields | null;
+  /** `blobFields` when status is `proven`, else null: the only values later checks may trust */
+  readonly provenFields: ProvenFields | null;
+}
+
+export interface VerifyReserveProofOptions {
+  /** the published contract ID, lower-case hex */
+  readonly contractId: string;
+  /** the created_event_blob: bytes or base64 */
+  readonly blob: string | Uint8Array;
+  /** Daml types (needed for V12 contract IDs and for field labels) */
+  readonly types?: TypeEnv | undefined;
+  readonly profile: ReserveProfile;
+  readonly sha256: Sha256;
+}
+
+/** The proof has the reason `code` (e.g. to turn it into a finding). */
+export function hasProofReason(p: ReserveProof, code: ProofReasonCode): boolean {
+  return p.reasons.some((r) => r.code === code);
+}
+
+/** Compares and reads the reserves (compare → profile) from what decoding and hashing gave. */
+export function assessReserveProof(
+  contractId: string,
+  evidence: ProofEvidence,
+  profile: ReserveProfile,
+): ReserveProof {
+  const reasons: ProofReason[] = [];
+  const idReason = evidence.idReason ?? evidence.reasons[0] ?? evidence.decodeError ?? null;
+  const d = evidence.decoded;
+  if (d === null) {
+    reasons.push({ code: 'BLOB_MALFORMED', message: evidence.decodeError ?? 'the blob did not decode' });
+    return {
+      contractId,
+      status: 'failed',
+      reasons,
+      idStatus: 'could-not-check',
+      idReason,
+      evidence,
+      template: null,
+      createdAtMicros: null,
+      templateProfile: null,
+      blobFields: null,
+      provenFields: null,
+    };
+  }
+  // compare: recomputed vs embedded vs published
+  if (d.embeddedContractId !== contractId)
+    reasons.push({
+      code: 'PUBLISHED_ID_MISMATCH',
+      message: `the published contract ID differs from the ID embedded in the blob (${d.embeddedContractId})`,
+    });
+  if (evidence.idStatus === 'mismatch')
+    reasons.push({ code: 'ID_NOT_RECOMPUTED', message: evidence.reasons.join('; ') });
+  else if (evidence.idStatus === 'could-not-check')
+    reasons.push({ code: 'ID_UNVERIFIABLE', message: evidence.reasons.join('; ') });
+  const idStatus: ContractIdStatus =
+    d.embeddedContractId !== contractId || evidence.idStatus === 'mismatch' ? 'mismatch' : evidence.idStatus;
+  // read the reserves through the profile
+  const templateProfile = findTemplateProfile(profile, d.template);
+  let blobFields: ProvenFields | null = null;
+  if (templateProfile === null) {
+    const t = d.template;
+    reasons.push({
+      code: 'TEMPLATE_UNEXPECTED',
+      message: `template ${t.packageName}:${t.moduleName}:${t.entityName} is not in the reserve profile "${profile.name}"`,
+    });
+  } else {
+    const ex = extractProvenFields(templateProfile, d.createArg, d.fieldLabels);
+    if (ex.ok) blobFields = ex.value;
+    else reasons.push({ code: 'FIELDS_UNREADABLE', message: ex.reason });
+  }
+  const failed = reasons.some((r) => r.code !== 'ID_UNVERIFIABLE' && r.code !== 'FIELDS_UNREADABLE');
+  const status: ReserveProofStatus = failed ? 'failed' : reasons.length > 0 ? 'unverifiable' : 'proven';
+  return {
+    contractId,
+    status,
+    reasons,
+    idStatus,
+    idReason,
+    evidence,
+    template: d.template,
+    createdAtMicros: d.createdAtMicros,
+    templateProfile,
+    blobFields,
+    provenFields: status === 'proven' ? blobFields : null,
+  };
+}
+
+/**
+ * Verifies one reserve proof: decode → type → hash → compare → reserves via the profile.
+ * Never throws for a bad blob: the status and reasons say what went wrong.
+ */
+export function verifyReserveProof(o: VerifyReserveProofOptions): ReserveProof {
+  const evidence = computeProofEvidence({
+    contractId: o.contractId,
+    blob: o.blob,
+    types: o.types,
+    sha256: o.sha256,
+  });
+  return assessReserveProof(o.contractId, evidence, o.profile);
+}

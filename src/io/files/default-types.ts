@@ -1,0 +1,29 @@
+/**
+ * The Daml type sources of a pipeline: the files given with --types/--dar, or — when neither is
+ * given — the bundled reference server's V12 types (fixtures/types/amm-pools.json), declared here
+ * once for audit, snapshot, replay and the demo.
+ */
+import { fileURLToPath } from 'node:url';
+import type { TypeEnv } from '../../core/types/type-env.js';
+import { loadTypeEnvFromFiles } from './dar-file.js';
+
+/** The bundled server's V12 types, used when neither --types nor --dar is given (an absolute path). */
+export const DEFAULT_TYPE_FILE: string = fileURLToPath(
+  new URL('../../../fixtures/types/amm-pools.json', import.meta.url),
+);
+
+export interface TypeSources {
+  readonly typeFiles?: readonly string[];
+  readonly dars?: readonly string[];
+  /** relative paths are resolved against it (default: the process's working directory) */
+  readonly cwd?: string | undefined;
+}
+
+/** Loads --types/--dar, or the bundled server's type file when neither is given. */
+export async function loadTypesOrDefault(o: TypeSources): Promise<TypeEnv> {
+  const typeFiles = o.typeFiles ?? [];
+  const dars = o.dars ?? [];
+  const sources =
+    typeFiles.length === 0 && dars.length === 0 ? { typeFiles: [DEFAULT_TYPE_FILE] } : { typeFiles, dars };
+  return (await loadTypeEnvFromFiles(sources, o.cwd === undefined ? {} : { cwd: o.cwd })).env;
+}

@@ -1,0 +1,72 @@
+/**
+ * THE migration runner of every SQLite database of reserve-audit (the audit mirror, and the
+ * simulated ledger of src/sim/store): an ordered list of versioned migrations, each applied once
+ * inside one immediate transaction and recorded in a bookkeeping table (version, name,
+ * applied_at_ms). Migrations are append-only: a released one is never edited or renumbered.
+ * What to do with a database written by a newer build is the caller's policy (readAppliedVersion
+ * first, then refuse with its own typed error).
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from '../../errors/store.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** SQL statements (one may hold several, separated by semicolons) */
+  readonly statements: readonly string[];
+}
+
+export interface MigrationTable {
+  /** the bookkeeping table, e.g. "migrations" */
+  readonly table: string;
+  /** create it as a STRICT table */
+  readonly strict?: boolean;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+function tableName(t: MigrationTable): string {
+  if (!IDENT.test(t.table))
+    throw new StoreError(
+      'STORE_OPEN_FAILED',
+      `"table" expected an SQL identifier, got ${JSON.stringify(t.table)}`,
+    );
+  return t.table;
+}
+
+/** The highest version in a migration list (0 for none). */
+export function computeLatestVersion(migrations: readonly Migration[]): number {
+  return migrations.reduce((m, x) => Math.max(m, x.version), 0);
+}
+
+/** The highest applied version (0 when the bookkeeping table does not exist yet). */
+export function readAppliedVersion(db: Database.Database, t: MigrationTable): number {
+  const table = tableName(t);
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+  if (exists === undefined) return 0;
+  const row = db.prepare(`SELECT max(version) AS v FROM ${table}`).get() as { v: number | null } | undefined;
+  return row?.v ?? 0;
+}
+
+/** Applies the pending migrations in version order; returns the version reached. */
+export function applyMigrations(
+  db: Database.Database,
+  migrations: readonly Migration[],
+  t: MigrationTable & { readonly now: () => number },
+): number {
+  const table = tableName(t);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)${t.strict === true ? ' STRICT' : ''}`,
+  );
+  let version = readAppliedVersion(db, t);
+  const record = db.prepare(`INSERT INTO ${table} (version, name, applied_at_ms) VALUES (?, ?, ?)`);
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= version) continue;
+    db.transaction(() => {
+      for (const sql of m.statements) db.exec(sql);
+      record.run(m.version, m.name, t.now());
+    }).immediate();
+    version = m.version;
+  }
+  return version;
+}

@@ -1,0 +1,43 @@
+/**
+ * The mirror's SQLite connection, private to src/io/store: a `Mirror` handle carries no raw
+ * database; the store's own modules reach the connection through `mirrorDb`. This module is not
+ * re-exported by ./index.ts (and the layering rules forbid importing it from outside the store),
+ * so every read and write of the mirror is a named store function.
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from '../../errors/store.js';
+
+/** An open mirror: its path, mode and schema version; `close()` releases the connection. */
+export interface Mirror {
+  readonly path: string;
+  readonly readonly: boolean;
+  readonly schemaVersion: number;
+  close(): void;
+}
+
+const CONNECTIONS = new WeakMap<Mirror, Database.Database>();
+
+/** Creates the handle of an open connection. */
+export function wrapMirrorDb(
+  db: Database.Database,
+  o: { readonly path: string; readonly readonly: boolean; readonly schemaVersion: number },
+): Mirror {
+  const mirror: Mirror = {
+    path: o.path,
+    readonly: o.readonly,
+    schemaVersion: o.schemaVersion,
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+  CONNECTIONS.set(mirror, db);
+  return mirror;
+}
+
+/** The connection of a mirror handle (store modules and their tests only). */
+export function mirrorDb(mirror: Mirror): Database.Database {
+  const db = CONNECTIONS.get(mirror);
+  if (db === undefined)
+    throw new StoreError('STORE_CORRUPT', `"mirror" expected a handle from openMirror, got ${mirror.path}`);
+  return db;
+}

@@ -1,0 +1,47 @@
+/**
+ * vitest globalSetup: builds dist/ once before the suite (`tsc -p tsconfig.build.json`), because
+ * production code never loads a TypeScript loader — `replay`'s worker threads run the compiled
+ * dist/run/replay-worker.js with plain node, also when the tests run the pool from src/.
+ * Skipped when dist/ is newer than every file under src/ (a stamp file records the last build).
+ * A type error elsewhere does not stop the suite as long as the worker was emitted (the type
+ * check is its own CI step); a missing worker does.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const STAMP = join(ROOT, 'dist', '.build-stamp');
+const WORKER = join(ROOT, 'dist', 'run', 'replay-worker.js');
+
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtimeMs(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export default function buildDist(): void {
+  const sources = Math.max(
+    newestMtimeMs(join(ROOT, 'src')),
+    statSync(join(ROOT, 'tsconfig.json')).mtimeMs,
+    statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
+  );
+  if (existsSync(STAMP) && existsSync(WORKER) && statSync(STAMP).mtimeMs > sources) return;
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+  } catch (e) {
+    const out = String((e as { stdout?: Buffer }).stdout ?? '');
+    if (!existsSync(WORKER)) throw new Error(`npm run build failed:\n${out}`);
+    process.stderr.write(
+      `build-dist: tsc reported errors (dist/ was emitted anyway):\n${out.slice(0, 2000)}\n`,
+    );
+    return;
+  }
+  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+}
