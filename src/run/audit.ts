@@ -18,7 +18,7 @@ import {
 } from '../core/audit/index.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
-import type { ApiSnapshot } from '../core/wire/index.js';
+import { type ApiDialect, type ApiSnapshot, computeApiDialect } from '../core/wire/index.js';
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
@@ -70,6 +70,8 @@ export interface AuditSummary {
   readonly exitCode?: number;
   readonly baseUrl: string;
   readonly fetchedAt: string;
+  /** which spellings of the API the exchange uses (api-decisions §10): aggregator path, market source, token id field */
+  readonly api?: ApiDialect;
   readonly profile: string;
   readonly pools: number;
   readonly proofsProven: number;
@@ -204,7 +206,10 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       });
       snapshotId = recordSnapshot(mirror, api, verifications, { now }).snapshotId;
     }
-    const summary = summarise(o, snapshot.fetchedAt, profile.name, result, t0, now(), mirror, snapshotId);
+    const summary = {
+      ...summarise(o, snapshot.fetchedAt, profile.name, result, t0, now(), mirror, snapshotId),
+      api: computeApiDialect(api),
+    };
     if (mirror !== null) {
       auditRunId = recordAuditRun(mirror, {
         snapshotId,

@@ -5,6 +5,7 @@
  * off by default), the public websocket (`wsPath`), CORS, caching, the optional rate limit, and the
  * top-level guard: an unexpected exception becomes a logged `500 internal error`; every rejection
  * of a request is a `RequestRejectedError` (4xx, src/errors/server.ts), never logged as a failure.
+ * Requests that bypass the handler (parser errors, non-websocket upgrades): raw-requests.ts.
  * The server sees the simulated ledger only through sim/exchange.ts. Binding a port: serve.ts.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -15,8 +16,10 @@ import { WindowCache } from './cache.js';
 import { type Logger, type PoolSnapshot, type RequestContext, type RouteDeps, silentLogger } from './deps.js';
 import { errorBody, formatAgeHeader, JSON_CONTENT_TYPE, type Reply } from './http.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { answerClientError, serveUpgradeAsHttp } from './raw-requests.js';
 import { Router } from './router.js';
 import { addPublicRoutes } from './routes/index.js';
+import { DEFAULT_EXCHANGE_NAME, EXTERNAL_SOURCE } from './routes/info.js';
 import { addSimulationRoutes } from './routes/simulation.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
@@ -35,11 +38,22 @@ export interface AppOptions {
   readonly enableSimulation?: boolean;
   readonly logger?: Logger;
   readonly ws?: PublicSocketOptions;
+  /**
+   * the exchange's name: the `source` of the service's own markets in /markets/info
+   * (api-decisions §10; default `service`, `cantex` for clients of the live service)
+   */
+  readonly exchangeName?: string;
 }
 
 export interface App {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** serves the public websocket on `server`'s upgrade requests for `wsPath` */
+  /**
+   * hooks `server`'s non-request events: the public websocket on its upgrade requests for
+   * `wsPath` (other upgrade requests are served as plain HTTP), and JSON 4xx answers to requests
+   * its parser rejects ('clientError')
+   */
+  attach(server: Server): void;
+  /** the same as `attach` (kept for callers written before it) */
   attachWebsocket(server: Server): void;
   /** the number of open public websocket connections */
   websocketClients(): number;
@@ -49,6 +63,8 @@ export interface App {
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
+  // a browser client may read the rate limit's wait and the cached reply's age
+  'Access-Control-Expose-Headers': 'Retry-After, Age',
 };
 
 export function createApp(opts: AppOptions): App {
@@ -69,8 +85,10 @@ export function createApp(opts: AppOptions): App {
   const limiter =
     opts.rateLimit === undefined ? undefined : new RateLimiter(opts.rateLimit, () => Date.now());
 
+  const exchangeName = opts.exchangeName ?? DEFAULT_EXCHANGE_NAME;
+  assertExchangeName(exchangeName);
   const router = new Router();
-  addPublicRoutes(router, prefix, deps, wsPath);
+  addPublicRoutes(router, prefix, deps, { wsPath, exchangeName });
   if (opts.enableSimulation === true) {
     if (opts.simulation === undefined) {
       throw new ServerError(
@@ -81,7 +99,18 @@ export function createApp(opts: AppOptions): App {
     addSimulationRoutes(router, simPrefix, opts.simulation);
   }
 
-  const sockets = new PublicSocketServer(exchange, clock, wsPath, opts.ws ?? {}, logger);
+  const sockets = new PublicSocketServer(exchange, clock, wsPath, opts.ws ?? {}, logger, {
+    // a websocket upgrade counts against the same per-client rate limit as a request
+    ...(limiter === undefined ? {} : { admit: (client: string) => limiter.take(client) }),
+    fallback: serveUpgradeAsHttp,
+  });
+  const attached = new WeakSet<Server>();
+  const attach = (server: Server): void => {
+    if (attached.has(server)) return;
+    attached.add(server);
+    sockets.attach(server);
+    server.on('clientError', answerClientError);
+  };
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
@@ -180,9 +209,8 @@ export function createApp(opts: AppOptions): App {
 
   return {
     handler,
-    attachWebsocket(server: Server): void {
-      sockets.attach(server);
-    },
+    attach,
+    attachWebsocket: attach,
     websocketClients(): number {
       return sockets.clientCount;
     },
@@ -190,6 +218,16 @@ export function createApp(opts: AppOptions): App {
       return sockets.close();
     },
   };
+}
+
+/** An exchange name: 1–64 letters, digits, `.`, `_`, `-`; not `external` (the reference streams). */
+export function assertExchangeName(name: string): void {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name) || name.toLowerCase() === EXTERNAL_SOURCE) {
+    throw new ServerError(
+      'SERVER_OPTION_INVALID',
+      `"exchangeName" expected 1-64 letters, digits, ".", "_" or "-", not "external", got ${JSON.stringify(name.slice(0, 80))}`,
+    );
+  }
 }
 
 /** Response headers of a reply, built once per (reply, cors) — cached replies are reused. */
@@ -223,7 +261,12 @@ function reject(
   cors: boolean,
   extra: Record<string, string> = {},
 ): void {
-  send(res, e.status, errorBody(e.shortMessage), cors, { ...e.headers, ...extra });
+  // an error is never cached (404, 405, 429 and every 4xx alike)
+  send(res, e.status, errorBody(e.shortMessage), cors, {
+    'Cache-Control': 'no-store',
+    ...e.headers,
+    ...extra,
+  });
 }
 
 function send(

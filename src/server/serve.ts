@@ -36,6 +36,8 @@ export interface ServeOptions {
   readonly extraPools?: number;
   /** mount the simulation interface under /v1/sim */
   readonly simulation: boolean;
+  /** `source` of the service's own markets (api-decisions §10); default `service` */
+  readonly exchangeName?: string;
   /** per-client requests per second (token bucket), off when undefined */
   readonly rateLimitPerSecond?: number;
   readonly logger: Logger;
@@ -72,6 +74,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       simulation: exchange,
       enableSimulation: o.simulation,
       logger: o.logger,
+      ...(o.exchangeName === undefined ? {} : { exchangeName: o.exchangeName }),
       ...(o.rateLimitPerSecond === undefined ? {} : { rateLimit: { perSecond: o.rateLimitPerSecond } }),
     });
     // bounded request times: a client trickling headers or a body cannot hold a socket for long
@@ -79,7 +82,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       { keepAliveTimeout: 5_000, headersTimeout: 15_000, requestTimeout: 30_000 },
       app.handler,
     );
-    app.attachWebsocket(server);
+    app.attach(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(o.port, o.host, () => {

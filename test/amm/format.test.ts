@@ -47,7 +47,7 @@ describe('parseAmount', () => {
     '100',
     '0.1',
     '1.0000000001',
-    '007',
+    '0.007',
     '9999999999999999999999999999',
     '123456789012345678.1234567890',
   ])('accepts %s exactly', (s) => {
@@ -74,6 +74,9 @@ describe('parseAmount', () => {
     '１',
     '99999999999999999999999999999',
     '1234567890123456789.1234567890',
+    '007',
+    '00100',
+    '00.5',
   ])('rejects %j with AMM_INVALID_AMOUNT naming the field', (s) => {
     try {
       parseAmount(s, 'sellAmount');

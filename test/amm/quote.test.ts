@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  computeExecutedSwapMinimum,
   findRoute,
   formatMemo,
   type PoolState,
@@ -162,14 +163,44 @@ describe('quote error table (status, exact message, validation order)', () => {
     expect(connect(req(CC, USDCX, '50')).ok).toBe(true);
   });
 
-  it('pool quote: MOD allowed, its own minimum, no affiliate validation', () => {
+  it('pool quote: MOD allowed, no minimum (§4b revised), no affiliate validation', () => {
     expect(poolQuote(req(MOD, CC, '100')).ok).toBe(true);
-    expect(poolQuote(req(CC, USDCX, '9.99'))).toEqual({
-      ok: false,
-      status: 400,
-      error: 'minimum ticket size is 10 CC, or equivalent in other instruments',
-    });
+    // below min_swap_amount_size_cc (10): the pre-trade quote is indicative, clients quote "1"
+    for (const amount of ['9.99', '1', '0.001']) {
+      const r = poolQuote(req(CC, USDCX, amount));
+      expect(r.ok, amount).toBe(true);
+      if (r.ok) expect(r.body.prices.pool_before).toBe(r.body.pool_price_before_trade);
+    }
     expect(poolQuote(req(CC, USDCX, '10', { affiliateCode: 5 })).ok).toBe(true);
+  });
+
+  it('the Connect minimum is the larger of the Connect and swap minimums', () => {
+    expect(computeExecutedSwapMinimum(POLICY)).toBe(POLICY.minConnectSwapAmountSizeCc);
+    expect(computeExecutedSwapMinimum({ minConnectSwapAmountSizeCc: '5', minSwapAmountSizeCc: '10' })).toBe(
+      '10',
+    );
+  });
+
+  it('affiliateCode with a NUL or another control character → invalid affiliateCode', () => {
+    for (const code of ['a\u0000b', 'x\ny', 'tab\there', 'del\u007f', 'c1\u0085']) {
+      expect(connect(req(CC, USDCX, '100', { affiliateCode: code }))).toEqual({
+        ok: false,
+        status: 400,
+        error: 'invalid affiliateCode',
+      });
+    }
+    expect(connect(req(CC, USDCX, '100', { affiliateCode: 'ünïcode-ok ✓' })).ok).toBe(true);
+  });
+
+  it('sellAmount with leading zeros → invalid sellAmount', () => {
+    for (const amount of ['00100', '007', '00.5', '01']) {
+      expect(connect(req(CC, USDCX, amount))).toEqual({
+        ok: false,
+        status: 400,
+        error: 'invalid sellAmount',
+      });
+    }
+    expect(connect(req(CC, USDCX, '100.0')).ok).toBe(true);
   });
 
   it('invalid affiliateCode type on connect', () => {

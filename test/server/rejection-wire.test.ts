@@ -52,6 +52,8 @@ function exchange(
 
 const JSON_TYPE = 'Content-Type: application/json; charset=utf-8';
 const CORS = 'Access-Control-Allow-Origin: *';
+const EXPOSE = 'Access-Control-Expose-Headers: Retry-After, Age';
+const NO_STORE = 'Cache-Control: no-store';
 
 describe('rejections on the wire', () => {
   let srv: TestServer;
@@ -70,15 +72,15 @@ describe('rejections on the wire', () => {
     await limited.close();
   });
 
-  it('404 for an unknown path: CORS only under the public prefix, no Cache-Control', async () => {
+  it('404 for an unknown path: CORS only under the public prefix, no-store', async () => {
     expect(await exchange(srv.origin, 'GET', '/v1/public/nope')).toEqual({
       status: 404,
-      headers: [JSON_TYPE, 'Content-Length: 21', CORS, 'Connection: close'],
+      headers: [JSON_TYPE, 'Content-Length: 21', CORS, EXPOSE, NO_STORE, 'Connection: close'],
       body: '{"error":"not found"}',
     });
     expect(await exchange(srv.origin, 'GET', '/elsewhere')).toEqual({
       status: 404,
-      headers: [JSON_TYPE, 'Content-Length: 21', 'Connection: close'],
+      headers: [JSON_TYPE, 'Content-Length: 21', NO_STORE, 'Connection: close'],
       body: '{"error":"not found"}',
     });
   });
@@ -86,7 +88,15 @@ describe('rejections on the wire', () => {
   it('405 for a known path with another method, with Allow', async () => {
     expect(await exchange(srv.origin, 'DELETE', '/v1/public/pools/state')).toEqual({
       status: 405,
-      headers: [JSON_TYPE, 'Content-Length: 30', CORS, 'Allow: GET, OPTIONS', 'Connection: close'],
+      headers: [
+        JSON_TYPE,
+        'Content-Length: 30',
+        CORS,
+        EXPOSE,
+        NO_STORE,
+        'Allow: GET, OPTIONS',
+        'Connection: close',
+      ],
       body: '{"error":"method not allowed"}',
     });
   });
@@ -96,6 +106,7 @@ describe('rejections on the wire', () => {
       status: 204,
       headers: [
         CORS,
+        EXPOSE,
         'Access-Control-Allow-Methods: POST, OPTIONS',
         'Access-Control-Allow-Headers: Content-Type',
         'Access-Control-Max-Age: 600',
@@ -110,12 +121,12 @@ describe('rejections on the wire', () => {
   it('400 thrown by a route: the spec message, no-store', async () => {
     expect(await exchange(srv.origin, 'GET', '/v1/public/aggregator/orderbook')).toEqual({
       status: 400,
-      headers: [JSON_TYPE, 'Content-Length: 29', CORS, 'Cache-Control: no-store', 'Connection: close'],
+      headers: [JSON_TYPE, 'Content-Length: 29', CORS, EXPOSE, NO_STORE, 'Connection: close'],
       body: '{"error":"missing ticker_id"}',
     });
     expect(await exchange(srv.origin, 'POST', '/v1/public/connect/quote', '[1]')).toEqual({
       status: 400,
-      headers: [JSON_TYPE, 'Content-Length: 29', CORS, 'Cache-Control: no-store', 'Connection: close'],
+      headers: [JSON_TYPE, 'Content-Length: 29', CORS, EXPOSE, NO_STORE, 'Connection: close'],
       body: '{"error":"invalid JSON body"}',
     });
   });
@@ -123,7 +134,7 @@ describe('rejections on the wire', () => {
   it('404 thrown by a route (a resource, not a path) is answered like a 400', async () => {
     expect(await exchange(srv.origin, 'GET', '/v1/public/aggregator/orderbook?ticker_id=NO_PE')).toEqual({
       status: 404,
-      headers: [JSON_TYPE, 'Content-Length: 29', CORS, 'Cache-Control: no-store', 'Connection: close'],
+      headers: [JSON_TYPE, 'Content-Length: 29', CORS, EXPOSE, NO_STORE, 'Connection: close'],
       body: '{"error":"unknown ticker_id"}',
     });
   });
@@ -132,12 +143,12 @@ describe('rejections on the wire', () => {
     const big = 'x'.repeat(64 * 1024 + 1);
     expect(await exchange(srv.origin, 'POST', '/v1/public/connect/quote', big)).toEqual({
       status: 413,
-      headers: [JSON_TYPE, 'Content-Length: 34', CORS, 'Cache-Control: no-store', 'Connection: close'],
+      headers: [JSON_TYPE, 'Content-Length: 34', CORS, EXPOSE, NO_STORE, 'Connection: close'],
       body: '{"error":"request body too large"}',
     });
   });
 
-  it('429 over the rate limit, with Retry-After and no Cache-Control', async () => {
+  it('429 over the rate limit, with Retry-After and no-store', async () => {
     expect((await exchange(limited.origin, 'GET', '/v1/public/swap/info')).status).toBe(200);
     const r = await exchange(limited.origin, 'GET', '/v1/public/swap/info');
     expect(r.status).toBe(429);
@@ -146,6 +157,8 @@ describe('rejections on the wire', () => {
       JSON_TYPE,
       'Content-Length: 31',
       CORS,
+      EXPOSE,
+      NO_STORE,
       'Retry-After: N',
       'Connection: close',
     ]);

@@ -19,6 +19,7 @@ export const TOKENS_INFO: Schema = {
         instrument_name: 'string',
         instrument_symbol: 'string',
         price_aggregator_id: 'string|null',
+        coingecko_id: 'string|null',
       },
     },
   ],

@@ -358,9 +358,9 @@ const MALFORMED: readonly Mutation[] = [
     'market source unknown',
     '/markets/info',
     (b) => {
-      b.data.markets[0].source = 'other';
+      b.data.markets[0].source = 'other source';
     },
-    'data.markets[0].source expected "service" or "external", got "other"',
+    'data.markets[0].source expected "external" or an exchange name (1-64 letters, digits, ".", "_", "-"), got "other source"',
   ],
   [
     'candle period zero',

@@ -2,8 +2,10 @@
  * `reserve-audit serve` — runs the reference server of the exchange's public API
  * (src/server/serve.ts) until SIGINT/SIGTERM, then shuts down gracefully. The listening URL goes to
  * stderr. Options: --port, --host, --db, --contract-id-version, --seed, --traffic, --history,
- * --history-rate, --pools, --simulation, --rate-limit.
+ * --history-rate, --pools, --simulation, --rate-limit, --exchange-name.
  */
+import { formatGot } from '../../errors/base.js';
+import { UsageError } from '../../errors/usage.js';
 import type { Logger } from '../../server/app.js';
 import { startServer } from '../../server/serve.js';
 import { defineCommand } from '../command.js';
@@ -22,6 +24,21 @@ import {
 /** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
 export function parseDurationMs(text: string): number | null {
   return parseDurationWith(text, HISTORY_DURATION);
+}
+
+/** --exchange-name: 1–64 letters, digits, `.`, `_`, `-`, not `external` (a UsageError otherwise). */
+function parseExchangeNameOption(value: unknown): string {
+  if (
+    typeof value !== 'string' ||
+    !/^[A-Za-z0-9._-]{1,64}$/.test(value) ||
+    value.toLowerCase() === 'external'
+  ) {
+    throw new UsageError(
+      'OPTION_INVALID',
+      `"--exchange-name" expected 1-64 letters, digits, ".", "_" or "-" (not "external"), got ${formatGot(value)}`,
+    );
+  }
+  return value;
 }
 
 export const serveCommand = defineCommand({
@@ -55,7 +72,12 @@ export const serveCommand = defineCommand({
         default: false,
         describe: 'mount the simulation interface under /v1/sim',
       })
-      .option('rate-limit', { type: 'number', describe: 'per-client requests per second (off by default)' }),
+      .option('rate-limit', { type: 'number', describe: 'per-client requests per second (off by default)' })
+      .option('exchange-name', {
+        type: 'string',
+        default: 'service',
+        describe: 'the "source" of the service\'s own markets in /markets/info (cantex = as live)',
+      }),
   run: async (args, ctx) => {
     const port = parseIntegerOption('port', args.port, { min: 0, max: 65_535 });
     const traffic = parseNumberOption('traffic', args.traffic, {
@@ -72,6 +94,7 @@ export const serveCommand = defineCommand({
         ? undefined
         : parsePositiveNumberOption('rate-limit', args['rate-limit']);
     const db = parsePathOption('db', args.db);
+    const exchangeName = parseExchangeNameOption(args['exchange-name']);
     const logger: Logger = {
       info: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
       error: (m, e) =>
@@ -88,6 +111,7 @@ export const serveCommand = defineCommand({
       historyPerMinute: historyRate,
       ...(pools === undefined ? {} : { extraPools: pools }),
       simulation: args.simulation,
+      exchangeName,
       ...(rate === undefined ? {} : { rateLimitPerSecond: rate }),
       logger,
     });

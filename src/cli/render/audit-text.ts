@@ -34,9 +34,20 @@ function findingLine(f: Finding, st: Style): string {
   return `  ${sev} ${f.code} [${f.label}] ${f.message}`;
 }
 
+/** Which spellings of the API were found (api-decisions §10), e.g. `api  exchange cantex, aggregator data under /coingecko, token ids coingecko_id`. */
+export function formatAuditApiLine(r: AuditReport): string | null {
+  const a = r.summary.api;
+  if (a === undefined) return null;
+  const exchange = a.exchangeNames.length === 0 ? 'no own markets' : `exchange ${a.exchangeNames.join(', ')}`;
+  const agg = a.aggregatorPath === null ? 'no aggregator data' : `aggregator data under ${a.aggregatorPath}`;
+  const ids = a.tokenIdField === null ? 'no token ids' : `token ids ${a.tokenIdField}`;
+  return `api  ${exchange}, ${agg}, ${ids}`;
+}
+
 /** The whole human report. */
 export function formatAuditText(r: AuditReport, st: Style, verbose = false): string {
-  const out: string[] = [formatAuditSummaryLine(r, st), ''];
+  const apiLine = formatAuditApiLine(r);
+  const out: string[] = [formatAuditSummaryLine(r, st), ...(apiLine === null ? [] : [apiLine]), ''];
   for (const p of r.pools) {
     out.push(
       st.bold(

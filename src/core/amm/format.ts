@@ -29,11 +29,13 @@ export function formatSeconds(d: Dec | string): string {
   return toDec(d).toFixed(2, Dec.ROUND_HALF_UP);
 }
 
-const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+/** Digits without a leading zero (a lone `0` before the point is fine), optional fraction. */
+const PLAIN_DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 /**
  * Parses a request amount: a plain positive decimal string — digits, optionally one '.' and 1..10
- * fraction digits, no sign, no exponent, no spaces, at most 28 digits, greater than zero.
+ * fraction digits, no sign, no exponent, no spaces, no leading zero (`00100`; `0.5` is fine), at
+ * most 28 digits, greater than zero.
  * Exact (no rounding). Throws `AMM_INVALID_AMOUNT` naming `field`.
  */
 export function parseAmount(text: unknown, field: string): Dec {

@@ -36,6 +36,7 @@ export {
 } from './orderbook.js';
 export {
   AFFILIATE_CODE_MAX,
+  computeExecutedSwapMinimum,
   formatMemo,
   isUnsupportedConnectToken,
   parseQuoteRequest,

@@ -4,7 +4,7 @@
  * routing, the fee plan and the rendered body. Failures are returned, not thrown.
  *
  * Order: body not an object → missing fields (body order) → invalid sellAmount / field types →
- * MOD (connect only) → same token → no pools / instrument not found → minimum size →
+ * MOD (connect only) → same token → no pools / instrument not found → minimum size (connect only) →
  * insufficient liquidity.
  */
 import { isAmmError } from '../../errors/amm.js';
@@ -53,6 +53,10 @@ export interface QuoteRequest {
   readonly affiliateCode: string | null;
 }
 
+/** C0 controls (incl. NUL, tab, newline), DEL and C1 controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to match control characters
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 const REQUIRED_FIELDS = [
   'sellAmount',
   'sellInstrumentId',
@@ -90,6 +94,8 @@ export function parseQuoteRequest(
   if (mode === 'connect' && has('affiliateCode')) {
     const a = body.affiliateCode;
     if (a !== null && a !== undefined && typeof a !== 'string') return fail(400, 'invalid affiliateCode');
+    // the code is copied into a ledger memo: no NUL or other control character (C0, DEL, C1)
+    if (typeof a === 'string' && CONTROL_CHARACTER.test(a)) return fail(400, 'invalid affiliateCode');
     affiliateCode = typeof a === 'string' ? a : null;
   }
   const text = body.sellAmount;
@@ -126,6 +132,18 @@ export function isUnsupportedConnectToken(token: TokenRef, tokens: readonly Toke
   return t !== undefined && t.symbol.toUpperCase() === UNSUPPORTED_CONNECT_SYMBOL;
 }
 
+/**
+ * The minimum CC value of a swap the ledger executes: `min_connect_swap_amount_size_cc`, or
+ * `min_swap_amount_size_cc` when that is larger (public-api.md "Limits": both apply to swaps).
+ */
+export function computeExecutedSwapMinimum(
+  policy: Pick<ExchangePolicy, 'minConnectSwapAmountSizeCc' | 'minSwapAmountSizeCc'>,
+): Amount {
+  const connect = toFx(policy.minConnectSwapAmountSizeCc, 'minConnectSwapAmountSizeCc');
+  const swap = toFx(policy.minSwapAmountSizeCc, 'minSwapAmountSizeCc');
+  return cmpFx(swap, connect) > 0 ? policy.minSwapAmountSizeCc : policy.minConnectSwapAmountSizeCc;
+}
+
 function planQuote(
   x: QuoteInput,
   mode: SwapPlanMode,
@@ -145,8 +163,6 @@ function planQuote(
   const route = findRoute(active, req.sell, req.buy, x.cc);
   if (route === null) return fail(404, 'instrument not found in pool');
 
-  const minimumText = mode === 'connect' ? x.policy.minConnectSwapAmountSizeCc : x.policy.minSwapAmountSizeCc;
-  const minimum = toFx(minimumText, 'minimum');
   // the request text is a validated plain decimal: read it exactly, without a Dec round trip
   const sellAmountExact = parseFixed(req.sellAmountText, 'sellAmount');
   let valueCc: Fixed | null;
@@ -156,11 +172,16 @@ function planQuote(
     valueCc = null;
   }
   if (valueCc === null) return fail(400, 'insufficient liquidity');
-  if (cmpFx(valueCc, minimum) < 0) {
-    return fail(
-      400,
-      `minimum ticket size is ${formatTrimmed(minimumText)} CC, or equivalent in other instruments`,
-    );
+  // §4b (revised): the pre-trade pool quote is indicative and has no minimum. A Connect quote —
+  // and so every swap the ledger executes — needs the larger of the Connect and swap minimums.
+  if (mode === 'connect') {
+    const minimumText = computeExecutedSwapMinimum(x.policy);
+    if (cmpFx(valueCc, toFx(minimumText, 'minimum')) < 0) {
+      return fail(
+        400,
+        `minimum ticket size is ${formatTrimmed(minimumText)} CC, or equivalent in other instruments`,
+      );
+    }
   }
 
   let plan: SwapPlan;
@@ -214,7 +235,7 @@ export function quoteConnectSwapPlan(x: QuoteInput): QuotePlanResult {
   return planned.ok ? { ok: true, plan: planned.plan } : planned;
 }
 
-/** POST /pools/quote (§4b): no Connect fee, network fee on top, min_swap_amount_size_cc, no memo. */
+/** POST /pools/quote (§4b): no Connect fee, network fee on top, no minimum (indicative), no memo. */
 export function quotePoolSwap(x: QuoteInput): QuoteResult {
   return quote(x, 'pool');
 }

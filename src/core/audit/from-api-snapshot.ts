@@ -4,6 +4,7 @@
  * The Connect fee rule (0.20 %, 2 CC network fee) is the published one (public-api.md rule 6).
  */
 import type { ExchangePolicy } from '../amm/types.js';
+import { isAggregatorEndpoint } from '../wire/aggregator.js';
 import type {
   ApiResult,
   ApiSnapshot,
@@ -71,11 +72,11 @@ export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
   for (const r of s.raw) {
     if (r.method !== 'GET' || r.status !== 200) continue;
     const { path, query } = pathOf(r.url, base);
-    if (path === '/aggregator/tickers') tickers = timingOf(r);
+    if (isAggregatorEndpoint(path, 'tickers')) tickers = timingOf(r);
     else if (path === '/stats') stats = timingOf(r);
     else if (path === '/volume' && query.size === 0) volumeDefault = timingOf(r);
     else if (path === '/pools/state') poolsMaxAgeSeconds = r.maxAgeSeconds ?? null;
-    else if (path === '/aggregator/orderbook') {
+    else if (isAggregatorEndpoint(path, 'orderbook')) {
       const id = query.get('ticker_id');
       if (id !== undefined) orderbooks.set(id, timingOf(r));
     }

@@ -11,6 +11,7 @@
  */
 import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
 import { Dec } from '../money/decimal.js';
+import { isOwnMarketSource } from '../wire/markets-info.js';
 import { parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
@@ -62,7 +63,10 @@ export function checkMarkets(
   markets: readonly MarketEntry[],
   reserves: ReadonlyMap<string, PoolReserves>,
 ): void {
-  const service = new Set(markets.filter((m) => m.source === 'service').map((m) => m.symbol.toUpperCase()));
+  // the exchange's own markets: any source but `external` (`service`, or the exchange's name, §10)
+  const service = new Set(
+    markets.filter((m) => isOwnMarketSource(m.source)).map((m) => m.symbol.toUpperCase()),
+  );
   const symbols = new Set([...reserves.values()].map((r) => r.symbol.toUpperCase()));
   const f: Finding[] = [];
   for (const s of symbols)

@@ -9,6 +9,19 @@
  */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
+/**
+ * Where an exchange serves its aggregator data, below its base URL: `/aggregator` (the
+ * interface's namespace) or `/coingecko` (the live service's, api-decisions §10). The auditor
+ * tries them in this order and reports which one answered.
+ */
+export const AGGREGATOR_PATHS = ['/aggregator', '/coingecko'] as const;
+export type AggregatorPath = (typeof AGGREGATOR_PATHS)[number];
+
+/** Whether `path` (below the base URL) is the aggregator endpoint `name` under either namespace. */
+export function isAggregatorEndpoint(path: string, name: 'pairs' | 'tickers' | 'orderbook'): boolean {
+  return AGGREGATOR_PATHS.some((ns) => path === `${ns}/${name}`);
+}
+
 export interface AggregatorPair {
   readonly ticker_id: string;
   readonly base: string;

@@ -4,6 +4,7 @@
  * timestamp parser/formatter, and the `ApiSnapshot` one audit works on. Pure: no I/O.
  */
 export * from './aggregator.js';
+export * from './dialect.js';
 export * from './error-response.js';
 export * from './exchange-info.js';
 export * from './markets-info.js';

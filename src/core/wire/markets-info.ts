@@ -1,12 +1,27 @@
-/** GET /markets/info (spec/public-api.md "Market"): markets, channel names, candle periods. */
+/**
+ * GET /markets/info (spec/public-api.md "Market"; api-decisions §10): markets, channel names,
+ * candle periods. `source` is `external` for reference price streams; any other value names the
+ * exchange whose own markets these are (`service` in the interface, `cantex` on the live service).
+ */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
 export interface MarketInfo {
   readonly symbol: string;
-  /** "service" or "external" */
+  /** "external", or the exchange's name for its own markets ("service", "cantex", …) */
   readonly source: string;
   readonly kinds: readonly string[];
   readonly channels: { readonly ticker: string; readonly candles: readonly string[] };
+}
+
+/** A market source: `external` or an exchange name. */
+const EXCHANGE_SOURCE = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The source of reference price streams; every other source is an exchange's own market. */
+export const EXTERNAL_MARKET_SOURCE = 'external';
+
+/** Whether a market of this `source` is one of the exchange's own (not a reference stream). */
+export function isOwnMarketSource(source: string): boolean {
+  return source !== EXTERNAL_MARKET_SOURCE;
 }
 
 export interface MarketsInfoResponse {
@@ -36,8 +51,12 @@ export function parseMarketsInfoResponse(json: unknown, options: ParseOptions = 
   const markets = r.array(data, 'markets', (v, path) => {
     const m = r.object(v, path, ['symbol', 'source', 'kinds', 'channels']);
     const source = r.string(m, 'source');
-    if (source !== 'service' && source !== 'external')
-      r.fail(r.pathOf(m, 'source'), '"service" or "external"', source);
+    if (!EXCHANGE_SOURCE.test(source))
+      r.fail(
+        r.pathOf(m, 'source'),
+        '"external" or an exchange name (1-64 letters, digits, ".", "_", "-")',
+        source,
+      );
     const ch = r.child(m, 'channels', ['ticker', 'candles']);
     return {
       symbol: r.nonEmptyString(m, 'symbol'),

@@ -8,6 +8,7 @@
 import type {
   AggregatorOrderbookResponse,
   AggregatorPairsResponse,
+  AggregatorPath,
   AggregatorTickersResponse,
 } from './aggregator.js';
 import type { ExchangeInfoResponse } from './exchange-info.js';
@@ -136,6 +137,11 @@ export interface ApiSnapshot {
   readonly aggregatorTickers: ApiResult<AggregatorTickersResponse>;
   /** one per aggregator pair, in pair order */
   readonly orderbooks: ApiResult<readonly OrderbookSample[]>;
+  /**
+   * where the aggregator data was found (`/aggregator` or `/coingecko`, api-decisions §10);
+   * null when neither answered; absent in snapshots made before the discovery existed
+   */
+  readonly aggregatorPath?: AggregatorPath | null;
   /** null unless probe quotes were requested */
   readonly probeQuotes: ApiResult<readonly ProbeQuote[]> | null;
   /** every response in fetch order */

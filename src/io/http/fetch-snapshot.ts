@@ -2,14 +2,17 @@
  * `fetchSnapshot`: one audit's worth of the public API (spec/public-api.md "Endpoints"). Order:
  * /pools/proof, /pools/state, /pools/proof (so state is bracketed by two proof sets), then the
  * market data, /volume (default window, plus a closed window and its two halves for the add-up
- * check), the aggregator endpoints (one order book per pair, 12 in flight, recorded in pair
- * order) and, on request, probe quotes. Each raw response keeps its fetch time and cache headers
+ * check), the aggregator endpoints (found under /aggregator or, when that path is 404, /coingecko —
+ * api-decisions §10; one order book per pair, 12 in flight, recorded in pair order) and, on
+ * request, probe quotes. Each raw response keeps its fetch time and cache headers
  * (Cache-Control max-age, Age, Date) for the cached-market-data reasoning of src/core/audit.
  * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
  * are still fetched. If the very first request cannot connect or times out (after its retries),
  * the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
  */
 import {
+  AGGREGATOR_PATHS,
+  type AggregatorPath,
   type ApiResult,
   type ApiSnapshot,
   computeProbePlan,
@@ -151,10 +154,21 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         secondHalf: await sample(mid, end),
       };
     });
-    const aggregatorPairs = await section(() => getJson('/aggregator/pairs', parseAggregatorPairsResponse));
-    const aggregatorTickers = await section(() =>
-      getJson('/aggregator/tickers', parseAggregatorTickersResponse),
-    );
+    // api-decisions §10: the aggregator data is under /aggregator or /coingecko, whichever answers
+    let aggregatorPath: AggregatorPath | null = null;
+    const aggregatorPairs = await section(async () => {
+      let last: RawResponse | undefined;
+      for (const ns of AGGREGATOR_PATHS) {
+        last = await call('GET', `${ns}/pairs`);
+        if (last.status === 404) continue;
+        if (last.status !== 200) throw statusError(last);
+        aggregatorPath = ns;
+        return parseAggregatorPairsResponse(parseJsonBody(last), po);
+      }
+      throw statusError(last as RawResponse);
+    });
+    const agg: AggregatorPath = aggregatorPath ?? AGGREGATOR_PATHS[0];
+    const aggregatorTickers = await section(() => getJson(`${agg}/tickers`, parseAggregatorTickersResponse));
     const orderbooks = await section(async (): Promise<OrderbookSample[]> => {
       if (!aggregatorPairs.ok)
         throw new HttpError(
@@ -172,7 +186,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
           const i = next++;
           const pair = pairs[i];
           if (pair === undefined) continue;
-          const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
+          const path = `${agg}/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
           try {
             const r = await client.send('GET', joinUrl(options.baseUrl, path));
             raws[i] = r;
@@ -193,7 +207,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         if (r === undefined) continue;
         raw.push(r);
         done++;
-        options.onProgress?.({ step: '/aggregator/orderbook', done });
+        options.onProgress?.({ step: `${agg}/orderbook`, done });
       }
       const failed = errors.sort((a, b) => a.index - b.index)[0];
       if (failed !== undefined) throw failed.error;
@@ -245,6 +259,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       aggregatorPairs,
       aggregatorTickers,
       orderbooks,
+      aggregatorPath,
       probeQuotes,
       raw,
     };

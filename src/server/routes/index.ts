@@ -1,7 +1,9 @@
 /**
- * The public route table (public-api.md "Endpoints", "Aggregator endpoints"; api-decisions §4b, §6):
- * every path under the public prefix, GET or POST, all with CORS.
+ * The public route table (public-api.md "Endpoints", "Aggregator endpoints"; api-decisions §4b, §6,
+ * §10): every path under the public prefix, GET or POST, all with CORS. The aggregator endpoints
+ * are served under `/aggregator/*` (the interface) and `/coingecko/*` (the live service's paths).
  */
+import { AGGREGATOR_PATHS } from '../../core/wire/aggregator.js';
 import type { RouteDeps } from '../deps.js';
 import type { Handler, Method, Router } from '../router.js';
 import { aggregatorOrderbook, aggregatorPairs, aggregatorTickers } from './aggregator.js';
@@ -11,13 +13,25 @@ import { connectQuote, poolsQuote } from './quote.js';
 import { stats } from './stats.js';
 import { volume } from './volume.js';
 
-export function addPublicRoutes(router: Router, prefix: string, deps: RouteDeps, wsPath: string): void {
+/** What the route table needs besides the deps. */
+export interface PublicRouteOptions {
+  readonly wsPath: string;
+  /** `source` of the service's own markets in /markets/info (api-decisions §10) */
+  readonly exchangeName: string;
+}
+
+export function addPublicRoutes(
+  router: Router,
+  prefix: string,
+  deps: RouteDeps,
+  opts: PublicRouteOptions,
+): void {
   const add = (method: Method, path: string, handler: Handler): void => {
     router.add({ method, path: `${prefix}${path}`, handler, cors: true });
   };
   add('GET', '/tokens/info', () => tokensInfo(deps));
   add('GET', '/swap/info', () => swapInfo(deps));
-  add('GET', '/markets/info', () => marketsInfo(deps, wsPath));
+  add('GET', '/markets/info', () => marketsInfo(deps, opts.wsPath, opts.exchangeName));
   add('GET', '/exchange/info', () => exchangeInfo(deps));
   add('GET', '/pools/info', () => poolsInfo(deps));
   add('GET', '/pools/state', () => poolsState(deps));
@@ -26,7 +40,10 @@ export function addPublicRoutes(router: Router, prefix: string, deps: RouteDeps,
   add('GET', '/volume', (ctx) => volume(deps, ctx));
   add('POST', '/connect/quote', (ctx) => connectQuote(deps, ctx));
   add('POST', '/pools/quote', (ctx) => poolsQuote(deps, ctx));
-  add('GET', '/aggregator/pairs', () => aggregatorPairs(deps));
-  add('GET', '/aggregator/tickers', () => aggregatorTickers(deps));
-  add('GET', '/aggregator/orderbook', (ctx) => aggregatorOrderbook(deps, ctx));
+  // identical bodies under both namespaces: one cache entry serves both
+  for (const ns of AGGREGATOR_PATHS) {
+    add('GET', `${ns}/pairs`, () => aggregatorPairs(deps));
+    add('GET', `${ns}/tickers`, () => aggregatorTickers(deps));
+    add('GET', `${ns}/orderbook`, (ctx) => aggregatorOrderbook(deps, ctx));
+  }
 }

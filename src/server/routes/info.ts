@@ -27,7 +27,12 @@ export function tokensInfo(deps: RouteDeps): Reply {
     CACHE_SECONDS.tokensInfo,
     (): TokensInfoResponse => ({
       tokens: deps.exchange.tokens().map((t) => ({
-        info: { ...tokenInfo(t), price_aggregator_id: t.priceAggregatorId },
+        // §10: both spellings of the aggregator id, always equal
+        info: {
+          ...tokenInfo(t),
+          price_aggregator_id: t.priceAggregatorId,
+          coingecko_id: t.priceAggregatorId,
+        },
       })),
     }),
   );
@@ -54,17 +59,24 @@ export function swapInfo(deps: RouteDeps): Reply {
   });
 }
 
+/** The `source` of the external reference streams (api-decisions §2). */
+export const EXTERNAL_SOURCE = 'external';
+
+/** The default `source` of the service's own markets (public-api.md "Market"; api-decisions §10). */
+export const DEFAULT_EXCHANGE_NAME = 'service';
+
 export interface MarketEntry {
   readonly symbol: string;
-  readonly source: 'service' | 'external';
+  /** true for the service's own markets (source = the exchange's name), false for `external` */
+  readonly own: boolean;
 }
 
 /** Service markets (one per distinct pool pair of the active pools, sorted) + the external stream. */
 export function listMarkets(deps: RouteDeps): readonly MarketEntry[] {
   const symbols = new Set<string>();
   for (const p of deps.exchange.pools()) if (p.active) symbols.add(poolSymbol(p));
-  const out: MarketEntry[] = [...symbols].sort().map((symbol) => ({ symbol, source: 'service' as const }));
-  if (!symbols.has(EXTERNAL_MARKET)) out.push({ symbol: EXTERNAL_MARKET, source: 'external' });
+  const out: MarketEntry[] = [...symbols].sort().map((symbol) => ({ symbol, own: true }));
+  if (!symbols.has(EXTERNAL_MARKET)) out.push({ symbol: EXTERNAL_MARKET, own: false });
   return out;
 }
 
@@ -76,7 +88,11 @@ export function candleChannel(symbol: string, period: number): string {
   return `market.${symbol}.candles.${period}`;
 }
 
-export function marketsInfo(deps: RouteDeps, wsPath: string): Reply {
+/**
+ * `source` of the service's own markets is the exchange's name (`exchangeName`, default `service`;
+ * `serve --exchange-name cantex` for clients of the live service, api-decisions §10).
+ */
+export function marketsInfo(deps: RouteDeps, wsPath: string, exchangeName: string): Reply {
   return cachedJson(
     deps,
     'markets',
@@ -93,10 +109,10 @@ export function marketsInfo(deps: RouteDeps, wsPath: string): Reply {
         },
         candle_periods: CANDLE_PERIODS,
         markets: listMarkets(deps).map((m) =>
-          m.source === 'service'
+          m.own
             ? {
                 symbol: m.symbol,
-                source: m.source,
+                source: exchangeName,
                 kinds: ['ticker', 'candles'],
                 channels: {
                   ticker: tickerChannel(m.symbol),
@@ -105,7 +121,7 @@ export function marketsInfo(deps: RouteDeps, wsPath: string): Reply {
               }
             : {
                 symbol: m.symbol,
-                source: m.source,
+                source: EXTERNAL_SOURCE,
                 kinds: ['ticker'],
                 channels: { ticker: tickerChannel(m.symbol), candles: [] },
               },

@@ -2,7 +2,9 @@
  * The public websocket protocol (api-decisions §7): parsing client frames and channel names.
  * Client ops: subscribe / unsubscribe (with `channels`), ping, pong. Channel names
  * `market.<SYMBOL>.ticker` and `market.<SYMBOL>.candles.<PERIOD>` match case-insensitively; a symbol
- * may itself contain `.` and `-`, so names are parsed from the right.
+ * may itself contain `.` and `-`, so names are parsed from the right. `market.CC-USDC.*` (the older
+ * name of the CC/USDCx market, still used by live bots) is an alias of `market.CC-USDCX.*`
+ * (api-decisions §10): same channel key, frames echo the spelling the client subscribed with.
  */
 
 export type ClientOp =
@@ -51,6 +53,15 @@ export function parseClientFrame(text: string): ParsedFrame {
   }
 }
 
+/** Older market symbols still used by clients → the market they name (api-decisions §10). */
+export const MARKET_ALIASES: ReadonlyMap<string, string> = new Map([['CC-USDC', 'CC-USDCX']]);
+
+/** A requested symbol (upper case) → the market it names: itself when listed, else its alias. */
+function resolveSymbol(symbol: string, markets: ReadonlySet<string>): string {
+  if (markets.has(symbol)) return symbol;
+  return MARKET_ALIASES.get(symbol) ?? symbol;
+}
+
 export type ChannelRef =
   | { readonly kind: 'ticker'; readonly symbol: string; readonly key: string }
   | { readonly kind: 'candles'; readonly symbol: string; readonly period: number; readonly key: string };
@@ -71,13 +82,13 @@ export function parseChannel(
   if (!lower.startsWith('market.')) return null;
   const rest = name.slice('market.'.length);
   if (lower.endsWith('.ticker')) {
-    const symbol = rest.slice(0, -'.ticker'.length).toUpperCase();
+    const symbol = resolveSymbol(rest.slice(0, -'.ticker'.length).toUpperCase(), markets);
     if (!markets.has(symbol)) return null;
     return { kind: 'ticker', symbol, key: `market.${symbol}.ticker` };
   }
   const m = /^(.+)\.candles\.([0-9]{1,6})$/i.exec(rest);
   if (m === null) return null;
-  const symbol = (m[1] ?? '').toUpperCase();
+  const symbol = resolveSymbol((m[1] ?? '').toUpperCase(), candleMarkets);
   const period = Number(m[2]);
   if (!candleMarkets.has(symbol) || !periods.includes(period) || String(period) !== m[2]) return null;
   return { kind: 'candles', symbol, period, key: `market.${symbol}.candles.${period}` };

@@ -7,8 +7,16 @@
  * - Business frames `{channel, event_type, ts, data}`: one `snapshot` per channel right after a
  *   subscribe, then `update`s pushed from `ExchangeView.onChange` (coalesced per `updateDelayMs`).
  * - Limits: ≤ `maxChannels` (100) per connection, 64 KiB per incoming frame (`maxPayload`; bigger
- *   frames close the socket with 1009), outgoing frames trimmed to fit 64 KiB (oldest candle bars
- *   dropped), and a client whose send buffer passes `maxBufferedBytes` is dropped.
+ *   frames close the socket with 1009). The 64 KiB limit is for frames a client sends
+ *   (api-decisions §10): a 500-bar candle snapshot is ~65 KiB and goes out whole; outgoing frames
+ *   are bounded by `maxOutgoingFrameBytes` (1 MiB, oldest bars dropped past it), and a client
+ *   whose send buffer passes `maxBufferedBytes` (8 MiB) is dropped.
+ * - Abuse: every upgrade takes a token from the app's rate limiter (`admit`, 429 when empty); at
+ *   most `maxSocketsPerClient` open sockets per remote address (429 beyond); a re-subscribe to a
+ *   channel already subscribed is confirmed without re-sending its snapshot; a request naming
+ *   unknown channels gets one error frame, not one per name.
+ * - An upgrade request on any other path is an ordinary HTTP request (`fallback`, e.g.
+ *   `curl --http2` asking for h2c): it is answered over HTTP/1.1 by the app's handler.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -27,6 +35,24 @@ export interface PublicSocketOptions {
   readonly maxBufferedBytes?: number;
   /** delay used to coalesce ledger changes into one update per channel */
   readonly updateDelayMs?: number;
+  /** largest frame the server sends (default 1 MiB; a candle snapshot past it drops its oldest bars) */
+  readonly maxOutgoingFrameBytes?: number;
+  /** open sockets per remote address (default 32) */
+  readonly maxSocketsPerClient?: number;
+}
+
+/** Whether a client (remote address) may open one more connection now (the app's rate limiter). */
+export type AdmitUpgrade = (
+  client: string,
+) => { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+
+/** Serves an upgrade request that is not a websocket handshake on `path` as plain HTTP. */
+export type UpgradeFallback = (server: Server, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** What the app hands the socket server besides its options. */
+export interface PublicSocketHooks {
+  readonly admit?: AdmitUpgrade;
+  readonly fallback?: UpgradeFallback;
 }
 
 interface Subscription {
@@ -37,6 +63,8 @@ interface Subscription {
 
 interface Client {
   readonly ws: WebSocket;
+  /** remote address (the per-client socket cap) */
+  readonly address: string;
   readonly subs: Map<string, Subscription>;
   missedPings: number;
 }
@@ -50,16 +78,19 @@ export class PublicSocketServer {
   readonly #maxChannels: number;
   readonly #maxFrameBytes: number;
   readonly #maxBuffered: number;
+  readonly #maxOutgoing: number;
+  readonly #maxPerClient: number;
   readonly #updateDelayMs: number;
+  readonly #hooks: PublicSocketHooks;
+  /** open (and opening) sockets per remote address */
+  readonly #perAddress = new Map<string, number>();
   readonly #wss: WebSocketServer;
   readonly #clients = new Set<Client>();
-  readonly #servers: Server[] = [];
+  readonly #servers = new Map<Server, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
   #pingTimer: NodeJS.Timeout | undefined;
   #flushTimer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   readonly #dirty = new DirtyMarkets();
-  readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void =>
-    this.#upgrade(req, socket, head);
 
   constructor(
     exchange: ExchangeView,
@@ -67,7 +98,9 @@ export class PublicSocketServer {
     path: string,
     opts: PublicSocketOptions,
     logger: Logger,
+    hooks: PublicSocketHooks = {},
   ) {
+    this.#hooks = hooks;
     this.#feed = new MarketFeed(exchange, clock);
     this.#clock = clock;
     this.#path = path;
@@ -75,7 +108,9 @@ export class PublicSocketServer {
     this.#pingIntervalMs = opts.pingIntervalMs ?? 30_000;
     this.#maxChannels = opts.maxChannels ?? 100;
     this.#maxFrameBytes = opts.maxFrameBytes ?? 64 * 1024;
-    this.#maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
+    this.#maxBuffered = opts.maxBufferedBytes ?? 8 * 1024 * 1024;
+    this.#maxOutgoing = opts.maxOutgoingFrameBytes ?? 1024 * 1024;
+    this.#maxPerClient = opts.maxSocketsPerClient ?? 32;
     this.#updateDelayMs = opts.updateDelayMs ?? 100;
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -86,8 +121,11 @@ export class PublicSocketServer {
   }
 
   attach(server: Server): void {
-    server.on('upgrade', this.#onUpgrade);
-    this.#servers.push(server);
+    if (this.#servers.has(server)) return;
+    const listener = (req: IncomingMessage, socket: Duplex, head: Buffer): void =>
+      this.#upgrade(server, req, socket, head);
+    server.on('upgrade', listener);
+    this.#servers.set(server, listener);
   }
 
   get clientCount(): number {
@@ -101,7 +139,8 @@ export class PublicSocketServer {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     this.#pingTimer = undefined;
     this.#flushTimer = undefined;
-    for (const s of this.#servers) s.off('upgrade', this.#onUpgrade);
+    for (const [s, listener] of this.#servers) s.off('upgrade', listener);
+    this.#servers.clear();
     for (const c of this.#clients) c.ws.close(1001, 'server shutting down');
     const pending = [...this.#clients].map(
       (c) =>
@@ -125,26 +164,63 @@ export class PublicSocketServer {
     );
   }
 
-  #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  #upgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    if (path !== this.#path) {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    const websocket = (req.headers.upgrade ?? '').trim().toLowerCase() === 'websocket';
+    if (path !== this.#path || !websocket) {
+      if (this.#hooks.fallback !== undefined) this.#hooks.fallback(server, req, socket, head);
+      else refuseUpgrade(socket, 404, 'not found');
       return;
     }
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws));
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const admitted = this.#hooks.admit?.(address) ?? { allowed: true };
+    if (!admitted.allowed) {
+      refuseUpgrade(socket, 429, 'rate limit exceeded', {
+        'Retry-After': String(admitted.retryAfterSeconds),
+      });
+      return;
+    }
+    const open = this.#perAddress.get(address) ?? 0;
+    if (open >= this.#maxPerClient) {
+      refuseUpgrade(
+        socket,
+        429,
+        `too many websocket connections: at most ${this.#maxPerClient} per client address`,
+      );
+      return;
+    }
+    this.#perAddress.set(address, open + 1);
+    let counted = true;
+    const release = (): void => {
+      if (!counted) return;
+      counted = false;
+      const n = (this.#perAddress.get(address) ?? 1) - 1;
+      if (n <= 0) this.#perAddress.delete(address);
+      else this.#perAddress.set(address, n);
+    };
+    // a handshake that fails (bad key, closed socket) never reaches #connect: release on close
+    socket.once('close', release);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws, address));
   }
 
-  #connect(ws: WebSocket): void {
-    const client: Client = { ws, subs: new Map(), missedPings: 0 };
+  /** open sockets of one remote address (tests) */
+  socketsOf(address: string): number {
+    return this.#perAddress.get(address) ?? 0;
+  }
+
+  #connect(ws: WebSocket, address: string): void {
+    const client: Client = { ws, address, subs: new Map(), missedPings: 0 };
     this.#clients.add(client);
     this.#ensurePingTimer();
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(client, data, isBinary));
     ws.on('pong', () => {
       client.missedPings = 0;
     });
-    ws.on('close', () => this.#clients.delete(client));
+    ws.on('close', () => {
+      this.#clients.delete(client);
+    });
     ws.on('error', (e) => {
       this.#logger.info(`websocket error: ${e.message}`);
       this.#clients.delete(client);
@@ -203,13 +279,22 @@ export class PublicSocketServer {
     }
   }
 
+  /**
+   * Subscribes: one error frame for all unknown names of the request, then one `subscribed` with
+   * the accepted channels (already subscribed ones included, in their new spelling), then a
+   * snapshot for each channel that is new on this connection — a re-subscribe is not answered
+   * with a snapshot the client already has (its updates keep coming).
+   */
   #subscribe(c: Client, names: readonly string[]): void {
     const { all, candle } = this.#feed.marketSets();
     const accepted: Subscription[] = [];
+    const fresh: Subscription[] = [];
+    const unknown: string[] = [];
+    let full = false;
     for (const name of names) {
       const ref = parseChannel(name, all, candle, this.#feed.periods);
       if (ref === null) {
-        this.#error(c, `unknown channel: ${clip(name)}`);
+        unknown.push(name);
         continue;
       }
       const existing = c.subs.get(ref.key);
@@ -219,31 +304,36 @@ export class PublicSocketServer {
         continue;
       }
       if (c.subs.size >= this.#maxChannels) {
-        this.#error(c, `too many channels: at most ${this.#maxChannels} per connection`);
+        full = true;
         break;
       }
       const sub: Subscription = { ref, spelling: name };
       c.subs.set(ref.key, sub);
       accepted.push(sub);
+      fresh.push(sub);
     }
+    if (unknown.length > 0) this.#error(c, formatNamesError('unknown channel', unknown));
+    if (full) this.#error(c, `too many channels: at most ${this.#maxChannels} per connection`);
     if (accepted.length === 0) return;
     this.#send(c, { op: 'subscribed', channels: accepted.map((s) => s.spelling) });
     this.#feed.batch(() => {
-      for (const s of accepted) this.#sendBusiness(c, s, 'snapshot', this.#feed.snapshot(s.ref));
+      for (const s of fresh) this.#sendBusiness(c, s, 'snapshot', this.#feed.snapshot(s.ref));
     });
   }
 
   #unsubscribeChannels(c: Client, names: readonly string[]): void {
     const { all, candle } = this.#feed.marketSets();
     const removed: string[] = [];
+    const missing: string[] = [];
     for (const name of names) {
       const ref = parseChannel(name, all, candle, this.#feed.periods);
       if (ref === null || !c.subs.delete(ref.key)) {
-        this.#error(c, `not subscribed: ${clip(name)}`);
+        missing.push(name);
         continue;
       }
       removed.push(name);
     }
+    if (missing.length > 0) this.#error(c, formatNamesError('not subscribed', missing));
     if (removed.length > 0) this.#send(c, { op: 'unsubscribed', channels: removed });
   }
 
@@ -254,7 +344,7 @@ export class PublicSocketServer {
     data: Record<string, unknown>,
   ): void {
     const frame = { channel: s.spelling, event_type: eventType, ts: this.#clock.nowMs(), data };
-    this.#sendText(c, formatBusinessFrame(frame, this.#maxFrameBytes));
+    this.#sendText(c, formatBusinessFrame(frame, this.#maxOutgoing));
   }
 
   #send(c: Client, value: unknown): void {
@@ -318,4 +408,34 @@ export class PublicSocketServer {
       }
     }
   }
+}
+
+/**
+ * One error text for the names of one request: `unknown channel: <name>` for one, else
+ * `unknown channels (N): <first>, <second>, <third>, …` — a bounded message whatever N.
+ */
+export function formatNamesError(what: string, names: readonly string[]): string {
+  if (names.length === 1) return `${what}: ${clip(names[0] ?? '')}`;
+  const shown = names.slice(0, 3).map((n) => clip(n, 60));
+  return `${what}s (${names.length}): ${shown.join(', ')}${names.length > 3 ? ', …' : ''}`;
+}
+
+/** Answers an upgrade request that is not accepted with a JSON error and closes the socket. */
+function refuseUpgrade(
+  socket: Duplex,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ error: message });
+  const reason = status === 429 ? 'Too Many Requests' : status === 404 ? 'Not Found' : 'Bad Request';
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    'Connection: close',
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }

@@ -24,7 +24,7 @@ export async function startTestServer(opts: AppOptions): Promise<TestServer> {
   };
   const app = createApp({ logger, ...opts });
   const server = createServer(app.handler);
-  app.attachWebsocket(server);
+  app.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
