@@ -69,7 +69,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** Starts the reference server (+ tampering proxy). */
 export async function startAuditServer(
-  o: { version?: ContractIdVersion; extraPools?: number; seed?: string; tamper?: Tamper } = {},
+  o: {
+    version?: ContractIdVersion;
+    extraPools?: number;
+    seed?: string;
+    tamper?: Tamper;
+    /** `source` of the service's own markets (serve --exchange-name) */
+    exchangeName?: string;
+  } = {},
 ): Promise<AuditServer> {
   const db = openServerDb(':memory:');
   const clock = createManualClock(T0);
@@ -81,7 +88,13 @@ export async function startAuditServer(
     seedMarket: loadSeedMarket(),
     extraPools: o.extraPools ?? 0,
   });
-  const app = createApp({ exchange: ex, simulation: ex, clock, logger: { info: () => {}, error: () => {} } });
+  const app = createApp({
+    exchange: ex,
+    simulation: ex,
+    clock,
+    logger: { info: () => {}, error: () => {} },
+    ...(o.exchangeName === undefined ? {} : { exchangeName: o.exchangeName }),
+  });
   const inner = createServer(app.handler);
   const innerOrigin = await listen(inner);
   let tamper = o.tamper;
