@@ -23,7 +23,7 @@ const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
   HPE_INVALID_HEADER_TOKEN: [400, 'invalid header'],
   HPE_INVALID_CONTENT_LENGTH: [400, 'invalid Content-Length'],
   HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'Content-Length together with Transfer-Encoding'],
-  HPE_INVALID_TRANSFER_ENCODING: [400, 'invalid Transfer-Encoding'],
+  HPE_INVALID_TRANSFER_ENCODING: [400, 'invalid Transfer-Encoding (chunked only, never with Content-Length)'],
   HPE_INVALID_CHUNK_SIZE: [400, 'invalid chunk'],
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [400, 'invalid chunk'],
   HPE_STRICT: [400, 'malformed request'],

@@ -200,6 +200,18 @@ describe('clients written for the live service', () => {
     expect(q.prices.pool_before).toBe(used?.price);
   });
 
+  it('the swap minimum applies when a swap executes: a transfer under it is refunded in full', () => {
+    const usdcx = ex.tokens().find((t) => t.id === 'USDCx');
+    const minimum = ex.policy().minSwapAmountSizeCc;
+    const r = ex.transfer({ sender: 'bot::1220bb', instrument: ex.cc(), amount: '5', memo: usdcx?.id ?? '' });
+    expect(Number('5')).toBeLessThan(Number(minimum));
+    expect(r.status).toBe('refunded');
+    if (r.status === 'refunded') {
+      expect(r.reason).toBe('minimum ticket size is 50 CC, or equivalent in other instruments');
+      expect(r.refund.amount).toBe('5');
+    }
+  });
+
   it('websocket client on market.CC-USDC.ticker: snapshot, then updates, in its own spelling', async () => {
     const c = await openClient();
     c.ws.send(JSON.stringify({ op: 'subscribe', channels: ['market.CC-USDC.ticker'] }));

@@ -312,7 +312,7 @@ export class PublicSocketServer {
       accepted.push(sub);
       fresh.push(sub);
     }
-    if (unknown.length > 0) this.#error(c, formatNamesError('unknown channel', unknown));
+    if (unknown.length > 0) this.#error(c, formatNamesError('unknown channel', 'unknown channels', unknown));
     if (full) this.#error(c, `too many channels: at most ${this.#maxChannels} per connection`);
     if (accepted.length === 0) return;
     this.#send(c, { op: 'subscribed', channels: accepted.map((s) => s.spelling) });
@@ -333,7 +333,7 @@ export class PublicSocketServer {
       }
       removed.push(name);
     }
-    if (missing.length > 0) this.#error(c, formatNamesError('not subscribed', missing));
+    if (missing.length > 0) this.#error(c, formatNamesError('not subscribed', 'not subscribed', missing));
     if (removed.length > 0) this.#send(c, { op: 'unsubscribed', channels: removed });
   }
 
@@ -414,10 +414,10 @@ export class PublicSocketServer {
  * One error text for the names of one request: `unknown channel: <name>` for one, else
  * `unknown channels (N): <first>, <second>, <third>, …` — a bounded message whatever N.
  */
-export function formatNamesError(what: string, names: readonly string[]): string {
-  if (names.length === 1) return `${what}: ${clip(names[0] ?? '')}`;
+export function formatNamesError(one: string, many: string, names: readonly string[]): string {
+  if (names.length === 1) return `${one}: ${clip(names[0] ?? '')}`;
   const shown = names.slice(0, 3).map((n) => clip(n, 60));
-  return `${what}s (${names.length}): ${shown.join(', ')}${names.length > 3 ? ', …' : ''}`;
+  return `${many} (${names.length}): ${shown.join(', ')}${names.length > 3 ? ', …' : ''}`;
 }
 
 /** Answers an upgrade request that is not accepted with a JSON error and closes the socket. */
