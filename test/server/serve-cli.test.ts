@@ -31,6 +31,8 @@ describe('reserve-audit serve', () => {
         'v11',
         '--db',
         ':memory:',
+        '--exchange-name',
+        'cantex',
       ],
       { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -53,6 +55,10 @@ describe('reserve-audit serve', () => {
         (proof.body as { data: { pools: { reserve_contract: { contract_id: string } }[] } }).data.pools[0]
           ?.reserve_contract.contract_id,
       ).toMatch(/^00[0-9a-f]{64}ca11/);
+      const markets = (await getJson(`${origin}/v1/public/markets/info`)).body as {
+        data: { markets: { symbol: string; source: string }[] };
+      };
+      expect(new Set(markets.data.markets.map((m) => m.source))).toEqual(new Set(['cantex', 'external']));
       const vol = await getJson(`${origin}/v1/public/volume`);
       expect(Number((vol.body as { data: { swap_count: string } }).data.swap_count)).toBeGreaterThan(0);
       const sim = await getJson(`${origin}/v1/sim/transfer`, { method: 'POST', body: '{}' });
@@ -71,6 +77,8 @@ describe('reserve-audit serve', () => {
     [['serve', '--traffic', '-1'], /"--traffic" expected a number 0\.\.60000 \(swaps per minute\), got -1/],
     [['serve', '--rate-limit', '0'], /"--rate-limit" expected a positive number, got 0/],
     [['serve', '--contract-id-version', 'v9'], /Invalid values|Choices/],
+    [['serve', '--exchange-name', 'external'], /"--exchange-name" expected 1-64 letters.*got "external"/],
+    [['serve', '--exchange-name', 'two words'], /"--exchange-name" expected 1-64 letters.*got "two words"/],
   ])('rejects %j with exit code 2', async (argv, message) => {
     const r = await runCliForTest(argv);
     expect(r.code).toBe(2);
