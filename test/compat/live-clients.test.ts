@@ -168,7 +168,8 @@ describe('clients written for the live service', () => {
     const snapshots = (): Record<string, unknown>[] => c.frames.filter((f) => f.event_type === 'snapshot');
     await until(c.frames, () => snapshots().length === channels.length);
     const hourly = snapshots().find((f) => f.channel === 'market.CC-USDCX.candles.3600');
-    const bars = (hourly?.data as { bars: { start_ts: number }[] }).bars;
+    if (hourly === undefined) throw new Error('no hourly snapshot');
+    const bars = (hourly.data as { bars: { start_ts: number }[] }).bars;
     expect(bars).toHaveLength(500);
     for (let i = 1; i < bars.length; i++) expect(bars[i]?.start_ts).toBe((bars[i - 1]?.start_ts ?? 0) + HOUR);
     // the frame is sent whole: over the 64 KiB limit of client frames (api-decisions §10)
