@@ -80,6 +80,11 @@ async function parseEveryEndpoint(srv: TestServer, ex: SimulatedExchange): Promi
   const tickers = await get(srv, '/aggregator/tickers', (j) =>
     wire.parseAggregatorTickersResponse(j, strict),
   );
+  // the live paths (api-decisions §10) parse the same
+  expect(await get(srv, '/coingecko/pairs', (j) => wire.parseAggregatorPairsResponse(j, strict))).toEqual(
+    pairs,
+  );
+  await get(srv, '/coingecko/tickers', (j) => wire.parseAggregatorTickersResponse(j, strict));
   const orderbooks = new Map<string, wire.AggregatorOrderbookResponse>();
   for (const p of pairs) {
     const id = encodeURIComponent(p.ticker_id);
