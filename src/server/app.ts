@@ -200,7 +200,10 @@ export function createApp(opts: AppOptions): App {
     dispatch(req, res).catch((e: unknown) => {
       logger.error(`unexpected error on ${req.method ?? '?'} ${req.url ?? '?'}`, e);
       if (!res.headersSent) {
-        send(res, 500, errorBody('internal error'), true, { Connection: 'close' });
+        send(res, 500, errorBody('internal error'), true, {
+          'Cache-Control': 'no-store',
+          Connection: 'close',
+        });
       } else {
         res.destroy();
       }
