@@ -2,6 +2,7 @@
 
 export * from '../proof/profile.js';
 export * from './decimal.js';
+export * from './entry-checks.js';
 export * from './finding.js';
 export * from './finding-codes.js';
 export * from './from-api-snapshot.js';

@@ -9,6 +9,11 @@
 import type { ReserveProfile } from '../proof/profile.js';
 import type { ReserveProof } from '../proof/reserve-proof.js';
 import { parseTimestampMicros } from '../wire/timestamp.js';
+import {
+  checkMalformedProofEntries,
+  checkMalformedStateEntries,
+  computeMalformedPools,
+} from './entry-checks.js';
 import type { AuditArea } from './finding.js';
 import {
   AuditCollector,
@@ -188,9 +193,19 @@ export function runAuditChecks(input: AuditInput): AuditResult {
     proofs === null
       ? new Map<string, ProvenPool>()
       : checkProofs(c, proofs, input.reserveProofs, input.profile);
+  const malformed = s.malformed ?? { proofs: [], state: [] };
+  checkMalformedProofEntries(c, malformed.proofs);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
+  checkMalformedStateEntries(c, malformed.state);
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
-  if (proofs !== null && state !== null && proofs.length === 0 && state.length === 0)
+  if (
+    proofs !== null &&
+    state !== null &&
+    proofs.length === 0 &&
+    state.length === 0 &&
+    malformed.proofs.length === 0 &&
+    malformed.state.length === 0
+  )
     c.couldNotCheck(
       'fetch',
       'pools',
@@ -201,7 +216,14 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   if (state !== null)
     reserves =
       proofs !== null
-        ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc })
+        ? checkState(c, {
+            proven,
+            proofsAfter: after,
+            state,
+            cc: s.cc,
+            malformedProofPools: computeMalformedPools(malformed.proofs),
+            malformedStatePools: computeMalformedPools(malformed.state),
+          })
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
   if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
