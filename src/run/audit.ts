@@ -22,7 +22,7 @@ import type { ApiSnapshot } from '../core/wire/index.js';
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
-import { fetchSnapshot, type HttpClient } from '../io/http/index.js';
+import { type BaseUrl, fetchSnapshot, type HttpClient, parseBaseUrl } from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -38,7 +38,8 @@ import {
 } from '../io/store/index.js';
 
 export interface RunAuditOptions {
-  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
+  readonly baseUrl: string | BaseUrl;
   /** SQLite mirror: history is read from it, then the snapshot and the run are recorded */
   readonly mirrorPath?: string | null;
   /** a parsed profile (wins over profilePath) */
@@ -141,12 +142,14 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const now = o.now ?? Date.now;
   const t0 = now();
   const progress = o.onProgress ?? (() => {});
+  // the one place the URL enters: requests use `base.request`, everything shown or stored `base.display`
+  const base = parseBaseUrl(o.baseUrl);
   const profile = await loadReserveProfile(o);
   const types = await loadTypesOrDefault(o);
   // 1. fetch
-  progress(`fetching ${o.baseUrl}`);
+  progress(`fetching ${base.display}`);
   const api: ApiSnapshot = await fetchSnapshot({
-    baseUrl: o.baseUrl,
+    baseUrl: base.request,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     probeQuotes: o.probeQuotes === true,
     ...(o.client === undefined ? {} : { client: o.client }),
@@ -204,11 +207,21 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       });
       snapshotId = recordSnapshot(mirror, api, verifications, { now }).snapshotId;
     }
-    const summary = summarise(o, snapshot.fetchedAt, profile.name, result, t0, now(), mirror, snapshotId);
+    const summary = summarise(
+      o,
+      base,
+      snapshot.fetchedAt,
+      profile.name,
+      result,
+      t0,
+      now(),
+      mirror,
+      snapshotId,
+    );
     if (mirror !== null) {
       auditRunId = recordAuditRun(mirror, {
         snapshotId,
-        baseUrl: o.baseUrl,
+        baseUrl: base.display,
         startedAtMs: t0,
         finishedAtMs: now(),
         outcome: result.outcome,
@@ -241,6 +254,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
 
 function summarise(
   o: RunAuditOptions,
+  base: BaseUrl,
   fetchedAt: string,
   profile: string,
   r: AuditResult,
@@ -254,7 +268,7 @@ function summarise(
   return {
     outcome: r.outcome,
     ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(r.outcome) }),
-    baseUrl: o.baseUrl,
+    baseUrl: base.display,
     fetchedAt,
     profile,
     pools: r.pools.length,
