@@ -8,8 +8,10 @@
  */
 import { resolve } from 'node:path';
 import {
+  type AuditCoverage,
   type AuditOutcome,
   type AuditResult,
+  computeAuditCoverage,
   computeAuditSnapshot,
   type HistoryPoint,
   type KnownContract,
@@ -27,6 +29,7 @@ import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
   computeContractVerification,
+  countSnapshots,
   type HistoryQuery,
   loadContractPools,
   loadLatestObservations,
@@ -81,6 +84,8 @@ export interface AuditSummary {
     readonly skipped: number;
   };
   readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
+  /** what this run covered and what it did not (quotes, history, types): a pass proves no more */
+  readonly coverage: AuditCoverage;
   readonly mirror: {
     readonly path: string;
     readonly snapshotId: number | null;
@@ -180,8 +185,10 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   try {
     // 3. the pool history
     let history: MirrorHistory | null = null;
+    let earlierSnapshots: number | null = null;
     if (o.mirrorPath != null) {
       mirror = openMirror(resolve(o.cwd ?? process.cwd(), o.mirrorPath));
+      earlierSnapshots = countSnapshots(mirror);
       history = loadMirrorHistory(
         mirror,
         entries.map((p) => p.contractId),
@@ -207,12 +214,20 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       });
       snapshotId = recordSnapshot(mirror, api, verifications, { now }).snapshotId;
     }
+    const coverage = computeAuditCoverage({
+      probeQuotes: o.probeQuotes === true,
+      probeCount: snapshot.quotes?.ok === true ? snapshot.quotes.value.length : null,
+      earlierSnapshots,
+      typeFiles: o.typeFiles?.length ?? 0,
+      dars: o.dars?.length ?? 0,
+    });
     const summary = summarise(
       o,
       base,
       snapshot.fetchedAt,
       profile.name,
       result,
+      coverage,
       t0,
       now(),
       mirror,
@@ -258,6 +273,7 @@ function summarise(
   fetchedAt: string,
   profile: string,
   r: AuditResult,
+  coverage: AuditCoverage,
   t0: number,
   t1: number,
   mirror: Mirror | null,
@@ -280,6 +296,7 @@ function summarise(
       skipped: count('skipped'),
     },
     findings: { error: sev('error'), warning: sev('warning'), info: sev('info') },
+    coverage,
     mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId: null },
     durationMs: t1 - t0,
   };

@@ -1,8 +1,9 @@
 /**
- * Human output of `audit`: one summary line, then per pool a small table of its checks and
- * findings, then the list of findings not tied to a pool (the issue "human output").
+ * Human output of `audit`: one summary line and, under it, what the run covered and what it did
+ * not (quotes, history, types), then per pool a small table of its checks and findings, then the
+ * list of findings not tied to a pool (the issue "human output").
  */
-import type { CheckOutcome, Finding } from '../../core/audit/index.js';
+import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
 import type { AuditReport } from '../../run/audit.js';
 import { formatTable, type Style } from './style.js';
 
@@ -34,9 +35,14 @@ function findingLine(f: Finding, st: Style): string {
   return `  ${sev} ${f.code} [${f.label}] ${f.message}`;
 }
 
+/** The coverage of the run, one indented line each, shown right under the verdict. */
+export function formatCoverageText(r: AuditReport): string[] {
+  return formatCoverageLines(r.summary.coverage).map((l) => `  ${l}`);
+}
+
 /** The whole human report. */
 export function formatAuditText(r: AuditReport, st: Style, verbose = false): string {
-  const out: string[] = [formatAuditSummaryLine(r, st), ''];
+  const out: string[] = [formatAuditSummaryLine(r, st), ...formatCoverageText(r), ''];
   for (const p of r.pools) {
     out.push(
       st.bold(
