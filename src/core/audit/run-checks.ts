@@ -13,6 +13,7 @@ import {
   checkMalformedProofEntries,
   checkMalformedStateEntries,
   computeMalformedPools,
+  computeStandInStates,
 } from './entry-checks.js';
 import type { AuditArea } from './finding.js';
 import {
@@ -255,6 +256,16 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       );
     return done([], new Map());
   }
+  // a proven pool whose state entry was unreadable stands in with its proven state, so the
+  // exchange-wide checks below do not judge the other pools against an exchange missing a pool
+  const standIns = computeStandInStates(
+    proven,
+    computeMalformedPools(malformed.state),
+    s.tokens.ok ? s.tokens.value : null,
+    s.cc,
+  );
+  for (const x of standIns) reserves.set(x.state.poolId, x.reserves);
+  const wideState = standIns.length === 0 ? state : [...state, ...standIns.map((x) => x.state)];
   // market data
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
@@ -296,7 +307,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   }
   // stats, tokens
   const stats = need(c, 'volume', 'stats', '/stats', s.stats);
-  if (stats !== null) checkStats(c, stats, volume, reserves, state, cache, s.cc);
+  if (stats !== null) checkStats(c, stats, volume, reserves, wideState, cache, s.cc);
   if (tokens !== null) checkTokens(c, tokens, state);
   return done(state, reserves);
 }
