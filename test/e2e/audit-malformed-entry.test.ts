@@ -4,6 +4,9 @@
  * that pool's error finding (exit 1) and every other pool is still verified — never a response-wide
  * FETCH_FAILED (exit 2). The response-level shape (no `pools` array) still fails the fetch.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer, type Tamper } from '../helpers/tamper.js';
@@ -140,6 +143,27 @@ describe("a malformed /pools/proof entry is that pool's finding; the other pools
     const f = r.doc.findings.find((x) => x.code === 'PROOF_ENTRY_MALFORMED');
     expect(f?.pool).toBeNull();
     expect(f?.evidence.index).toBe(1);
+  }, 30_000);
+});
+
+describe('with a mirror', () => {
+  it('a malformed proof entry is not also a vanished pool', async () => {
+    const mirror = join(mkdtempSync(join(tmpdir(), 'audit-malformed-')), 'm.db');
+    const honest = await runCliForTest(['audit', '--base-url', s.base, '--mirror', mirror]);
+    expect(honest.code).toBe(0);
+    s.setTamper(
+      onEntry('/pools/proof', 1, (e) => {
+        if (e.reserve_contract) e.reserve_contract.total_lp_supply = 7;
+      }),
+    );
+    try {
+      const r = await runCliForTest(['audit', '--base-url', s.base, '--mirror', mirror, '--json']);
+      expect(r.code).toBe(1);
+      const doc = JSON.parse(r.stdout) as Doc;
+      expect(doc.findings.map((x) => x.code)).toEqual(['PROOF_ENTRY_MALFORMED']);
+    } finally {
+      s.setTamper(undefined);
+    }
   }, 30_000);
 });
 

@@ -110,7 +110,12 @@ const templateKey = (p: ProvenPool): string | null =>
     ? null
     : `${p.template.packageId}:${p.template.packageName}:${p.template.moduleName}:${p.template.entityName}`;
 
-function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string, ProvenPool>): void {
+function runHistory(
+  c: Collector,
+  input: AuditInput,
+  proven: ReadonlyMap<string, ProvenPool>,
+  malformedProofPools: ReadonlySet<string>,
+): void {
   const h = input.history;
   if (h === null) {
     c.skip('history', 'history', null, 'no --mirror given');
@@ -140,7 +145,12 @@ function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string,
         : { lpShareTolerance: input.options.lpShareTolerance },
     );
   }
-  checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, h.lastSeenPools);
+  // a pool whose proof entry was malformed has not vanished: that entry is its finding already
+  const lastSeen =
+    malformedProofPools.size === 0
+      ? h.lastSeenPools
+      : new Map([...h.lastSeenPools].filter(([id]) => !malformedProofPools.has(id)));
+  checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, lastSeen);
 }
 
 const microsToMs = (m: bigint | null): number | null => (m === null ? null : Number(m / 1000n));
@@ -228,7 +238,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
   if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
-  runHistory(c, input, proven);
+  runHistory(c, input, proven, computeMalformedPools(malformed.proofs));
   const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   const volume = need(c, 'volume', 'volume', '/volume', s.volume);
   if (volume !== null) checkVolume(c, volume);
