@@ -11,6 +11,8 @@ import { parseQualifiedName } from '../core/types/type-env.js';
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { formatGot } from '../errors/base.js';
 import { UsageError } from '../errors/usage.js';
+import { type BaseUrl, parseBaseUrl } from '../io/http/base-url.js';
+import { redactUrl } from '../io/http/redact-url.js';
 
 // ---------------------------------------------------------------------------------------------
 // declarations
@@ -146,17 +148,20 @@ export function parseJobsOption(value: number | undefined): number | undefined {
   return value;
 }
 
-/** --base-url: an absolute http(s) URL (credentials never echoed back). */
-export function parseBaseUrlOption(value: string): string {
+/**
+ * --base-url: an absolute http(s) URL, parsed once into the URL requests go to and the redacted
+ * form that is printed, reported and stored (credentials never echoed back, not even in errors).
+ */
+export function parseBaseUrlOption(value: string): BaseUrl {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return failOption('base-url', 'an absolute http(s) URL', value);
+    return failOption('base-url', 'an absolute http(s) URL', redactUrl(value));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     failOption('base-url', 'an absolute http(s) URL', `${url.protocol}//…`);
-  return value;
+  return parseBaseUrl(value);
 }
 
 /** A file path option (--mirror, --profile, --html, …): a non-empty string. */

@@ -8,8 +8,10 @@
  */
 import { resolve } from 'node:path';
 import {
+  type AuditCoverage,
   type AuditOutcome,
   type AuditResult,
+  computeAuditCoverage,
   computeAuditSnapshot,
   type HistoryPoint,
   type KnownContract,
@@ -22,11 +24,12 @@ import { type ApiDialect, type ApiSnapshot, computeApiDialect } from '../core/wi
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
-import { fetchSnapshot, type HttpClient } from '../io/http/index.js';
+import { type BaseUrl, fetchSnapshot, type HttpClient, parseBaseUrl } from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
   computeContractVerification,
+  countSnapshots,
   type HistoryQuery,
   loadContractPools,
   loadLatestObservations,
@@ -38,7 +41,8 @@ import {
 } from '../io/store/index.js';
 
 export interface RunAuditOptions {
-  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
+  readonly baseUrl: string | BaseUrl;
   /** SQLite mirror: history is read from it, then the snapshot and the run are recorded */
   readonly mirrorPath?: string | null;
   /** a parsed profile (wins over profilePath) */
@@ -82,6 +86,8 @@ export interface AuditSummary {
     readonly skipped: number;
   };
   readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
+  /** what this run covered and what it did not (quotes, history, types): a pass proves no more */
+  readonly coverage: AuditCoverage;
   readonly mirror: {
     readonly path: string;
     readonly snapshotId: number | null;
@@ -143,12 +149,14 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const now = o.now ?? Date.now;
   const t0 = now();
   const progress = o.onProgress ?? (() => {});
+  // the one place the URL enters: requests use `base.request`, everything shown or stored `base.display`
+  const base = parseBaseUrl(o.baseUrl);
   const profile = await loadReserveProfile(o);
   const types = await loadTypesOrDefault(o);
   // 1. fetch
-  progress(`fetching ${o.baseUrl}`);
+  progress(`fetching ${base.display}`);
   const api: ApiSnapshot = await fetchSnapshot({
-    baseUrl: o.baseUrl,
+    baseUrl: base.request,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     probeQuotes: o.probeQuotes === true,
     ...(o.client === undefined ? {} : { client: o.client }),
@@ -179,8 +187,10 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   try {
     // 3. the pool history
     let history: MirrorHistory | null = null;
+    let earlierSnapshots: number | null = null;
     if (o.mirrorPath != null) {
       mirror = openMirror(resolve(o.cwd ?? process.cwd(), o.mirrorPath));
+      earlierSnapshots = countSnapshots(mirror);
       history = loadMirrorHistory(
         mirror,
         entries.map((p) => p.contractId),
@@ -206,14 +216,32 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       });
       snapshotId = recordSnapshot(mirror, api, verifications, { now }).snapshotId;
     }
+    const coverage = computeAuditCoverage({
+      probeQuotes: o.probeQuotes === true,
+      probeCount: snapshot.quotes?.ok === true ? snapshot.quotes.value.length : null,
+      earlierSnapshots,
+      typeFiles: o.typeFiles?.length ?? 0,
+      dars: o.dars?.length ?? 0,
+    });
     const summary = {
-      ...summarise(o, snapshot.fetchedAt, profile.name, result, t0, now(), mirror, snapshotId),
+      ...summarise(
+        o,
+        base,
+        snapshot.fetchedAt,
+        profile.name,
+        result,
+        coverage,
+        t0,
+        now(),
+        mirror,
+        snapshotId,
+      ),
       api: computeApiDialect(api),
     };
     if (mirror !== null) {
       auditRunId = recordAuditRun(mirror, {
         snapshotId,
-        baseUrl: o.baseUrl,
+        baseUrl: base.display,
         startedAtMs: t0,
         finishedAtMs: now(),
         outcome: result.outcome,
@@ -246,9 +274,11 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
 
 function summarise(
   o: RunAuditOptions,
+  base: BaseUrl,
   fetchedAt: string,
   profile: string,
   r: AuditResult,
+  coverage: AuditCoverage,
   t0: number,
   t1: number,
   mirror: Mirror | null,
@@ -259,7 +289,7 @@ function summarise(
   return {
     outcome: r.outcome,
     ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(r.outcome) }),
-    baseUrl: o.baseUrl,
+    baseUrl: base.display,
     fetchedAt,
     profile,
     pools: r.pools.length,
@@ -271,6 +301,7 @@ function summarise(
       skipped: count('skipped'),
     },
     findings: { error: sev('error'), warning: sev('warning'), info: sev('info') },
+    coverage,
     mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId: null },
     durationMs: t1 - t0,
   };

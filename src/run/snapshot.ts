@@ -14,7 +14,7 @@ import {
   computeFailedSections,
   type PoolProofInfo,
 } from '../core/wire/index.js';
-import { fetchSnapshot, type SnapshotProgress } from '../io/http/index.js';
+import { type BaseUrl, fetchSnapshot, parseBaseUrl, type SnapshotProgress } from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -84,8 +84,8 @@ export function computeContractVerifications(
 
 export interface TakeSnapshotOptions {
   readonly mirror: Mirror;
-  /** e.g. http://127.0.0.1:8080/v1/public */
-  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:8080/v1/public (a string is parsed once: only its redacted form is stored) */
+  readonly baseUrl: string | BaseUrl;
   readonly timeoutMs?: number;
   readonly probeQuotes?: boolean;
   readonly types?: TypeEnv | undefined;
@@ -121,7 +121,7 @@ export interface SnapshotReport {
 /** Takes one snapshot: fetch → verify the unsettled contracts → record → report. */
 export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotReport> {
   const snap = await fetchSnapshot({
-    baseUrl: o.baseUrl,
+    baseUrl: parseBaseUrl(o.baseUrl).request,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     probeQuotes: o.probeQuotes === true,
     clientOptions: o.env === undefined ? {} : { env: o.env },

@@ -89,7 +89,30 @@ describe('quote error table (status, exact message, validation order)', () => {
     ],
     ['missing buyInstrumentId', without('buyInstrumentId'), pools, 400, 'missing buyInstrumentId'],
     ['missing buyInstrumentAdmin', without('buyInstrumentAdmin'), pools, 400, 'missing buyInstrumentAdmin'],
-    ['null counts as missing', { ...(good as object), sellAmount: null }, pools, 400, 'missing sellAmount'],
+    // missing means absent: a present "" or null is a value, and not a valid one
+    ['empty sellAmount is invalid, not missing', req(CC, USDCX, ''), pools, 400, 'invalid sellAmount'],
+    ['null sellAmount is invalid, not missing', req(CC, USDCX, null), pools, 400, 'invalid sellAmount'],
+    [
+      'null instrument id is invalid, not missing',
+      { ...(good as object), buyInstrumentId: null },
+      pools,
+      400,
+      'invalid buyInstrumentId',
+    ],
+    [
+      'empty instrument id is a string that names no token',
+      { ...(good as object), sellInstrumentId: '' },
+      pools,
+      404,
+      'instrument not found in pool',
+    ],
+    [
+      'an absent field still wins over an earlier empty one',
+      without('buyInstrumentAdmin', req(CC, USDCX, '')),
+      pools,
+      400,
+      'missing buyInstrumentAdmin',
+    ],
     [
       'body order: first missing wins',
       without('buyInstrumentAdmin', without('sellAmount')),
@@ -297,6 +320,55 @@ describe('pool quote (§4b)', () => {
     expect(b.estimated_time_seconds).toBe('12.40');
     expect('memo' in b).toBe(false);
     expect('affiliate_code' in b.sent).toBe(false);
+  });
+});
+
+describe('hop slippage = 1 − trade_no_fees / pool_before of the hop (unrounded)', () => {
+  // the fee-free output of a hop is in·R_out/(R_in + in), so the exact slippage is in/(R_in + in)
+  const exactSlippage = (amountIn: string, reserveIn: string): string => {
+    const i = toUnits(amountIn);
+    const r = toUnits(reserveIn);
+    // HALF-UP to 10 places of i/(r + i), in units of 1e-10
+    const q = (2n * i * UNIT) / (r + i);
+    return fromUnits((q + 1n) / 2n);
+  };
+  const reserveOf = (p: PoolState, t: TokenRef): string =>
+    p.tokenA.id === t.id && p.tokenA.admin === t.admin ? p.reserveA : p.reserveB;
+
+  it('every hop of /pools/quote and /connect/quote, including CC sells below the Connect minimum', () => {
+    const pools = seedPools();
+    // 10–49 CC is quotable on /pools/quote only; small sells into a low-priced token are where a
+    // rounded-down fee-free output moves the last digit
+    const amounts = ['10', '11', '12.5', '17', '23', '31', '49', '49.9999999999', '50', '100', '777', '5000'];
+    let hops = 0;
+    for (const [sell, buy] of [
+      [CC, USDCX],
+      [USDCX, CC],
+      [CC, GOLD],
+      [GOLD, USDCX],
+      [TFUSDT, USDCX],
+    ] as const)
+      for (const amount of amounts)
+        for (const r of [poolQuote(req(sell, buy, amount), pools), connect(req(sell, buy, amount), pools)]) {
+          if (!r.ok) continue;
+          for (const h of r.body.pools) {
+            const pool = pools.find((p) => p.poolId === h.pool_id);
+            if (pool === undefined) throw new Error(`unknown pool ${h.pool_id}`);
+            const sold = { id: h.sell.instrument_id, admin: h.sell.instrument_admin };
+            expect(h.prices.slippage, `${sell.id}→${buy.id} ${amount} hop ${h.pool_id}`).toBe(
+              exactSlippage(h.sell.amount, reserveOf(pool, sold)),
+            );
+            hops++;
+          }
+        }
+    expect(hops).toBeGreaterThan(60);
+  });
+
+  it('a 12.5 CC pool quote into a low-priced token: the digit the rounded fee-free output got wrong', () => {
+    // CC→USDCx on the deep pool: 12.5/1000012.5 = 0.00001249984… → 0.0000124998 (the fee-free
+    // output rounded down to 10 places gave 0.0000124999)
+    const b = ok(poolQuote(req(CC, USDCX, '12.5')));
+    expect(b.pools[0]?.prices.slippage).toBe('0.0000124998');
   });
 });
 

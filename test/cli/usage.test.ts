@@ -111,7 +111,16 @@ describe('shared option validators', () => {
     );
   });
   it('--base-url: absolute http(s) only; credentials never echoed', () => {
-    expect(parseBaseUrlOption('https://x.example/v1/public')).toBe('https://x.example/v1/public');
+    expect(parseBaseUrlOption('https://x.example/v1/public')).toEqual({
+      request: 'https://x.example/v1/public',
+      display: 'https://x.example/v1/public',
+    });
+    // parsed once: requests use the URL as given, everything shown or stored the redacted form
+    expect(parseBaseUrlOption('https://u:secret@x.example/v1/public?token=t')).toEqual({
+      request: 'https://u:secret@x.example/v1/public?token=t',
+      display: 'https://x.example/v1/public?token=***',
+    });
+    expect(usageErrorOf(() => parseBaseUrlOption('u:secret@x exa')).shortMessage).not.toContain('secret');
     expect(usageErrorOf(() => parseBaseUrlOption('x.example')).shortMessage).toBe(
       '"--base-url" expected an absolute http(s) URL, got "x.example"',
     );

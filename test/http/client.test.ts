@@ -287,6 +287,26 @@ describe('credentials never appear in messages', () => {
       'https://api.example.com/v1/public?token=***&x=1',
     );
     expect(redactUrl('not a url //bob:pw@host')).toBe('not a url //host');
+    expect(redactUrl('bob:pw@host/v1?token=t0k&x=1')).toBe('host/v1?token=***&x=1');
+    expect(redactUrl('http://bob:pw@exa mple/v1')).toBe('http://exa mple/v1');
+  });
+
+  it('credentials in the URL are sent as Basic authentication, never in the request line', async () => {
+    let seen: { url: string | undefined; auth: string | undefined } | null = null;
+    const s = await serve((req, res) => {
+      seen = { url: req.url, auth: req.headers.authorization };
+      json(res, 200, { ok: true });
+    });
+    const { client } = testClient({ retries: 0 });
+    const r = await client.send('GET', s.url.replace('http://', 'http://al%40ice:p%3Ass@') + '/v1/x?y=1');
+    expect(r.status).toBe(200);
+    expect(r.url).toBe(`${s.url}/v1/x?y=1`);
+    expect(seen).toEqual({
+      url: '/v1/x?y=1',
+      auth: `Basic ${Buffer.from('al@ice:p:ss').toString('base64')}`,
+    });
+    await client.send('GET', `${s.url}/plain`);
+    expect(seen).toEqual({ url: '/plain', auth: undefined });
   });
 
   it('connect failure and status errors on a URL with credentials', async () => {

@@ -11,7 +11,7 @@ import { fetchSnapshot } from '../../src/io/http/index.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
 let server: ReferenceServer;
-let mode: 'normal' | 'broken-stats' | 'bad-state' = 'normal';
+let mode: 'normal' | 'broken-stats' | 'bad-state' | 'bad-state-entry' = 'normal';
 
 function intercept(req: IncomingMessage, res: ServerResponse): boolean {
   if (mode === 'broken-stats' && req.url?.endsWith('/stats')) {
@@ -20,6 +20,11 @@ function intercept(req: IncomingMessage, res: ServerResponse): boolean {
     return true;
   }
   if (mode === 'bad-state' && req.url?.endsWith('/pools/state')) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":{"updated_at":"2026-11-01T12:00:00+00:00","pools":7}}');
+    return true;
+  }
+  if (mode === 'bad-state-entry' && req.url?.endsWith('/pools/state')) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"data":{"updated_at":"2026-11-01T12:00:00+00:00","pools":[{"pool_id":7}]}}');
     return true;
@@ -170,9 +175,30 @@ describe('fetchSnapshot against the reference server', () => {
       expect(snap.poolsState).toEqual({
         ok: false,
         code: 'API_SHAPE_INVALID',
-        reason: 'data.pools[0].pool_id expected a string, got 7',
+        reason: 'data.pools expected an array, got 7',
       });
       expect(snap.proofsBefore.ok).toBe(true);
+    } finally {
+      mode = 'normal';
+    }
+  });
+
+  it('a malformed pool entry is set aside; the section itself is read', async () => {
+    mode = 'bad-state-entry';
+    try {
+      const snap = await fetchSnapshot({ baseUrl: server.base, now: () => server.clock.nowMs() });
+      expect(snap.poolsState.ok).toBe(true);
+      if (!snap.poolsState.ok) return;
+      expect(snap.poolsState.value.data.pools).toEqual([]);
+      expect(snap.poolsState.value.malformed).toEqual([
+        {
+          index: 0,
+          poolId: null,
+          path: 'data.pools[0].pool_id',
+          expected: 'a string',
+          message: 'data.pools[0].pool_id expected a string, got 7',
+        },
+      ]);
     } finally {
       mode = 'normal';
     }

@@ -163,6 +163,13 @@ describe('quote errors (status + exact message)', () => {
       400,
       'missing buyInstrumentAdmin',
     ],
+    ['empty sellAmount (present, so not missing)', body(CC, USDCX, ''), 400, 'invalid sellAmount'],
+    [
+      'null sellAmount (present, so not missing)',
+      body(CC, USDCX, null as unknown as string),
+      400,
+      'invalid sellAmount',
+    ],
     ['negative amount', body(CC, USDCX, '-1'), 400, 'invalid sellAmount'],
     ['zero amount', body(CC, USDCX, '0'), 400, 'invalid sellAmount'],
     ['exponent', body(CC, USDCX, '1e3'), 400, 'invalid sellAmount'],

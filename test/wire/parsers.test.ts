@@ -14,8 +14,10 @@ import {
   parseExchangeInfoResponse,
   parseMarketsInfoResponse,
   parsePoolsInfoResponse,
+  parsePoolsProofPerPool,
   parsePoolsProofResponse,
   parsePoolsQuoteResponse,
+  parsePoolsStatePerPool,
   parsePoolsStateResponse,
   parseStatsResponse,
   parseSwapInfoResponse,
@@ -503,5 +505,55 @@ describe('hostile input', () => {
       () => parseErrorResponse({ message: 'x' }),
       'error expected a string, got no value (missing key)',
     );
+  });
+});
+
+describe('per-pool reading of /pools/proof and /pools/state (one bad pool does not hide the others)', () => {
+  const proofBody = (pools: unknown[]): unknown => ({
+    data: { updated_at: '2026-11-22T03:00:00+00:00', pools },
+  });
+  it('a malformed entry is set aside with its pool, path and expectation; the rest are kept', () => {
+    const sample = bodies.get('/pools/proof') as { data: { pools: unknown[] } };
+    const pools = sample.data.pools as Record<string, unknown>[];
+    expect(pools.length).toBeGreaterThan(0);
+    const bad = structuredClone(pools[0]) as { pool_id: string; reserve_contract: Record<string, unknown> };
+    bad.pool_id = 'bad-pool';
+    bad.reserve_contract.reserve_a = 12;
+    const body = proofBody([...pools, bad]);
+    expect(() => parsePoolsProofResponse(body)).toThrow(/reserve_a expected a decimal string/);
+    const r = parsePoolsProofPerPool(body);
+    expect(r.data.pools.map((p) => p.pool_id)).toEqual(pools.map((p) => p.pool_id));
+    expect(r.malformed).toEqual([
+      {
+        index: pools.length,
+        poolId: 'bad-pool',
+        path: `data.pools[${pools.length}].reserve_contract.reserve_a`,
+        expected: 'a decimal string with 10 decimals',
+        message: `data.pools[${pools.length}].reserve_contract.reserve_a expected a decimal string with 10 decimals, got 12`,
+      },
+    ]);
+    // a well-formed body reads the same either way
+    expect(parsePoolsProofPerPool(sample)).toEqual({ ...parsePoolsProofResponse(sample), malformed: [] });
+  });
+  it('the response-level shape still throws', () => {
+    expect(() =>
+      parsePoolsProofPerPool({ data: { updated_at: '2026-11-22T03:00:00+00:00', pools: {} } }),
+    ).toThrow(/data\.pools expected an array/);
+    expect(() => parsePoolsStatePerPool([])).toThrow(/expected an object/);
+    expect(() => parsePoolsProofPerPool({ data: { pools: [] } })).toThrow(/updated_at/);
+  });
+  it('an entry that is not an object, or without a readable pool_id, is named by its index', () => {
+    const r = parsePoolsStatePerPool({
+      data: {
+        updated_at: '2026-11-22T03:00:00+00:00',
+        pools: [7, { pool_id: '' }, { pool_id: 'x'.repeat(201) }],
+      },
+    });
+    expect(r.data.pools).toEqual([]);
+    expect(r.malformed?.map((m) => [m.index, m.poolId])).toEqual([
+      [0, null],
+      [1, null],
+      [2, null],
+    ]);
   });
 });

@@ -68,7 +68,7 @@ export const auditCommand = defineCommand({
     if (args.junit !== undefined)
       await writeFile(
         resolvePathOption('junit', args.junit, ctx.cwd),
-        formatJunit(report.checks, report.findings),
+        formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage),
       );
     ctx.stdout.write(
       args.json

@@ -39,6 +39,7 @@ export const reportCommand = defineCommand({
                 outcome: run.outcome,
                 checks: run.checks,
                 findings: run.findings,
+                coverage: readCoverageLines(run.summary),
               },
         pools: series,
       });
@@ -50,3 +51,17 @@ export const reportCommand = defineCommand({
     return EXIT_OK;
   },
 });
+
+/** The coverage lines of a recorded run's summary (`summary.coverage.*.text`); [] for runs recorded without one. */
+function readCoverageLines(summary: Readonly<Record<string, unknown>>): string[] {
+  const c = summary.coverage;
+  if (typeof c !== 'object' || c === null) return [];
+  const out: string[] = [];
+  for (const key of ['quotes', 'history', 'types']) {
+    const item = (c as Record<string, unknown>)[key];
+    const text =
+      typeof item === 'object' && item !== null ? (item as Record<string, unknown>).text : undefined;
+    if (typeof text === 'string') out.push(text);
+  }
+  return out;
+}

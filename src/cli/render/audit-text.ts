@@ -1,8 +1,9 @@
 /**
- * Human output of `audit`: one summary line, then per pool a small table of its checks and
- * findings, then the list of findings not tied to a pool (the issue "human output").
+ * Human output of `audit`: one summary line and, under it, what the run covered and what it did
+ * not (quotes, history, types), then per pool a small table of its checks and findings, then the
+ * list of findings not tied to a pool (the issue "human output").
  */
-import type { CheckOutcome, Finding } from '../../core/audit/index.js';
+import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
 import type { AuditReport } from '../../run/audit.js';
 import { formatTable, type Style } from './style.js';
 
@@ -44,10 +45,20 @@ export function formatAuditApiLine(r: AuditReport): string | null {
   return `api  ${exchange}, ${agg}, ${ids}`;
 }
 
+/** The coverage of the run, one indented line each, shown right under the verdict. */
+export function formatCoverageText(r: AuditReport): string[] {
+  return formatCoverageLines(r.summary.coverage).map((l) => `  ${l}`);
+}
+
 /** The whole human report. */
 export function formatAuditText(r: AuditReport, st: Style, verbose = false): string {
   const apiLine = formatAuditApiLine(r);
-  const out: string[] = [formatAuditSummaryLine(r, st), ...(apiLine === null ? [] : [apiLine]), ''];
+  const out: string[] = [
+    formatAuditSummaryLine(r, st),
+    ...formatCoverageText(r),
+    ...(apiLine === null ? [] : [apiLine]),
+    '',
+  ];
   for (const p of r.pools) {
     out.push(
       st.bold(

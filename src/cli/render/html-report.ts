@@ -17,6 +17,8 @@ export interface HtmlReportInput {
     readonly outcome: string;
     readonly checks: readonly CheckOutcome[];
     readonly findings: readonly Finding[];
+    /** what the run covered and did not (summary.coverage of the run as lines); absent for older runs */
+    readonly coverage?: readonly string[];
   } | null;
   readonly pools: ReadonlyMap<string, readonly PoolHistoryRow[]>;
 }
@@ -115,6 +117,10 @@ export function formatHtmlReport(x: HtmlReportInput): string {
     parts.push(
       `<section><h2>Latest audit (run ${r.id})</h2><p><span class="${cls}">${escapeHtml(r.outcome.toUpperCase())}</span> — ${escapeHtml(r.baseUrl)} at ${escapeHtml(r.startedAt)}: ${n('pass')} checks passed, ${n('fail')} failed, ${n('could-not-check')} could not check, ${n('skipped')} skipped.</p>`,
     );
+    if (r.coverage !== undefined && r.coverage.length > 0)
+      parts.push(
+        `<p>Coverage of this run — a pass proves no more than this:</p><ul class="coverage">${r.coverage.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`,
+      );
     if (r.findings.length > 0) {
       parts.push('<table><tr><th>severity</th><th>code</th><th>pool</th><th>label</th><th>message</th></tr>');
       for (const f of r.findings)

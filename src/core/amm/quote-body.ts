@@ -61,12 +61,14 @@ function renderHop(h: SwapHopPlan, cc: TokenRef): QuoteHop {
   const sellIsA = isSameToken(h.pool.tokenA, h.sell);
   const newIn = sellIsA ? e.newReserveA : e.newReserveB;
   const newOut = sellIsA ? e.newReserveB : e.newReserveA;
-  // exact: 1 − (outNoFees/in)/(rOut/rIn) = (in·rOut − outNoFees·rIn)/(in·rOut); 0 when the mid is 0
-  const inTimesOut = mulFx(e.amountIn, e.reserveOut);
+  // 1 − trade_no_fees / pool_before of this hop with both unrounded: the fee-free output is
+  // in·rOut/(rIn + in), so the ratio is rIn/(rIn + in) and the slippage in/(rIn + in). The paid-out
+  // no-fee amount is rounded down to 10 places; using it instead would be off by up to
+  // 1e-10 / (in·mid), i.e. visibly for small sells into a low-priced token.
   const slippage =
-    e.reserveIn.n === 0n || inTimesOut.n === 0n
+    e.reserveIn.n <= 0n || e.amountIn.n <= 0n
       ? FX_ZERO
-      : divFx(subFx(inTimesOut, mulFx(e.amountOutNoFees, e.reserveIn)), inTimesOut, 'half-up');
+      : divFx(e.amountIn, addFx(e.reserveIn, e.amountIn), 'half-up');
   // pool orientation: token b per token a, whatever the trade direction
   const [a, b] = sellIsA ? [e.amountIn, e.amountOut] : [e.amountOut, e.amountIn];
   const [a0, b0] = sellIsA ? [e.amountIn, e.amountOutNoFees] : [e.amountOutNoFees, e.amountIn];
@@ -99,7 +101,8 @@ function renderHop(h: SwapHopPlan, cc: TokenRef): QuoteHop {
  * Builds the quote body. Route prices are buy-per-sell: pool_before/after = product of the hops'
  * mid prices; trade_no_fees = amountOutNoFees / S; trade = amountOut / S; the top-level slippage is
  * `1 − trade_no_fees / pool_before` on the two rendered (10-place) values, as the live service
- * reports it; each hop's slippage uses unrounded values. All HALF-UP to 10 places.
+ * reports it; each hop's slippage is the same formula on that hop's unrounded values,
+ * `in / (R_in + in)`. All HALF-UP to 10 places.
  */
 export function renderQuoteBody(x: RenderQuoteInput): QuoteResponse {
   const { plan, cc } = x;

@@ -69,9 +69,10 @@ type Fail = { readonly ok: false; readonly status: 400 | 404; readonly error: st
 const fail = (status: 400 | 404, error: string): Fail => ({ ok: false, status, error });
 
 /**
- * Validates a quote body: a JSON object; each required field present (absent, null and "" count
- * as missing) in body order; then sellAmount a plain positive decimal, the other fields strings
- * (`invalid <field>`), affiliateCode (connect only) a string or null.
+ * Validates a quote body: a JSON object; each required field present in body order (`missing
+ * <field>` means absent — a present `""` or `null` is a value, and an invalid one); then
+ * sellAmount a plain positive decimal, the other fields strings (`invalid <field>`),
+ * affiliateCode (connect only) a string or null.
  */
 export function parseQuoteRequest(
   request: unknown,
@@ -83,8 +84,7 @@ export function parseQuoteRequest(
   const body = request as Record<string, unknown>;
   const has = (k: string): boolean => Object.hasOwn(body, k);
   for (const f of REQUIRED_FIELDS) {
-    const v = has(f) ? body[f] : undefined;
-    if (v === undefined || v === null || v === '') return fail(400, `missing ${f}`);
+    if (!has(f) || body[f] === undefined) return fail(400, `missing ${f}`);
   }
   if (!isAmountText(body.sellAmount)) return fail(400, 'invalid sellAmount');
   for (const f of REQUIRED_FIELDS) {

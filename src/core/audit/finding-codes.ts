@@ -62,6 +62,12 @@ export const FINDING_CODES = {
     'proven',
     'the created_event_blob is not valid base64 or does not decode as a created event',
   ),
+  PROOF_ENTRY_MALFORMED: def(
+    'error',
+    'proof',
+    'asserted',
+    'a /pools/proof entry does not have the documented shape (a reserve as a JSON number, a negative or exponent amount, a missing field, …); the other pools are still verified',
+  ),
   PROOF_TEMPLATE_UNEXPECTED: def(
     'error',
     'proof',
@@ -86,6 +92,12 @@ export const FINDING_CODES = {
     'state',
     'proven',
     '/pools/state reserves differ from the proven reserves of the same contract',
+  ),
+  STATE_ENTRY_MALFORMED: def(
+    'error',
+    'state',
+    'asserted',
+    'a /pools/state entry does not have the documented shape; the other pools are still checked',
   ),
   STATE_NOT_COMPARABLE: def(
     'info',

@@ -14,7 +14,15 @@ import type {
 import type { RawResponse } from '../wire/snapshot.js';
 import { formatApiTimestampMicros } from '../wire/timestamp.js';
 import type { ResponseTiming } from './market-time.js';
-import type { AuditSnapshot, Fetched, MarketTiming, TokenKey, VolumeWindow } from './snapshot.js';
+import type {
+  AuditSnapshot,
+  Fetched,
+  MalformedEntries,
+  MalformedEntry,
+  MarketTiming,
+  TokenKey,
+  VolumeWindow,
+} from './snapshot.js';
 
 /** The published Connect fee rule (public-api.md "POST /connect/quote" rule 6). */
 export const PUBLISHED_CONNECT_FEE_RATE = '0.002';
@@ -82,6 +90,20 @@ export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
     }
   }
   return { tickers, orderbooks, stats, volumeDefault, poolsMaxAgeSeconds };
+}
+
+/** The malformed pool entries of both proof fetches (one per pool or index and path) and of the state. */
+export function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
+  const proofs: MalformedEntry[] = [];
+  const seen = new Set<string>();
+  for (const r of [s.proofsBefore, s.proofsAfter])
+    for (const m of r.ok ? (r.value.malformed ?? []) : []) {
+      const key = `${m.poolId ?? `#${m.index}`}|${m.path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      proofs.push(m);
+    }
+  return { proofs, state: s.poolsState.ok ? (s.poolsState.value.malformed ?? []) : [] };
 }
 
 /** Maps the snapshot; `proofs` are `proofsBefore`. */
@@ -197,6 +219,7 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
     policy: map(s.exchangeInfo, policy),
     quotes: s.probeQuotes === null ? null : map(s.probeQuotes, (v) => v),
     cc,
+    malformed: computeMalformedEntries(s),
     timing: computeMarketTiming(s),
   };
 }

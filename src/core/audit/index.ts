@@ -1,7 +1,9 @@
 /** The audit engine (the issue "reserve-audit audit"): pure checks over snapshots → findings. */
 
 export * from '../proof/profile.js';
+export * from './coverage.js';
 export * from './decimal.js';
+export * from './entry-checks.js';
 export * from './finding.js';
 export * from './finding-codes.js';
 export * from './from-api-snapshot.js';

@@ -9,6 +9,12 @@
 import type { ReserveProfile } from '../proof/profile.js';
 import type { ReserveProof } from '../proof/reserve-proof.js';
 import { parseTimestampMicros } from '../wire/timestamp.js';
+import {
+  checkMalformedProofEntries,
+  checkMalformedStateEntries,
+  computeMalformedPools,
+  computeStandInStates,
+} from './entry-checks.js';
 import type { AuditArea } from './finding.js';
 import {
   AuditCollector,
@@ -104,7 +110,12 @@ const templateKey = (p: ProvenPool): string | null =>
     ? null
     : `${p.template.packageId}:${p.template.packageName}:${p.template.moduleName}:${p.template.entityName}`;
 
-function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string, ProvenPool>): void {
+function runHistory(
+  c: Collector,
+  input: AuditInput,
+  proven: ReadonlyMap<string, ProvenPool>,
+  malformedProofPools: ReadonlySet<string>,
+): void {
   const h = input.history;
   if (h === null) {
     c.skip('history', 'history', null, 'no --mirror given');
@@ -134,7 +145,12 @@ function runHistory(c: Collector, input: AuditInput, proven: ReadonlyMap<string,
         : { lpShareTolerance: input.options.lpShareTolerance },
     );
   }
-  checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, h.lastSeenPools);
+  // a pool whose proof entry was malformed has not vanished: that entry is its finding already
+  const lastSeen =
+    malformedProofPools.size === 0
+      ? h.lastSeenPools
+      : new Map([...h.lastSeenPools].filter(([id]) => !malformedProofPools.has(id)));
+  checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, lastSeen);
 }
 
 const microsToMs = (m: bigint | null): number | null => (m === null ? null : Number(m / 1000n));
@@ -188,9 +204,19 @@ export function runAuditChecks(input: AuditInput): AuditResult {
     proofs === null
       ? new Map<string, ProvenPool>()
       : checkProofs(c, proofs, input.reserveProofs, input.profile);
+  const malformed = s.malformed ?? { proofs: [], state: [] };
+  checkMalformedProofEntries(c, malformed.proofs);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
+  checkMalformedStateEntries(c, malformed.state);
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
-  if (proofs !== null && state !== null && proofs.length === 0 && state.length === 0)
+  if (
+    proofs !== null &&
+    state !== null &&
+    proofs.length === 0 &&
+    state.length === 0 &&
+    malformed.proofs.length === 0 &&
+    malformed.state.length === 0
+  )
     c.couldNotCheck(
       'fetch',
       'pools',
@@ -201,11 +227,18 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   if (state !== null)
     reserves =
       proofs !== null
-        ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc })
+        ? checkState(c, {
+            proven,
+            proofsAfter: after,
+            state,
+            cc: s.cc,
+            malformedProofPools: computeMalformedPools(malformed.proofs),
+            malformedStatePools: computeMalformedPools(malformed.state),
+          })
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
   if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
-  runHistory(c, input, proven);
+  runHistory(c, input, proven, computeMalformedPools(malformed.proofs));
   const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   const volume = need(c, 'volume', 'volume', '/volume', s.volume);
   if (volume !== null) checkVolume(c, volume);
@@ -233,6 +266,16 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       );
     return done([], new Map());
   }
+  // a proven pool whose state entry was unreadable stands in with its proven state, so the
+  // exchange-wide checks below do not judge the other pools against an exchange missing a pool
+  const standIns = computeStandInStates(
+    proven,
+    computeMalformedPools(malformed.state),
+    s.tokens.ok ? s.tokens.value : null,
+    s.cc,
+  );
+  for (const x of standIns) reserves.set(x.state.poolId, x.reserves);
+  const wideState = standIns.length === 0 ? state : [...state, ...standIns.map((x) => x.state)];
   // market data
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
@@ -274,7 +317,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   }
   // stats, tokens
   const stats = need(c, 'volume', 'stats', '/stats', s.stats);
-  if (stats !== null) checkStats(c, stats, volume, reserves, state, cache, s.cc);
+  if (stats !== null) checkStats(c, stats, volume, reserves, wideState, cache, s.cc);
   if (tokens !== null) checkTokens(c, tokens, state);
   return done(state, reserves);
 }

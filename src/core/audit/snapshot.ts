@@ -9,10 +9,18 @@
  * them as numbers and they are only compared within a tolerance).
  */
 import type { ExchangePolicy } from '../amm/types.js';
+import type { MalformedEntry } from '../wire/shape.js';
 import type { ProbeQuote } from '../wire/snapshot.js';
 import type { ResponseTiming } from './market-time.js';
 
-export type { ProbeQuote };
+export type { MalformedEntry, ProbeQuote };
+
+/** Pool entries set aside because they did not have the documented shape (each one pool's finding). */
+export interface MalformedEntries {
+  /** /pools/proof entries of either fetch, one per (pool or index, path) */
+  readonly proofs: readonly MalformedEntry[];
+  readonly state: readonly MalformedEntry[];
+}
 
 export type Fetched<T> =
   | { readonly ok: true; readonly value: T }
@@ -163,6 +171,8 @@ export interface AuditSnapshot {
   readonly quotes: Fetched<readonly ProbeQuote[]> | null;
   /** the CC token (instrument id / admin), as identified by the exchange (/swap/info network_fee) */
   readonly cc: TokenKey | null;
+  /** malformed pool entries of /pools/proof and /pools/state (absent: none) */
+  readonly malformed?: MalformedEntries;
   /** absent: no timing known (hand-built snapshots) — cached data is then compared strictly */
   readonly timing?: MarketTiming;
 }

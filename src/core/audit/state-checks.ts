@@ -40,6 +40,10 @@ export interface StateCheckInput {
   readonly proofsAfter: readonly ProofEntry[] | null;
   readonly state: readonly StateEntry[];
   readonly cc: TokenKey | null;
+  /** pools whose /pools/proof entry was malformed (already that pool's finding, see entry-checks.ts) */
+  readonly malformedProofPools?: ReadonlySet<string>;
+  /** pools whose /pools/state entry was malformed (not missing from the state: unreadable) */
+  readonly malformedStatePools?: ReadonlySet<string>;
 }
 
 /** The reserves each pool's market data must be recomputed from (proven when comparable). */
@@ -128,21 +132,20 @@ function checkTvl(c: AuditCollector, s: StateEntry, r: PoolReserves, cc: TokenKe
 
 /** The reserves /pools/state asserts (used when the proofs are unavailable; label `asserted`). */
 export function computeStateReserves(state: readonly StateEntry[]): Map<string, PoolReserves> {
-  return new Map(
-    state.map((s) => [
-      s.poolId,
-      {
-        poolId: s.poolId,
-        tokenA: s.tokenA,
-        tokenB: s.tokenB,
-        reserveA: s.reserveA,
-        reserveB: s.reserveB,
-        feeRate: s.feeRate,
-        symbol: s.symbol,
-        label: 'asserted' as const,
-      },
-    ]),
-  );
+  return new Map(state.map((s) => [s.poolId, assertedReserves(s)]));
+}
+
+function assertedReserves(s: StateEntry): PoolReserves {
+  return {
+    poolId: s.poolId,
+    tokenA: s.tokenA,
+    tokenB: s.tokenB,
+    reserveA: s.reserveA,
+    reserveB: s.reserveB,
+    feeRate: s.feeRate,
+    symbol: s.symbol,
+    label: 'asserted',
+  };
 }
 
 /**
@@ -156,6 +159,15 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
   for (const s of input.state) {
     seen.add(s.poolId);
     const p = input.proven.get(s.poolId);
+    if (p === undefined && input.malformedProofPools?.has(s.poolId) === true) {
+      // the malformed proof entry is this pool's finding already; its state is the exchange's word
+      c.skip('state', 'state.has-proof', s.poolId, 'its /pools/proof entry is malformed (proof.entry)');
+      const r = assertedReserves(s);
+      checkPrice(c, s, r);
+      checkTvl(c, s, r, input.cc);
+      out.set(s.poolId, r);
+      continue;
+    }
     if (p === undefined) {
       if (isEmptyPool(s)) {
         c.skip('state', 'state.has-proof', s.poolId, 'pool has no reserves (inactive)');
@@ -280,7 +292,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
   }
   const missing: Finding[] = [];
   for (const [id, p] of input.proven)
-    if (!seen.has(id))
+    if (!seen.has(id) && input.malformedStatePools?.has(id) !== true)
       missing.push(
         makeFinding(
           'STATE_FIELD_MISMATCH',

@@ -13,7 +13,7 @@ export * from './pools-proof.js';
 export * from './pools-state.js';
 export * from './probe-plan.js';
 export * from './quote.js';
-export type { ParseOptions } from './shape.js';
+export type { MalformedEntry, ParseOptions } from './shape.js';
 export * from './snapshot.js';
 export * from './stats.js';
 export * from './swap-info.js';

@@ -2,7 +2,7 @@
  * GET /pools/proof (spec/public-api.md "Pool proof", api-decisions §3): the latest reserve contract
  * of each active pool with its created_event_blob, for contract-ID verification.
  */
-import { type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 export interface ProofInstrument {
   readonly id: string;
@@ -55,42 +55,64 @@ function readInstrument(r: ShapeReader, node: ShapeNode, key: string): ProofInst
   return { id: r.nonEmptyString(i, 'id'), admin: r.nonEmptyString(i, 'admin') };
 }
 
+function readProofEntry(r: ShapeReader, v: unknown, path: string): PoolProofInfo {
+  const p = r.object(v, path, [
+    'pool_id',
+    'pool_cid',
+    'token_a_instrument',
+    'token_b_instrument',
+    'reserve_contract',
+  ]);
+  const rc = r.child(p, 'reserve_contract', RC_KEYS);
+  const t = r.child(rc, 'template', ['package_id', 'package_name', 'module_name', 'entity_name']);
+  return {
+    pool_id: r.nonEmptyString(p, 'pool_id'),
+    pool_cid: r.nonEmptyString(p, 'pool_cid'),
+    token_a_instrument: readInstrument(r, p, 'token_a_instrument'),
+    token_b_instrument: readInstrument(r, p, 'token_b_instrument'),
+    reserve_contract: {
+      contract_id: r.hex(rc, 'contract_id'),
+      update_id: r.nonEmptyString(rc, 'update_id'),
+      template: {
+        package_id: r.hex(t, 'package_id', 64),
+        package_name: r.nonEmptyString(t, 'package_name'),
+        module_name: r.nonEmptyString(t, 'module_name'),
+        entity_name: r.nonEmptyString(t, 'entity_name'),
+      },
+      ledger_created_at: r.timestamp(rc, 'ledger_created_at'),
+      created_event_blob: r.base64(rc, 'created_event_blob'),
+      reserve_a: r.decimal10(rc, 'reserve_a'),
+      reserve_b: r.decimal10(rc, 'reserve_b'),
+      total_lp_supply: r.decimal10(rc, 'total_lp_supply'),
+    },
+  };
+}
+
 /** Validates a /pools/proof body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsProofResponse(json: unknown, options: ParseOptions = {}): PoolsProofResponse {
   const r: ShapeReader = new ShapeReader(options);
   const root = r.object(json, '', ['data']);
   const data = r.child(root, 'data', ['updated_at', 'pools']);
-  const pools = r.array(data, 'pools', (v, path) => {
-    const p = r.object(v, path, [
-      'pool_id',
-      'pool_cid',
-      'token_a_instrument',
-      'token_b_instrument',
-      'reserve_contract',
-    ]);
-    const rc = r.child(p, 'reserve_contract', RC_KEYS);
-    const t = r.child(rc, 'template', ['package_id', 'package_name', 'module_name', 'entity_name']);
-    return {
-      pool_id: r.nonEmptyString(p, 'pool_id'),
-      pool_cid: r.nonEmptyString(p, 'pool_cid'),
-      token_a_instrument: readInstrument(r, p, 'token_a_instrument'),
-      token_b_instrument: readInstrument(r, p, 'token_b_instrument'),
-      reserve_contract: {
-        contract_id: r.hex(rc, 'contract_id'),
-        update_id: r.nonEmptyString(rc, 'update_id'),
-        template: {
-          package_id: r.hex(t, 'package_id', 64),
-          package_name: r.nonEmptyString(t, 'package_name'),
-          module_name: r.nonEmptyString(t, 'module_name'),
-          entity_name: r.nonEmptyString(t, 'entity_name'),
-        },
-        ledger_created_at: r.timestamp(rc, 'ledger_created_at'),
-        created_event_blob: r.base64(rc, 'created_event_blob'),
-        reserve_a: r.decimal10(rc, 'reserve_a'),
-        reserve_b: r.decimal10(rc, 'reserve_b'),
-        total_lp_supply: r.decimal10(rc, 'total_lp_supply'),
-      },
-    };
-  });
+  const pools = r.array(data, 'pools', (v, path) => readProofEntry(r, v, path));
   return { data: { updated_at: r.timestamp(data, 'updated_at'), pools } };
+}
+
+/** A /pools/proof body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export interface PoolsProofPerPool extends PoolsProofResponse {
+  /** entries that did not have the documented shape (absent: none, or not read per pool) */
+  readonly malformed?: readonly MalformedEntry[];
+}
+
+/**
+ * Validates a /pools/proof body pool by pool (the auditor's reading): the response-level shape
+ * (an object with `data.updated_at` and a `data.pools` array) still throws ApiShapeError, but a
+ * malformed pool entry is returned in `malformed` and the other entries are kept, so one bad pool
+ * is that pool's finding instead of hiding every other proof.
+ */
+export function parsePoolsProofPerPool(json: unknown, options: ParseOptions = {}): PoolsProofPerPool {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['data']);
+  const data = r.child(root, 'data', ['updated_at', 'pools']);
+  const { items, malformed } = r.arrayPerItem(data, 'pools', (v, path) => readProofEntry(r, v, path));
+  return { data: { updated_at: r.timestamp(data, 'updated_at'), pools: items }, malformed };
 }

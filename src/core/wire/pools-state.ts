@@ -1,5 +1,5 @@
 /** GET /pools/state (spec/public-api.md "Pool state", api-decisions §1–§2): live reserves and prices. */
-import { type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 export interface StateInstrument {
   readonly id: string;
@@ -51,25 +51,45 @@ function readInstrument(r: ShapeReader, node: ShapeNode, key: string): StateInst
   };
 }
 
+function readStateEntry(r: ShapeReader, v: unknown, path: string): PoolStateInfo {
+  const p = r.object(v, path, KEYS);
+  return {
+    pool_id: r.nonEmptyString(p, 'pool_id'),
+    contract_id: r.hex(p, 'contract_id'),
+    symbol: r.nonEmptyString(p, 'symbol'),
+    token_a_instrument: readInstrument(r, p, 'token_a_instrument'),
+    token_b_instrument: readInstrument(r, p, 'token_b_instrument'),
+    fee_rate: r.decimal10(p, 'fee_rate'),
+    reserve_a: r.decimal10(p, 'reserve_a'),
+    reserve_b: r.decimal10(p, 'reserve_b'),
+    price: r.nullableDecimal10(p, 'price'),
+    tvl_cc: r.decimal10(p, 'tvl_cc'),
+  };
+}
+
 /** Validates a /pools/state body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsStateResponse(json: unknown, options: ParseOptions = {}): PoolsStateResponse {
   const r: ShapeReader = new ShapeReader(options);
   const root = r.object(json, '', ['data']);
   const data = r.child(root, 'data', ['updated_at', 'pools']);
-  const pools = r.array(data, 'pools', (v, path) => {
-    const p = r.object(v, path, KEYS);
-    return {
-      pool_id: r.nonEmptyString(p, 'pool_id'),
-      contract_id: r.hex(p, 'contract_id'),
-      symbol: r.nonEmptyString(p, 'symbol'),
-      token_a_instrument: readInstrument(r, p, 'token_a_instrument'),
-      token_b_instrument: readInstrument(r, p, 'token_b_instrument'),
-      fee_rate: r.decimal10(p, 'fee_rate'),
-      reserve_a: r.decimal10(p, 'reserve_a'),
-      reserve_b: r.decimal10(p, 'reserve_b'),
-      price: r.nullableDecimal10(p, 'price'),
-      tvl_cc: r.decimal10(p, 'tvl_cc'),
-    };
-  });
+  const pools = r.array(data, 'pools', (v, path) => readStateEntry(r, v, path));
   return { data: { updated_at: r.timestamp(data, 'updated_at'), pools } };
+}
+
+/** A /pools/state body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export interface PoolsStatePerPool extends PoolsStateResponse {
+  /** entries that did not have the documented shape (absent: none, or not read per pool) */
+  readonly malformed?: readonly MalformedEntry[];
+}
+
+/**
+ * Validates a /pools/state body pool by pool: the response-level shape still throws
+ * ApiShapeError; a malformed pool entry is returned in `malformed`, the others are kept.
+ */
+export function parsePoolsStatePerPool(json: unknown, options: ParseOptions = {}): PoolsStatePerPool {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['data']);
+  const data = r.child(root, 'data', ['updated_at', 'pools']);
+  const { items, malformed } = r.arrayPerItem(data, 'pools', (v, path) => readStateEntry(r, v, path));
+  return { data: { updated_at: r.timestamp(data, 'updated_at'), pools: items }, malformed };
 }

@@ -20,6 +20,24 @@ export interface ParseOptions {
   readonly maxStringLength?: number;
 }
 
+/**
+ * One element of an array read per item (`ShapeReader.arrayPerItem`) that did not have the
+ * documented shape: where it is, what was expected, and the pool it names when that much is
+ * readable. The other elements are kept, so one bad entry cannot hide the rest.
+ */
+export interface MalformedEntry {
+  /** position in the array */
+  readonly index: number;
+  /** the element's `pool_id` when it is a non-empty string of at most 200 characters, else null */
+  readonly poolId: string | null;
+  /** the offending path, e.g. `data.pools[3].reserve_contract.reserve_a` */
+  readonly path: string;
+  /** what the documented shape requires there */
+  readonly expected: string;
+  /** the whole "path expected X, got Y" message */
+  readonly message: string;
+}
+
 export interface ShapeNode {
   readonly value: Readonly<Record<string, unknown>>;
   readonly path: string;
@@ -242,6 +260,37 @@ export class ShapeReader {
   array<T>(node: ShapeNode, key: string, item: (value: unknown, path: string) => T): T[] {
     const v = this.get(node, key, 'an array');
     return this.arrayValue(v, appendKey(node.path, key), item);
+  }
+
+  /**
+   * Like `array`, but an element that fails its shape is set aside as a `MalformedEntry` instead
+   * of failing the whole response (the array itself must still be an array within the limits).
+   */
+  arrayPerItem<T>(
+    node: ShapeNode,
+    key: string,
+    item: (value: unknown, path: string) => T,
+  ): { readonly items: T[]; readonly malformed: MalformedEntry[] } {
+    const items: T[] = [];
+    const malformed: MalformedEntry[] = [];
+    this.array(node, key, (v, path) => {
+      const index = malformed.length + items.length;
+      try {
+        items.push(item(v, path));
+      } catch (e) {
+        if (!(e instanceof ApiShapeError)) throw e;
+        const d = e.details as { path?: unknown; expected?: unknown } | undefined;
+        const id = isPlainObject(v) && Object.hasOwn(v, 'pool_id') ? v.pool_id : undefined;
+        malformed.push({
+          index,
+          poolId: typeof id === 'string' && id !== '' && id.length <= 200 ? id : null,
+          path: typeof d?.path === 'string' ? d.path : path,
+          expected: typeof d?.expected === 'string' ? d.expected : 'the documented shape',
+          message: e.shortMessage,
+        });
+      }
+    });
+    return { items, malformed };
   }
 
   arrayValue<T>(v: unknown, path: string, item: (value: unknown, path: string) => T): T[] {

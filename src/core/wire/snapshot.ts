@@ -14,8 +14,8 @@ import type {
 import type { ExchangeInfoResponse } from './exchange-info.js';
 import type { MarketsInfoResponse } from './markets-info.js';
 import type { PoolsInfoResponse } from './pools-info.js';
-import type { PoolsProofResponse } from './pools-proof.js';
-import type { PoolsStateResponse } from './pools-state.js';
+import type { PoolsProofPerPool } from './pools-proof.js';
+import type { PoolsStatePerPool } from './pools-state.js';
 import type { ConnectQuoteResponse, QuoteRequest } from './quote.js';
 import type { StatsResponse } from './stats.js';
 import type { SwapInfoResponse } from './swap-info.js';
@@ -126,11 +126,12 @@ export interface ApiSnapshot {
   readonly markets: ApiResult<MarketsInfoResponse>;
   readonly exchangeInfo: ApiResult<ExchangeInfoResponse>;
   readonly poolsInfo: ApiResult<PoolsInfoResponse>;
-  /** /pools/proof fetched immediately BEFORE /pools/state */
-  readonly proofsBefore: ApiResult<PoolsProofResponse>;
-  readonly poolsState: ApiResult<PoolsStateResponse>;
+  /** /pools/proof fetched immediately BEFORE /pools/state (read per pool: `malformed` entries set aside) */
+  readonly proofsBefore: ApiResult<PoolsProofPerPool>;
+  /** read per pool: `malformed` entries set aside */
+  readonly poolsState: ApiResult<PoolsStatePerPool>;
   /** /pools/proof fetched immediately AFTER /pools/state */
-  readonly proofsAfter: ApiResult<PoolsProofResponse>;
+  readonly proofsAfter: ApiResult<PoolsProofPerPool>;
   readonly stats: ApiResult<StatsResponse>;
   readonly volume: ApiResult<VolumeChecks>;
   readonly aggregatorPairs: ApiResult<AggregatorPairsResponse>;

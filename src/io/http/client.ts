@@ -13,6 +13,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import { parseCacheHeaders, type RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
+import { splitUrlCredentials } from './base-url.js';
 import { mapTransportError } from './map-error.js';
 import { redactUrl } from './redact-url.js';
 import { parseJsonBody, statusError } from './response.js';
@@ -171,6 +172,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     body: string | undefined,
   ): Promise<{ raw: RawResponse; retryAfter: number | null }> {
     const safeUrl = redactUrl(url);
+    // credentials in the URL travel as Basic authentication, never in the request line
+    const target = splitUrlCredentials(url);
     const startedAtMs = now();
     const ac = new AbortController();
     const deadline = new HttpError('HTTP_TIMEOUT', `${safeUrl} did not complete within ${timeoutMs} ms`, {
@@ -180,7 +183,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     try {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
+        res = await request(target.url, {
           method,
           dispatcher,
           signal: ac.signal,
@@ -188,6 +191,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
             accept: 'application/json',
             'accept-encoding': 'gzip, deflate',
             'user-agent': userAgent,
+            ...(target.authorization === null ? {} : { authorization: target.authorization }),
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           ...(body === undefined ? {} : { body }),

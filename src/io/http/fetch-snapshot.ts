@@ -28,8 +28,8 @@ import {
   parseExchangeInfoResponse,
   parseMarketsInfoResponse,
   parsePoolsInfoResponse,
-  parsePoolsProofResponse,
-  parsePoolsStateResponse,
+  parsePoolsProofPerPool,
+  parsePoolsStatePerPool,
   parseStatsResponse,
   parseSwapInfoResponse,
   parseTokensInfoResponse,
@@ -111,9 +111,9 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
   }
 
   try {
-    let proofsBefore: ApiResult<Awaited<ReturnType<typeof parsePoolsProofResponse>>>;
+    let proofsBefore: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
     try {
-      proofsBefore = { ok: true, value: await getJson('/pools/proof', parsePoolsProofResponse) };
+      proofsBefore = { ok: true, value: await getJson('/pools/proof', parsePoolsProofPerPool) };
     } catch (e) {
       if (
         e instanceof HttpError &&
@@ -122,8 +122,8 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         throw e;
       proofsBefore = failure(e);
     }
-    const poolsState = await section(() => getJson('/pools/state', parsePoolsStateResponse));
-    const proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofResponse));
+    const poolsState = await section(() => getJson('/pools/state', parsePoolsStatePerPool));
+    const proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofPerPool));
     const tokens = await section(() => getJson('/tokens/info', parseTokensInfoResponse));
     const swapInfo = await section(() => getJson('/swap/info', parseSwapInfoResponse));
     const markets = await section(() => getJson('/markets/info', parseMarketsInfoResponse));

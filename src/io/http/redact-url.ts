@@ -6,14 +6,25 @@
 const SENSITIVE_QUERY =
   /^(token|access_token|api_key|apikey|key|secret|password|passwd|pwd|auth|signature|sig|code)$/i;
 
-/** Returns `url` without credentials; a string that is not a URL is returned with `//user:pass@` cut. */
+/**
+ * Returns `url` without credentials; a string that is not a URL is returned with its leading
+ * `user:pass@` (after an optional `scheme://`) cut and sensitive query values replaced.
+ */
 export function redactUrl(url: string | URL): string {
-  let u: URL;
+  let u: URL | null;
   try {
     u = new URL(String(url));
   } catch {
-    return String(url).replace(/\/\/[^/@\s]*@/, '//');
+    u = null;
   }
+  // not a URL, or one without a host (`user:pass@host` parses as the scheme "user:")
+  if (u === null || u.host === '')
+    return String(url)
+      .replace(/\/\/[^/@\s]*@/g, '//')
+      .replace(/^[^/@\s]*@/, '')
+      .replace(/([?&])([^=&#\s]*)=([^&#\s]*)/g, (m, sep: string, k: string) =>
+        SENSITIVE_QUERY.test(k) ? `${sep}${k}=***` : m,
+      );
   u.username = '';
   u.password = '';
   for (const key of [...u.searchParams.keys()]) {

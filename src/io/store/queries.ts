@@ -189,6 +189,15 @@ export function countContracts(
   });
 }
 
+/** Number of snapshots recorded in the mirror. */
+export function countSnapshots(mirror: Mirror): number {
+  return guardStore(
+    mirror,
+    'countSnapshots',
+    () => num(mirrorDb(mirror).prepare('SELECT count(*) FROM snapshots').pluck().get()) ?? 0,
+  );
+}
+
 /** Snapshot rows, newest first. */
 export function loadSnapshots(
   mirror: Mirror,
