@@ -69,11 +69,11 @@ export async function openFile(browser: Browser, file: string, hash = ''): Promi
   return { page, errors, outbound };
 }
 
-/** A full-page screenshot under test-results/ (gitignored) for a person to look at. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** A screenshot (the viewport, or the whole page) under test-results/ (gitignored) for a person to look at. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
   const dir = join(repoRoot, 'test-results');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }

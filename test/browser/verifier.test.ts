@@ -82,7 +82,7 @@ describe.skipIf(CHROMIUM === null)(
         expect(await verdictOf(o), v.name).toBe(expected);
         if (!isV12 || dar !== null) expect(expected, v.name).toBe('verified');
       }
-      await screenshot(o.page, 'verifier-verified');
+      await screenshot(o.page, 'verifier-verified', true);
       expect(o.errors).toEqual([]);
       expect(o.outbound).toEqual([]);
     }, 120_000);

@@ -1,6 +1,6 @@
 /**
  * The mirror commands on a real recorded history: two honest audits around a swap, then
- * `history` (CSV and JSON), `report --html` (self-contained page with inline SVG), and `replay`
+ * `history` (CSV and JSON), `report --html` (self-contained page, uPlot inlined), and `replay`
  * (exit 0; exit 1 after a stored reserve is tampered with in the mirror; exit 2 without a mirror).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -95,17 +95,24 @@ describe('history', () => {
 });
 
 describe('report', () => {
-  it('writes one self-contained HTML page with inline SVG charts', async () => {
+  it('writes one self-contained HTML page: verdict, pool table, chart data, uPlot inlined', async () => {
     const out = join(dir, 'r.html');
     const r = await runCliForTest(['report', '--mirror', mirror, '--html', out]);
     expect(r.code).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(html).toContain('PASSED');
-    expect(html).toContain(`Pool ${poolId}`);
-    expect((html.match(/<svg /g) ?? []).length).toBe(4 * s.ex.pools().filter((p) => p.active).length);
-    expect(html).not.toMatch(/<script|<link|src=|url\(|@import/);
-    expect(html).not.toMatch(/href=|xlink:/);
+    expect(html).toMatch(/<section id="verdict" class="verdict passed" data-outcome="passed"/);
+    const active = s.ex.pools().filter((p) => p.active).length;
+    expect((html.match(/<tr class="[a-z]*" data-pool=/g) ?? []).length).toBe(active);
+    expect(html).toContain(`id="pool-${poolId}"`);
+    const data = JSON.parse(
+      html.slice(html.indexOf('id="report-data">') + 17, html.indexOf('</script>')),
+    ) as Record<string, { t: number[] }>;
+    expect(data[poolId]?.t.length).toBeGreaterThan(1);
+    expect(html).toContain('.uplot'); // uPlot's stylesheet (and its code) inlined
+    // nothing external: no link/src/import/url(), and every href is an in-page anchor
+    expect(html).not.toMatch(/<link|\ssrc=|@import|url\((?!data:)/);
+    for (const m of html.matchAll(/href="([^"]*)"/g)) expect(m[1]).toMatch(/^#/);
   });
 });
 

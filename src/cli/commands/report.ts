@@ -1,6 +1,6 @@
 /**
- * `reserve-audit report --mirror <file> --html <out>`: a self-contained HTML page with the latest
- * audit run and per-pool inline-SVG charts of reserves, price and LP-share value over time.
+ * `reserve-audit report --mirror <file> --html <out>`: the self-contained HTML report (issue 13) of
+ * the latest audit run recorded in a mirror — verdict, findings, pool table, per-pool charts.
  */
 import { writeFile } from 'node:fs/promises';
 import { loadAuditRuns } from '../../io/store/index.js';
@@ -9,39 +9,27 @@ import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { mirrorOption, resolvePathOption } from '../options.js';
 import { formatHtmlReport } from '../render/html-report.js';
+import { loadReportAssets } from '../render/report-assets.js';
+import { computeReportModelFromMirror } from '../render/report-model.js';
 
 export const reportCommand = defineCommand({
   command: 'report',
-  describe: 'write a self-contained HTML report (latest audit + per-pool charts) from a mirror',
+  describe: 'write a self-contained HTML report (latest audit, pool table, per-pool charts) from a mirror',
   builder: (y) =>
     y
       .option('mirror', mirrorOption)
       .option('html', { type: 'string', demandOption: true, describe: 'output HTML file' }),
   run: async (args, ctx) => {
     const out = resolvePathOption('html', args.html, ctx.cwd);
+    const assets = await loadReportAssets();
     const mirror = openMirrorForReading(resolvePathOption('mirror', args.mirror, ctx.cwd));
     let html: string;
     let pools = 0;
     try {
-      const run = loadAuditRuns(mirror, { limit: 1 })[0];
+      const run = loadAuditRuns(mirror, { limit: 1 })[0] ?? null;
       const series = loadPoolSeries(mirror);
       pools = series.size;
-      html = formatHtmlReport({
-        title: 'reserve-audit report',
-        generatedAt: new Date().toISOString(),
-        latestRun:
-          run === undefined
-            ? null
-            : {
-                id: run.id,
-                baseUrl: run.baseUrl,
-                startedAt: new Date(run.startedAtMs).toISOString(),
-                outcome: run.outcome,
-                checks: run.checks,
-                findings: run.findings,
-              },
-        pools: series,
-      });
+      html = formatHtmlReport(computeReportModelFromMirror(run, series, new Date().toISOString()), assets);
     } finally {
       mirror.close();
     }
