@@ -12,10 +12,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatHtmlReport } from '../../src/cli/render/html-report.js';
 import { loadReportAssets } from '../../src/cli/render/report-assets.js';
-import type { ReportModel } from '../../src/cli/render/report-model.js';
-import type { PoolHistoryRow } from '../../src/run/history.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer, type Tamper } from '../helpers/tamper.js';
+import { computeBigReportModel } from './big-report.js';
 import { CHROMIUM, CHROMIUM_SKIP_REASON, launchBrowser, openFile, screenshot } from './browser.js';
 
 type JsonReport = {
@@ -191,48 +190,7 @@ describe.skipIf(CHROMIUM === null)(
 
 describe('a 1,000-pool report', () => {
   it('stays under 2 MB (charts are drawn on demand from compact data)', async () => {
-    const pools: ReportModel['pools'][number][] = [];
-    const series = new Map<string, PoolHistoryRow[]>();
-    for (let i = 0; i < 1000; i++) {
-      const id = String(1_000_000_000_000 + i);
-      pools.push({
-        poolId: id,
-        symbol: `T${i}/CC`,
-        reserveA: '123456.7890123456',
-        reserveB: '98765.4321098765',
-        tvlCc: '246913.5780246912',
-        price: '0.8000000000',
-        lpShareValue: '1.0000000000',
-        contractId: `00${'ab'.repeat(33)}ca1212${'cd'.repeat(32)}`,
-        proof: 'proven',
-        lastChange: '2026-11-22T03:00:00.000Z',
-        findings: { error: 0, warning: 0, info: 1 },
-      });
-      series.set(
-        id,
-        Array.from({ length: 20 }, (_, k) => ({
-          time: new Date(Date.UTC(2026, 10, 22, 3, k)).toISOString(),
-          contractId: `c${i}-${k >> 2}`,
-          reserveA: (123456.789 + k).toFixed(10),
-          reserveB: (98765.432 - k).toFixed(10),
-          price: '0.8000000000',
-          tvlCc: '246913.5780246912',
-          totalLpSupply: '1000.0000000000',
-          lpShareValue: '110.4536101718726',
-          verification: 'verified',
-          symbol: `T${i}/CC`,
-        })),
-      );
-    }
-    const model: ReportModel = {
-      title: 'big',
-      generatedAt: '2026-11-22T04:00:00.000Z',
-      run: null,
-      findings: [],
-      checks: [],
-      pools,
-      series,
-    };
+    const model = computeBigReportModel(1000, 20);
     const page = formatHtmlReport(model, await loadReportAssets());
     expect(Buffer.byteLength(page)).toBeLessThan(2 * 1024 * 1024);
     expect(page).toContain('data-lazy="true"'); // many pools: a pool's charts are built when picked
