@@ -100,12 +100,19 @@ describe('time and html helpers', () => {
       row('2026-11-22T03:02:00.000Z', 'c2', 'x'),
     ];
     const d = computePoolChartData(rows);
-    expect(d.t).toEqual([1795316400, 60, 60]); // first time, then deltas
-    expect(d.a).toEqual([1, 1, null]);
+    expect(d.t).toEqual([1795316400, 120]); // first time, then deltas; row 2 repeats row 1
+    expect(d.a).toEqual([1, null]);
     expect(d.lp[0]).toBe(Number(Math.SQRT2.toPrecision(7))); // 7 significant digits, for plotting only
-    expect(d.swaps).toEqual([2]);
+    expect(d.swaps).toEqual([1]);
     expect(computeLastChange(rows)).toBe('2026-11-22T03:02:00.000Z');
     expect(computeLastChange(rows.slice(0, 2))).toBe('2026-11-22T03:00:00.000Z');
     expect(computeLastChange([])).toBeNull();
+    // repeated observations are left out (steps lose nothing), except the last one
+    const flat = [
+      rows[0]!,
+      { ...rows[0]!, time: '2026-11-22T03:05:00.000Z' },
+      { ...rows[0]!, time: '2026-11-22T03:09:00.000Z' },
+    ];
+    expect(computePoolChartData(flat).t).toEqual([1795316400, 540]);
   });
 });

@@ -51,7 +51,21 @@ const num = (v: string | null): number | null => {
   return Number.isFinite(n) ? Number(n.toPrecision(7)) : null;
 };
 
-export function computePoolChartData(rows: readonly PoolHistoryRow[]): PoolChartData {
+const sameValues = (x: PoolHistoryRow, y: PoolHistoryRow): boolean =>
+  x.contractId === y.contractId &&
+  x.reserveA === y.reserveA &&
+  x.reserveB === y.reserveB &&
+  x.price === y.price &&
+  x.lpShareValue === y.lpShareValue &&
+  x.tvlCc === y.tvlCc;
+
+/**
+ * The chart points of a pool's history: an observation that repeats the previous one's values is
+ * left out (the charts are steps, so nothing is lost), except the last, which carries the line to
+ * the latest observation.
+ */
+export function computePoolChartData(all: readonly PoolHistoryRow[]): PoolChartData {
+  const rows = all.filter((r, i) => i === 0 || i === all.length - 1 || !sameValues(r, all[i - 1]!));
   const swaps: number[] = [];
   rows.forEach((r, i) => {
     if (i > 0 && r.contractId !== rows[i - 1]!.contractId) swaps.push(i);
