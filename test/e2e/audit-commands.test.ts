@@ -116,6 +116,42 @@ describe('report', () => {
   });
 });
 
+describe('audit --html', () => {
+  it('writes the report of this audit, its numbers those of --json, without a mirror too', async () => {
+    for (const withMirror of [false, true]) {
+      const out = join(dir, `audit-${withMirror}.html`);
+      const r = await runCliForTest([
+        'audit',
+        '--base-url',
+        s.base,
+        '--json',
+        '--html',
+        out,
+        ...(withMirror ? ['--mirror', join(dir, 'html-mirror.sqlite')] : []),
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const sum = (JSON.parse(r.stdout) as { summary: { pools: number; proofsProven: number } }).summary;
+      const html = readFileSync(out, 'utf8');
+      expect(html).toContain(
+        `data-outcome="passed" data-pools="${sum.pools}" data-proofs-proven="${sum.proofsProven}"`,
+      );
+      expect((html.match(/<tr class="[a-z]*" data-pool=/g) ?? []).length).toBe(sum.pools);
+    }
+  });
+  it('an unwritable --html / --out path is exit 2, naming the option (not an internal error)', async () => {
+    const bad = join(dir, 'no', 'such', 'r.html');
+    for (const argv of [
+      ['audit', '--base-url', s.base, '--html', bad],
+      ['report', '--mirror', mirror, '--html', bad],
+      ['verifier', '--out', bad],
+    ]) {
+      const r = await runCliForTest(argv);
+      expect(r.code, argv[0]).toBe(2);
+      expect(r.stderr).toMatch(/OPTION_INVALID: "--(html|out)" expected a writable file path, got .*ENOENT/);
+    }
+  });
+});
+
 describe('replay', () => {
   it('re-verifies every stored contract and the history: exit 0', async () => {
     const r = await runCliForTest(['replay', '--mirror', mirror, '--json']);

@@ -6,7 +6,6 @@
  * (with the mirror's history when --mirror is given). Exit 0 all checks passed / 1 a check failed /
  * 2 could not check.
  */
-import { writeFile } from 'node:fs/promises';
 import { runAudit } from '../../run/audit.js';
 import { loadPoolSeries, openMirrorForReading, type PoolHistoryRow } from '../../run/history.js';
 import { defineCommand } from '../command.js';
@@ -32,6 +31,7 @@ import { formatJunit } from '../render/junit.js';
 import { loadReportAssets } from '../render/report-assets.js';
 import { computeReportModelFromAudit } from '../render/report-model.js';
 import { createStyle } from '../render/style.js';
+import { writeOutputFile } from '../write-output.js';
 
 export const auditCommand = defineCommand({
   command: 'audit',
@@ -79,7 +79,8 @@ export const auditCommand = defineCommand({
       onProgress: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
     });
     if (args.junit !== undefined)
-      await writeFile(
+      await writeOutputFile(
+        'junit',
         resolvePathOption('junit', args.junit, ctx.cwd),
         formatJunit(report.checks, report.findings),
       );
@@ -93,7 +94,8 @@ export const auditCommand = defineCommand({
           mirror.close();
         }
       }
-      await writeFile(
+      await writeOutputFile(
+        'html',
         htmlOut,
         formatHtmlReport(computeReportModelFromAudit(report, series, new Date().toISOString()), assets),
       );

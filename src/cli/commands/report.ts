@@ -2,7 +2,6 @@
  * `reserve-audit report --mirror <file> --html <out>`: the self-contained HTML report (issue 13) of
  * the latest audit run recorded in a mirror — verdict, findings, pool table, per-pool charts.
  */
-import { writeFile } from 'node:fs/promises';
 import { loadAuditRuns } from '../../io/store/index.js';
 import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import { defineCommand } from '../command.js';
@@ -11,6 +10,7 @@ import { mirrorOption, resolvePathOption } from '../options.js';
 import { formatHtmlReport } from '../render/html-report.js';
 import { loadReportAssets } from '../render/report-assets.js';
 import { computeReportModelFromMirror } from '../render/report-model.js';
+import { writeOutputFile } from '../write-output.js';
 
 export const reportCommand = defineCommand({
   command: 'report',
@@ -33,7 +33,7 @@ export const reportCommand = defineCommand({
     } finally {
       mirror.close();
     }
-    await writeFile(out, html);
+    await writeOutputFile('html', out, html);
     ctx.stderr.write(`reserve-audit: wrote ${out} (${pools} pools, ${html.length} bytes)\n`);
     return EXIT_OK;
   },

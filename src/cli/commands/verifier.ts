@@ -3,12 +3,12 @@
  * pure core bundled for the browser (dist/web/verifier.js, built by `npm run build`) inlined into
  * one HTML file that checks contract IDs offline. Exit 0.
  */
-import { writeFile } from 'node:fs/promises';
 import { escapeInlineScript, readWebAsset } from '../../io/files/web-assets.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { resolvePathOption } from '../options.js';
 import { formatVerifierPage } from '../render/verifier-page.js';
+import { writeOutputFile } from '../write-output.js';
 
 export const verifierCommand = defineCommand({
   command: 'verifier',
@@ -17,7 +17,7 @@ export const verifierCommand = defineCommand({
   run: async (args, ctx) => {
     const out = resolvePathOption('out', args.out, ctx.cwd);
     const html = formatVerifierPage(escapeInlineScript(await readWebAsset('verifier.js')));
-    await writeFile(out, html);
+    await writeOutputFile('out', out, html);
     ctx.stderr.write(`reserve-audit: wrote ${out} (${html.length} bytes)\n`);
     return EXIT_OK;
   },
