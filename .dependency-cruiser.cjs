@@ -28,6 +28,20 @@ module.exports = {
       to: { path: '^src/(io|run|sim|server|cli)/' },
     },
     {
+      name: 'web-imports-only-core',
+      severity: 'error',
+      comment: 'src/web is browser code bundled into the pages: it imports only src/core and src/errors (and pure npm packages).',
+      from: { path: '^src/web/' },
+      to: { path: '^src/(io|run|sim|server|cli)/' },
+    },
+    {
+      name: 'web-is-pure',
+      severity: 'error',
+      comment: 'src/web runs in a browser: no node:* built-ins.',
+      from: { path: '^src/web/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'errors-are-leaves',
       severity: 'error',
       from: { path: '^src/errors/' },

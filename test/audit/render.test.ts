@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatSvgChart } from '../../src/cli/render/html-report.js';
+import { computePoolChartData, escapeHtml } from '../../src/cli/render/html-report.js';
 import { formatJunit } from '../../src/cli/render/junit.js';
+import { computeLastChange } from '../../src/cli/render/report-model.js';
 import { computeOrderbookLevels } from '../../src/core/amm/index.js';
 import {
   ALL_FINDING_CODES,
@@ -79,19 +80,39 @@ describe('time and html helpers', () => {
     expect(parseTimestampMicros('2026-11-22 03:00:00')).toBeNull();
     expect(formatApiTimestampMicros(1795316400123456n)).toBe('2026-11-22T03:00:00.123456+00:00');
   });
-  it('escapes HTML and draws an SVG path per series', () => {
+  it('escapes HTML and turns a pool history into chart data with the swaps marked', () => {
     expect(escapeHtml('<a href="x">&</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;');
-    const svg = formatSvgChart('t', [
-      {
-        name: 'x',
-        color: '#000',
-        points: [
-          [0, 1],
-          [1000, 2],
-        ],
-      },
-    ]);
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    expect(svg).toContain('<path d="M70.0,136.0 L550.0,20.0"');
+    const row = (time: string, contractId: string, reserveA: string | null) => ({
+      time,
+      contractId,
+      reserveA,
+      reserveB: '2',
+      price: '0.5',
+      tvlCc: '10',
+      totalLpSupply: '1',
+      lpShareValue: '1.4142135623730950488',
+      verification: 'verified',
+      symbol: 'A/B',
+    });
+    const rows = [
+      row('2026-11-22T03:00:00.000Z', 'c1', '1'),
+      row('2026-11-22T03:01:00.000Z', 'c1', '1'),
+      row('2026-11-22T03:02:00.000Z', 'c2', 'x'),
+    ];
+    const d = computePoolChartData(rows);
+    expect(d.t).toEqual([1795316400, 120]); // first time, then deltas; row 2 repeats row 1
+    expect(d.a).toEqual([1, null]);
+    expect(d.lp[0]).toBe(Number(Math.SQRT2.toPrecision(7))); // 7 significant digits, for plotting only
+    expect(d.swaps).toEqual([1]);
+    expect(computeLastChange(rows)).toBe('2026-11-22T03:02:00.000Z');
+    expect(computeLastChange(rows.slice(0, 2))).toBe('2026-11-22T03:00:00.000Z');
+    expect(computeLastChange([])).toBeNull();
+    // repeated observations are left out (steps lose nothing), except the last one
+    const flat = [
+      rows[0]!,
+      { ...rows[0]!, time: '2026-11-22T03:05:00.000Z' },
+      { ...rows[0]!, time: '2026-11-22T03:09:00.000Z' },
+    ];
+    expect(computePoolChartData(flat).t).toEqual([1795316400, 540]);
   });
 });

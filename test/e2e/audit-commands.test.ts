@@ -1,6 +1,6 @@
 /**
  * The mirror commands on a real recorded history: two honest audits around a swap, then
- * `history` (CSV and JSON), `report --html` (self-contained page with inline SVG), and `replay`
+ * `history` (CSV and JSON), `report --html` (self-contained page, uPlot inlined), and `replay`
  * (exit 0; exit 1 after a stored reserve is tampered with in the mirror; exit 2 without a mirror).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -95,17 +95,60 @@ describe('history', () => {
 });
 
 describe('report', () => {
-  it('writes one self-contained HTML page with inline SVG charts', async () => {
+  it('writes one self-contained HTML page: verdict, pool table, chart data, uPlot inlined', async () => {
     const out = join(dir, 'r.html');
     const r = await runCliForTest(['report', '--mirror', mirror, '--html', out]);
     expect(r.code).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(html).toContain('PASSED');
-    expect(html).toContain(`Pool ${poolId}`);
-    expect((html.match(/<svg /g) ?? []).length).toBe(4 * s.ex.pools().filter((p) => p.active).length);
-    expect(html).not.toMatch(/<script|<link|src=|url\(|@import/);
-    expect(html).not.toMatch(/href=|xlink:/);
+    expect(html).toMatch(/<section id="verdict" class="verdict passed" data-outcome="passed"/);
+    const active = s.ex.pools().filter((p) => p.active).length;
+    expect((html.match(/<tr class="[a-z]*" data-pool=/g) ?? []).length).toBe(active);
+    expect(html).toContain(`id="pool-${poolId}"`);
+    const data = JSON.parse(
+      html.slice(html.indexOf('id="report-data">') + 17, html.indexOf('</script>')),
+    ) as Record<string, { t: number[] }>;
+    expect(data[poolId]?.t.length).toBeGreaterThan(1);
+    expect(html).toContain('.uplot'); // uPlot's stylesheet (and its code) inlined
+    // nothing external: no link/src/import/url(), and every href is an in-page anchor
+    expect(html).not.toMatch(/<link|\ssrc=|@import|url\((?!data:)/);
+    for (const m of html.matchAll(/href="([^"]*)"/g)) expect(m[1]).toMatch(/^#/);
+  });
+});
+
+describe('audit --html', () => {
+  it('writes the report of this audit, its numbers those of --json, without a mirror too', async () => {
+    for (const withMirror of [false, true]) {
+      const out = join(dir, `audit-${withMirror}.html`);
+      const r = await runCliForTest([
+        'audit',
+        '--base-url',
+        s.base,
+        '--json',
+        '--html',
+        out,
+        ...(withMirror ? ['--mirror', join(dir, 'html-mirror.sqlite')] : []),
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const sum = (JSON.parse(r.stdout) as { summary: { pools: number; proofsProven: number } }).summary;
+      const html = readFileSync(out, 'utf8');
+      expect(html).toContain(
+        `data-outcome="passed" data-pools="${sum.pools}" data-proofs-proven="${sum.proofsProven}"`,
+      );
+      expect((html.match(/<tr class="[a-z]*" data-pool=/g) ?? []).length).toBe(sum.pools);
+    }
+  });
+  it('an unwritable --html / --out path is exit 2, naming the option (not an internal error)', async () => {
+    const bad = join(dir, 'no', 'such', 'r.html');
+    for (const argv of [
+      ['audit', '--base-url', s.base, '--html', bad],
+      ['report', '--mirror', mirror, '--html', bad],
+      ['verifier', '--out', bad],
+    ]) {
+      const r = await runCliForTest(argv);
+      expect(r.code, argv[0]).toBe(2);
+      expect(r.stderr).toMatch(/OPTION_INVALID: "--(html|out)" expected a writable file path, got .*ENOENT/);
+    }
   });
 });
 

@@ -4,7 +4,8 @@
  * dist/run/replay-worker.js with plain node, also when the tests run the pool from src/.
  * Skipped when dist/ is newer than every file under src/ (a stamp file records the last build).
  * A type error elsewhere does not stop the suite as long as the worker was emitted (the type
- * check is its own CI step); a missing worker does.
+ * check is its own CI step); a missing worker does. Then the browser pages' scripts are bundled
+ * into dist/web (scripts/build-web.mjs, the second half of `npm run build`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
 const WORKER = join(ROOT, 'dist', 'run', 'replay-worker.js');
+const WEB = join(ROOT, 'dist', 'web', 'verifier.js');
 
 function newestMtimeMs(dir: string): number {
   let newest = 0;
@@ -31,7 +33,7 @@ export default function buildDist(): void {
     statSync(join(ROOT, 'tsconfig.json')).mtimeMs,
     statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
   );
-  if (existsSync(STAMP) && existsSync(WORKER) && statSync(STAMP).mtimeMs > sources) return;
+  if (existsSync(STAMP) && existsSync(WORKER) && existsSync(WEB) && statSync(STAMP).mtimeMs > sources) return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
@@ -41,7 +43,19 @@ export default function buildDist(): void {
     process.stderr.write(
       `build-dist: tsc reported errors (dist/ was emitted anyway):\n${out.slice(0, 2000)}\n`,
     );
+    buildWeb();
     return;
   }
+  buildWeb();
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+}
+
+function buildWeb(): void {
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-web.mjs')], { cwd: ROOT, stdio: 'pipe' });
+  } catch (e) {
+    throw new Error(
+      `the browser bundle failed (scripts/build-web.mjs):\n${String((e as { stderr?: Buffer }).stderr ?? '')}`,
+    );
+  }
 }

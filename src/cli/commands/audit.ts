@@ -2,11 +2,12 @@
  * `reserve-audit audit --base-url <url>`: fetch the exchange's public API, verify every reserve
  * proof, cross-check it with everything else the API asserts and with the mirror's history, and
  * report (the issue "reserve-audit audit"). stdout = the report (human, or --json); stderr =
- * progress and could-not-check reasons. Exit 0 all checks passed / 1 a check failed / 2 could
- * not check.
+ * progress and could-not-check reasons; `--html FILE` also writes the self-contained HTML report
+ * (with the mirror's history when --mirror is given). Exit 0 all checks passed / 1 a check failed /
+ * 2 could not check.
  */
-import { writeFile } from 'node:fs/promises';
 import { runAudit } from '../../run/audit.js';
+import { loadPoolSeries, openMirrorForReading, type PoolHistoryRow } from '../../run/history.js';
 import { defineCommand } from '../command.js';
 import { exitCodeOf } from '../exit-codes.js';
 import {
@@ -25,8 +26,12 @@ import {
 } from '../options.js';
 import { formatAuditJson } from '../render/audit-json.js';
 import { formatAuditText, formatCouldNotCheckReasons } from '../render/audit-text.js';
+import { formatHtmlReport } from '../render/html-report.js';
 import { formatJunit } from '../render/junit.js';
+import { loadReportAssets } from '../render/report-assets.js';
+import { computeReportModelFromAudit } from '../render/report-model.js';
 import { createStyle } from '../render/style.js';
+import { writeOutputFile } from '../write-output.js';
 
 export const auditCommand = defineCommand({
   command: 'audit',
@@ -44,6 +49,10 @@ export const auditCommand = defineCommand({
         type: 'string',
         describe: 'also write JUnit XML (one testsuite per area) to this file',
       })
+      .option('html', {
+        type: 'string',
+        describe: 'also write the self-contained HTML report (verdict, findings, pools, charts) to this file',
+      })
       .option('profile', profileOption)
       .option('types', typesOption)
       .option('dar', darOption)
@@ -53,9 +62,13 @@ export const auditCommand = defineCommand({
   run: async (args, ctx) => {
     const timeoutMs = parseTimeoutOption(args.timeout);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
+    const htmlOut = args.html === undefined ? null : resolvePathOption('html', args.html, ctx.cwd);
+    // read the page's assets first: a broken installation fails before the network is touched
+    const assets = htmlOut === null ? null : await loadReportAssets();
+    const mirrorPath = parseOptionalPathOption('mirror', args.mirror);
     const report = await runAudit({
       baseUrl: parseBaseUrlOption(args['base-url']),
-      mirrorPath: parseOptionalPathOption('mirror', args.mirror),
+      mirrorPath,
       profilePath: parseOptionalPathOption('profile', args.profile),
       typeFiles,
       dars,
@@ -66,10 +79,27 @@ export const auditCommand = defineCommand({
       onProgress: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
     });
     if (args.junit !== undefined)
-      await writeFile(
+      await writeOutputFile(
+        'junit',
         resolvePathOption('junit', args.junit, ctx.cwd),
         formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage),
       );
+    if (htmlOut !== null && assets !== null) {
+      let series = new Map<string, PoolHistoryRow[]>();
+      if (mirrorPath !== null && report.summary.mirror !== null) {
+        const mirror = openMirrorForReading(resolvePathOption('mirror', mirrorPath, ctx.cwd));
+        try {
+          series = loadPoolSeries(mirror);
+        } finally {
+          mirror.close();
+        }
+      }
+      await writeOutputFile(
+        'html',
+        htmlOut,
+        formatHtmlReport(computeReportModelFromAudit(report, series, new Date().toISOString()), assets),
+      );
+    }
     ctx.stdout.write(
       args.json
         ? formatAuditJson(report)

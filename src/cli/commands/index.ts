@@ -10,11 +10,13 @@ import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { snapshotCommand } from './snapshot.js';
 import { typesCommand } from './types.js';
+import { verifierCommand } from './verifier.js';
 import { verifyContractCommand } from './verify-contract.js';
 
 export const commands: readonly MountableCommand[] = [
   decodeCommand,
   verifyContractCommand,
+  verifierCommand,
   inspectDarCommand,
   typesCommand,
   serveCommand,

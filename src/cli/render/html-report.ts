@@ -1,27 +1,18 @@
 /**
- * `report --html`: one self-contained HTML page (no script, no external resource, nothing
- * fetched at view time) with the latest audit run — outcome, checks, findings — and per pool
- * inline-SVG line charts of reserves, price and LP-share value over time (the issue "report").
- * Chart values are converted to binary64 for plotting only.
+ * `report --html` and `audit --html`: one self-contained HTML page (issue 13 "the report") — the
+ * verdict first (exchange, time, outcome, proven vs asserted counts, what a pass proves and does not
+ * prove), then the findings (errors, warnings, then the rest), the checks that did not pass, a pool
+ * table that sorts and filters, and per pool charts of the reserve history with its swaps, price,
+ * LP-share value and TVL. The charts are drawn by uPlot (inlined with the page's script,
+ * dist/web/report.js) from a compact JSON island, only when a pool's charts scroll into view, so a
+ * 1,000-pool exchange stays small and opens fast. Everything works offline; the tables are plain
+ * HTML, readable without script. Chart values are binary64 for plotting only; the tables show the
+ * exact decimal strings.
  */
-import type { CheckOutcome, Finding } from '../../core/audit/index.js';
+import type { Finding } from '../../core/audit/index.js';
 import type { PoolHistoryRow } from '../../run/history.js';
-
-export interface HtmlReportInput {
-  readonly title: string;
-  readonly generatedAt: string;
-  readonly latestRun: {
-    readonly id: number;
-    readonly baseUrl: string;
-    readonly startedAt: string;
-    readonly outcome: string;
-    readonly checks: readonly CheckOutcome[];
-    readonly findings: readonly Finding[];
-    /** what the run covered and did not (summary.coverage of the run as lines); absent for older runs */
-    readonly coverage?: readonly string[];
-  } | null;
-  readonly pools: ReadonlyMap<string, readonly PoolHistoryRow[]>;
-}
+import { REPORT_CSS } from './report-css.js';
+import type { ReportModel, ReportPoolRow } from './report-model.js';
 
 export function escapeHtml(s: string): string {
   return s
@@ -32,141 +23,228 @@ export function escapeHtml(s: string): string {
     .replace(/'/g, '&#39;');
 }
 
-interface Series {
-  readonly name: string;
-  readonly color: string;
-  readonly points: readonly (readonly [number, number])[];
+/** The page's inlined assets: the bundled script (uPlot + table/chart code) and uPlot's CSS. */
+export interface ReportAssets {
+  readonly script: string;
+  readonly css: string;
 }
 
-const W = 560;
-const H = 160;
-const PAD = { l: 70, r: 10, t: 20, b: 24 };
+/**
+ * One pool's chart data, compact: `t` is the first observation's time in seconds followed by the
+ * seconds since the previous one; the series hold one number (7 significant digits — far finer
+ * than a pixel on an axis spanning at least 2 % of the value) or null per observation.
+ */
+export interface PoolChartData {
+  readonly t: readonly number[];
+  readonly a: readonly (number | null)[];
+  readonly b: readonly (number | null)[];
+  readonly price: readonly (number | null)[];
+  readonly lp: readonly (number | null)[];
+  readonly tvl: readonly (number | null)[];
+  /** indexes of observations where the reserve contract changed (a swap or a liquidity change) */
+  readonly swaps: readonly number[];
+}
 
-const fmt = (v: number): string =>
-  Math.abs(v) >= 1e6 || (Math.abs(v) < 1e-3 && v !== 0)
-    ? v.toExponential(3)
-    : Number(v.toPrecision(6)).toString();
+const num = (v: string | null): number | null => {
+  if (v === null) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? Number(n.toPrecision(7)) : null;
+};
 
-/** One line chart as an inline SVG (each series scaled to the shared y range). */
-export function formatSvgChart(title: string, series: readonly Series[]): string {
-  const all = series.flatMap((s) => s.points);
-  if (all.length === 0)
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img"><title>${escapeHtml(title)}</title><text x="10" y="20">${escapeHtml(title)}: no data</text></svg>`;
-  const xs = all.map((p) => p[0]);
-  const ys = all.map((p) => p[1]);
-  let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  if (x0 === x1) [x0, x1] = [x0 - 1, x1 + 1];
-  if (y0 === y1) [y0, y1] = [y0 - Math.abs(y0 || 1) * 0.01, y1 + Math.abs(y1 || 1) * 0.01];
-  const sx = (x: number): number => PAD.l + ((x - x0) / (x1 - x0)) * (W - PAD.l - PAD.r);
-  const sy = (y: number): number => H - PAD.b - ((y - y0) / (y1 - y0)) * (H - PAD.t - PAD.b);
-  const lines = series
-    .map((s) => {
-      const d = s.points
-        .map((p, i) => `${i === 0 ? 'M' : 'L'}${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`)
-        .join(' ');
-      const dots =
-        s.points.length === 1
-          ? `<circle cx="${sx(s.points[0]![0]).toFixed(1)}" cy="${sy(s.points[0]![1]).toFixed(1)}" r="3" fill="${s.color}"/>`
-          : '';
-      return `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.5"/>${dots}`;
-    })
-    .join('');
-  const legend = series
+const sameValues = (x: PoolHistoryRow, y: PoolHistoryRow): boolean =>
+  x.contractId === y.contractId &&
+  x.reserveA === y.reserveA &&
+  x.reserveB === y.reserveB &&
+  x.price === y.price &&
+  x.lpShareValue === y.lpShareValue &&
+  x.tvlCc === y.tvlCc;
+
+/**
+ * The chart points of a pool's history: an observation that repeats the previous one's values is
+ * left out (the charts are steps, so nothing is lost), except the last, which carries the line to
+ * the latest observation.
+ */
+export function computePoolChartData(all: readonly PoolHistoryRow[]): PoolChartData {
+  const rows = all.filter((r, i) => i === 0 || i === all.length - 1 || !sameValues(r, all[i - 1]!));
+  const swaps: number[] = [];
+  rows.forEach((r, i) => {
+    if (i > 0 && r.contractId !== rows[i - 1]!.contractId) swaps.push(i);
+  });
+  return {
+    t: rows.map(
+      (r, i) =>
+        Math.round(Date.parse(r.time) / 1000) -
+        (i === 0 ? 0 : Math.round(Date.parse(rows[i - 1]!.time) / 1000)),
+    ),
+    a: rows.map((r) => num(r.reserveA)),
+    b: rows.map((r) => num(r.reserveB)),
+    price: rows.map((r) => num(r.price)),
+    lp: rows.map((r) => num(r.lpShareValue)),
+    tvl: rows.map((r) => num(r.tvlCc)),
+    swaps,
+  };
+}
+
+/** JSON safe inside a <script> element. */
+function jsonForScript(v: unknown): string {
+  return JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const OUTCOME_TEXT: Record<string, string> = {
+  passed: 'PASSED',
+  failed: 'FAILED',
+  'could-not-check': 'COULD NOT CHECK',
+};
+
+const SEVERITIES = [
+  { key: 'error', title: 'Errors', open: true },
+  { key: 'warning', title: 'Warnings', open: true },
+  { key: 'info', title: 'Information', open: false },
+] as const;
+
+function findingRows(fs: readonly Finding[]): string {
+  return fs
     .map(
-      (s, i) =>
-        `<text x="${PAD.l + 8 + i * 130}" y="14" fill="${s.color}" font-size="11">${escapeHtml(s.name)}</text>`,
+      (f) =>
+        `<tr class="${f.severity}"><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.label)}</td><td>${escapeHtml(f.pool ?? 'exchange')}</td><td>${escapeHtml(f.message)}</td></tr>`,
     )
-    .join('');
-  const axis = `<line x1="${PAD.l}" y1="${H - PAD.b}" x2="${W - PAD.r}" y2="${H - PAD.b}" stroke="#999"/><line x1="${PAD.l}" y1="${PAD.t}" x2="${PAD.l}" y2="${H - PAD.b}" stroke="#999"/>`;
-  const labels =
-    `<text x="${PAD.l - 4}" y="${PAD.t + 8}" text-anchor="end" font-size="10">${fmt(y1)}</text>` +
-    `<text x="${PAD.l - 4}" y="${H - PAD.b}" text-anchor="end" font-size="10">${fmt(y0)}</text>` +
-    `<text x="${PAD.l}" y="${H - 6}" font-size="10">${escapeHtml(new Date(x0).toISOString().slice(0, 16))}</text>` +
-    `<text x="${W - PAD.r}" y="${H - 6}" text-anchor="end" font-size="10">${escapeHtml(new Date(x1).toISOString().slice(0, 16))}</text>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img"><title>${escapeHtml(title)}</title>${axis}${labels}${lines}${legend}</svg>`;
+    .join('\n');
 }
 
-function points(
-  rows: readonly PoolHistoryRow[],
-  pick: (r: PoolHistoryRow) => string | null,
-): [number, number][] {
-  const out: [number, number][] = [];
-  for (const r of rows) {
-    const v = pick(r);
-    const y = v === null ? Number.NaN : Number(v);
-    if (Number.isFinite(y)) out.push([Date.parse(r.time), y]);
+function formatFindings(m: ReportModel): string {
+  const out: string[] = ['<section id="findings"><h2>Findings</h2>'];
+  if (m.findings.length === 0) out.push('<p>No findings.</p>');
+  for (const s of SEVERITIES) {
+    const fs = m.findings.filter((f) => f.severity === s.key);
+    if (fs.length === 0) continue;
+    out.push(
+      `<details class="findings ${s.key}" id="findings-${s.key}" data-count="${fs.length}"${s.open ? ' open' : ''}><summary>${s.title} (${fs.length})</summary>`,
+      '<table><thead><tr><th>code</th><th>label</th><th>pool</th><th>message</th></tr></thead><tbody>',
+      findingRows(fs),
+      '</tbody></table></details>',
+    );
   }
-  return out;
+  out.push('</section>');
+  return out.join('\n');
 }
 
-const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;font-size:12px}.pass{color:#176f2c}.fail{color:#b00020;font-weight:bold}.ccc{color:#a15c00}.skip{color:#777}section{margin-bottom:2em}svg{display:block;margin:.3em 0;background:#fafafa}code{font-size:12px}`;
+function formatChecks(m: ReportModel): string {
+  const bad = m.checks.filter((c) => c.status !== 'pass' && c.status !== 'skipped');
+  const skipped = m.checks.filter((c) => c.status === 'skipped');
+  if (bad.length === 0 && skipped.length === 0) return '';
+  const row = (c: (typeof m.checks)[number]): string =>
+    `<tr><td>${escapeHtml(c.name)}</td><td>${escapeHtml(c.pool ?? 'exchange')}</td><td class="st-${c.status}">${c.status}</td><td>${escapeHtml(c.codes.join(' ') || (c.note ?? ''))}</td></tr>`;
+  const head =
+    '<table><thead><tr><th>check</th><th>pool</th><th>status</th><th>codes / note</th></tr></thead><tbody>';
+  return [
+    '<section id="checks"><h2>Checks that did not pass</h2>',
+    bad.length === 0
+      ? '<p>Every check that ran passed.</p>'
+      : `${head}${bad.map(row).join('\n')}</tbody></table>`,
+    skipped.length === 0
+      ? ''
+      : `<details><summary>Skipped (${skipped.length})</summary>${head}${skipped.map(row).join('\n')}</tbody></table></details>`,
+    '</section>',
+  ].join('\n');
+}
 
-export function formatHtmlReport(x: HtmlReportInput): string {
+function poolFindingsText(p: ReportPoolRow): string {
   const parts: string[] = [];
-  parts.push(
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(x.title)}</title><style>${CSS}</style></head><body>`,
-  );
-  parts.push(
-    `<h1>${escapeHtml(x.title)}</h1><p>Generated ${escapeHtml(x.generatedAt)}. A pass proves that each published reserve contract is internally consistent with its contract ID and with everything else the API asserts; it does not prove the contract exists or is active on the ledger.</p>`,
-  );
-  const r = x.latestRun;
-  if (r === null) parts.push('<p>No audit run is recorded in this mirror.</p>');
-  else {
-    const cls = r.outcome === 'passed' ? 'pass' : r.outcome === 'failed' ? 'fail' : 'ccc';
-    const n = (s: string): number => r.checks.filter((c) => c.status === s).length;
-    parts.push(
-      `<section><h2>Latest audit (run ${r.id})</h2><p><span class="${cls}">${escapeHtml(r.outcome.toUpperCase())}</span> — ${escapeHtml(r.baseUrl)} at ${escapeHtml(r.startedAt)}: ${n('pass')} checks passed, ${n('fail')} failed, ${n('could-not-check')} could not check, ${n('skipped')} skipped.</p>`,
-    );
-    if (r.coverage !== undefined && r.coverage.length > 0)
-      parts.push(
-        `<p>Coverage of this run — a pass proves no more than this:</p><ul class="coverage">${r.coverage.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`,
-      );
-    if (r.findings.length > 0) {
-      parts.push('<table><tr><th>severity</th><th>code</th><th>pool</th><th>label</th><th>message</th></tr>');
-      for (const f of r.findings)
-        parts.push(
-          `<tr><td class="${f.severity === 'error' ? 'fail' : f.severity === 'warning' ? 'ccc' : ''}">${f.severity}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.pool ?? '')}</td><td>${f.label}</td><td>${escapeHtml(f.message)}</td></tr>`,
-        );
-      parts.push('</table>');
-    } else parts.push('<p>No findings.</p>');
-    const bad = r.checks.filter((c) => c.status !== 'pass');
-    if (bad.length > 0) {
-      parts.push('<table><tr><th>check</th><th>pool</th><th>status</th><th>note</th></tr>');
-      for (const c of bad)
-        parts.push(
-          `<tr><td>${escapeHtml(c.name)}</td><td>${escapeHtml(c.pool ?? '')}</td><td class="${c.status === 'fail' ? 'fail' : c.status === 'skipped' ? 'skip' : 'ccc'}">${c.status}</td><td>${escapeHtml(c.note ?? c.codes.join(' '))}</td></tr>`,
-        );
-      parts.push('</table>');
-    }
-    parts.push('</section>');
+  if (p.findings.error > 0) parts.push(`${p.findings.error} error${p.findings.error === 1 ? '' : 's'}`);
+  if (p.findings.warning > 0)
+    parts.push(`${p.findings.warning} warning${p.findings.warning === 1 ? '' : 's'}`);
+  return parts.join(', ') || (p.findings.info > 0 ? `${p.findings.info} info` : '—');
+}
+
+const numAttr = (v: string | null): string => (v === null ? '' : ` data-sort="${escapeHtml(v)}"`);
+
+function formatPoolTable(m: ReportModel): string {
+  const rows = m.pools.map((p) => {
+    const rank = p.findings.error * 1e6 + p.findings.warning * 1e3 + p.findings.info;
+    const cls = p.findings.error > 0 ? 'error' : p.findings.warning > 0 ? 'warning' : '';
+    return `<tr class="${cls}" data-pool="${escapeHtml(p.poolId)}"><td><a href="#pool-${escapeHtml(p.poolId)}">${escapeHtml(p.symbol ?? '?')}</a><div class="sub">${escapeHtml(p.poolId)}</div></td><td class="n"${numAttr(p.reserveA)}>${escapeHtml(p.reserveA ?? '—')}</td><td class="n"${numAttr(p.reserveB)}>${escapeHtml(p.reserveB ?? '—')}</td><td class="n"${numAttr(p.tvlCc)}>${escapeHtml(p.tvlCc ?? '—')}</td><td class="n"${numAttr(p.price)}>${escapeHtml(p.price ?? '—')}</td><td><code title="${escapeHtml(p.contractId ?? '')}">${escapeHtml(p.contractId === null ? '—' : `${p.contractId.slice(0, 12)}…`)}</code></td><td class="pr-${escapeHtml(p.proof)}">${escapeHtml(p.proof)}</td><td>${escapeHtml(p.lastChange?.replace('T', ' ').slice(0, 19) ?? '—')}</td><td data-sort="${rank}">${poolFindingsText(p)}</td></tr>`;
+  });
+  return [
+    `<section id="pools"><h2>Pools (${m.pools.length})</h2>`,
+    '<div class="controls"><input id="pool-filter" type="search" placeholder="filter: pair, pool id, contract, status…" aria-label="filter pools"> <label><input id="pool-problems" type="checkbox"> only pools with errors or warnings</label> <span id="pool-count"></span></div>',
+    '<table id="pool-table"><thead><tr><th data-type="text">pair</th><th data-type="num">reserve A</th><th data-type="num">reserve B</th><th data-type="num">TVL (CC)</th><th data-type="num">price</th><th data-type="text">contract</th><th data-type="text">proof</th><th data-type="text">last change</th><th data-type="num">findings</th></tr></thead><tbody>',
+    rows.join('\n'),
+    '</tbody></table></section>',
+  ].join('\n');
+}
+
+/** More pools than this: no chart boxes in the page; the script builds one when a pool is picked. */
+export const LAZY_CHART_POOLS = 50;
+
+function chartBox(poolId: string, symbol: string | null, observations: number): string {
+  return `<div class="pool-charts" id="pool-${escapeHtml(poolId)}" data-pool="${escapeHtml(poolId)}"><h3>${escapeHtml(symbol ?? '?')} <span class="sub">pool ${escapeHtml(poolId)} · ${observations} observation${observations === 1 ? '' : 's'}</span></h3><div class="chart" data-chart="reserves"></div><div class="chart" data-chart="price"></div><div class="chart" data-chart="tvl"></div></div>`;
+}
+
+function formatCharts(m: ReportModel): string {
+  const lazy = m.pools.length > LAZY_CHART_POOLS;
+  const out: string[] = [
+    `<section id="charts" data-lazy="${lazy}"><h2>History</h2><p class="sub">Reserves (steps, contract changes marked), price and LP-share value, TVL — drawn when they scroll into view. Hover a chart for the values; the tables above hold the exact decimals. The y-axes span at least 2 % of the value, so a tiny move does not look like a cliff.${lazy ? ` This exchange has ${m.pools.length} pools: pick one in the pool table to see its charts.` : ''}</p>`,
+  ];
+  if (!lazy)
+    for (const p of m.pools) out.push(chartBox(p.poolId, p.symbol, m.series.get(p.poolId)?.length ?? 0));
+  out.push('</section>');
+  return out.join('\n');
+}
+
+function formatVerdict(m: ReportModel): string {
+  const r = m.run;
+  if (r === null)
+    return '<section id="verdict" class="verdict none" data-outcome="none"><h1>No audit run recorded</h1><p>This mirror holds snapshots but no audit run: run <code>reserve-audit audit --mirror …</code> to get a verdict.</p></section>';
+  const c = r.counts;
+  return `<section id="verdict" class="verdict ${escapeHtml(r.outcome)}" data-outcome="${escapeHtml(r.outcome)}" data-pools="${c.pools}" data-proofs-proven="${c.proofsProven}" data-errors="${c.findings.error}" data-warnings="${c.findings.warning}" data-info="${c.findings.info}" data-checks-pass="${c.checks.pass}" data-checks-fail="${c.checks.fail}" data-checks-could-not-check="${c.checks.couldNotCheck}" data-checks-skipped="${c.checks.skipped}">
+<div class="outcome">${escapeHtml(OUTCOME_TEXT[r.outcome] ?? r.outcome)}</div>
+<div class="who"><strong>${escapeHtml(r.baseUrl)}</strong><br>audited ${escapeHtml(r.startedAt)}</div>
+<div class="tiles">
+<div class="tile"><b>${c.proofsProven} / ${c.pools}</b>reserve proofs proven</div>
+<div class="tile ${c.findings.error > 0 ? 'bad' : ''}"><b>${c.findings.error}</b>errors</div>
+<div class="tile ${c.findings.warning > 0 ? 'warn' : ''}"><b>${c.findings.warning}</b>warnings</div>
+<div class="tile"><b>${c.labels.proven} / ${c.labels.asserted}</b>errors + warnings proven / asserted</div>
+<div class="tile"><b>${c.checks.pass} / ${c.checks.pass + c.checks.fail + c.checks.couldNotCheck}</b>checks passed${c.checks.couldNotCheck > 0 ? ` · ${c.checks.couldNotCheck} could not check` : ''}${c.checks.skipped > 0 ? ` · ${c.checks.skipped} skipped` : ''}</div>
+</div>${formatCoverage(r.coverage)}</section>`;
+}
+
+/** What the run covered and did not, right under the verdict, so a pass is never read as more than it is. */
+function formatCoverage(lines: readonly string[]): string {
+  if (lines.length === 0) return '';
+  return `<p>Coverage of this run — a pass proves no more than this:</p><ul class="coverage">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`;
+}
+
+const PROVES = `<section id="meaning" class="meaning"><details><summary>What a pass proves, and what it does not</summary>
+<p><b>Proven</b> findings rest on cryptography: each published reserve contract's ID was recomputed from its <code>created_event_blob</code> (template, arguments, signatories, creation time), so the reserves it states are the ones the ledger contract holds. <b>Asserted</b> findings compare what the API says with itself and with its own history.</p>
+<p>A pass does <b>not</b> prove that the contract exists or is still active on the ledger, that the tokens behind the reserves exist, or that the API serves every pool; it proves that what was published is internally consistent and cannot have been altered after the contract was created.</p></details></section>`;
+
+/** The whole page. */
+export function formatHtmlReport(m: ReportModel, assets: ReportAssets): string {
+  const data: Record<string, PoolChartData> = {};
+  for (const p of m.pools) {
+    const rows = m.series.get(p.poolId);
+    if (rows !== undefined) data[p.poolId] = computePoolChartData(rows);
   }
-  for (const [poolId, rows] of x.pools) {
-    const last = rows[rows.length - 1];
-    parts.push(
-      `<section><h2>Pool ${escapeHtml(poolId)} ${escapeHtml(last?.symbol ?? '')}</h2><p>${rows.length} observations; latest contract <code>${escapeHtml((last?.contractId ?? '-').slice(0, 24))}…</code> (${escapeHtml(last?.verification ?? '')}).</p>`,
-    );
-    parts.push(
-      formatSvgChart(`reserve_a of pool ${poolId}`, [
-        { name: 'reserve_a', color: '#1f77b4', points: points(rows, (q) => q.reserveA) },
-      ]),
-    );
-    parts.push(
-      formatSvgChart(`reserve_b of pool ${poolId}`, [
-        { name: 'reserve_b', color: '#ff7f0e', points: points(rows, (q) => q.reserveB) },
-      ]),
-    );
-    parts.push(
-      formatSvgChart(`price of pool ${poolId}`, [
-        { name: 'price', color: '#2ca02c', points: points(rows, (q) => q.price) },
-      ]),
-    );
-    parts.push(
-      formatSvgChart(`LP-share value of pool ${poolId}`, [
-        { name: 'LP-share value', color: '#9467bd', points: points(rows, (q) => q.lpShareValue) },
-      ]),
-    );
-    parts.push('</section>');
-  }
-  parts.push('</body></html>\n');
-  return parts.join('\n');
+  const nav = `<nav><a href="#verdict">Verdict</a> <a href="#findings">Findings (${m.findings.filter((f) => f.severity === 'error').length} errors, ${m.findings.filter((f) => f.severity === 'warning').length} warnings)</a> <a href="#checks">Checks</a> <a href="#pools">Pools (${m.pools.length})</a> <a href="#charts">History</a></nav>`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<title>${escapeHtml(m.title)}</title><style>${assets.css}${REPORT_CSS}</style></head>
+<body><main>
+<header><div class="brand">reserve-audit report</div><div class="sub">generated ${escapeHtml(m.generatedAt)}</div></header>
+${formatVerdict(m)}
+${PROVES}
+${nav}
+${formatFindings(m)}
+${formatChecks(m)}
+${formatPoolTable(m)}
+${formatCharts(m)}
+</main>
+<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+<script>${assets.script}</script>
+</body></html>
+`;
 }

@@ -1,0 +1,232 @@
+/**
+ * What the HTML report shows (issue 13 "the report"), built either from a fresh audit
+ * (`audit --html`) or from the latest audit run recorded in a mirror (`report --mirror`): the
+ * verdict's numbers, the findings, the checks, one row per pool, and each pool's history for the
+ * charts. Counts are computed from the findings and checks themselves, so the page's numbers are
+ * the JSON report's.
+ */
+import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
+import type { AuditReport } from '../../run/audit.js';
+import type { PoolHistoryRow } from '../../run/history.js';
+
+export interface ReportCounts {
+  readonly pools: number;
+  readonly proofsProven: number;
+  readonly checks: {
+    readonly pass: number;
+    readonly fail: number;
+    readonly couldNotCheck: number;
+    readonly skipped: number;
+  };
+  readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
+  /** error and warning findings by label: proven (cryptographic evidence) vs asserted (the API's word) */
+  readonly labels: { readonly proven: number; readonly asserted: number; readonly couldNotCheck: number };
+}
+
+export interface ReportRun {
+  readonly baseUrl: string;
+  readonly startedAt: string;
+  readonly outcome: string;
+  readonly counts: ReportCounts;
+  /** what the run covered and did not (its summary.coverage as lines); empty for older runs */
+  readonly coverage: readonly string[];
+}
+
+export interface ReportPoolRow {
+  readonly poolId: string;
+  readonly symbol: string | null;
+  readonly reserveA: string | null;
+  readonly reserveB: string | null;
+  readonly tvlCc: string | null;
+  readonly price: string | null;
+  readonly lpShareValue: string | null;
+  readonly contractId: string | null;
+  /** proven / failed / unverifiable / missing (audit) or the mirror's verification status */
+  readonly proof: string;
+  /** ISO time the pool's reserve contract last changed, when history is known */
+  readonly lastChange: string | null;
+  readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
+}
+
+export interface ReportModel {
+  readonly title: string;
+  readonly generatedAt: string;
+  readonly run: ReportRun | null;
+  readonly findings: readonly Finding[];
+  readonly checks: readonly CheckOutcome[];
+  readonly pools: readonly ReportPoolRow[];
+  readonly series: ReadonlyMap<string, readonly PoolHistoryRow[]>;
+}
+
+/** Counts of findings and checks, the way the JSON summary counts them. */
+export function computeReportCounts(
+  findings: readonly Finding[],
+  checks: readonly CheckOutcome[],
+  pools: number,
+  proofsProven: number,
+): ReportCounts {
+  const sev = (s: string): number => findings.filter((f) => f.severity === s).length;
+  const st = (s: string): number => checks.filter((c) => c.status === s).length;
+  const serious = findings.filter((f) => f.severity !== 'info');
+  const lab = (l: string): number => serious.filter((f) => f.label === l).length;
+  return {
+    pools,
+    proofsProven,
+    checks: {
+      pass: st('pass'),
+      fail: st('fail'),
+      couldNotCheck: st('could-not-check'),
+      skipped: st('skipped'),
+    },
+    findings: { error: sev('error'), warning: sev('warning'), info: sev('info') },
+    labels: { proven: lab('proven'), asserted: lab('asserted'), couldNotCheck: lab('could-not-check') },
+  };
+}
+
+function findingCounts(findings: readonly Finding[], poolId: string): ReportPoolRow['findings'] {
+  const mine = findings.filter((f) => f.pool === poolId);
+  return {
+    error: mine.filter((f) => f.severity === 'error').length,
+    warning: mine.filter((f) => f.severity === 'warning').length,
+    info: mine.filter((f) => f.severity === 'info').length,
+  };
+}
+
+/** The time of the last observation whose reserve contract differs from the one before it. */
+export function computeLastChange(rows: readonly PoolHistoryRow[] | undefined): string | null {
+  if (rows === undefined || rows.length === 0) return null;
+  for (let i = rows.length - 1; i > 0; i--)
+    if (rows[i]!.contractId !== rows[i - 1]!.contractId) return rows[i]!.time;
+  return rows[0]!.time;
+}
+
+/** The model of a fresh audit; `series` is the mirror's history (the current snapshot included), or empty. */
+export function computeReportModelFromAudit(
+  r: AuditReport,
+  series: ReadonlyMap<string, readonly PoolHistoryRow[]>,
+  generatedAt: string,
+): ReportModel {
+  const s = r.summary;
+  const chartSeries = new Map<string, readonly PoolHistoryRow[]>();
+  for (const p of r.pools) {
+    const rows = series.get(p.poolId);
+    chartSeries.set(
+      p.poolId,
+      rows !== undefined && rows.length > 0
+        ? rows
+        : [
+            {
+              time: s.fetchedAt,
+              contractId: p.contractId,
+              reserveA: p.reserveA,
+              reserveB: p.reserveB,
+              price: p.price,
+              tvlCc: p.tvlCc,
+              totalLpSupply: p.totalLpSupply,
+              lpShareValue: p.lpShareValue,
+              verification: p.proof,
+              symbol: p.symbol,
+            },
+          ],
+    );
+  }
+  return {
+    title: `reserve-audit report — ${s.baseUrl}`,
+    generatedAt,
+    run: {
+      baseUrl: s.baseUrl,
+      startedAt: s.fetchedAt,
+      outcome: s.outcome,
+      counts: computeReportCounts(r.findings, r.checks, s.pools, s.proofsProven),
+      coverage: formatCoverageLines(s.coverage),
+    },
+    findings: r.findings,
+    checks: r.checks,
+    pools: r.pools.map((p) => ({
+      poolId: p.poolId,
+      symbol: p.symbol,
+      reserveA: p.reserveA,
+      reserveB: p.reserveB,
+      tvlCc: p.tvlCc,
+      price: p.price,
+      lpShareValue: p.lpShareValue,
+      contractId: p.contractId,
+      proof: p.proof,
+      lastChange: computeLastChange(series.get(p.poolId)),
+      findings: findingCounts(r.findings, p.poolId),
+    })),
+    series: chartSeries,
+  };
+}
+
+export interface RecordedRun {
+  readonly baseUrl: string;
+  readonly startedAtMs: number;
+  readonly outcome: string;
+  readonly checks: readonly CheckOutcome[];
+  readonly findings: readonly Finding[];
+  readonly summary: Readonly<Record<string, unknown>>;
+}
+
+/** The coverage lines a recorded run's summary carries (none for runs recorded before coverage existed). */
+function readCoverageLines(summary: Readonly<Record<string, unknown>>): string[] {
+  const c = summary.coverage;
+  if (typeof c !== 'object' || c === null) return [];
+  const out: string[] = [];
+  for (const key of ['quotes', 'history', 'types']) {
+    const item = (c as Record<string, unknown>)[key];
+    const text =
+      typeof item === 'object' && item !== null ? (item as Record<string, unknown>).text : undefined;
+    if (typeof text === 'string') out.push(text);
+  }
+  return out;
+}
+
+/** The model of a mirror: its latest recorded audit run (or none) and every pool's history. */
+export function computeReportModelFromMirror(
+  run: RecordedRun | null,
+  series: ReadonlyMap<string, readonly PoolHistoryRow[]>,
+  generatedAt: string,
+): ReportModel {
+  const findings = run?.findings ?? [];
+  const pools: ReportPoolRow[] = [...series].map(([poolId, rows]) => {
+    const last = rows[rows.length - 1];
+    return {
+      poolId,
+      symbol: last?.symbol ?? null,
+      reserveA: last?.reserveA ?? null,
+      reserveB: last?.reserveB ?? null,
+      tvlCc: last?.tvlCc ?? null,
+      price: last?.price ?? null,
+      lpShareValue: last?.lpShareValue ?? null,
+      contractId: last?.contractId ?? null,
+      proof: last?.verification ?? 'no proof',
+      lastChange: computeLastChange(rows),
+      findings: findingCounts(findings, poolId),
+    };
+  });
+  const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
+  return {
+    title: run === null ? 'reserve-audit report' : `reserve-audit report — ${run.baseUrl}`,
+    generatedAt,
+    run:
+      run === null
+        ? null
+        : {
+            baseUrl: run.baseUrl,
+            startedAt: new Date(run.startedAtMs).toISOString(),
+            outcome: run.outcome,
+            counts: computeReportCounts(
+              run.findings,
+              run.checks,
+              num(run.summary.pools, pools.length),
+              num(run.summary.proofsProven, pools.filter((p) => p.proof === 'verified').length),
+            ),
+            coverage: readCoverageLines(run.summary),
+          },
+    findings,
+    checks: run?.checks ?? [],
+    pools,
+    series,
+  };
+}
