@@ -6,6 +6,7 @@
  * the JSON report's.
  */
 import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
+import { redactUrl } from '../../io/http/redact-url.js';
 import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
 
@@ -206,14 +207,16 @@ export function computeReportModelFromMirror(
     };
   });
   const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
+  // runs recorded before base URLs were redacted on entry may still carry credentials
+  const baseUrl = run === null ? null : redactUrl(run.baseUrl);
   return {
-    title: run === null ? 'reserve-audit report' : `reserve-audit report — ${run.baseUrl}`,
+    title: baseUrl === null ? 'reserve-audit report' : `reserve-audit report — ${baseUrl}`,
     generatedAt,
     run:
       run === null
         ? null
         : {
-            baseUrl: run.baseUrl,
+            baseUrl: baseUrl ?? '',
             startedAt: new Date(run.startedAtMs).toISOString(),
             outcome: run.outcome,
             counts: computeReportCounts(
