@@ -4,7 +4,7 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
-import { mirrorDb } from './mirror-db.js';
+import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
   HistoryObservation,
@@ -81,6 +81,7 @@ export function loadLatestObservations(mirror: Mirror): PoolObservation[] {
          ORDER BY o.pool_id`,
       )
       .all() as Row[];
+    countMirrorRead(mirror, rows.length);
     return rows.map(toObservation);
   });
 }
@@ -130,7 +131,9 @@ export function loadObservationsForHistoryChecks(
     for (const id of query.poolIds ?? []) out.set(id, []);
     let poolId = '';
     let list: HistoryObservation[] = [];
+    let rows = 0;
     for (const r of stmt.iterate(...params) as IterableIterator<unknown[]>) {
+      rows += 1;
       if (r[1] !== poolId || list.length === 0) {
         poolId = String(r[1]);
         list = out.get(poolId) ?? [];
@@ -168,6 +171,7 @@ export function loadObservationsForHistoryChecks(
         proven: status === 'verified' && fieldsSource === 'blob',
       });
     }
+    countMirrorRead(mirror, rows);
     return out;
   });
 }
