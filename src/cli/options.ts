@@ -138,12 +138,14 @@ export function parseTimeoutOption(value: number): number {
   return parseIntegerOption('timeout', value, { min: 1, max: MAX_TIMEOUT_MS, unit: 'ms' });
 }
 
-/** --jobs: an integer 1..256 worker threads; undefined = the pipeline's default. */
-export function parseJobsOption(value: number | undefined): number | undefined {
+/** --jobs: `auto` or an integer 1..256 worker threads; undefined = the pipeline's default (auto). */
+export function parseJobsOption(value: string | number | undefined): number | 'auto' | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_JOBS)
-    failOption('jobs', `an integer from 1 to ${MAX_JOBS}`, value);
-  return value;
+  if (value === 'auto') return 'auto';
+  const n = typeof value === 'number' ? value : /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_JOBS)
+    failOption('jobs', `"auto" or an integer from 1 to ${MAX_JOBS}`, value);
+  return n;
 }
 
 /** --base-url: an absolute http(s) URL (credentials never echoed back). */

@@ -176,19 +176,30 @@ export function loadObservationsForHistoryChecks(
   });
 }
 
-/** Number of reserve contracts in the mirror (optionally with one verification status). */
+/** Number of reserve contracts in the mirror (optionally with one status, or created in a range). */
 export function countContracts(
   mirror: Mirror,
-  options: { readonly status?: MirrorVerificationStatus } = {},
+  options: {
+    readonly status?: MirrorVerificationStatus;
+    readonly fromMs?: number;
+    readonly toMs?: number;
+  } = {},
 ): number {
   return guardStore(mirror, 'countContracts', () => {
+    const from = options.fromMs ?? Number.MIN_SAFE_INTEGER;
+    const to = options.toMs ?? Number.MAX_SAFE_INTEGER;
     const v =
       options.status === undefined
-        ? mirrorDb(mirror).prepare('SELECT count(*) FROM contracts').pluck().get()
-        : mirrorDb(mirror)
-            .prepare('SELECT count(*) FROM contracts WHERE verification_status = ?')
+        ? mirrorDb(mirror)
+            .prepare('SELECT count(*) FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ?')
             .pluck()
-            .get(options.status);
+            .get(from, to)
+        : mirrorDb(mirror)
+            .prepare(
+              'SELECT count(*) FROM contracts WHERE verification_status = ? AND created_at_ms >= ? AND created_at_ms < ?',
+            )
+            .pluck()
+            .get(options.status, from, to);
     return num(v) ?? 0;
   });
 }
