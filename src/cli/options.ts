@@ -256,6 +256,15 @@ export const HISTORY_DURATION: DurationRule = {
   bounds: 'at most 365d',
 };
 
+/** mirror prune --keep-raw: 7d, 12h, 30m, or 0 (keep none); at most 10 years; a unit is required. */
+export const RETENTION_DURATION: DurationRule = {
+  bareUnit: null,
+  minMs: 0,
+  maxMs: 3650 * 86_400_000,
+  example: '7d, 12h or 30m',
+  bounds: 'at most 3650d',
+};
+
 /** snapshot --every: 500ms, 30s, 1.5m, 1h (a bare number is seconds); > 0 and a valid timer. */
 export const INTERVAL_DURATION: DurationRule = {
   bareUnit: 's',
