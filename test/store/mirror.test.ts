@@ -120,7 +120,8 @@ describe('schema', () => {
       );
       expect(mirrorDb(m2).prepare('SELECT through_snapshot_id FROM history_state').pluck().get()).toBe(-1);
       const idx = mirrorDb(m2).prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
-      expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'observations_contract']));
+      expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'pool_contracts_ledger']));
+      expect(idx).not.toContain('observations_contract'); // dropped by migration 3
       const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
       expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
       expect(o?.template).toBe('pkg:amm-pools:Amm.Pool:PoolReserve');

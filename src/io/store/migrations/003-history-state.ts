@@ -7,7 +7,9 @@
  *   existing observations;
  * - `pool_history`: per pool the fold of the series check (newest ledger time, last proven new
  *   contract, last template) and running aggregates (observations, first/last time, latest contract);
- * - `history_state`: the snapshot the folds are current through. Migrations are SQL only, so the
+ * - `history_state`: the snapshot the folds are current through;
+ * - `observations_contract` (migration 2) is dropped: the observations of a contract in a pool are
+ *   found through `pool_contracts` now, and the index cost ~150 bytes per observation. Migrations are SQL only, so the
  *   folds of an existing mirror are computed by the first snapshot recorded after this migration
  *   (until then an audit reads the whole history, as before).
  */
@@ -27,6 +29,7 @@ export const MIGRATION_003_HISTORY_STATE: readonly string[] = [
    SELECT pool_id, contract_id, snapshot_id, observed_at_ms, ledger_created_at, ledger_created_at_ms FROM (
      SELECT o.*, row_number() OVER (PARTITION BY pool_id, contract_id ORDER BY observed_at_ms, snapshot_id) AS rn
      FROM observations o WHERE contract_id IS NOT NULL) WHERE rn = 1`,
+  'DROP INDEX observations_contract',
   `CREATE TABLE pool_history (
      pool_id TEXT PRIMARY KEY,
      observations INTEGER NOT NULL,
