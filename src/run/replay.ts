@@ -50,12 +50,15 @@ export function defaultReplayJobs(): number {
 }
 
 /**
- * `--jobs auto`: 1 (in-process, no workers) for small mirrors or a single core; else one worker
- * per CONTRACTS_PER_WORKER contracts, at most one per core.
+ * `--jobs auto`: 1 (in-process, no workers) for small mirrors or fewer than 3 cores; else one
+ * worker per CONTRACTS_PER_WORKER contracts, at most one per core but the main thread's (which
+ * scans keys, orders results and runs the history checks). On 2 cores, 2 workers were slower than
+ * the in-process path in every measured run (docs/bench/audit.md): they compete with the main
+ * thread for the same two cores.
  */
 export function chooseReplayJobs(contracts: number, cores: number = defaultReplayJobs()): number {
-  if (cores < 2 || contracts < 2 * CONTRACTS_PER_WORKER) return 1;
-  return Math.max(2, Math.min(cores, Math.floor(contracts / CONTRACTS_PER_WORKER)));
+  if (cores < 3 || contracts < 2 * CONTRACTS_PER_WORKER) return 1;
+  return Math.max(2, Math.min(cores - 1, Math.floor(contracts / CONTRACTS_PER_WORKER)));
 }
 
 export interface ReplayOptions {

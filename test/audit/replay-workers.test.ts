@@ -80,17 +80,18 @@ describe('replay with worker threads', () => {
     }
   });
 
-  it('--jobs auto (the default): no workers for a small mirror or one core, one per 20,000 contracts up to the cores', async () => {
+  it('--jobs auto (the default): no workers for a small mirror or < 3 cores, one per 20,000 contracts up to cores − 1', async () => {
     const r = await runCliForTest(['replay', '--mirror', path, '--json', '--jobs', 'auto']);
     expect((JSON.parse(r.stdout) as { summary: { jobs: number } }).summary.jobs).toBe(1);
     const d = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE });
     expect(d.summary.jobs).toBe(1);
     expect(chooseReplayJobs(39_999, 8)).toBe(1);
     expect(chooseReplayJobs(1_000_000, 1)).toBe(1);
+    expect(chooseReplayJobs(1_000_000, 2)).toBe(1);
     expect(chooseReplayJobs(40_000, 8)).toBe(2);
-    expect(chooseReplayJobs(100_000, 2)).toBe(2);
+    expect(chooseReplayJobs(100_000, 3)).toBe(2);
     expect(chooseReplayJobs(100_000, 8)).toBe(5);
-    expect(chooseReplayJobs(10_000_000, 8)).toBe(8);
+    expect(chooseReplayJobs(10_000_000, 8)).toBe(7);
   });
 
   it('a worker reads a key range from the mirror itself: the same contracts and results as the batch', async () => {

@@ -36,7 +36,7 @@ export const replayCommand = defineCommand({
       .option('to', { type: 'string', describe: 'only contracts/observations before this ISO time' })
       .option('jobs', {
         type: 'string',
-        describe: `verification worker threads: auto (default: none for small mirrors, at most one per core, here ${defaultReplayJobs()}), or a number (1 = in-process)`,
+        describe: `verification worker threads: auto (default: none for small mirrors or < 3 cores, else at most cores − 1; cores here ${defaultReplayJobs()}), or a number (1 = in-process)`,
       })
       .option('json', jsonOption('print one JSON document {summary, findings, checks}'))
       .option('profile', profileOption)
