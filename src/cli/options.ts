@@ -140,12 +140,14 @@ export function parseTimeoutOption(value: number): number {
   return parseIntegerOption('timeout', value, { min: 1, max: MAX_TIMEOUT_MS, unit: 'ms' });
 }
 
-/** --jobs: an integer 1..256 worker threads; undefined = the pipeline's default. */
-export function parseJobsOption(value: number | undefined): number | undefined {
+/** --jobs: `auto` or an integer 1..256 worker threads; undefined = the pipeline's default (auto). */
+export function parseJobsOption(value: string | number | undefined): number | 'auto' | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_JOBS)
-    failOption('jobs', `an integer from 1 to ${MAX_JOBS}`, value);
-  return value;
+  if (value === 'auto') return 'auto';
+  const n = typeof value === 'number' ? value : /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_JOBS)
+    failOption('jobs', `"auto" or an integer from 1 to ${MAX_JOBS}`, value);
+  return n;
 }
 
 /**
@@ -257,6 +259,15 @@ export const HISTORY_DURATION: DurationRule = {
   maxMs: 365 * 86_400_000,
   example: '7d, 12h or 30m',
   bounds: 'at most 365d',
+};
+
+/** mirror prune --keep-raw: 7d, 12h, 30m, or 0 (keep none); at most 10 years; a unit is required. */
+export const RETENTION_DURATION: DurationRule = {
+  bareUnit: null,
+  minMs: 0,
+  maxMs: 3650 * 86_400_000,
+  example: '7d, 12h or 30m',
+  bounds: 'at most 3650d',
 };
 
 /** snapshot --every: 500ms, 30s, 1.5m, 1h (a bare number is seconds); > 0 and a valid timer. */

@@ -13,15 +13,17 @@ import {
   type AuditResult,
   computeAuditCoverage,
   computeAuditSnapshot,
+  EMPTY_HISTORY_FOLD,
   type HistoryPoint,
   type KnownContract,
+  MARKET_STATE_HORIZON_MS,
   type MirrorHistory,
+  type PoolPast,
   runAuditChecks,
 } from '../core/audit/index.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import { type ApiDialect, type ApiSnapshot, computeApiDialect } from '../core/wire/index.js';
-import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
 import { type BaseUrl, fetchSnapshot, type HttpClient, parseBaseUrl } from '../io/http/index.js';
@@ -32,12 +34,14 @@ import {
   countSnapshots,
   type HistoryQuery,
   loadContractPools,
+  loadHistoryPast,
   loadLatestObservations,
   loadObservationsForHistoryChecks,
   type Mirror,
   openMirror,
   recordAuditRun,
   recordSnapshot,
+  toHistoryPoint,
 } from '../io/store/index.js';
 
 export interface RunAuditOptions {
@@ -108,40 +112,54 @@ export interface AuditReport extends AuditResult {
   readonly summary: AuditSummary;
 }
 
-/** Reads what the history checks need from the mirror (before the current snapshot is recorded). */
+/**
+ * Reads what the history checks need from the mirror (before the current snapshot is recorded):
+ * the incremental history (O(pools) rows: per pool its fold, the first point of its current
+ * contract, its recent contracts) when the mirror's is current, else the whole series (a mirror
+ * just migrated; the next recorded snapshot brings the incremental history up to date).
+ * `current`: pool → its current contract ID; `startedAtMs`: when the snapshot started.
+ */
 export function loadMirrorHistory(
   mirror: Mirror,
-  currentContracts: readonly string[],
+  current: ReadonlyMap<string, string>,
+  startedAtMs: number,
   query: HistoryQuery = {},
 ): MirrorHistory {
-  // one set-based query for the series (template included), one for the current contracts
-  const obs = loadObservationsForHistoryChecks(mirror, query);
-  const series = new Map<string, HistoryPoint[]>();
-  for (const [poolId, list] of obs)
-    series.set(
-      poolId,
-      list.map((o) => ({
-        observedAtMs: o.observedAtMs,
-        contractId: o.contractId,
-        ledgerCreatedAtMicros: o.ledgerCreatedAt === null ? null : parseTimestampMicros(o.ledgerCreatedAt),
-        reserveA: o.contractReserveA ?? o.reserveA,
-        reserveB: o.contractReserveB ?? o.reserveB,
-        totalLpSupply: o.contractTotalLpSupply ?? o.totalLpSupply,
-        proven: o.proven,
-        template: o.contractId === null ? null : o.template,
-        blobKey: null,
-      })),
-    );
+  const currentContracts = [...current.values()];
   const known = new Map<string, KnownContract>();
   const poolOf = loadContractPools(mirror, currentContracts);
   for (const id of currentContracts) {
     const poolId = poolOf.get(id);
     if (poolId !== undefined) known.set(id, { contractId: id, poolId });
   }
+  const past = loadHistoryPast(mirror, current, startedAtMs - MARKET_STATE_HORIZON_MS);
+  if (past !== null) {
+    const pools = new Map<string, PoolPast>();
+    for (const poolId of current.keys())
+      pools.set(poolId, {
+        fold: past.folds.get(poolId) ?? EMPTY_HISTORY_FOLD,
+        prior: past.priors.get(poolId) ?? null,
+        timeline: past.timelines.get(poolId) ?? [],
+      });
+    return { pools, known, lastSeenPools: past.lastSeenPools };
+  }
+  // one set-based query for the series (template included)
+  const obs = loadObservationsForHistoryChecks(mirror, { limitPerPool: Number.MAX_SAFE_INTEGER, ...query });
+  const series = new Map<string, HistoryPoint[]>();
+  for (const [poolId, list] of obs) series.set(poolId, list.map(toHistoryPoint));
   const lastSeenPools = new Map<string, string>();
   for (const o of loadLatestObservations(mirror))
     if (o.contractId !== null) lastSeenPools.set(o.poolId, o.contractId);
   return { series, known, lastSeenPools };
+}
+
+/** Pool → the contract of its first proof (the one the checks use, src/core/audit/proof-checks.ts). */
+function computeCurrentContracts(
+  entries: readonly { readonly poolId: string; readonly contractId: string }[],
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of entries) if (!out.has(e.poolId)) out.set(e.poolId, e.contractId);
+  return out;
 }
 
 /** Runs one audit end to end. Throws only when the audit cannot run at all. */
@@ -191,10 +209,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     if (o.mirrorPath != null) {
       mirror = openMirror(resolve(o.cwd ?? process.cwd(), o.mirrorPath));
       earlierSnapshots = countSnapshots(mirror);
-      history = loadMirrorHistory(
-        mirror,
-        entries.map((p) => p.contractId),
-      );
+      history = loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
     }
     const tHistory = now();
     // 4. the checks → findings

@@ -1,7 +1,8 @@
 /**
  * A pool of `replay` verification worker threads (docs/decisions/mirror.md, "replay workers"):
- * batches of stored contracts go to the least-busy worker (their blob buffer is transferred, not
- * copied); each batch's promise resolves with its results in batch order, so the caller, awaiting
+ * batches of stored contracts go to the least-busy worker — either the batch itself (its blob
+ * buffer is transferred, not copied) or only its key range, which the worker reads from its own
+ * read-only connection to the mirror (large replays: the main thread never touches a blob); each batch's promise resolves with its results in batch order, so the caller, awaiting
  * batches in submission order, produces exactly the output of the in-process path. A worker that
  * fails to start, throws, crashes or exits rejects its pending batches with ReplayError.
  * The worker always runs compiled, with plain node: from replay-worker.js next to this file
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { ReplayError } from '../errors/replay.js';
-import type { ContractBatch } from '../io/store/index.js';
+import type { ContractBatch, ContractKeyRange } from '../io/store/index.js';
 import {
   type PackedReplayResults,
   type ReplayedContractResult,
@@ -25,28 +26,45 @@ export interface ReplayWorkerData {
   readonly dars: readonly string[];
   readonly cwd: string | undefined;
   readonly profile: ReserveProfile;
+  /** the mirror, opened read-only by each worker for `verifyRange` (large replays) */
+  readonly mirrorPath?: string;
 }
 
-export interface ReplayWorkerRequest {
-  readonly id: number;
-  readonly batch: ContractBatch;
+export type ReplayWorkerRequest =
+  | { readonly id: number; readonly batch: ContractBatch }
+  | { readonly id: number; readonly keys: ContractKeyRange };
+
+/** A batch a worker read from the mirror itself, with its results. */
+export interface RangeResults {
+  readonly contractIds: string[];
+  readonly poolIds: string[];
+  readonly results: ReplayedContractResult[];
 }
 
 export type ReplayWorkerReply =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'results'; readonly id: number; readonly results: PackedReplayResults }
+  | {
+      readonly kind: 'results';
+      readonly id: number;
+      readonly results: PackedReplayResults;
+      /** present when the worker read the batch from the mirror */
+      readonly contractIds?: string[];
+      readonly poolIds?: string[];
+    }
   | { readonly kind: 'error'; readonly id: number | null; readonly message: string };
 
 export interface ReplayPool {
   readonly size: number;
   /** verifies one batch on a worker; resolves with one result per contract, in batch order */
   verify(batch: ContractBatch): Promise<ReplayedContractResult[]>;
+  /** verifies the contracts of a key range, read from the mirror by the worker itself */
+  verifyRange(keys: ContractKeyRange): Promise<RangeResults>;
   /** terminates every worker (pending batches are rejected) */
   close(): Promise<void>;
 }
 
 interface Pending {
-  resolve(r: ReplayedContractResult[]): void;
+  resolve(r: RangeResults): void;
   reject(e: Error): void;
 }
 
@@ -105,7 +123,11 @@ export async function startReplayPool(jobs: number, data: ReplayWorkerData): Pro
         else if (m.kind === 'results') {
           const p = s.pending.get(m.id);
           s.pending.delete(m.id);
-          p?.resolve(unpackReplayResults(m.results));
+          p?.resolve({
+            contractIds: m.contractIds ?? [],
+            poolIds: m.poolIds ?? [],
+            results: unpackReplayResults(m.results),
+          });
         } else if (m.id === null) reject(fail(s, `could not start: ${m.message}`));
         else {
           const p = s.pending.get(m.id);
@@ -135,42 +157,48 @@ export async function startReplayPool(jobs: number, data: ReplayWorkerData): Pro
     await close();
     throw e;
   }
+  const pick = (): Slot | ReplayError => {
+    let best: Slot | undefined;
+    for (const s of slots)
+      if (s.failed === null && (best === undefined || s.pending.size < best.pending.size)) best = s;
+    return best ?? slots[0]?.failed ?? new ReplayError('REPLAY_WORKER_FAILED', 'no replay worker left');
+  };
+  const post = (req: ReplayWorkerRequest, transfer: ArrayBuffer[]): Promise<RangeResults> => {
+    const slot = pick();
+    if (slot instanceof ReplayError) return Promise.reject(slot);
+    return new Promise<RangeResults>((resolve, reject) => {
+      slot.pending.set(req.id, { resolve, reject });
+      try {
+        slot.worker.postMessage(req, transfer);
+      } catch (e) {
+        slot.pending.delete(req.id);
+        const why = e instanceof Error ? e.message : String(e);
+        reject(
+          new ReplayError('REPLAY_WORKER_FAILED', `a replay batch could not be posted: ${why}`, {
+            cause: e,
+          }),
+        );
+      }
+    });
+  };
   return {
     size: jobs,
-    verify: (batch) => {
-      let best: Slot | undefined;
-      for (const s of slots)
-        if (s.failed === null && (best === undefined || s.pending.size < best.pending.size)) best = s;
-      if (best === undefined)
-        return Promise.reject(
-          slots[0]?.failed ?? new ReplayError('REPLAY_WORKER_FAILED', 'no replay worker left'),
-        );
-      const slot = best;
-      const id = nextId++;
+    verify: async (batch) => {
       // a batch whose buffer was already transferred arrives empty (Node posts it without error)
       if (batch.blobs.byteLength !== (batch.ends[batch.ends.length - 1] ?? 0))
-        return Promise.reject(
-          new ReplayError(
-            'REPLAY_WORKER_FAILED',
-            'a replay batch can be verified once (its blobs were transferred)',
-          ),
+        throw new ReplayError(
+          'REPLAY_WORKER_FAILED',
+          'a replay batch can be verified once (its blobs were transferred)',
         );
-      return new Promise<ReplayedContractResult[]>((resolve, reject) => {
-        slot.pending.set(id, { resolve, reject });
-        try {
-          slot.worker.postMessage({ id, batch } satisfies ReplayWorkerRequest, [
-            batch.blobs.buffer as ArrayBuffer,
-          ]);
-        } catch (e) {
-          slot.pending.delete(id);
-          const why = e instanceof Error ? e.message : String(e);
-          reject(
-            new ReplayError('REPLAY_WORKER_FAILED', `a replay batch could not be posted: ${why}`, {
-              cause: e,
-            }),
-          );
-        }
-      });
+      const r = await post({ id: nextId++, batch }, [batch.blobs.buffer as ArrayBuffer]);
+      return r.results;
+    },
+    verifyRange: (keys) => {
+      if (data.mirrorPath === undefined)
+        return Promise.reject(
+          new ReplayError('REPLAY_WORKER_FAILED', 'the replay pool was started without a mirror'),
+        );
+      return post({ id: nextId++, keys }, []);
     },
     close,
   };

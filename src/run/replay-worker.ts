@@ -1,6 +1,7 @@
 /**
  * A `replay` verification worker thread (docs/decisions/mirror.md, "replay workers"): loads the
- * type environment once from the same files as the main thread, then answers each batch message
+ * type environment once from the same files as the main thread (and opens the mirror read-only
+ * when given one, to read the key ranges it is sent), then answers each batch message
  * with the per-contract results of ./replay-contract.ts, in batch order. A failure to start or
  * an exception on a batch is posted back as an error message, never swallowed. It always runs
  * compiled (dist/run/replay-worker.js) with plain node: see ./replay-pool.ts.
@@ -8,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
+import { type ContractBatch, loadContractBatch, openMirror } from '../io/store/index.js';
 import { packReplayResults, replayContractBatch } from './replay-contract.js';
 import type { ReplayWorkerData, ReplayWorkerReply, ReplayWorkerRequest } from './replay-pool.js';
 
@@ -23,13 +25,20 @@ try {
     dars: data.dars,
     ...(data.cwd === undefined ? {} : { cwd: data.cwd }),
   });
+  // large replays: this worker reads its batches from its own read-only connection
+  const mirror = data.mirrorPath === undefined ? null : openMirror(data.mirrorPath, { readonly: true });
   port.on('message', (req: ReplayWorkerRequest) => {
     let reply: ReplayWorkerReply;
     try {
+      let batch: ContractBatch;
+      if ('batch' in req) batch = req.batch;
+      else if (mirror === null) throw new Error('no mirror to read a key range from');
+      else batch = loadContractBatch(mirror, req.keys);
       reply = {
         kind: 'results',
         id: req.id,
-        results: packReplayResults(replayContractBatch(req.batch, types, profile)),
+        results: packReplayResults(replayContractBatch(batch, types, profile)),
+        ...('batch' in req ? {} : { contractIds: batch.contractIds, poolIds: batch.poolIds }),
       };
     } catch (e) {
       reply = { kind: 'error', id: req.id, message: message(e) };

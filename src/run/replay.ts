@@ -22,6 +22,7 @@ import { loadTypesOrDefault } from '../io/files/default-types.js';
 import {
   countContracts,
   iterateContractBatches,
+  iterateContractKeyRanges,
   iterateObservations,
   type Mirror,
   openMirror,
@@ -31,16 +32,33 @@ import {
   type ReplayedContractResult,
   replayContractBatch,
 } from './replay-contract.js';
-import { type ReplayPool, startReplayPool } from './replay-pool.js';
+import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
 const BATCH_SIZE = 512;
-/** Below this many contracts the default is the in-process path (starting workers costs more). */
-const MIN_CONTRACTS_FOR_WORKERS = 4 * BATCH_SIZE;
+/**
+ * `--jobs auto`: contracts each worker must have for workers to pay off. A worker costs ~0.3 s to
+ * start (its own type environment, its own connection) and the main thread still runs the history
+ * checks; one thread verifies ~15,000 contracts/s (docs/bench/audit.md), so below ~20,000
+ * contracts per worker the in-process path is as fast or faster.
+ */
+const CONTRACTS_PER_WORKER = 20_000;
 
-/** The default `--jobs`: one verification worker per available core (1 = in-process). */
+/** The machine's cores available to replay. */
 export function defaultReplayJobs(): number {
   return Math.max(1, availableParallelism());
+}
+
+/**
+ * `--jobs auto`: 1 (in-process, no workers) for small mirrors or fewer than 3 cores; else one
+ * worker per CONTRACTS_PER_WORKER contracts, at most one per core but the main thread's (which
+ * scans keys, orders results and runs the history checks). On 2 cores, 2 workers were slower than
+ * the in-process path in every measured run (docs/bench/audit.md): they compete with the main
+ * thread for the same two cores.
+ */
+export function chooseReplayJobs(contracts: number, cores: number = defaultReplayJobs()): number {
+  if (cores < 3 || contracts < 2 * CONTRACTS_PER_WORKER) return 1;
+  return Math.max(2, Math.min(cores - 1, Math.floor(contracts / CONTRACTS_PER_WORKER)));
 }
 
 export interface ReplayOptions {
@@ -56,10 +74,10 @@ export interface ReplayOptions {
   readonly progressEvery?: number;
   readonly now?: () => number;
   /**
-   * verification worker threads (default: one per available core; 1 = verify in this thread).
-   * Given explicitly, it is used as is; by default a small mirror is verified in-process.
+   * verification worker threads: 'auto' (the default) picks from the work (chooseReplayJobs: no
+   * workers for small mirrors); 1 = verify in this thread; n > 1 = n workers, used as is.
    */
-  readonly jobs?: number;
+  readonly jobs?: number | 'auto';
   /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
 }
@@ -144,7 +162,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     );
   }
   const tSetup = now();
-  let jobs = Math.max(1, Math.floor(o.jobs ?? defaultReplayJobs()));
+  let jobs = 1;
   let pool: ReplayPool | null = null;
   const replayed = new Map<string, ReplayedContract>();
   const c = new AuditCollector();
@@ -176,29 +194,37 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
       }
     };
-    const batches = iterateContractBatches(mirror, range, BATCH_SIZE);
-    if (jobs <= 1 || (o.jobs === undefined && countContracts(mirror) < MIN_CONTRACTS_FOR_WORKERS)) {
-      jobs = 1;
-      for (const b of batches) consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
+    jobs =
+      o.jobs === undefined || o.jobs === 'auto'
+        ? chooseReplayJobs(countContracts(mirror, range))
+        : Math.max(1, Math.floor(o.jobs));
+    if (jobs === 1) {
+      for (const b of iterateContractBatches(mirror, range, BATCH_SIZE))
+        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
     } else {
       pool = await startReplayPool(jobs, {
         typeFiles: o.typeFiles ?? [],
         dars: o.dars ?? [],
         cwd: o.cwd,
         profile: o.profile,
+        mirrorPath: o.mirrorPath,
       });
-      // batches in flight, awaited in submission order: the output is the in-process one
-      const queue: { poolIds: string[]; ids: string[]; results: Promise<ReplayedContractResult[]> }[] = [];
-      for (const b of batches) {
-        const results = pool.verify(b);
+      // the main thread scans keys only; each worker reads its batches itself. Batches in flight
+      // are awaited in submission order: the output is the in-process one
+      const queue: Promise<RangeResults>[] = [];
+      for (const keys of iterateContractKeyRanges(mirror, range, BATCH_SIZE)) {
+        const results = pool.verifyRange(keys);
         results.catch(() => {}); // rejections are re-raised when this batch is awaited
-        queue.push({ poolIds: b.poolIds, ids: b.contractIds, results });
+        queue.push(results);
         while (queue.length >= 2 * jobs) {
-          const q = queue.shift();
-          if (q !== undefined) consume(q.poolIds, q.ids, await q.results);
+          const q = await queue.shift();
+          if (q !== undefined) consume(q.poolIds, q.contractIds, q.results);
         }
       }
-      for (const q of queue) consume(q.poolIds, q.ids, await q.results);
+      for (const p of queue) {
+        const q = await p;
+        consume(q.poolIds, q.contractIds, q.results);
+      }
     }
     const tContracts = now();
     // history over the recorded period, with the values just re-verified (not the stored status)

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { stringifyJson } from '../../src/cli/render/style.js';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
-import { iterateContractBatches, openMirror } from '../../src/io/store/index.js';
-import { type ReplayReport, runReplay } from '../../src/run/replay.js';
+import { iterateContractBatches, iterateContractKeyRanges, openMirror } from '../../src/io/store/index.js';
+import { chooseReplayJobs, type ReplayReport, runReplay } from '../../src/run/replay.js';
 import { locateReplayWorker, startReplayPool } from '../../src/run/replay-pool.js';
+
 import { runCliForTest } from '../helpers/run-cli.js';
 import { buildReplayMirror } from './replay-mirror.js';
 
@@ -71,10 +72,54 @@ describe('replay with worker threads', () => {
     expect(url.pathname.endsWith('/dist/run/replay-worker.js')).toBe(true);
   });
 
-  it('--jobs must be an integer from 1 to 256 (exit 2)', async () => {
-    const bad = await runCliForTest(['replay', '--mirror', path, '--jobs', '0']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('"--jobs" expected an integer from 1 to 256');
+  it('--jobs must be auto or an integer from 1 to 256 (exit 2)', async () => {
+    for (const v of ['0', 'abc', '2.5', '257']) {
+      const bad = await runCliForTest(['replay', '--mirror', path, '--jobs', v]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('"--jobs" expected "auto" or an integer from 1 to 256');
+    }
+  });
+
+  it('--jobs auto (the default): no workers for a small mirror or < 3 cores, one per 20,000 contracts up to cores − 1', async () => {
+    const r = await runCliForTest(['replay', '--mirror', path, '--json', '--jobs', 'auto']);
+    expect((JSON.parse(r.stdout) as { summary: { jobs: number } }).summary.jobs).toBe(1);
+    const d = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE });
+    expect(d.summary.jobs).toBe(1);
+    expect(chooseReplayJobs(39_999, 8)).toBe(1);
+    expect(chooseReplayJobs(1_000_000, 1)).toBe(1);
+    expect(chooseReplayJobs(1_000_000, 2)).toBe(1);
+    expect(chooseReplayJobs(40_000, 8)).toBe(2);
+    expect(chooseReplayJobs(100_000, 3)).toBe(2);
+    expect(chooseReplayJobs(100_000, 8)).toBe(5);
+    expect(chooseReplayJobs(10_000_000, 8)).toBe(7);
+  });
+
+  it('a worker reads a key range from the mirror itself: the same contracts and results as the batch', async () => {
+    const m = openMirror(path, { readonly: true });
+    const pool = await startReplayPool(1, {
+      typeFiles: [],
+      dars: [],
+      cwd: undefined,
+      profile: DEFAULT_RESERVE_PROFILE,
+      mirrorPath: path,
+    });
+    try {
+      const ranges = [...iterateContractKeyRanges(m, {}, 128)];
+      expect(ranges.reduce((n, x) => n + x.count, 0)).toBe(N);
+      const batches = [...iterateContractBatches(m, {}, 128)];
+      expect(ranges).toHaveLength(batches.length);
+      for (const [i, keys] of ranges.entries()) {
+        const b = batches[i];
+        if (b === undefined) throw new Error('missing batch');
+        const got = await pool.verifyRange(keys);
+        expect(got.contractIds).toEqual(b.contractIds);
+        expect(got.poolIds).toEqual(b.poolIds);
+        expect(got.results).toEqual(await pool.verify(b));
+      }
+    } finally {
+      await pool.close();
+      m.close();
+    }
   });
 
   it('a worker that cannot start is reported as REPLAY_WORKER_FAILED', async () => {

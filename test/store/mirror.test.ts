@@ -69,18 +69,22 @@ describe('schema', () => {
       'bodies',
       'contracts',
       'findings',
+      'history_state',
       'migrations',
       'observations',
+      'pool_contracts',
+      'pool_history',
       'responses',
       'snapshots',
     ]);
     expect(mirrorDb(mirror).prepare('SELECT version, name FROM migrations').all()).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'history-indexes' },
+      { version: 3, name: 'history-state' },
     ]);
   });
 
-  it('migrates an existing v1 mirror to v2, keeping its data; the history join uses the covering index', () => {
+  it('migrates an existing v1 mirror to the latest version, keeping its data; the history join uses the covering index', () => {
     const path = join(dir, 'v1.db');
     const db = new Database(path);
     db.exec(
@@ -106,12 +110,18 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(2);
+      expect(m2.schemaVersion).toBe(3);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2,
+        1, 2, 3,
       ]);
+      // migration 3: the first observation of each contract per pool, folds not computed yet
+      expect(mirrorDb(m2).prepare('SELECT pool_id, contract_id FROM pool_contracts').raw(true).all()).toEqual(
+        [['p', 'cid-1']],
+      );
+      expect(mirrorDb(m2).prepare('SELECT through_snapshot_id FROM history_state').pluck().get()).toBe(-1);
       const idx = mirrorDb(m2).prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
-      expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'observations_contract']));
+      expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'pool_contracts_ledger']));
+      expect(idx).not.toContain('observations_contract'); // dropped by migration 3
       const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
       expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
       expect(o?.template).toBe('pkg:amm-pools:Amm.Pool:PoolReserve');

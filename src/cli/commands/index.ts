@@ -5,6 +5,7 @@ import { decodeCommand } from './decode.js';
 import { demoCommand } from './demo.js';
 import { historyCommand } from './history.js';
 import { inspectDarCommand } from './inspect-dar.js';
+import { mirrorCommand } from './mirror.js';
 import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
@@ -24,6 +25,7 @@ export const commands: readonly MountableCommand[] = [
   snapshotCommand,
   replayCommand,
   historyCommand,
+  mirrorCommand,
   reportCommand,
   demoCommand,
 ];

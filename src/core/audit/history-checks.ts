@@ -37,11 +37,237 @@ export interface HistoryOptions {
   readonly lpShareTolerance?: string;
 }
 
-interface SeenContract {
-  readonly point: HistoryPoint;
+/**
+ * What the series check carries from one point to the next, besides the first point of every
+ * contract ID: the point with the newest ledger time, the last proven point of a new contract, the
+ * last known template. It is all an audit needs from a pool's past (with the first point of the
+ * current contract ID), so the mirror keeps it per pool instead of re-reading the whole series.
+ */
+export interface HistoryFold {
+  /** the first point reaching the highest ledger creation time so far */
+  readonly newest: {
+    readonly contractId: string;
+    readonly ledgerCreatedAtMicros: bigint;
+    readonly observedAtMs: number;
+  } | null;
+  /** the last proven point (with reserves and LP supply) whose contract ID was new */
+  readonly lastProven: {
+    readonly contractId: string;
+    readonly reserveA: string;
+    readonly reserveB: string;
+    readonly totalLpSupply: string;
+  } | null;
+  /** the template of the last point that had one */
+  readonly lastTemplate: string | null;
 }
 
+export const EMPTY_HISTORY_FOLD: HistoryFold = { newest: null, lastProven: null, lastTemplate: null };
+
+/** The findings of one point, by check. */
+interface PointFindings {
+  readonly time: Finding[];
+  readonly reuse: Finding[];
+  readonly stale: Finding[];
+  readonly lp: Finding[];
+  readonly template: Finding[];
+}
+
+const noFindings = (): PointFindings => ({ time: [], reuse: [], stale: [], lp: [], template: [] });
+
 const shortId = (id: string): string => `${id.slice(0, 16)}…`;
+
+/**
+ * One step of the series check: the findings of `p` (into `f` when given) and the fold after it.
+ * `prior` is the first earlier point of the pool with the same contract ID (undefined: new ID).
+ */
+export function stepHistoryFold(
+  poolId: string,
+  fold: HistoryFold,
+  p: HistoryPoint,
+  prior: HistoryPoint | undefined,
+  f: PointFindings | null,
+  tol: string,
+): HistoryFold {
+  const id = p.contractId;
+  if (id === null) return fold;
+  const { newest, lastProven, lastTemplate } = fold;
+  if (prior !== undefined) {
+    const q = prior;
+    const reservesDiffer =
+      (q.reserveA !== null && p.reserveA !== null && !isSameAmount(q.reserveA, p.reserveA)) ||
+      (q.reserveB !== null && p.reserveB !== null && !isSameAmount(q.reserveB, p.reserveB));
+    const otherDiffer =
+      (q.totalLpSupply !== null &&
+        p.totalLpSupply !== null &&
+        !isSameAmount(q.totalLpSupply, p.totalLpSupply)) ||
+      (q.ledgerCreatedAtMicros !== null &&
+        p.ledgerCreatedAtMicros !== null &&
+        q.ledgerCreatedAtMicros !== p.ledgerCreatedAtMicros) ||
+      (q.template !== null && p.template !== null && q.template !== p.template) ||
+      (q.blobKey !== null && p.blobKey !== null && q.blobKey !== p.blobKey);
+    if (f !== null && reservesDiffer)
+      f.reuse.push(
+        makeFinding(
+          'HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT',
+          poolId,
+          `contract ${shortId(id)} now shows reserves ${p.reserveA}/${p.reserveB}, earlier ${q.reserveA}/${q.reserveB}`,
+          {
+            contractId: id,
+            expected: { reserveA: q.reserveA, reserveB: q.reserveB },
+            got: { reserveA: p.reserveA, reserveB: p.reserveB },
+            firstSeenMs: q.observedAtMs,
+          },
+          { label: p.proven && q.proven ? 'proven' : 'asserted' },
+        ),
+      );
+    else if (f !== null && otherDiffer)
+      f.reuse.push(
+        makeFinding(
+          'HISTORY_CONTRACT_REUSED',
+          poolId,
+          `contract ${shortId(id)} reappeared with different contents`,
+          {
+            contractId: id,
+            expected: {
+              totalLpSupply: q.totalLpSupply,
+              ledgerCreatedAtMicros: q.ledgerCreatedAtMicros?.toString() ?? null,
+              template: q.template,
+            },
+            got: {
+              totalLpSupply: p.totalLpSupply,
+              ledgerCreatedAtMicros: p.ledgerCreatedAtMicros?.toString() ?? null,
+              template: p.template,
+            },
+            firstSeenMs: q.observedAtMs,
+          },
+        ),
+      );
+    if (
+      f !== null &&
+      newest !== null &&
+      newest.contractId !== id &&
+      q.ledgerCreatedAtMicros !== null &&
+      newest.ledgerCreatedAtMicros > q.ledgerCreatedAtMicros
+    )
+      f.stale.push(
+        makeFinding(
+          'HISTORY_STALE_PROOF',
+          poolId,
+          `proof ${shortId(id)} was already superseded by ${shortId(newest.contractId)} (seen at ${new Date(newest.observedAtMs).toISOString()})`,
+          {
+            contractId: id,
+            expected: newest.contractId,
+            got: id,
+            supersededAtMs: newest.observedAtMs,
+          },
+        ),
+      );
+  } else if (
+    f !== null &&
+    newest !== null &&
+    p.ledgerCreatedAtMicros !== null &&
+    p.ledgerCreatedAtMicros < newest.ledgerCreatedAtMicros
+  )
+    f.time.push(
+      makeFinding(
+        'HISTORY_TIME_REGRESSION',
+        poolId,
+        `ledger_created_at went back in time for new contract ${shortId(id)}`,
+        {
+          contractId: id,
+          expected: `>= ${newest.ledgerCreatedAtMicros} µs (${shortId(newest.contractId)})`,
+          got: p.ledgerCreatedAtMicros.toString(),
+        },
+      ),
+    );
+  const nextNewest =
+    p.ledgerCreatedAtMicros !== null &&
+    (newest === null || p.ledgerCreatedAtMicros > newest.ledgerCreatedAtMicros)
+      ? { contractId: id, ledgerCreatedAtMicros: p.ledgerCreatedAtMicros, observedAtMs: p.observedAtMs }
+      : newest;
+  // LP-share value: compare with the previous proven point of another contract
+  let nextProven = lastProven;
+  if (p.proven && p.reserveA !== null && p.reserveB !== null && p.totalLpSupply !== null) {
+    if (f !== null && prior === undefined && lastProven !== null && lastProven.contractId !== id) {
+      const exact = isLpShareDecreaseExact(
+        lastProven,
+        { reserveA: p.reserveA, reserveB: p.reserveB, totalLpSupply: p.totalLpSupply },
+        tol,
+      );
+      const qBefore =
+        exact === false
+          ? null
+          : computeLpShareSquare(lastProven.reserveA, lastProven.reserveB, lastProven.totalLpSupply);
+      const qNow = exact === false ? null : computeLpShareSquare(p.reserveA, p.reserveB, p.totalLpSupply);
+      if (qBefore !== null && qNow !== null && isLpShareSquareDecrease(qBefore, qNow, tol)) {
+        const before = qBefore.sqrt();
+        const now = qNow.sqrt();
+        f.lp.push(
+          makeFinding(
+            'HISTORY_LP_SHARE_VALUE_DECREASED',
+            poolId,
+            `LP-share value fell from ${before.toSignificantDigits(12)} to ${now.toSignificantDigits(12)}`,
+            {
+              expected: `>= ${before.toSignificantDigits(20).toString()}`,
+              got: now.toSignificantDigits(20).toString(),
+              previousContractId: lastProven.contractId,
+              contractId: id,
+              tolerance: tol,
+            },
+          ),
+        );
+      }
+    }
+    if (prior === undefined)
+      nextProven = {
+        contractId: id,
+        reserveA: p.reserveA,
+        reserveB: p.reserveB,
+        totalLpSupply: p.totalLpSupply,
+      };
+  }
+  if (p.template !== null && f !== null && lastTemplate !== null && lastTemplate !== p.template)
+    f.template.push(
+      makeFinding(
+        'HISTORY_TEMPLATE_CHANGED',
+        poolId,
+        `reserve template changed from ${lastTemplate} to ${p.template}`,
+        {
+          expected: lastTemplate,
+          got: p.template,
+        },
+      ),
+    );
+  return { newest: nextNewest, lastProven: nextProven, lastTemplate: p.template ?? lastTemplate };
+}
+
+function recordPointFindings(c: AuditCollector, poolId: string, f: PointFindings): void {
+  c.record('history', 'history.time', poolId, f.time);
+  c.record('history', 'history.contract-reuse', poolId, f.reuse);
+  c.record('history', 'history.stale', poolId, f.stale);
+  c.record('history', 'history.lp-share', poolId, f.lp);
+  c.record('history', 'history.template', poolId, f.template);
+}
+
+/**
+ * Folds a series (oldest first) without reporting: the fold after its last point and the first
+ * point of every contract ID (what the mirror keeps per pool, see src/io/store/history-state.ts).
+ */
+export function computeHistoryFold(
+  points: readonly HistoryPoint[],
+  from: HistoryFold = EMPTY_HISTORY_FOLD,
+  priorOf: (contractId: string) => HistoryPoint | undefined = () => undefined,
+): HistoryFold {
+  const seen = new Map<string, HistoryPoint>();
+  let fold = from;
+  for (const p of points) {
+    if (p.contractId === null) continue;
+    const prior = seen.get(p.contractId) ?? priorOf(p.contractId);
+    fold = stepHistoryFold('', fold, p, prior, null, LP_SHARE_TOLERANCE);
+    if (prior === undefined) seen.set(p.contractId, p);
+  }
+  return fold;
+}
 
 /**
  * Checks the series of one pool (oldest first). Findings are produced for points with index ≥
@@ -56,186 +282,34 @@ export function checkHistorySeries(
   options: HistoryOptions = {},
 ): void {
   const tol = options.lpShareTolerance ?? LP_SHARE_TOLERANCE;
-  const f = {
-    time: [] as Finding[],
-    reuse: [] as Finding[],
-    stale: [] as Finding[],
-    lp: [] as Finding[],
-    template: [] as Finding[],
-  };
-  const seen = new Map<string, SeenContract>();
-  let newest: HistoryPoint | null = null;
-  let lastProven: HistoryPoint | null = null;
-  let lastTemplate: HistoryPoint | null = null;
+  const f = noFindings();
+  const seen = new Map<string, HistoryPoint>();
+  let fold = EMPTY_HISTORY_FOLD;
   points.forEach((p, i) => {
-    const report = i >= reportFrom;
-    const id = p.contractId;
-    if (id === null) return;
-    const prior = seen.get(id);
-    if (prior !== undefined) {
-      const q = prior.point;
-      const reservesDiffer =
-        (q.reserveA !== null && p.reserveA !== null && !isSameAmount(q.reserveA, p.reserveA)) ||
-        (q.reserveB !== null && p.reserveB !== null && !isSameAmount(q.reserveB, p.reserveB));
-      const otherDiffer =
-        (q.totalLpSupply !== null &&
-          p.totalLpSupply !== null &&
-          !isSameAmount(q.totalLpSupply, p.totalLpSupply)) ||
-        (q.ledgerCreatedAtMicros !== null &&
-          p.ledgerCreatedAtMicros !== null &&
-          q.ledgerCreatedAtMicros !== p.ledgerCreatedAtMicros) ||
-        (q.template !== null && p.template !== null && q.template !== p.template) ||
-        (q.blobKey !== null && p.blobKey !== null && q.blobKey !== p.blobKey);
-      if (report && reservesDiffer)
-        f.reuse.push(
-          makeFinding(
-            'HISTORY_RESERVES_CHANGED_WITHOUT_NEW_CONTRACT',
-            poolId,
-            `contract ${shortId(id)} now shows reserves ${p.reserveA}/${p.reserveB}, earlier ${q.reserveA}/${q.reserveB}`,
-            {
-              contractId: id,
-              expected: { reserveA: q.reserveA, reserveB: q.reserveB },
-              got: { reserveA: p.reserveA, reserveB: p.reserveB },
-              firstSeenMs: q.observedAtMs,
-            },
-            { label: p.proven && q.proven ? 'proven' : 'asserted' },
-          ),
-        );
-      else if (report && otherDiffer)
-        f.reuse.push(
-          makeFinding(
-            'HISTORY_CONTRACT_REUSED',
-            poolId,
-            `contract ${shortId(id)} reappeared with different contents`,
-            {
-              contractId: id,
-              expected: {
-                totalLpSupply: q.totalLpSupply,
-                ledgerCreatedAtMicros: q.ledgerCreatedAtMicros?.toString() ?? null,
-                template: q.template,
-              },
-              got: {
-                totalLpSupply: p.totalLpSupply,
-                ledgerCreatedAtMicros: p.ledgerCreatedAtMicros?.toString() ?? null,
-                template: p.template,
-              },
-              firstSeenMs: q.observedAtMs,
-            },
-          ),
-        );
-      if (
-        report &&
-        newest !== null &&
-        newest.contractId !== id &&
-        newest.ledgerCreatedAtMicros !== null &&
-        q.ledgerCreatedAtMicros !== null &&
-        newest.ledgerCreatedAtMicros > q.ledgerCreatedAtMicros
-      )
-        f.stale.push(
-          makeFinding(
-            'HISTORY_STALE_PROOF',
-            poolId,
-            `proof ${shortId(id)} was already superseded by ${shortId(newest.contractId ?? '')} (seen at ${new Date(newest.observedAtMs).toISOString()})`,
-            {
-              contractId: id,
-              expected: newest.contractId,
-              got: id,
-              supersededAtMs: newest.observedAtMs,
-            },
-          ),
-        );
-    } else {
-      seen.set(id, { point: p });
-      if (
-        report &&
-        newest !== null &&
-        p.ledgerCreatedAtMicros !== null &&
-        newest.ledgerCreatedAtMicros !== null &&
-        p.ledgerCreatedAtMicros < newest.ledgerCreatedAtMicros
-      )
-        f.time.push(
-          makeFinding(
-            'HISTORY_TIME_REGRESSION',
-            poolId,
-            `ledger_created_at went back in time for new contract ${shortId(id)}`,
-            {
-              contractId: id,
-              expected: `>= ${newest.ledgerCreatedAtMicros} µs (${shortId(newest.contractId ?? '')})`,
-              got: p.ledgerCreatedAtMicros.toString(),
-            },
-          ),
-        );
-    }
-    if (
-      p.ledgerCreatedAtMicros !== null &&
-      (newest === null ||
-        newest.ledgerCreatedAtMicros === null ||
-        p.ledgerCreatedAtMicros > newest.ledgerCreatedAtMicros)
-    )
-      newest = p;
-    // LP-share value: compare with the previous proven point of another contract
-    if (p.proven && p.reserveA !== null && p.reserveB !== null && p.totalLpSupply !== null) {
-      if (report && prior === undefined && lastProven !== null && lastProven.contractId !== id) {
-        const exact = isLpShareDecreaseExact(
-          {
-            reserveA: lastProven.reserveA ?? '',
-            reserveB: lastProven.reserveB ?? '',
-            totalLpSupply: lastProven.totalLpSupply ?? '',
-          },
-          { reserveA: p.reserveA, reserveB: p.reserveB, totalLpSupply: p.totalLpSupply },
-          tol,
-        );
-        const qBefore =
-          exact === false
-            ? null
-            : computeLpShareSquare(
-                lastProven.reserveA ?? '',
-                lastProven.reserveB ?? '',
-                lastProven.totalLpSupply ?? '',
-              );
-        const qNow = exact === false ? null : computeLpShareSquare(p.reserveA, p.reserveB, p.totalLpSupply);
-        if (qBefore !== null && qNow !== null && isLpShareSquareDecrease(qBefore, qNow, tol)) {
-          const before = qBefore.sqrt();
-          const now = qNow.sqrt();
-          f.lp.push(
-            makeFinding(
-              'HISTORY_LP_SHARE_VALUE_DECREASED',
-              poolId,
-              `LP-share value fell from ${before.toSignificantDigits(12)} to ${now.toSignificantDigits(12)}`,
-              {
-                expected: `>= ${before.toSignificantDigits(20).toString()}`,
-                got: now.toSignificantDigits(20).toString(),
-                previousContractId: lastProven.contractId,
-                contractId: id,
-                tolerance: tol,
-              },
-            ),
-          );
-        }
-      }
-      if (prior === undefined) lastProven = p;
-    }
-    if (p.template !== null) {
-      if (report && lastTemplate !== null && lastTemplate.template !== p.template)
-        f.template.push(
-          makeFinding(
-            'HISTORY_TEMPLATE_CHANGED',
-            poolId,
-            `reserve template changed from ${lastTemplate.template} to ${p.template}`,
-            {
-              expected: lastTemplate.template,
-              got: p.template,
-            },
-          ),
-        );
-      lastTemplate = p;
-    }
+    if (p.contractId === null) return;
+    const prior = seen.get(p.contractId);
+    fold = stepHistoryFold(poolId, fold, p, prior, i >= reportFrom ? f : null, tol);
+    if (prior === undefined) seen.set(p.contractId, p);
   });
-  c.record('history', 'history.time', poolId, f.time);
-  c.record('history', 'history.contract-reuse', poolId, f.reuse);
-  c.record('history', 'history.stale', poolId, f.stale);
-  c.record('history', 'history.lp-share', poolId, f.lp);
-  c.record('history', 'history.template', poolId, f.template);
+  recordPointFindings(c, poolId, f);
+}
+
+/**
+ * Checks the current point of a pool against what the mirror kept of its past: the fold and the
+ * first earlier point of the current contract ID. Records the same checks, with the same
+ * findings, as `checkHistorySeries` over the whole series with the current point last.
+ */
+export function checkHistoryCurrent(
+  c: AuditCollector,
+  poolId: string,
+  fold: HistoryFold,
+  prior: HistoryPoint | undefined,
+  current: HistoryPoint,
+  options: HistoryOptions = {},
+): void {
+  const f = noFindings();
+  stepHistoryFold(poolId, fold, current, prior, f, options.lpShareTolerance ?? LP_SHARE_TOLERANCE);
+  recordPointFindings(c, poolId, f);
 }
 
 /** A contract as the mirror stores it (for cross-pool reuse of an ID). */

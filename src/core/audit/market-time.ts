@@ -20,6 +20,15 @@
 /** Allowed skew between the auditor's clock and the exchange's ledger clock. */
 export const CLOCK_SLACK_MS = 2_000;
 
+/**
+ * How far before a snapshot's start a state window can reach: a cached response was computed at
+ * most max-age (≤ 60 s published, + 1 s of Age rounding) + the clock slack before its request,
+ * from data at most another 60 s old (the /stats memo; the pool snapshot is 5 s) — 123 s; the
+ * horizon keeps a wide margin. Known reserve states created before it only matter as the state
+ * current at its start, so the mirror reads the recent ones and the newest two before it.
+ */
+export const MARKET_STATE_HORIZON_MS = 3 * 60_000;
+
 /** How one response was fetched (auditor clock) and what its cache headers said. */
 export interface ResponseTiming {
   /** ms when the request was sent */

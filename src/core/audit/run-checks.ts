@@ -26,8 +26,10 @@ import {
   makeFinding,
 } from './finding.js';
 import {
+  checkHistoryCurrent,
   checkHistoryPools,
-  checkHistorySeries,
+  computeHistoryFold,
+  type HistoryFold,
   type HistoryPoint,
   type KnownContract,
 } from './history-checks.js';
@@ -42,10 +44,38 @@ import type { AuditSnapshot, Fetched, StateEntry } from './snapshot.js';
 import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } from './state-checks.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
 
+/**
+ * What the mirror kept of one pool's past (docs/mirror.md "Incremental history"): enough to
+ * check the current point exactly as the whole series would.
+ */
+export interface PoolPast {
+  /** the fold of the pool's whole series */
+  readonly fold: HistoryFold;
+  /** the first earlier point of the pool's current contract ID, if any */
+  readonly prior: HistoryPoint | null;
+  /**
+   * the pool's points that can matter to the market-cache timeline, in observation order: at
+   * least the first point of every contract created at or after MARKET_STATE_HORIZON_MS before
+   * the snapshot and of the newest proven ones before that (the whole series will do)
+   */
+  readonly timeline: readonly HistoryPoint[];
+}
+
+/** A pool's past from its whole series (oldest first) and its current contract ID. */
+export function computePoolPast(series: readonly HistoryPoint[], currentContractId: string): PoolPast {
+  return {
+    fold: computeHistoryFold(series),
+    prior: series.find((h) => h.contractId === currentContractId) ?? null,
+    timeline: series,
+  };
+}
+
 /** What the mirror knows, loaded BEFORE the current snapshot is recorded. */
 export interface MirrorHistory {
-  /** per pool, oldest first */
-  readonly series: ReadonlyMap<string, readonly HistoryPoint[]>;
+  /** per pool: what the mirror kept of its past (the incremental history) */
+  readonly pools?: ReadonlyMap<string, PoolPast>;
+  /** per pool, oldest first: the whole series (used for pools missing from `pools`) */
+  readonly series?: ReadonlyMap<string, readonly HistoryPoint[]>;
   /** mirror contracts whose IDs appear in the current proofs */
   readonly known: ReadonlyMap<string, KnownContract>;
   /** pools whose latest mirror observation had a proof → that contract id */
@@ -123,7 +153,7 @@ function runHistory(
   }
   const nowMs = Number((parseTimestampMicros(input.snapshot.fetchedAt) ?? 0n) / 1000n);
   for (const [poolId, p] of proven) {
-    const past = h.series.get(poolId) ?? [];
+    const past = pastOf(h, poolId, p.contractId);
     const current: HistoryPoint = {
       observedAtMs: nowMs,
       contractId: p.contractId,
@@ -135,11 +165,12 @@ function runHistory(
       template: templateKey(p),
       blobKey: null,
     };
-    checkHistorySeries(
+    checkHistoryCurrent(
       c,
       poolId,
-      [...past, current],
-      past.length,
+      past.fold,
+      past.prior ?? undefined,
+      current,
       input.options?.lpShareTolerance === undefined
         ? {}
         : { lpShareTolerance: input.options.lpShareTolerance },
@@ -151,6 +182,11 @@ function runHistory(
       ? h.lastSeenPools
       : new Map([...h.lastSeenPools].filter(([id]) => !malformedProofPools.has(id)));
   checkHistoryPools(c, new Map([...proven].map(([id, p]) => [id, p.contractId])), h.known, lastSeen);
+}
+
+/** The past of a pool: the incremental one when the mirror kept it, else folded from the series. */
+function pastOf(h: MirrorHistory, poolId: string, contractId: string): PoolPast {
+  return h.pools?.get(poolId) ?? computePoolPast(h.series?.get(poolId) ?? [], contractId);
 }
 
 const microsToMs = (m: bigint | null): number | null => (m === null ? null : Number(m / 1000n));
@@ -171,7 +207,7 @@ export function computeReserveTimeline(
   };
   for (const [poolId, p] of proven) {
     if (p.status !== 'proven' || p.fields === null) continue;
-    for (const h of history?.series.get(poolId) ?? []) {
+    for (const h of history === null ? [] : pastOf(history, poolId, p.contractId).timeline) {
       const at = microsToMs(h.ledgerCreatedAtMicros);
       if (!h.proven || h.contractId === null || at === null || h.reserveA === null || h.reserveB === null)
         continue;

@@ -3,7 +3,9 @@
  * "replay workers"): one prepared query in raw mode, only the columns replay compares, and the
  * blobs of a batch copied into ONE ArrayBuffer (with end offsets) so the batch can be transferred
  * to a worker thread without copying. Ordered by ledger creation time, then contract ID; each
- * contract ID once (it is the table's primary key).
+ * contract ID once (it is the table's primary key). For large replays the main thread only scans
+ * the keys (`iterateContractKeyRanges`, the covering index `contracts_created`) and each worker
+ * reads its batches itself from its own read-only connection (`loadContractBatch`).
  */
 
 import { mirrorDb } from './mirror-db.js';
@@ -89,5 +91,66 @@ export function* iterateContractBatches(
     if (rows.length > 0) yield pack(rows);
   } catch (e) {
     throw guardError(mirror, 'iterateContractBatches', e);
+  }
+}
+
+/** A contract's place in replay order: (ledger creation ms, contract ID). */
+export type ContractKey = readonly [createdAtMs: number, contractId: string];
+
+/** A run of consecutive contracts in replay order, first and last included. */
+export interface ContractKeyRange {
+  readonly first: ContractKey;
+  readonly last: ContractKey;
+  readonly count: number;
+}
+
+/**
+ * Streams the key ranges of consecutive batches of at most `batchSize` contracts in `range`,
+ * reading only the index `contracts_created` (never a row or a blob).
+ */
+export function* iterateContractKeyRanges(
+  mirror: Mirror,
+  range: ContractRange = {},
+  batchSize = 512,
+): Generator<ContractKeyRange, void, undefined> {
+  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
+  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  try {
+    const stmt = mirrorDb(mirror).prepare(
+      `SELECT created_at_ms, contract_id FROM contracts INDEXED BY contracts_created
+       WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+    );
+    stmt.raw(true);
+    let first: ContractKey | null = null;
+    let last: ContractKey | null = null;
+    let count = 0;
+    for (const r of stmt.iterate(from, to) as IterableIterator<[number, string]>) {
+      last = [r[0], r[1]];
+      if (first === null) first = last;
+      count += 1;
+      if (count >= batchSize) {
+        yield { first, last, count };
+        first = null;
+        count = 0;
+      }
+    }
+    if (first !== null && last !== null) yield { first, last, count };
+  } catch (e) {
+    throw guardError(mirror, 'iterateContractKeyRanges', e);
+  }
+}
+
+/** The contracts of one key range as a batch (what a replay worker reads for itself). */
+export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): ContractBatch {
+  try {
+    const stmt = mirrorDb(mirror).prepare(
+      `SELECT contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply FROM contracts
+       WHERE (created_at_ms, contract_id) >= (?, ?) AND (created_at_ms, contract_id) <= (?, ?)
+       ORDER BY created_at_ms, contract_id`,
+    );
+    stmt.raw(true);
+    return pack(stmt.all(r.first[0], r.first[1], r.last[0], r.last[1]) as unknown[][]);
+  } catch (e) {
+    throw guardError(mirror, 'loadContractBatch', e);
   }
 }

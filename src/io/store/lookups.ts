@@ -5,7 +5,7 @@
  * (replay's history checks).
  */
 
-import { mirrorDb } from './mirror-db.js';
+import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type { MirrorVerificationStatus } from './types.js';
 
@@ -18,6 +18,7 @@ export function loadContractPools(mirror: Mirror, contractIds: readonly string[]
       )
       .raw(true)
       .all(JSON.stringify(contractIds)) as [string, string][];
+    countMirrorRead(mirror, rows.length);
     return new Map(rows);
   });
 }

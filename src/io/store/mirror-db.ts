@@ -16,6 +16,13 @@ export interface Mirror {
 }
 
 const CONNECTIONS = new WeakMap<Mirror, Database.Database>();
+const READS = new WeakMap<Mirror, { statements: number; rows: number }>();
+
+/** Rows and statements read by the history reads of this handle (tests: an audit reads O(pools) rows). */
+export interface MirrorReadStats {
+  readonly statements: number;
+  readonly rows: number;
+}
 
 /** Creates the handle of an open connection. */
 export function wrapMirrorDb(
@@ -31,7 +38,22 @@ export function wrapMirrorDb(
     },
   };
   CONNECTIONS.set(mirror, db);
+  READS.set(mirror, { statements: 0, rows: 0 });
   return mirror;
+}
+
+/** Counts one statement that returned `rows` rows (called by the history reads). */
+export function countMirrorRead(mirror: Mirror, rows: number): void {
+  const r = READS.get(mirror);
+  if (r === undefined) return;
+  r.statements += 1;
+  r.rows += rows;
+}
+
+/** What the history reads of this handle have read so far. */
+export function readMirrorReadStats(mirror: Mirror): MirrorReadStats {
+  const r = READS.get(mirror);
+  return { statements: r?.statements ?? 0, rows: r?.rows ?? 0 };
 }
 
 /** The connection of a mirror handle (store modules and their tests only). */

@@ -4,7 +4,7 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
-import { mirrorDb } from './mirror-db.js';
+import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
   HistoryObservation,
@@ -81,6 +81,7 @@ export function loadLatestObservations(mirror: Mirror): PoolObservation[] {
          ORDER BY o.pool_id`,
       )
       .all() as Row[];
+    countMirrorRead(mirror, rows.length);
     return rows.map(toObservation);
   });
 }
@@ -130,7 +131,9 @@ export function loadObservationsForHistoryChecks(
     for (const id of query.poolIds ?? []) out.set(id, []);
     let poolId = '';
     let list: HistoryObservation[] = [];
+    let rows = 0;
     for (const r of stmt.iterate(...params) as IterableIterator<unknown[]>) {
+      rows += 1;
       if (r[1] !== poolId || list.length === 0) {
         poolId = String(r[1]);
         list = out.get(poolId) ?? [];
@@ -168,23 +171,35 @@ export function loadObservationsForHistoryChecks(
         proven: status === 'verified' && fieldsSource === 'blob',
       });
     }
+    countMirrorRead(mirror, rows);
     return out;
   });
 }
 
-/** Number of reserve contracts in the mirror (optionally with one verification status). */
+/** Number of reserve contracts in the mirror (optionally with one status, or created in a range). */
 export function countContracts(
   mirror: Mirror,
-  options: { readonly status?: MirrorVerificationStatus } = {},
+  options: {
+    readonly status?: MirrorVerificationStatus;
+    readonly fromMs?: number;
+    readonly toMs?: number;
+  } = {},
 ): number {
   return guardStore(mirror, 'countContracts', () => {
+    const from = options.fromMs ?? Number.MIN_SAFE_INTEGER;
+    const to = options.toMs ?? Number.MAX_SAFE_INTEGER;
     const v =
       options.status === undefined
-        ? mirrorDb(mirror).prepare('SELECT count(*) FROM contracts').pluck().get()
-        : mirrorDb(mirror)
-            .prepare('SELECT count(*) FROM contracts WHERE verification_status = ?')
+        ? mirrorDb(mirror)
+            .prepare('SELECT count(*) FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ?')
             .pluck()
-            .get(options.status);
+            .get(from, to)
+        : mirrorDb(mirror)
+            .prepare(
+              'SELECT count(*) FROM contracts WHERE verification_status = ? AND created_at_ms >= ? AND created_at_ms < ?',
+            )
+            .pluck()
+            .get(options.status, from, to);
     return num(v) ?? 0;
   });
 }

@@ -2,7 +2,8 @@
  * Recording one ApiSnapshot into the mirror in ONE immediate transaction (docs/decisions/mirror.md
  * "crash safety"): response bodies content-addressed by sha256 (stored once), the snapshot and its
  * responses, every reserve contract of both proof sets (upserted by contract ID: first/last seen,
- * verification status), and one observation per pool. Idempotent: a snapshot is keyed by
+ * verification status), one observation per pool, and the incremental history (./history-state.ts).
+ * Idempotent: a snapshot is keyed by
  * sha256(base URL, start time, response digests); recording it again writes nothing.
  */
 import { createHash } from 'node:crypto';
@@ -13,6 +14,7 @@ import {
   parseApiTimestampMs,
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
+import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
@@ -149,6 +151,7 @@ export function recordSnapshot(
     );
     const seenMs = snapshot.startedAtMs;
     const newContracts: string[] = [];
+    const changedContracts: string[] = [];
     for (const [cid, p] of proofs) {
       const rc = p.reserve_contract;
       const v = vmap.get(cid);
@@ -204,6 +207,7 @@ export function recordSnapshot(
           v !== undefined &&
           (old.verification_status !== v.status || (decoded && old.fields_source !== 'blob'))
         ) {
+          changedContracts.push(cid);
           updVerification.run(
             v.status,
             v.reason ?? null,
@@ -251,6 +255,7 @@ export function recordSnapshot(
       );
     }
     db.prepare('UPDATE snapshots SET new_contracts = ? WHERE id = ?').run(newContracts.length, snapshotId);
+    updateHistoryState(mirror, snapshotId, changedContracts);
     options.beforeCommit?.();
     return { snapshotId, created: true, pools: poolIds.size, newContracts, contracts: proofs.size };
   });

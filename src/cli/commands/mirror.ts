@@ -1,0 +1,61 @@
+/**
+ * `reserve-audit mirror stats --mirror <file> [--json]` and `reserve-audit mirror prune --mirror
+ * <file> --keep-raw <duration> [--no-vacuum] [--json]`: the size of a mirror by table, its
+ * snapshots, pools and time span; and dropping the raw HTTP responses of snapshots older than the
+ * retention window (everything audit, replay, history and report read is kept), then VACUUM.
+ */
+import { UsageError } from '../../errors/usage.js';
+import { runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
+import { defineCommand } from '../command.js';
+import { EXIT_OK } from '../exit-codes.js';
+import {
+  jsonOption,
+  mirrorOption,
+  parseDurationOption,
+  RETENTION_DURATION,
+  resolvePathOption,
+} from '../options.js';
+import { formatMirrorPruneText, formatMirrorStatsText } from '../render/mirror.js';
+import { stringifyJson } from '../render/style.js';
+
+export const mirrorCommand = defineCommand({
+  command: 'mirror <action>',
+  describe:
+    'mirror maintenance: stats (size by table, snapshots, pools, time span) or prune --keep-raw <duration>',
+  builder: (y) =>
+    y
+      .positional('action', {
+        choices: ['stats', 'prune'] as const,
+        demandOption: true,
+        describe: 'what to do',
+      })
+      .option('mirror', mirrorOption)
+      .option('keep-raw', {
+        type: 'string',
+        describe: 'prune: keep the raw responses of the snapshots of the last <duration> (7d, 12h, 0)',
+      })
+      .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
+      .option('json', jsonOption('print one JSON document')),
+  run: async (args, ctx) => {
+    const path = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    if (args.action === 'stats') {
+      if (args['keep-raw'] !== undefined)
+        throw new UsageError(
+          'OPTION_INVALID',
+          '"--keep-raw" expected with mirror prune only, got mirror stats',
+        );
+      const s = runMirrorStats(path);
+      ctx.stdout.write(args.json ? `${stringifyJson(s)}\n` : formatMirrorStatsText(s));
+      return EXIT_OK;
+    }
+    if (args['keep-raw'] === undefined)
+      throw new UsageError(
+        'OPTION_INVALID',
+        '"--keep-raw" expected a duration like 7d for mirror prune, got nothing',
+      );
+    const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
+    const r = runMirrorPrune({ path, keepRawMs, vacuum: args.vacuum });
+    ctx.stdout.write(args.json ? `${stringifyJson(r)}\n` : formatMirrorPruneText(r));
+    return EXIT_OK;
+  },
+});

@@ -1,0 +1,30 @@
+/** `mirror stats` and `mirror prune` output: a short text table, or JSON. */
+import type { MirrorStats } from '../../io/store/index.js';
+import type { MirrorPruneReport } from '../../run/mirror.js';
+
+const kib = (b: number): string => `${(b / 1024).toFixed(1)} KiB`;
+const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+
+export function formatMirrorStatsText(s: MirrorStats): string {
+  const lines = [
+    `mirror ${s.path} (schema ${s.schemaVersion}): ${kib(s.fileBytes)} (${kib(s.freeBytes)} free)`,
+    `snapshots ${s.snapshots} (raw responses kept for ${s.snapshotsWithRaw})  pools ${s.pools}  contracts ${s.contracts}  observations ${s.observations}`,
+    `time span ${iso(s.firstSnapshotMs)} … ${iso(s.lastSnapshotMs)}`,
+    `bytes per pool per snapshot ${s.bytesPerObservation ?? '-'}`,
+    'table           rows        size',
+  ];
+  for (const t of s.tables)
+    lines.push(`${t.name.padEnd(15)} ${String(t.rows).padStart(8)} ${kib(t.bytes).padStart(14)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatMirrorPruneText(r: MirrorPruneReport): string {
+  const p = r.pruned;
+  const lines = [
+    `pruned raw responses before ${iso(r.cutoffMs)}: ${p.snapshots} snapshots, ${p.responses} responses, ${p.bodies} bodies (${kib(p.bodyBytes)})`,
+    r.vacuum === null
+      ? 'not vacuumed (--no-vacuum)'
+      : `vacuumed: ${kib(r.vacuum.beforeBytes)} → ${kib(r.vacuum.afterBytes)}`,
+  ];
+  return `${lines.join('\n')}\n${formatMirrorStatsText(r.stats)}`;
+}

@@ -1,0 +1,266 @@
+/**
+ * The incremental history (src/io/store/history-state.ts, migration 003): on a long mirror with
+ * honest and dishonest series (new contracts, re-served old ones, time regressions, reused IDs,
+ * LP-share decreases, late re-verification, a snapshot recorded out of order), an audit's history
+ * reads give the same history findings and the same market-cache timeline as folding the whole
+ * series — and read O(pools) rows, not O(pools × snapshots).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkHistoryCurrent } from '../../src/core/audit/history-checks.js';
+import {
+  AuditCollector,
+  checkHistorySeries,
+  computeHistoryFold,
+  computeReserveTimeline,
+  findStateAt,
+  type HistoryPoint,
+  MARKET_STATE_HORIZON_MS,
+  type MirrorHistory,
+  type ProvenPool,
+} from '../../src/core/audit/index.js';
+import { formatApiTimestamp } from '../../src/core/wire/index.js';
+import {
+  type ContractVerificationInput,
+  loadLatestObservations,
+  loadObservationsForHistoryChecks,
+  type Mirror,
+  openMirror,
+  readMirrorReadStats,
+  recordSnapshot,
+  toHistoryPoint,
+} from '../../src/io/store/index.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
+import { loadMirrorHistory } from '../../src/run/audit.js';
+import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
+
+const T = Date.UTC(2026, 10, 1, 12, 0, 0);
+const POOLS = 6;
+let dir: string;
+let mirror: Mirror;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ra-history-state-'));
+  mirror = openMirror(join(dir, 'm.db'));
+});
+
+afterEach(() => {
+  mirror.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const amount = (n: number): string => `${n}.0000000000`;
+
+interface Contract extends FixturePool {
+  readonly proven: boolean;
+}
+
+/** The series generator: per snapshot, each pool's contract (new, same, an old one, a regression…). */
+function makeGenerator(seed: number) {
+  const r = rng(seed);
+  let n = 0;
+  const history = new Map<string, Contract[]>();
+  const current = new Map<string, Contract>();
+  const make = (poolId: string, createdAtMs: number, a: number, b: number, lp: number): Contract => {
+    n += 1;
+    return {
+      poolId,
+      contractId: fixtureContractId(seed * 100_000 + n),
+      reserveA: amount(a),
+      reserveB: amount(b),
+      lp: amount(lp),
+      createdAtMs,
+      proven: r() < 0.8,
+    };
+  };
+  return (atMs: number): Contract[] => {
+    const out: Contract[] = [];
+    for (let i = 0; i < POOLS; i++) {
+      const poolId = String(500 + i);
+      const past = history.get(poolId) ?? [];
+      const cur = current.get(poolId);
+      const x = r();
+      let next: Contract;
+      if (cur === undefined) next = make(poolId, atMs - 500, 1000, 2000, 1000);
+      else if (x < 0.45)
+        next = cur; // idle
+      else if (x < 0.8) {
+        // a swap: a fee-earning product increase
+        const a = Number.parseInt(cur.reserveA, 10) + 1 + Math.floor(r() * 50);
+        next = make(poolId, atMs - Math.floor(r() * 900), a, Number.parseInt(cur.reserveB, 10) + 1, 1000);
+      } else if (x < 0.86 && past.length > 1)
+        next = past[Math.floor(r() * past.length)] ?? cur; // stale
+      else if (x < 0.9)
+        next = make(poolId, cur.createdAtMs - 5_000, 999, 1999, 1000); // time regression
+      else if (x < 0.94)
+        next = { ...cur, reserveA: amount(Number.parseInt(cur.reserveA, 10) + 7) }; // same ID, other reserves
+      else if (x < 0.97)
+        next = make(poolId, atMs - 100, 10, 20, 5000); // LP-share value drop
+      else next = { ...cur, lp: amount(1001) }; // reused ID, other LP supply
+      if (!past.includes(next)) past.push(next);
+      history.set(poolId, past);
+      current.set(poolId, next);
+      out.push(next);
+    }
+    return out;
+  };
+}
+
+function record(m: Mirror, atMs: number, list: readonly Contract[], reverify = false): void {
+  const v = new Map<string, ContractVerificationInput>();
+  for (const c of list)
+    if (c.proven || reverify)
+      v.set(c.contractId, {
+        status: 'verified',
+        decoded: {
+          reserveA: c.reserveA,
+          reserveB: c.reserveB,
+          totalLpSupply: c.lp ?? '1000.0000000000',
+          createdAtMicros: BigInt(c.createdAtMs) * 1000n,
+        },
+      });
+  recordSnapshot(m, makeSnapshot(atMs, list), v, { now: () => atMs });
+}
+
+const currentPoint = (c: Contract, atMs: number): HistoryPoint => ({
+  observedAtMs: atMs,
+  contractId: c.contractId,
+  ledgerCreatedAtMicros: BigInt(c.createdAtMs) * 1000n,
+  reserveA: c.reserveA,
+  reserveB: c.reserveB,
+  totalLpSupply: c.lp ?? '1000.0000000000',
+  proven: true,
+  template: `${'ab'.repeat(32)}:amm-pools:Amm.Pool:PoolReserve`,
+  blobKey: null,
+});
+
+const provenPool = (c: Contract): ProvenPool =>
+  ({
+    poolId: c.poolId,
+    contractId: c.contractId,
+    status: 'proven',
+    fields: { reserveA: c.reserveA, reserveB: c.reserveB, totalLpSupply: c.lp ?? '1000.0000000000' },
+    template: null,
+    ledgerCreatedAtMicros: BigInt(c.createdAtMs) * 1000n,
+    entry: { ledgerCreatedAt: formatApiTimestamp(c.createdAtMs) },
+  }) as unknown as ProvenPool;
+
+/** Compares the incremental reads with the whole series for the audit of `next` at `atMs`. */
+function compareAt(m: Mirror, next: readonly Contract[], atMs: number): { rows: number; findings: number } {
+  const current = new Map(next.map((c) => [c.poolId, c.contractId]));
+  const before = readMirrorReadStats(m).rows;
+  const inc = loadMirrorHistory(m, current, atMs);
+  const rows = readMirrorReadStats(m).rows - before;
+  expect(inc.pools).toBeDefined(); // the incremental path was taken
+  const series = new Map<string, HistoryPoint[]>();
+  for (const [poolId, list] of loadObservationsForHistoryChecks(m, { limitPerPool: Number.MAX_SAFE_INTEGER }))
+    series.set(poolId, list.map(toHistoryPoint));
+  const full: MirrorHistory = { series, known: inc.known, lastSeenPools: new Map() };
+  let findings = 0;
+  for (const c of next) {
+    const point = currentPoint(c, atMs);
+    const past = inc.pools?.get(c.poolId);
+    if (past === undefined) throw new Error(`no past for ${c.poolId}`);
+    // the kept fold is the fold of the whole series
+    expect(past.fold).toEqual(computeHistoryFold(series.get(c.poolId) ?? []));
+    const a = new AuditCollector();
+    checkHistoryCurrent(a, c.poolId, past.fold, past.prior ?? undefined, point);
+    const s = series.get(c.poolId) ?? [];
+    const b = new AuditCollector();
+    checkHistorySeries(b, c.poolId, [...s, point], s.length);
+    expect(a.findings).toEqual(b.findings);
+    expect(a.checks).toEqual(b.checks);
+    findings += a.findings.length;
+  }
+  // the market-cache timeline: the same known state at every instant a window can reach
+  const proven = new Map(next.map((c) => [c.poolId, provenPool(c)]));
+  const tInc = computeReserveTimeline(inc, proven);
+  const tFull = computeReserveTimeline(full, proven);
+  for (const c of next)
+    for (let at = atMs - MARKET_STATE_HORIZON_MS; at <= atMs + 5_000; at += 7_000)
+      expect(findStateAt(tInc, c.poolId, at)).toEqual(findStateAt(tFull, c.poolId, at));
+  // the latest contract of every pool
+  const latest = new Map<string, string>();
+  for (const o of loadLatestObservations(m)) if (o.contractId !== null) latest.set(o.poolId, o.contractId);
+  expect(inc.lastSeenPools).toEqual(latest);
+  return { rows, findings };
+}
+
+describe('incremental history', () => {
+  it('gives the findings of the whole series on a long mirror, reading O(pools) rows', () => {
+    const gen = makeGenerator(7);
+    let at = T;
+    let totalFindings = 0;
+    const rowsAt: number[] = [];
+    for (let s = 1; s <= 400; s++) {
+      at += 2_000 + (s % 3) * 500;
+      const list = gen(at);
+      if (s % 100 === 0 || s === 30) {
+        const r = compareAt(mirror, list, at);
+        rowsAt.push(r.rows);
+        totalFindings += r.findings;
+      }
+      record(mirror, at, list);
+    }
+    // the checks found something to agree on
+    expect(totalFindings).toBeGreaterThan(0);
+    // rows read do not grow with the mirror: a pool's fold, its prior, its recent contracts
+    for (const rows of rowsAt) expect(rows).toBeLessThan(POOLS * 40);
+    const observations = Number(mirrorDb(mirror).prepare('SELECT count(*) FROM observations').pluck().get());
+    expect(observations).toBe(400 * POOLS);
+  });
+
+  it('stays exact through a late re-verification and a snapshot recorded out of order', () => {
+    const gen = makeGenerator(11);
+    let at = T;
+    const kept: { at: number; list: Contract[] }[] = [];
+    for (let s = 1; s <= 120; s++) {
+      at += 3_000;
+      const list = gen(at);
+      if (s % 10 === 5) {
+        kept.push({ at, list });
+        continue; // recorded later, out of order
+      }
+      // every 7th snapshot re-verifies its contracts (unchecked → verified: the pool is re-folded)
+      record(mirror, at, list, s % 7 === 0);
+      if (s % 7 === 0) compareAt(mirror, gen(at + 3_000), at + 3_000);
+      if (s % 40 === 0) {
+        const old = kept.shift();
+        if (old !== undefined) record(mirror, old.at, old.list);
+        compareAt(mirror, gen(at + 3_000), at + 3_000);
+      }
+    }
+  });
+
+  it('a mirror migrated without folds reads the whole series once, then incrementally', () => {
+    const gen = makeGenerator(3);
+    let at = T;
+    for (let s = 1; s <= 20; s++) {
+      at += 2_000;
+      record(mirror, at, gen(at));
+    }
+    // as if migrated from version 2: folds not current
+    mirrorDb(mirror).prepare('UPDATE history_state SET through_snapshot_id = -1').run();
+    mirrorDb(mirror).prepare('DELETE FROM pool_history').run();
+    at += 2_000;
+    const next = gen(at);
+    const h = loadMirrorHistory(mirror, new Map(next.map((c) => [c.poolId, c.contractId])), at);
+    expect(h.pools).toBeUndefined();
+    expect(h.series?.size).toBe(POOLS);
+    record(mirror, at, next);
+    compareAt(mirror, gen(at + 2_000), at + 2_000);
+  });
+});

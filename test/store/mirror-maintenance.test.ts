@@ -1,0 +1,128 @@
+/**
+ * `reserve-audit mirror stats` / `mirror prune --keep-raw` (src/io/store/maintenance.ts,
+ * src/run/mirror.ts): on a mirror recorded from the reference server with swaps in between,
+ * pruning the raw responses and vacuuming shrinks the file, keeps snapshots, contracts and
+ * observations, and replay and history give exactly the results they gave before.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { computeMirrorStats, openMirror } from '../../src/io/store/index.js';
+import { loadPoolSeries, openMirrorForReading } from '../../src/run/history.js';
+import { runReplay } from '../../src/run/replay.js';
+import { runCliForTest } from '../helpers/run-cli.js';
+import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
+
+let server: ReferenceServer;
+let dir: string;
+let path: string;
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+  dir = mkdtempSync(join(tmpdir(), 'ra-mirror-maint-'));
+  path = join(dir, 'm.db');
+  for (let i = 0; i < 3; i++) {
+    const r = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', path]);
+    expect(r.code).toBe(0);
+    server.exchange.transfer({
+      sender: 'alice::1220aa',
+      instrument: server.exchange.cc(),
+      amount: '100',
+      memo: 'USDCx',
+    });
+    server.clock.advanceMs(120_000);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const replay = async () => {
+  const r = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+  const { durationMs, contractsPerSecond, phasesMs, ...summary } = r.summary;
+  return { summary, findings: r.findings, checks: r.checks };
+};
+
+const history = () => {
+  const m = openMirrorForReading(path);
+  try {
+    return loadPoolSeries(m);
+  } finally {
+    m.close();
+  }
+};
+
+describe('mirror stats and prune', () => {
+  it('stats: size by table, snapshots, pools, time span (text and JSON)', async () => {
+    const text = await runCliForTest(['mirror', 'stats', '--mirror', path]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^mirror .*m\.db \(schema \d+\): /);
+    expect(text.stdout).toContain('snapshots 3 (raw responses kept for 3)');
+    const json = await runCliForTest(['mirror', 'stats', '--mirror', path, '--json']);
+    const s = JSON.parse(json.stdout) as {
+      snapshots: number;
+      pools: number;
+      tables: { name: string; bytes: number }[];
+    };
+    expect(s.snapshots).toBe(3);
+    expect(s.pools).toBe(server.exchange.pools().filter((p) => p.active).length);
+    expect(s.tables.find((t) => t.name === 'bodies')?.bytes).toBeGreaterThan(0);
+  });
+
+  it('prune --keep-raw: raw responses of old snapshots go, replay and history give the same results', async () => {
+    const replayBefore = await replay();
+    const historyBefore = history();
+    const m = openMirror(path, { readonly: true });
+    const before = computeMirrorStats(m);
+    m.close();
+    // a window longer than the mirror's age prunes nothing
+    const keep = await runCliForTest(['mirror', 'prune', '--mirror', path, '--keep-raw', '3650d', '--json']);
+    expect(keep.code).toBe(0);
+    expect((JSON.parse(keep.stdout) as { pruned: { snapshots: number } }).pruned.snapshots).toBe(0);
+    const r = await runCliForTest(['mirror', 'prune', '--mirror', path, '--keep-raw', '0', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      pruned: { snapshots: number; responses: number; bodies: number };
+      vacuum: { beforeBytes: number; afterBytes: number };
+      stats: {
+        snapshots: number;
+        snapshotsWithRaw: number;
+        contracts: number;
+        observations: number;
+        fileBytes: number;
+      };
+    };
+    expect(out.pruned.snapshots).toBe(3);
+    expect(out.pruned.bodies).toBeGreaterThan(0);
+    expect(out.stats).toMatchObject({
+      snapshots: 3,
+      snapshotsWithRaw: 0,
+      contracts: before.contracts,
+      observations: before.observations,
+    });
+    expect(out.stats.fileBytes).toBeLessThan(before.fileBytes);
+    expect(out.vacuum.afterBytes).toBeLessThan(out.vacuum.beforeBytes);
+    expect(await replay()).toEqual(replayBefore);
+    expect(history()).toEqual(historyBefore);
+    // a pruned mirror keeps recording
+    const again = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', path]);
+    expect(again.code).toBe(0);
+  }, 60_000);
+
+  it('usage errors: prune needs --keep-raw as a duration; stats takes none (exit 2)', async () => {
+    const none = await runCliForTest(['mirror', 'prune', '--mirror', path]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('"--keep-raw" expected a duration like 7d');
+    const bad = await runCliForTest(['mirror', 'prune', '--mirror', path, '--keep-raw', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"--keep-raw" expected a duration like 7d, 12h or 30m, got "soon"');
+    const stats = await runCliForTest(['mirror', 'stats', '--mirror', path, '--keep-raw', '1d']);
+    expect(stats.code).toBe(2);
+    const missing = await runCliForTest(['mirror', 'stats', '--mirror', join(dir, 'none.db')]);
+    expect(missing.code).toBe(2);
+  });
+});
