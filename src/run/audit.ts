@@ -18,11 +18,17 @@ import {
 } from '../core/audit/index.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
-import type { ApiSnapshot } from '../core/wire/index.js';
+import type { ApiSnapshot, ProbeQuote } from '../core/wire/index.js';
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
-import { fetchSnapshot, type HttpClient } from '../io/http/index.js';
+import {
+  createHttpClient,
+  fetchSnapshot,
+  type HttpClient,
+  type RefetchResult,
+  refetchMarketData,
+} from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -136,6 +142,51 @@ export function loadMirrorHistory(
   return { series, known, lastSeenPools };
 }
 
+/** Re-fetch rounds for responses no seen state explains (docs/findings.md "Soundness"). */
+export const REFETCH_ROUNDS = 3;
+/** base wait before a round, × round number, jittered ×0.5–1.5 */
+export const REFETCH_BACKOFF_MS = 150;
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** The order books and probe quotes whose check could not be decided (what to fetch again). */
+function computeRefetchTodo(
+  r: AuditResult,
+  api: ApiSnapshot,
+  round: number,
+): { orderbooks: { tickerId: string; depth: number }[]; quotes: ProbeQuote[] } {
+  const orderbooks: { tickerId: string; depth: number }[] = [];
+  const probes = new Set<string>();
+  for (const f of r.findings) {
+    if (f.code === 'MARKET_DATA_STALE_UNVERIFIED' && typeof f.evidence.tickerId === 'string') {
+      const depth = typeof f.evidence.depth === 'number' && f.evidence.depth > 0 ? f.evidence.depth : 100;
+      // another depth is another request: a cached book is not served again
+      orderbooks.push({ tickerId: f.evidence.tickerId, depth: Math.max(2, depth - 2 * round) });
+    }
+    if (f.code === 'QUOTE_UNAVAILABLE' && typeof f.evidence.probe === 'string')
+      probes.add(`${f.evidence.probe}\u0000${f.pool}`);
+  }
+  const all = api.probeQuotes?.ok === true ? api.probeQuotes.value : [];
+  return { orderbooks, quotes: all.filter((q) => probes.has(`${q.kind}\u0000${q.poolId}`)) };
+}
+
+/** The snapshot with a re-fetch round folded in: newer books and quotes replace the old ones. */
+function mergeRefetch(api: ApiSnapshot, got: RefetchResult): ApiSnapshot {
+  const books = new Map(got.orderbooks.map((b) => [b.tickerId, b]));
+  const quotes = new Map(got.quotes.map((q) => [`${q.kind}\u0000${q.poolId}`, q]));
+  return {
+    ...api,
+    orderbooks: api.orderbooks.ok
+      ? { ok: true, value: api.orderbooks.value.map((b) => books.get(b.tickerId) ?? b) }
+      : api.orderbooks,
+    probeQuotes:
+      api.probeQuotes?.ok === true
+        ? { ok: true, value: api.probeQuotes.value.map((q) => quotes.get(`${q.kind}\u0000${q.poolId}`) ?? q) }
+        : api.probeQuotes,
+    proofsLater: [...(api.proofsLater ?? []), got.proofs],
+    raw: [...api.raw, ...got.raw],
+  };
+}
+
 /** Runs one audit end to end. Throws only when the audit cannot run at all. */
 export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const now = o.now ?? Date.now;
@@ -145,33 +196,44 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const types = await loadTypesOrDefault(o);
   // 1. fetch
   progress(`fetching ${o.baseUrl}`);
-  const api: ApiSnapshot = await fetchSnapshot({
-    baseUrl: o.baseUrl,
-    ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-    probeQuotes: o.probeQuotes === true,
-    ...(o.client === undefined ? {} : { client: o.client }),
-    clientOptions: {
+  const client =
+    o.client ??
+    createHttpClient({
       ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
       ...(o.retries === undefined ? {} : { retries: o.retries }),
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       ...(o.now === undefined ? {} : { now: o.now }),
-    },
-    now,
-  });
+    });
+  let api: ApiSnapshot;
+  try {
+    api = await fetchSnapshot({
+      baseUrl: o.baseUrl,
+      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+      probeQuotes: o.probeQuotes === true,
+      client,
+      now,
+    });
+  } catch (e) {
+    if (o.client === undefined) await client.close();
+    throw e;
+  }
   const tFetched = now();
-  const snapshot = computeAuditSnapshot(api);
+  let snapshot = computeAuditSnapshot(api);
   const entries = snapshot.proofs.ok ? snapshot.proofs.value : [];
   // 2. decode → type → hash → compare → reserves via the profile, once per proof
   progress(`verifying ${entries.length} proofs`);
-  const proofs: ReserveProof[] = entries.map((p) =>
-    verifyReserveProof({
-      contractId: p.contractId,
-      blob: p.createdEventBlob,
-      types,
-      profile,
-      sha256: sha256Node,
-    }),
-  );
+  const verify = (contractId: string, blob: string): ReserveProof =>
+    verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node });
+  const proofs: ReserveProof[] = entries.map((p) => verify(p.contractId, p.createdEventBlob));
+  const extraReserveProofs = new Map<string, ReserveProof>();
+  const verifyLater = (): void => {
+    const seen = new Set(entries.map((p) => p.contractId));
+    for (const set of snapshot.proofSets ?? [])
+      for (const e of set.entries)
+        if (!seen.has(e.contractId) && !extraReserveProofs.has(e.contractId))
+          extraReserveProofs.set(e.contractId, verify(e.contractId, e.createdEventBlob));
+  };
+  verifyLater();
   const tVerified = now();
   let mirror: Mirror | null = null;
   try {
@@ -185,14 +247,29 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       );
     }
     const tHistory = now();
-    // 4. the checks → findings
+    // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
     progress('running checks');
-    const result = runAuditChecks({
-      snapshot,
-      reserveProofs: proofs,
-      history,
-      profile,
-    });
+    const check = (): AuditResult =>
+      runAuditChecks({ snapshot, reserveProofs: proofs, history, profile, extraReserveProofs });
+    let result = check();
+    const deadline = t0 + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    try {
+      for (let round = 1; round <= REFETCH_ROUNDS; round++) {
+        const todo = computeRefetchTodo(result, api, round);
+        if (todo.orderbooks.length === 0 && todo.quotes.length === 0) break;
+        const wait = Math.round(REFETCH_BACKOFF_MS * round * (0.5 + Math.random()));
+        if (now() + wait >= deadline) break;
+        progress(`re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes`);
+        await new Promise((r) => setTimeout(r, wait));
+        const got = await refetchMarketData({ baseUrl: o.baseUrl, client, ...todo });
+        api = mergeRefetch(api, got);
+        snapshot = computeAuditSnapshot(api);
+        verifyLater();
+        result = check();
+      }
+    } finally {
+      if (o.client === undefined) await client.close();
+    }
     const tChecked = now();
     // 5. the report, then 6. the record (the mirror's verification derives from the same proofs)
     let snapshotId: number | null = null;

@@ -1,5 +1,12 @@
 /** The auditor's HTTP edge: the undici client and the snapshot fetcher. */
 export { createHttpClient, type HttpClient, type HttpClientOptions } from './client.js';
-export { type FetchSnapshotOptions, fetchSnapshot, type SnapshotProgress } from './fetch-snapshot.js';
+export {
+  type FetchSnapshotOptions,
+  fetchSnapshot,
+  type RefetchRequest,
+  type RefetchResult,
+  refetchMarketData,
+  type SnapshotProgress,
+} from './fetch-snapshot.js';
 export { redactUrl } from './redact-url.js';
 export { joinUrl, parseJsonBody, statusError } from './response.js';
