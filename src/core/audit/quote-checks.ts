@@ -284,6 +284,9 @@ export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
       );
       continue;
     }
-    checkOne(c, q, at.size === 0 ? pools : toPoolStates(x, at), x);
+    // priced on contracts older or newer than the proven ones: the other pools' states at that
+    // moment are unknown, so the route is taken as quoted and only its own pools are recomputed
+    const route = new Set((q.quote?.pools ?? []).map((h) => h.pool_id));
+    checkOne(c, q, at.size === 0 ? pools : toPoolStates(x, at).filter((p) => route.has(p.poolId)), x);
   }
 }

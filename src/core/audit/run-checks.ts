@@ -248,7 +248,11 @@ export function runAuditChecks(input: AuditInput): AuditResult {
         ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc })
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
-  if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
+  if (info !== null && reserves !== null)
+    checkPoolsInfo(c, info, proven, reserves, [
+      ...(after ?? []),
+      ...(s.proofSets ?? []).flatMap((x) => x.entries),
+    ]);
   runHistory(c, input, proven);
   const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   const volume = need(c, 'volume', 'volume', '/volume', s.volume);
