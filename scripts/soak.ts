@@ -8,6 +8,7 @@
  * or could-not-check) and the wall time. Exits 1 when any audit exited non-zero.
  *
  *   npm run soak -- --audits 25        # audits per (setting × mirror × probe) combination
+ *   npm run soak -- --audits 30 --audits-3000 20   # fewer at the 3000 swaps/min setting
  *   npm run soak -- --settings 600     # only the 600 swaps/min setting
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -78,6 +79,7 @@ interface Tally {
   codes: Map<string, number>;
   decided: number;
   undecided: number;
+  undecidedChecks: Map<string, number>;
   wallMs: number[];
 }
 
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
       traffic: { type: 'string', default: '600' },
       pools: { type: 'string' },
       audits: { type: 'string', default: '13' },
+      'audits-3000': { type: 'string' },
       settings: { type: 'string', default: '600,3000' },
       warmup: { type: 'string', default: '15' },
     },
@@ -120,10 +123,13 @@ async function main(): Promise<void> {
               codes: new Map(),
               decided: 0,
               undecided: 0,
+              undecidedChecks: new Map(),
               wallMs: [],
             };
             const mirrorPath = join(dir, `m-${s.name}-${probe}.db`);
-            for (let i = 0; i < n; i++) {
+            const count =
+              s.name === '3000' && values['audits-3000'] !== undefined ? Number(values['audits-3000']) : n;
+            for (let i = 0; i < count; i++) {
               const t0 = Date.now();
               const r = await runAudit({
                 baseUrl: base,
@@ -144,7 +150,10 @@ async function main(): Promise<void> {
               for (const k of r.checks)
                 if (MARKET_CHECK.test(k.name)) {
                   if (k.status === 'pass' || k.status === 'fail') t.decided++;
-                  else if (k.note !== 'no --probe-quotes') t.undecided++;
+                  else if (k.note !== 'no --probe-quotes') {
+                    t.undecided++;
+                    bump(t.undecidedChecks, k.name.replace(/^quote\..*/, 'quote.*'));
+                  }
                 }
               if (exit !== 0 || codes.length > 0) {
                 const counts = new Map<string, number>();
@@ -159,7 +168,8 @@ async function main(): Promise<void> {
             const pct = t.decided + t.undecided === 0 ? 100 : (100 * t.decided) / (t.decided + t.undecided);
             process.stdout.write(
               `${label}: ${t.audits} audits, exits ${[...t.exits].map(([k, v]) => `${v}×${k}`).join(' ')}; ` +
-                `market data decided ${pct.toFixed(2)} % (${t.decided}/${t.decided + t.undecided}); ` +
+                `market data decided ${pct.toFixed(2)} % (${t.decided}/${t.decided + t.undecided}` +
+                `${t.undecidedChecks.size === 0 ? '' : `; undecided ${[...t.undecidedChecks].map(([k, v]) => `${k}×${v}`).join(', ')}`}); ` +
                 `wall median ${wall[Math.floor(wall.length / 2)]} ms, max ${wall[wall.length - 1]} ms; ` +
                 `codes ${t.codes.size === 0 ? 'none' : [...t.codes].map(([k, v]) => `${k}×${v}`).join(', ')}\n`,
             );

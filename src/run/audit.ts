@@ -10,10 +10,12 @@ import { resolve } from 'node:path';
 import {
   type AuditOutcome,
   type AuditResult,
+  type AuditSnapshot,
   computeAuditSnapshot,
   type HistoryPoint,
   type KnownContract,
   type MirrorHistory,
+  PUBLISHED_MAX_AGE_SECONDS,
   runAuditChecks,
 } from '../core/audit/index.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
@@ -169,6 +171,18 @@ function computeRefetchTodo(
   return { orderbooks, quotes: all.filter((q) => probes.has(`${q.kind}\u0000${q.poolId}`)) };
 }
 
+/**
+ * How long until the newest proof snapshot (`updated_at` + the published 5 s pool cache) has
+ * expired, so the next /pools/proof shows the live state; 0 when unknown or past, at most 5 s.
+ */
+function computeSnapshotExpiryWaitMs(s: AuditSnapshot, nowMs: number): number {
+  const sets = s.proofSets ?? [];
+  if (sets.length === 0) return 0;
+  const latest = Math.max(...sets.map((x) => x.updatedAtMs));
+  const wait = latest + PUBLISHED_MAX_AGE_SECONDS.pools * 1000 + 25 - nowMs;
+  return wait > 0 && wait <= PUBLISHED_MAX_AGE_SECONDS.pools * 1000 + 25 ? wait : 0;
+}
+
 /** The snapshot with a re-fetch round folded in: newer books and quotes replace the old ones. */
 function mergeRefetch(api: ApiSnapshot, got: RefetchResult): ApiSnapshot {
   const books = new Map(got.orderbooks.map((b) => [b.tickerId, b]));
@@ -182,7 +196,11 @@ function mergeRefetch(api: ApiSnapshot, got: RefetchResult): ApiSnapshot {
       api.probeQuotes?.ok === true
         ? { ok: true, value: api.probeQuotes.value.map((q) => quotes.get(`${q.kind}\u0000${q.poolId}`) ?? q) }
         : api.probeQuotes,
-    proofsLater: [...(api.proofsLater ?? []), got.proofs],
+    proofsLater: [
+      ...(api.proofsLater ?? []),
+      ...(got.proofsBefore === undefined ? [] : [got.proofsBefore]),
+      got.proofs,
+    ],
     raw: [...api.raw, ...got.raw],
   };
 }
@@ -257,11 +275,15 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       for (let round = 1; round <= REFETCH_ROUNDS; round++) {
         const todo = computeRefetchTodo(result, api, round);
         if (todo.orderbooks.length === 0 && todo.quotes.length === 0) break;
-        const wait = Math.round(REFETCH_BACKOFF_MS * round * (0.5 + Math.random()));
+        // quotes are priced on live reserves, proofs come from a cached pool snapshot: wait for
+        // the snapshot to expire, so the proof fetched just before the quotes is fresh
+        const jitter = Math.round(REFETCH_BACKOFF_MS * round * (0.5 + Math.random()));
+        const wait =
+          todo.quotes.length > 0 ? Math.max(jitter, computeSnapshotExpiryWaitMs(snapshot, now())) : jitter;
         if (now() + wait >= deadline) break;
         progress(`re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes`);
         await new Promise((r) => setTimeout(r, wait));
-        const got = await refetchMarketData({ baseUrl: o.baseUrl, client, ...todo });
+        const got = await refetchMarketData({ baseUrl: o.baseUrl, client, ...todo, proofsFirst: true });
         api = mergeRefetch(api, got);
         snapshot = computeAuditSnapshot(api);
         verifyLater();

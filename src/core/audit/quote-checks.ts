@@ -27,6 +27,11 @@ export interface QuoteCheckInput {
   readonly contracts: ReadonlyMap<string, string>;
   /** every proven contract the auditor knows (this audit's proof sets, the mirror) → its reserves */
   readonly known?: ReadonlyMap<string, KnownContractReserves>;
+  /**
+   * true when some pool moved during the audit: the other pools' states when a quote was priced
+   * are then unknown, so the route is taken as quoted (its own pools recomputed exactly)
+   */
+  readonly poolsMoved?: boolean;
   readonly poolsInfo: readonly PoolInfoEntry[] | null;
   readonly tokens: readonly TokenInfoEntry[];
   readonly cc: TokenKey;
@@ -287,6 +292,7 @@ export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
     // priced on contracts older or newer than the proven ones: the other pools' states at that
     // moment are unknown, so the route is taken as quoted and only its own pools are recomputed
     const route = new Set((q.quote?.pools ?? []).map((h) => h.pool_id));
-    checkOne(c, q, at.size === 0 ? pools : toPoolStates(x, at).filter((p) => route.has(p.poolId)), x);
+    const own = at.size > 0 || x.poolsMoved === true;
+    checkOne(c, q, own && route.size > 0 ? toPoolStates(x, at).filter((p) => route.has(p.poolId)) : pools, x);
   }
 }

@@ -322,6 +322,12 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           reserves,
           contracts: new Map([...proven].map(([id, p]) => [id, p.contractId])),
           known: computeKnownContracts(timeline),
+          poolsMoved: (s.proofSets ?? []).some((set) =>
+            set.entries.some((e) => {
+              const p = proven.get(e.poolId);
+              return p !== undefined && p.contractId !== e.contractId;
+            }),
+          ),
           poolsInfo: info,
           tokens: tokens ?? [],
           cc: s.cc,

@@ -105,6 +105,8 @@ export interface RefetchRequest {
   readonly orderbooks: readonly { readonly tickerId: string; readonly depth: number }[];
   /** probes to send again */
   readonly quotes: readonly ProbeQuote[];
+  /** fetch /pools/proof before the quotes too (proof → quotes → proof) */
+  readonly proofsFirst?: boolean;
   readonly parseOptions?: ParseOptions;
 }
 
@@ -113,6 +115,8 @@ export interface RefetchResult {
   readonly orderbooks: readonly OrderbookSample[];
   /** same order as requested */
   readonly quotes: readonly ProbeQuote[];
+  /** /pools/proof fetched before them (with `proofsFirst`) */
+  readonly proofsBefore?: ApiResult<Awaited<ReturnType<typeof parsePoolsProofResponse>>>;
   /** /pools/proof fetched after them (the closing bracket of this round) */
   readonly proofs: ApiResult<Awaited<ReturnType<typeof parsePoolsProofResponse>>>;
   readonly raw: readonly RawResponse[];
@@ -126,6 +130,16 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
   const po = o.parseOptions ?? {};
   const raw: RawResponse[] = [];
   const orderbooks: OrderbookSample[] = [];
+  async function fetchProofs(): Promise<RefetchResult['proofs']> {
+    try {
+      const r = await o.client.send('GET', joinUrl(o.baseUrl, '/pools/proof'));
+      raw.push(r);
+      if (r.status !== 200) throw statusError(r);
+      return { ok: true, value: parsePoolsProofResponse(parseJsonBody(r), po) };
+    } catch (e) {
+      return failure(e);
+    }
+  }
   for (const b of o.orderbooks) {
     const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(b.tickerId)}&depth=${b.depth}`;
     try {
@@ -141,6 +155,7 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
     }
   }
   const quotes: ProbeQuote[] = [];
+  const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
   for (const q of o.quotes) {
     try {
       const r = await o.client.send('POST', joinUrl(o.baseUrl, '/connect/quote'), JSON.stringify(q.request));
@@ -150,16 +165,8 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
       quotes.push(q);
     }
   }
-  let proofs: RefetchResult['proofs'];
-  try {
-    const r = await o.client.send('GET', joinUrl(o.baseUrl, '/pools/proof'));
-    raw.push(r);
-    if (r.status !== 200) throw statusError(r);
-    proofs = { ok: true, value: parsePoolsProofResponse(parseJsonBody(r), po) };
-  } catch (e) {
-    proofs = failure(e);
-  }
-  return { orderbooks, quotes, proofs, raw };
+  const proofs = await fetchProofs();
+  return { orderbooks, quotes, proofs, raw, ...(before === undefined ? {} : { proofsBefore: before }) };
 }
 
 /** Fetches and validates everything one audit needs; never throws for one failing endpoint. */
