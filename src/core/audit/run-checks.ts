@@ -241,11 +241,27 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       null,
       makeFinding('NOTHING_TO_AUDIT', null, 'the exchange published no pools and no proofs', {}),
     );
+  const timeline = computeReserveTimeline(
+    input.history,
+    proven,
+    s.proofSets ?? null,
+    input.extraReserveProofs,
+  );
+  const latestSeen =
+    s.proofSets === undefined || s.proofSets.length === 0
+      ? null
+      : Math.max(...s.proofSets.map((x) => x.updatedAtMs));
   let reserves: Map<string, PoolReserves> | null = null;
   if (state !== null)
     reserves =
       proofs !== null
-        ? checkState(c, { proven, proofsAfter: after, state, cc: s.cc })
+        ? checkState(c, {
+            proven,
+            proofsAfter: after,
+            state,
+            cc: s.cc,
+            known: computeKnownContracts(timeline),
+          })
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
   if (info !== null && reserves !== null)
@@ -285,16 +301,6 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
   if (markets !== null) checkMarkets(c, markets, reserves);
-  const timeline = computeReserveTimeline(
-    input.history,
-    proven,
-    s.proofSets ?? null,
-    input.extraReserveProofs,
-  );
-  const latestSeen =
-    s.proofSets === undefined || s.proofSets.length === 0
-      ? null
-      : Math.max(...s.proofSets.map((x) => x.updatedAtMs));
   const cache: MarketCacheContext | null =
     s.timing === undefined ? null : { timeline, timing: s.timing, latestSeenMs: latestSeen };
   const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);

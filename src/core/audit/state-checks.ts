@@ -40,6 +40,14 @@ export interface StateCheckInput {
   readonly proofsAfter: readonly ProofEntry[] | null;
   readonly state: readonly StateEntry[];
   readonly cc: TokenKey | null;
+  /**
+   * proven contracts of other proof responses of this audit (contract → pool and reserves): a
+   * state naming one of them is compared with exactly that contract
+   */
+  readonly known?: ReadonlyMap<
+    string,
+    { readonly poolId: string; readonly reserveA: string; readonly reserveB: string }
+  >;
 }
 
 /** The reserves each pool's market data must be recomputed from (proven when comparable). */
@@ -177,11 +185,12 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
     const pf = p.fields;
     if (p.status !== 'proven' || pf === null) {
       c.skip('state', 'state.reserves', s.poolId, `proof ${p.status}`);
-    } else if (s.contractId === p.contractId) {
+    } else if (s.contractId === p.contractId || input.known?.get(s.contractId)?.poolId === s.poolId) {
       const f: Finding[] = [];
+      const k = s.contractId === p.contractId ? pf : (input.known?.get(s.contractId) ?? pf);
       for (const [name, exp, got] of [
-        ['reserve_a', pf.reserveA, s.reserveA],
-        ['reserve_b', pf.reserveB, s.reserveB],
+        ['reserve_a', k.reserveA, s.reserveA],
+        ['reserve_b', k.reserveB, s.reserveB],
       ] as const)
         if (!isSameAmount(exp, got))
           f.push(
@@ -189,7 +198,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
               'STATE_PROOF_MISMATCH',
               s.poolId,
               `/pools/state ${name} is ${got}, the proven contract holds ${exp}`,
-              { field: name, expected: exp, got, contractId: p.contractId },
+              { field: name, expected: exp, got, contractId: s.contractId },
             ),
           );
       c.record('state', 'state.reserves', s.poolId, f);
@@ -197,8 +206,8 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         poolId: s.poolId,
         tokenA: pf.tokenA ?? p.entry.tokenA,
         tokenB: pf.tokenB ?? p.entry.tokenB,
-        reserveA: pf.reserveA,
-        reserveB: pf.reserveB,
+        reserveA: k.reserveA,
+        reserveB: k.reserveB,
         feeRate: pf.feeRate ?? s.feeRate,
         symbol: s.symbol,
         label: 'proven',
