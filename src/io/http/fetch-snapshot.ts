@@ -175,6 +175,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
   const client =
     options.client ??
     createHttpClient({
+      ...(options.now === undefined ? {} : { now: options.now }),
       ...options.clientOptions,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
