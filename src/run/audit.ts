@@ -11,6 +11,7 @@ import {
   type AuditCoverage,
   type AuditOutcome,
   type AuditResult,
+  type AuditSnapshot,
   computeAuditCoverage,
   computeAuditSnapshot,
   EMPTY_HISTORY_FOLD,
@@ -19,14 +20,23 @@ import {
   MARKET_STATE_HORIZON_MS,
   type MirrorHistory,
   type PoolPast,
+  PUBLISHED_MAX_AGE_SECONDS,
   runAuditChecks,
 } from '../core/audit/index.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
-import { type ApiDialect, type ApiSnapshot, computeApiDialect } from '../core/wire/index.js';
+import { type ApiDialect, type ApiSnapshot, computeApiDialect, type ProbeQuote } from '../core/wire/index.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
-import { type BaseUrl, fetchSnapshot, type HttpClient, parseBaseUrl } from '../io/http/index.js';
+import {
+  type BaseUrl,
+  createHttpClient,
+  fetchSnapshot,
+  type HttpClient,
+  parseBaseUrl,
+  type RefetchResult,
+  refetchMarketData,
+} from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -162,6 +172,67 @@ function computeCurrentContracts(
   return out;
 }
 
+/** Re-fetch rounds for responses no seen state explains (docs/findings.md "Soundness"). */
+export const REFETCH_ROUNDS = 3;
+/** base wait before a round, × round number, jittered ×0.5–1.5 */
+export const REFETCH_BACKOFF_MS = 50;
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** The order books and probe quotes whose check could not be decided (what to fetch again). */
+function computeRefetchTodo(
+  r: AuditResult,
+  api: ApiSnapshot,
+  round: number,
+): { orderbooks: { tickerId: string; depth: number }[]; quotes: ProbeQuote[] } {
+  const orderbooks: { tickerId: string; depth: number }[] = [];
+  const probes = new Set<string>();
+  for (const f of r.findings) {
+    if (f.code === 'MARKET_DATA_STALE_UNVERIFIED' && typeof f.evidence.tickerId === 'string') {
+      const depth = typeof f.evidence.depth === 'number' && f.evidence.depth > 0 ? f.evidence.depth : 100;
+      // another depth is another request: a cached book is not served again
+      orderbooks.push({ tickerId: f.evidence.tickerId, depth: Math.max(2, depth - 2 * round) });
+    }
+    if (f.code === 'QUOTE_UNAVAILABLE' && typeof f.evidence.probe === 'string')
+      probes.add(`${f.evidence.probe}\u0000${f.pool}`);
+  }
+  const all = api.probeQuotes?.ok === true ? api.probeQuotes.value : [];
+  return { orderbooks, quotes: all.filter((q) => probes.has(`${q.kind}\u0000${q.poolId}`)) };
+}
+
+/**
+ * How long until the newest proof snapshot (`updated_at` + the published 5 s pool cache) has
+ * expired, so the next /pools/proof shows the live state; 0 when unknown or past, at most 5 s.
+ */
+function computeSnapshotExpiryWaitMs(s: AuditSnapshot, nowMs: number): number {
+  const sets = s.proofSets ?? [];
+  if (sets.length === 0) return 0;
+  const latest = Math.max(...sets.map((x) => x.updatedAtMs));
+  const wait = latest + PUBLISHED_MAX_AGE_SECONDS.pools * 1000 + 25 - nowMs;
+  return wait > 0 && wait <= PUBLISHED_MAX_AGE_SECONDS.pools * 1000 + 25 ? wait : 0;
+}
+
+/** The snapshot with a re-fetch round folded in: newer books and quotes replace the old ones. */
+function mergeRefetch(api: ApiSnapshot, got: RefetchResult): ApiSnapshot {
+  const books = new Map(got.orderbooks.map((b) => [b.tickerId, b]));
+  const quotes = new Map(got.quotes.map((q) => [`${q.kind}\u0000${q.poolId}`, q]));
+  return {
+    ...api,
+    orderbooks: api.orderbooks.ok
+      ? { ok: true, value: api.orderbooks.value.map((b) => books.get(b.tickerId) ?? b) }
+      : api.orderbooks,
+    probeQuotes:
+      api.probeQuotes?.ok === true
+        ? { ok: true, value: api.probeQuotes.value.map((q) => quotes.get(`${q.kind}\u0000${q.poolId}`) ?? q) }
+        : api.probeQuotes,
+    proofsLater: [
+      ...(api.proofsLater ?? []),
+      ...(got.proofsBefore === undefined ? [] : [got.proofsBefore]),
+      got.proofs,
+    ],
+    raw: [...api.raw, ...got.raw],
+  };
+}
+
 /** Runs one audit end to end. Throws only when the audit cannot run at all. */
 export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const now = o.now ?? Date.now;
@@ -173,33 +244,45 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const types = await loadTypesOrDefault(o);
   // 1. fetch
   progress(`fetching ${base.display}`);
-  const api: ApiSnapshot = await fetchSnapshot({
-    baseUrl: base.request,
-    ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-    probeQuotes: o.probeQuotes === true,
-    ...(o.client === undefined ? {} : { client: o.client }),
-    clientOptions: {
+  const client =
+    o.client ??
+    createHttpClient({
       ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
       ...(o.retries === undefined ? {} : { retries: o.retries }),
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       ...(o.now === undefined ? {} : { now: o.now }),
-    },
-    now,
-  });
+    });
+  let api: ApiSnapshot;
+  try {
+    api = await fetchSnapshot({
+      baseUrl: base.request,
+      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+      probeQuotes: o.probeQuotes === true,
+      client,
+      now,
+    });
+  } catch (e) {
+    if (o.client === undefined) await client.close();
+    throw e;
+  }
   const tFetched = now();
-  const snapshot = computeAuditSnapshot(api);
+  let snapshot = computeAuditSnapshot(api);
   const entries = snapshot.proofs.ok ? snapshot.proofs.value : [];
   // 2. decode → type → hash → compare → reserves via the profile, once per proof
   progress(`verifying ${entries.length} proofs`);
-  const proofs: ReserveProof[] = entries.map((p) =>
-    verifyReserveProof({
-      contractId: p.contractId,
-      blob: p.createdEventBlob,
-      types,
-      profile,
-      sha256: sha256Node,
-    }),
-  );
+  const verify = (contractId: string, blob: string): ReserveProof =>
+    verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node });
+  const proofs: ReserveProof[] = entries.map((p) => verify(p.contractId, p.createdEventBlob));
+  // the proofs of the later /pools/proof fetches (the closing bracket, re-fetch rounds)
+  const extraReserveProofs = new Map<string, ReserveProof>();
+  const verifyLater = (): void => {
+    const seen = new Set(entries.map((p) => p.contractId));
+    for (const set of snapshot.proofSets ?? [])
+      for (const e of set.entries)
+        if (!seen.has(e.contractId) && !extraReserveProofs.has(e.contractId))
+          extraReserveProofs.set(e.contractId, verify(e.contractId, e.createdEventBlob));
+  };
+  verifyLater();
   const tVerified = now();
   let mirror: Mirror | null = null;
   try {
@@ -212,14 +295,33 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       history = loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
     }
     const tHistory = now();
-    // 4. the checks → findings
+    // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
     progress('running checks');
-    const result = runAuditChecks({
-      snapshot,
-      reserveProofs: proofs,
-      history,
-      profile,
-    });
+    const check = (): AuditResult =>
+      runAuditChecks({ snapshot, reserveProofs: proofs, history, profile, extraReserveProofs });
+    let result = check();
+    const deadline = t0 + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    try {
+      for (let round = 1; round <= REFETCH_ROUNDS; round++) {
+        const todo = computeRefetchTodo(result, api, round);
+        if (todo.orderbooks.length === 0 && todo.quotes.length === 0) break;
+        // quotes are priced on live reserves, proofs come from a cached pool snapshot: wait for
+        // the snapshot to expire, so the proof fetched just before the quotes is fresh
+        const jitter = Math.round(REFETCH_BACKOFF_MS * round * (0.5 + Math.random()));
+        const wait =
+          todo.quotes.length > 0 ? Math.max(jitter, computeSnapshotExpiryWaitMs(snapshot, now())) : jitter;
+        if (now() + wait >= deadline) break;
+        progress(`re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes`);
+        await new Promise((r) => setTimeout(r, wait));
+        const got = await refetchMarketData({ baseUrl: base.request, client, ...todo, proofsFirst: true });
+        api = mergeRefetch(api, got);
+        snapshot = computeAuditSnapshot(api);
+        verifyLater();
+        result = check();
+      }
+    } finally {
+      if (o.client === undefined) await client.close();
+    }
     const tChecked = now();
     // 5. the report, then 6. the record (the mirror's verification derives from the same proofs)
     let snapshotId: number | null = null;

@@ -7,12 +7,14 @@ import { describe, expect, it } from 'vitest';
 import {
   type AuditSnapshot,
   CLOCK_SLACK_MS,
+  clipToLatestSeen,
   computeCandidateInstants,
   computeComputedAtWindow,
   computeStateWindow,
   DEFAULT_RESERVE_PROFILE,
   findStateAt,
   type HistoryPoint,
+  isWindowCovered,
   type MarketTiming,
   type ResponseTiming,
   runAuditChecks,
@@ -92,8 +94,8 @@ describe('timeline helpers', () => {
     [
       'p',
       [
-        { contractId: 'a', createdAtMs: 100, reserveA: '1', reserveB: '1' },
-        { contractId: 'b', createdAtMs: 200, reserveA: '1', reserveB: '2' },
+        { contractId: 'a', createdAtMs: 100, seenUntilMs: 150, reserveA: '1', reserveB: '1' },
+        { contractId: 'b', createdAtMs: 200, seenUntilMs: 300, reserveA: '1', reserveB: '2' },
       ],
     ],
   ]);
@@ -106,6 +108,31 @@ describe('timeline helpers', () => {
   it('candidate instants: the window start and every creation inside it', () => {
     expect(computeCandidateInstants(tl, ['p'], { loMs: 150, hiMs: 250, source: 'age' })).toEqual([150, 200]);
     expect(computeCandidateInstants(tl, ['p'], { loMs: 50, hiMs: 90, source: 'age' })).toEqual([50]);
+  });
+  it('a window is covered only where a proof showed the contract current (no unseen gap)', () => {
+    expect(isWindowCovered(tl, ['p'], { loMs: 100, hiMs: 150 })).toBe(true);
+    expect(isWindowCovered(tl, ['p'], { loMs: 210, hiMs: 300 })).toBe(true);
+    // (150, 200): contracts the auditor never saw may have been current
+    expect(isWindowCovered(tl, ['p'], { loMs: 140, hiMs: 210 })).toBe(false);
+    expect(isWindowCovered(tl, ['p'], { loMs: 250, hiMs: 301 })).toBe(false);
+    expect(isWindowCovered(tl, ['q'], { loMs: 250, hiMs: 260 })).toBe(false);
+  });
+  it('a window ends at the newest proof snapshot', () => {
+    expect(clipToLatestSeen({ loMs: 10, hiMs: 50, source: 'age' }, 40)).toEqual({
+      loMs: 10,
+      hiMs: 40,
+      source: 'age',
+    });
+    expect(clipToLatestSeen({ loMs: 60, hiMs: 90, source: 'age' }, 40)).toEqual({
+      loMs: 40,
+      hiMs: 40,
+      source: 'age',
+    });
+    expect(clipToLatestSeen({ loMs: 10, hiMs: 30, source: 'age' }, 40)).toEqual({
+      loMs: 10,
+      hiMs: 30,
+      source: 'age',
+    });
   });
 });
 
@@ -203,10 +230,36 @@ describe('cached tickers', () => {
 });
 
 describe('cached /stats', () => {
-  function runStats(fetchMs: number, tvl: string, volume?: string) {
+  function runStats(
+    fetchMs: number,
+    tvl: string,
+    volume?: string,
+    bounds?: { inner: [string, string]; outer: [string, string] },
+  ) {
     const base = honestSnapshot();
+    const win = (count: string, vol: string) => ({
+      startTime: 'a',
+      endTime: 'b',
+      swapCount: count,
+      volumeCc: vol,
+      feesCc: '0',
+      lpFeesCc: '0',
+      protocolFeesCc: '0',
+    });
     const snapshot: AuditSnapshot = {
       ...base,
+      ...(bounds === undefined || !base.volume.ok
+        ? {}
+        : {
+            volume: {
+              ok: true,
+              value: {
+                ...base.volume.value,
+                statsInner: win(...bounds.inner),
+                statsOuter: win(...bounds.outer),
+              },
+            },
+          }),
       timing: {
         tickers: null,
         orderbooks: new Map(),
@@ -240,9 +293,19 @@ describe('cached /stats', () => {
     expect(r.checks.find((c) => c.name === 'stats.volume')?.status).toBe('skipped');
     expect(r.findings.map((f) => f.code)).toContain('MARKET_DATA_STALE_UNVERIFIED');
   });
-  it('/stats 24 h ≠ /volume with no swap in between → STATS_VOLUME_MISMATCH', () => {
-    const r = runStats(T_C1 + 3600 * S, '3600.0000000000', '5.0000000000');
+  it('/stats 24 h outside the windows bounding it → STATS_VOLUME_MISMATCH', () => {
+    const r = runStats(T_C1 + 3600 * S, '3600.0000000000', '5.0000000000', {
+      inner: ['0', '1.0000000000'],
+      outer: ['0', '4.0000000000'],
+    });
     expect(r.findings.map((f) => f.code)).toContain('STATS_VOLUME_MISMATCH');
     expect(r.outcome).toBe('failed');
+  });
+  it('/stats 24 h ≠ /volume but inside the bounding windows → pass (computed at another instant)', () => {
+    const r = runStats(T_C1 + 3600 * S, '3600.0000000000', '5.0000000000', {
+      inner: ['0', '1.0000000000'],
+      outer: ['0', '9.0000000000'],
+    });
+    expect(r.checks.find((c) => c.name === 'stats.volume')?.status).toBe('pass');
   });
 });

@@ -78,8 +78,13 @@ describe('fetchSnapshot against the reference server', () => {
     expect(snap.orderbooks.value.map((o) => o.tickerId)).toEqual(
       snap.aggregatorPairs.value.map((p) => p.ticker_id),
     );
-    // 3 + tokens, swap, markets, exchange, pools info, stats + 4 volume + pairs, tickers + one book per pair
-    expect(snap.raw).toHaveLength(3 + 6 + 4 + 2 + snap.aggregatorPairs.value.length);
+    // 3 + tokens, swap, markets, exchange, pools info, stats + 4 volume + 2 windows bounding /stats
+    // + pairs, tickers + one book per pair + the closing /pools/proof
+    expect(snap.raw).toHaveLength(3 + 6 + 4 + 2 + 2 + snap.aggregatorPairs.value.length + 1);
+    expect(new URL(snap.raw[snap.raw.length - 1]?.url ?? '').pathname).toBe('/v1/public/pools/proof');
+    expect(snap.volume.value.statsOuter).toBeDefined();
+    expect(snap.volume.value.statsInner).toBeDefined();
+    expect(snap.proofsLater?.[0]?.ok).toBe(true);
     for (const r of snap.raw) {
       expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(r.status).toBe(200);

@@ -229,7 +229,7 @@ export const FINDING_CODES = {
     'error',
     'volume',
     'asserted',
-    '/stats 24 h volume differs from the /volume default window',
+    '/stats 24 h count or volume lies outside the /volume windows that bound every trailing 24 h window it may cover',
   ),
   STATS_TVL_MISMATCH: def(
     'error',
@@ -248,7 +248,7 @@ export const FINDING_CODES = {
     'warning',
     'market',
     'could-not-check',
-    'cached market data matches no known reserve state, and the pool changed within its cache window: not checked',
+    'cached market data matches no known reserve state, and the auditor did not see every state of the pool within its cache window (after re-fetching): not checked',
   ),
   // tokens
   TOKEN_MISSING: def('error', 'tokens', 'asserted', 'a pool token is not listed in /tokens/info'),

@@ -12,7 +12,7 @@ import type {
   ExchangeInfoResponse,
 } from '../wire/index.js';
 import type { RawResponse } from '../wire/snapshot.js';
-import { formatApiTimestampMicros } from '../wire/timestamp.js';
+import { formatApiTimestampMicros, parseApiTimestampMs } from '../wire/timestamp.js';
 import type { ResponseTiming } from './market-time.js';
 import type {
   AuditSnapshot,
@@ -20,6 +20,7 @@ import type {
   MalformedEntries,
   MalformedEntry,
   MarketTiming,
+  ProofSet,
   TokenKey,
   VolumeWindow,
 } from './snapshot.js';
@@ -72,6 +73,7 @@ function pathOf(url: string, baseUrl: string): { path: string; query: Map<string
 /** The timing of the last 200 GET of each market-data endpoint (raw responses, fetch order). */
 export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
   let tickers: ResponseTiming | null = null;
+  let pairs: ResponseTiming | null = null;
   let stats: ResponseTiming | null = null;
   let volumeDefault: ResponseTiming | null = null;
   let poolsMaxAgeSeconds: number | null = null;
@@ -81,6 +83,7 @@ export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
     if (r.method !== 'GET' || r.status !== 200) continue;
     const { path, query } = pathOf(r.url, base);
     if (isAggregatorEndpoint(path, 'tickers')) tickers = timingOf(r);
+    else if (isAggregatorEndpoint(path, 'pairs')) pairs = timingOf(r);
     else if (path === '/stats') stats = timingOf(r);
     else if (path === '/volume' && query.size === 0) volumeDefault = timingOf(r);
     else if (path === '/pools/state') poolsMaxAgeSeconds = r.maxAgeSeconds ?? null;
@@ -89,14 +92,39 @@ export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
       if (id !== undefined) orderbooks.set(id, timingOf(r));
     }
   }
-  return { tickers, orderbooks, stats, volumeDefault, poolsMaxAgeSeconds };
+  return { tickers, pairs, orderbooks, stats, volumeDefault, poolsMaxAgeSeconds };
+}
+
+/** /pools/proof entries, normalised. */
+function mapProofs(r: ApiSnapshot['proofsBefore']): AuditSnapshot['proofs'] {
+  return map(r, (v) =>
+    v.data.pools.map((p) => ({
+      poolId: p.pool_id,
+      poolCid: p.pool_cid,
+      tokenA: { admin: p.token_a_instrument.admin, id: p.token_a_instrument.id },
+      tokenB: { admin: p.token_b_instrument.admin, id: p.token_b_instrument.id },
+      contractId: p.reserve_contract.contract_id,
+      updateId: p.reserve_contract.update_id,
+      template: {
+        packageId: p.reserve_contract.template.package_id,
+        packageName: p.reserve_contract.template.package_name,
+        moduleName: p.reserve_contract.template.module_name,
+        entityName: p.reserve_contract.template.entity_name,
+      },
+      ledgerCreatedAt: p.reserve_contract.ledger_created_at,
+      createdEventBlob: p.reserve_contract.created_event_blob,
+      reserveA: p.reserve_contract.reserve_a,
+      reserveB: p.reserve_contract.reserve_b,
+      totalLpSupply: p.reserve_contract.total_lp_supply,
+    })),
+  );
 }
 
 /** The malformed pool entries of both proof fetches (one per pool or index and path) and of the state. */
 export function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
   const proofs: MalformedEntry[] = [];
   const seen = new Set<string>();
-  for (const r of [s.proofsBefore, s.proofsAfter])
+  for (const r of [s.proofsBefore, s.proofsAfter, ...(s.proofsLater ?? [])])
     for (const m of r.ok ? (r.value.malformed ?? []) : []) {
       const key = `${m.poolId ?? `#${m.index}`}|${m.path}`;
       if (seen.has(key)) continue;
@@ -108,28 +136,15 @@ export function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
 
 /** Maps the snapshot; `proofs` are `proofsBefore`. */
 export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
-  const proofs = (r: ApiSnapshot['proofsBefore']): AuditSnapshot['proofs'] =>
-    map(r, (v) =>
-      v.data.pools.map((p) => ({
-        poolId: p.pool_id,
-        poolCid: p.pool_cid,
-        tokenA: { admin: p.token_a_instrument.admin, id: p.token_a_instrument.id },
-        tokenB: { admin: p.token_b_instrument.admin, id: p.token_b_instrument.id },
-        contractId: p.reserve_contract.contract_id,
-        updateId: p.reserve_contract.update_id,
-        template: {
-          packageId: p.reserve_contract.template.package_id,
-          packageName: p.reserve_contract.template.package_name,
-          moduleName: p.reserve_contract.template.module_name,
-          entityName: p.reserve_contract.template.entity_name,
-        },
-        ledgerCreatedAt: p.reserve_contract.ledger_created_at,
-        createdEventBlob: p.reserve_contract.created_event_blob,
-        reserveA: p.reserve_contract.reserve_a,
-        reserveB: p.reserve_contract.reserve_b,
-        totalLpSupply: p.reserve_contract.total_lp_supply,
-      })),
-    );
+  const proofs = mapProofs;
+  const proofSets: ProofSet[] = [];
+  for (const r of [s.proofsBefore, s.proofsAfter, ...(s.proofsLater ?? [])]) {
+    if (!r.ok) continue;
+    const at = parseApiTimestampMs(r.value.data.updated_at);
+    const entries = proofs(r);
+    if (at !== null && entries.ok) proofSets.push({ updatedAtMs: at, entries: entries.value });
+  }
+
   const cc: TokenKey | null = s.swapInfo.ok
     ? {
         admin: s.swapInfo.value.data.fees.network_fee.instrument_admin,
@@ -210,6 +225,9 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
       default: vol(v.default.response.data),
       whole: vol(v.whole.response.data),
       parts: [vol(v.firstHalf.response.data), vol(v.secondHalf.response.data)],
+      ...(v.statsOuter === undefined || v.statsInner === undefined
+        ? {}
+        : { statsOuter: vol(v.statsOuter.response.data), statsInner: vol(v.statsInner.response.data) }),
     })),
     stats: map(s.stats, (v) => ({
       ccVolume24h: v.stats.swaps.cc_volume_24h,
@@ -220,6 +238,7 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
     quotes: s.probeQuotes === null ? null : map(s.probeQuotes, (v) => v),
     cc,
     malformed: computeMalformedEntries(s),
+    proofSets,
     timing: computeMarketTiming(s),
   };
 }

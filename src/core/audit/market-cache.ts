@@ -1,20 +1,27 @@
 /**
  * Deciding a market-data mismatch when the data may come from a cache (public-api.md "Limits",
- * api-decisions §8; docs/decisions/audit.md "Cached market data"). Rule, per check:
- *   1. the data matches the current reserves → pass (decided by the caller before this);
- *   2. the current proven contracts of the pools involved were all created before the earliest
- *      instant the data's pool state can come from → the data must match them: the mismatch stands;
- *   3. else, it matches the known joint state at some instant of its state window → pass, with an
- *      info finding MARKET_DATA_FROM_CACHE;
- *   4. else → MARKET_DATA_STALE_UNVERIFIED (warning, could-not-check), recorded as a SKIPPED check:
- *      the proofs were verified; a cache older than every known state does not change the exit code.
+ * api-decisions §8; docs/findings.md "Soundness"). An error is an accusation: it is emitted only
+ * when no honest timeline explains the data. Rule, per check:
+ *   1. the data matches the current proven reserves → pass (decided by the caller before this);
+ *   2. it matches the known joint state at some instant of its state window → pass, with an info
+ *      finding MARKET_DATA_FROM_CACHE;
+ *   3. else, the state of every pool involved is KNOWN at every instant of the window (each
+ *      instant lies between a proven contract's creation and the last proof that showed it
+ *      current: `isWindowCovered`) → the data matches no state it can come from: the mismatch
+ *      stands (error);
+ *   4. else → MARKET_DATA_STALE_UNVERIFIED (warning, could-not-check), recorded as a SKIPPED
+ *      check: the data may come from a state the auditor never saw. The audit pipeline re-fetches
+ *      such responses (src/run/audit.ts) before settling for this.
+ * The window's end is capped at the newest proof snapshot (`clipToLatestSeen`).
  */
 
 import { formatInstantMs } from '../wire/timestamp.js';
 import { type AuditArea, type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
+  clipToLatestSeen,
   computeCandidateInstants,
   computeLatestChangeMs,
+  isWindowCovered,
   type ReserveTimeline,
   type TimeWindow,
 } from './market-time.js';
@@ -37,6 +44,8 @@ export function capMaxAge(headerSeconds: number | null, publishedSeconds: number
 export interface MarketCacheContext {
   readonly timeline: ReserveTimeline;
   readonly timing: MarketTiming;
+  /** the newest proof snapshot (`updated_at`, exchange clock) fetched after the market data */
+  readonly latestSeenMs?: number | null;
 }
 
 export interface CachedCheck {
@@ -53,6 +62,8 @@ export interface CachedCheck {
   readonly evalAt: (atMs: number) => readonly Finding[] | null;
   /** e.g. "ticker BTC_CC" */
   readonly what: string;
+  /** extra evidence for the could-not-check finding (e.g. the ticker id, for re-fetching) */
+  readonly evidence?: Readonly<Record<string, unknown>>;
 }
 
 const isError = (f: Finding): boolean => f.severity === 'error';
@@ -63,26 +74,26 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     c.record(k.area, k.name, k.pool, k.findings);
     return;
   }
-  const w = k.window;
+  const w = clipToLatestSeen(k.window, ctx.latestSeenMs ?? null);
   const latest = computeLatestChangeMs(ctx.timeline, k.pools);
-  if (latest === null || latest < w.loMs) {
-    c.record(k.area, k.name, k.pool, k.findings);
-    return;
-  }
   const windowEvidence = {
     stateWindow: [formatInstantMs(w.loMs), formatInstantMs(w.hiMs)],
     windowSource: w.source,
-    newestContractCreatedAt: formatInstantMs(latest),
+    newestContractCreatedAt: latest === null ? null : formatInstantMs(latest),
+    ...k.evidence,
   };
+  let lastEval: readonly Finding[] | null = null;
   for (const t of computeCandidateInstants(ctx.timeline, k.pools, w)) {
     const r = k.evalAt(t);
-    if (r === null || r.some(isError)) continue;
+    if (r === null) continue;
+    lastEval = r;
+    if (r.some(isError)) continue;
     c.record(k.area, k.name, k.pool, [
       ...r,
       makeFinding(
         'MARKET_DATA_FROM_CACHE',
         k.pool,
-        `${k.what} matches the proven reserves current at ${formatInstantMs(t)}, inside its cache window (the newest contract is from ${formatInstantMs(latest)})`,
+        `${k.what} matches the proven reserves current at ${formatInstantMs(t)}, inside its cache window${latest === null ? '' : ` (the newest contract is from ${formatInstantMs(latest)})`}`,
         {
           ...windowEvidence,
           matchedStateAt: formatInstantMs(t),
@@ -92,6 +103,10 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     ]);
     return;
   }
+  if (isWindowCovered(ctx.timeline, k.pools, w)) {
+    c.record(k.area, k.name, k.pool, lastEval ?? k.findings);
+    return;
+  }
   c.skipWithFinding(
     k.area,
     k.name,
@@ -99,7 +114,7 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     makeFinding(
       'MARKET_DATA_STALE_UNVERIFIED',
       k.pool,
-      `${k.what} matches no known reserve state, and the pool changed within its cache window (${formatInstantMs(w.loMs)} … ${formatInstantMs(w.hiMs)}): not checked`,
+      `${k.what} matches no known reserve state, and the auditor did not see every state of the pool within its cache window (${formatInstantMs(w.loMs)} … ${formatInstantMs(w.hiMs)}): not checked`,
       { ...windowEvidence, currentMismatch: k.findings.map((f) => f.message) },
     ),
   );

@@ -92,8 +92,19 @@ export function checkPairs(
   c: AuditCollector,
   pairs: readonly PairEntry[],
   groups: ReadonlyMap<string, PoolReserves[]>,
+  cache: MarketCacheContext | null = null,
+  cc: TokenKey | null = null,
 ): void {
   const f: Finding[] = [];
+  const timing = cache?.timing.pairs ?? null;
+  // pairs are cached (60 s) over the 5 s pool snapshot: "deepest" is decided like a ticker
+  const window =
+    cache === null || timing === null
+      ? null
+      : computeStateWindow(
+          computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator),
+          capMaxAge(cache.timing.poolsMaxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
+        );
   const got = new Map(pairs.map((p) => [p.tickerId, p]));
   for (const [id, list] of groups) {
     const p = got.get(id);
@@ -124,16 +135,35 @@ export function checkPairs(
           got: p.poolId,
         }),
       );
-    else if (p.poolId !== null && p.poolId !== deepest.poolId)
-      f.push(
-        makeFinding(
-          'PAIR_MISMATCH',
-          p.poolId,
-          `pair ${id} names pool ${p.poolId}, the deepest pool is ${deepest.poolId}`,
-          { expected: deepest.poolId, got: p.poolId },
-          { label: deepest.label },
-        ),
-      );
+    else if (p.poolId !== null && p.poolId !== deepest.poolId) {
+      const named = p.poolId;
+      const deepestFinding = (d: PoolReserves): Finding[] =>
+        d.poolId === named
+          ? []
+          : [
+              makeFinding(
+                'PAIR_MISMATCH',
+                named,
+                `pair ${id} names pool ${named}, the deepest pool is ${d.poolId}`,
+                { expected: d.poolId, got: named },
+                { label: d.label },
+              ),
+            ];
+      recordCachedCheck(c, cache, {
+        area: 'market',
+        name: 'market.pairs',
+        pool: named,
+        findings: deepestFinding(deepest),
+        window,
+        pools: list.map((x) => x.poolId),
+        what: `pair ${id}`,
+        evalAt: (at) => {
+          if (cache === null) return null;
+          const d = deepestAt(list, cache, cc, at);
+          return d === null ? null : deepestFinding(d);
+        },
+      });
+    }
   }
   for (const p of pairs)
     if (!groups.has(p.tickerId))

@@ -14,6 +14,10 @@
  * Known reserve states are piecewise constant in time (a state is current from its contract's
  * ledger creation to the creation of the next known contract), so the joint states in a window are
  * the ones at its start and at every known creation inside it (`computeCandidateInstants`).
+ * That reading is only used to ACCEPT data (a match is a genuine proven state of the pool). To
+ * REJECT data, the whole window must be covered by what the auditor has seen: each pool's state is
+ * known only on [contract creation, last proof showing it] (`isWindowCovered`); between two such
+ * intervals contracts the auditor never saw may have been current.
  * All times are ms; ledger times come from the exchange's clock, fetch times from the auditor's.
  */
 
@@ -53,6 +57,11 @@ export interface KnownReserveState {
   readonly contractId: string;
   /** ledger creation time of the contract, ms */
   readonly createdAtMs: number;
+  /**
+   * the latest instant (exchange clock) a proof showed this contract as the pool's current one:
+   * it was current throughout [createdAtMs, seenUntilMs] (a consumed contract never comes back)
+   */
+  readonly seenUntilMs: number;
   readonly reserveA: string;
   readonly reserveB: string;
 }
@@ -145,4 +154,41 @@ export function computeChangesWithin(
       if (s.createdAtMs >= w.loMs && s.createdAtMs <= w.hiMs)
         out.push({ poolId: p, contractId: s.contractId, createdAtMs: s.createdAtMs });
   return out;
+}
+
+/**
+ * Whether the state of every pool of `pools` is known at every instant of `w`: `w` lies inside
+ * the union of the pools' intervals [createdAtMs, seenUntilMs] (docs/findings.md "Soundness").
+ */
+export function isWindowCovered(
+  timeline: ReserveTimeline,
+  pools: Iterable<string>,
+  w: { readonly loMs: number; readonly hiMs: number },
+): boolean {
+  for (const p of pools) {
+    const list = [...(timeline.get(p) ?? [])].sort((a, b) => a.createdAtMs - b.createdAtMs);
+    let pos = w.loMs;
+    let covered = false;
+    for (const s of list) {
+      if (s.createdAtMs > pos) break;
+      if (s.seenUntilMs >= pos) pos = s.seenUntilMs + 1;
+      if (pos > w.hiMs) {
+        covered = true;
+        break;
+      }
+    }
+    if (!covered) return false;
+  }
+  return true;
+}
+
+/**
+ * The window of a response fetched before the latest proof: its pool state is no newer than that
+ * proof's snapshot (the market data and the proofs come from one pool snapshot sequence,
+ * api-decisions §2, public-api.md "Limits"), so `hiMs` is capped at `latestSeenMs`; a window
+ * wholly after it (auditor clock ahead of the exchange's) shrinks to that instant.
+ */
+export function clipToLatestSeen(w: TimeWindow, latestSeenMs: number | null): TimeWindow {
+  if (latestSeenMs === null || w.hiMs <= latestSeenMs) return w;
+  return { loMs: Math.min(w.loMs, latestSeenMs), hiMs: latestSeenMs, source: w.source };
 }

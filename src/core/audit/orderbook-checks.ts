@@ -148,6 +148,7 @@ export function checkOrderbooks(
       window,
       pools: list.map((x) => x.poolId),
       what: `orderbook ${b.tickerId}`,
+      evidence: { tickerId: b.tickerId, depth: 2 * Math.max(b.bids.length, b.asks.length) },
       evalAt: (at) => {
         if (cache === null) return null;
         const d = deepestAt(list, cache, cc, at);

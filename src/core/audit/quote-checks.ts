@@ -4,13 +4,16 @@
  * server uses (quoteConnectSwap) over the PROVEN reserves, the published fee rates and policy.
  * A quote that pays out more than the recomputation is QUOTE_TOO_GENEROUS; any other difference in
  * the returned amount, fee percentage, network fee or route is QUOTE_MISMATCH; a wrong memo, a
- * wrongly accepted/rejected request or a bad echo is QUOTE_RULE_VIOLATION. When the quote names a
- * reserve contract other than the proven one (the pool moved), the probe is could-not-check.
+ * wrongly accepted/rejected request or a bad echo is QUOTE_RULE_VIOLATION. A quote names the
+ * reserve contract of each hop: it is recomputed from exactly that contract when the auditor has
+ * it proven (any proof of this audit, before or after the quote, or the mirror), whatever happened
+ * since; a contract the auditor never saw makes the probe could-not-check (the pipeline re-quotes).
  */
 import { formatMemo, quoteConnectSwap } from '../amm/index.js';
 import type { ExchangePolicy, PoolState, Token } from '../amm/types.js';
 import { isSameAmount, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
+import type { ReserveTimeline } from './market-time.js';
 import type { PoolInfoEntry, ProbeQuote, TokenInfoEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
@@ -22,10 +25,31 @@ export interface QuoteCheckInput {
   readonly reserves: ReadonlyMap<string, PoolReserves>;
   /** proven reserve contract per pool */
   readonly contracts: ReadonlyMap<string, string>;
+  /** every proven contract the auditor knows (this audit's proof sets, the mirror) → its reserves */
+  readonly known?: ReadonlyMap<string, KnownContractReserves>;
+  /**
+   * true when some pool moved during the audit: the other pools' states when a quote was priced
+   * are then unknown, so the route is taken as quoted (its own pools recomputed exactly)
+   */
+  readonly poolsMoved?: boolean;
   readonly poolsInfo: readonly PoolInfoEntry[] | null;
   readonly tokens: readonly TokenInfoEntry[];
   readonly cc: TokenKey;
   readonly policy: ExchangePolicy;
+}
+
+export interface KnownContractReserves {
+  readonly poolId: string;
+  readonly reserveA: string;
+  readonly reserveB: string;
+}
+
+/** contract id → pool and proven reserves, from the known reserve states. */
+export function computeKnownContracts(timeline: ReserveTimeline): Map<string, KnownContractReserves> {
+  const out = new Map<string, KnownContractReserves>();
+  for (const [poolId, list] of timeline)
+    for (const s of list) out.set(s.contractId, { poolId, reserveA: s.reserveA, reserveB: s.reserveB });
+  return out;
 }
 
 function toToken(k: TokenKey & { readonly symbol?: string }, tokens: readonly TokenInfoEntry[]): Token {
@@ -39,21 +63,24 @@ function toToken(k: TokenKey & { readonly symbol?: string }, tokens: readonly To
   };
 }
 
-/** Rebuilds the pool states the quote function needs from the audited reserves. */
-function toPoolStates(x: QuoteCheckInput): PoolState[] {
+/**
+ * Rebuilds the pool states the quote function needs from the audited reserves; `at` replaces a
+ * pool's reserves by those of a named proven contract (pool id → contract id).
+ */
+function toPoolStates(x: QuoteCheckInput, at: ReadonlyMap<string, string> = new Map()): PoolState[] {
   const share = new Map((x.poolsInfo ?? []).map((i) => [i.poolId, i.adminFeeShare]));
   return [...x.reserves.values()].map((r) => ({
     poolId: r.poolId,
     tokenA: toToken(r.tokenA, x.tokens),
     tokenB: toToken(r.tokenB, x.tokens),
-    reserveA: r.reserveA,
-    reserveB: r.reserveB,
+    reserveA: x.known?.get(at.get(r.poolId) ?? '')?.reserveA ?? r.reserveA,
+    reserveB: x.known?.get(at.get(r.poolId) ?? '')?.reserveB ?? r.reserveB,
     totalLpSupply: '1',
     feeRate: r.feeRate,
     adminFeeShare: share.get(r.poolId) ?? '0',
     active: true,
     reserveContract: {
-      contractId: x.contracts.get(r.poolId) ?? '',
+      contractId: at.get(r.poolId) ?? x.contracts.get(r.poolId) ?? '',
       updateId: '',
       createdAtMicros: 0n,
       createdEventBlob: '',
@@ -142,22 +169,6 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
     return;
   }
   const want = expected.body;
-  // the quote must be priced on the proven contracts, else the pool moved
-  const moved = got.pools.filter(
-    (h) => x.contracts.get(h.pool_id) !== undefined && x.contracts.get(h.pool_id) !== h.contract_id,
-  );
-  if (moved.length > 0) {
-    c.couldNotCheck(
-      'quote',
-      name,
-      pool,
-      makeFinding('QUOTE_UNAVAILABLE', pool, `probe ${q.kind}: pool moved between the proofs and the quote`, {
-        expected: moved.map((h) => x.contracts.get(h.pool_id)),
-        got: moved.map((h) => h.contract_id),
-      }),
-    );
-    return;
-  }
   const memo = formatMemo(q.request.buyInstrumentId, q.request.affiliateCode ?? null);
   if (got.memo !== memo)
     f.push(
@@ -251,5 +262,37 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
 /** Checks every probe quote; records one check per probe (quote.<kind> per pool). */
 export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
   const pools = toPoolStates(x);
-  for (const q of x.quotes) checkOne(c, q, pools, x);
+  for (const q of x.quotes) {
+    // a quote names the reserve contract of every hop: recompute with exactly those reserves
+    const at = new Map<string, string>();
+    const unknown: { pool_id: string; contract_id: string }[] = [];
+    for (const h of q.status === 200 ? (q.quote?.pools ?? []) : []) {
+      if (x.contracts.get(h.pool_id) === h.contract_id) continue;
+      if (x.known?.get(h.contract_id)?.poolId === h.pool_id) at.set(h.pool_id, h.contract_id);
+      else if (x.contracts.has(h.pool_id)) unknown.push(h);
+    }
+    if (unknown.length > 0) {
+      c.couldNotCheck(
+        'quote',
+        `quote.${q.kind}`,
+        q.poolId,
+        makeFinding(
+          'QUOTE_UNAVAILABLE',
+          q.poolId,
+          `probe ${q.kind}: the quote was computed from reserve contract(s) no proof of this audit showed (${unknown.map((h) => h.contract_id.slice(0, 16)).join(', ')}…)`,
+          {
+            probe: q.kind,
+            expected: unknown.map((h) => x.contracts.get(h.pool_id)),
+            got: unknown.map((h) => h.contract_id),
+          },
+        ),
+      );
+      continue;
+    }
+    // priced on contracts older or newer than the proven ones: the other pools' states at that
+    // moment are unknown, so the route is taken as quoted and only its own pools are recomputed
+    const route = new Set((q.quote?.pools ?? []).map((h) => h.pool_id));
+    const own = at.size > 0 || x.poolsMoved === true;
+    checkOne(c, q, own && route.size > 0 ? toPoolStates(x, at).filter((p) => route.has(p.poolId)) : pools, x);
+  }
 }

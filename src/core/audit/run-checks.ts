@@ -39,8 +39,8 @@ import { checkMarkets, checkPairs, checkTickers, computePairPools } from './mark
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
 import { checkProofs, type ProvenPool } from './proof-checks.js';
-import { checkQuotes } from './quote-checks.js';
-import type { AuditSnapshot, Fetched, StateEntry } from './snapshot.js';
+import { checkQuotes, computeKnownContracts } from './quote-checks.js';
+import type { AuditSnapshot, Fetched, ProofSet, StateEntry } from './snapshot.js';
 import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } from './state-checks.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
 
@@ -89,6 +89,8 @@ export interface AuditInput {
   /** null when no mirror was given (history checks are skipped) */
   readonly history: MirrorHistory | null;
   readonly profile: ReserveProfile;
+  /** the proof step's result for contracts of later proof sets that `snapshot.proofs` does not hold */
+  readonly extraReserveProofs?: ReadonlyMap<string, ReserveProof>;
   readonly options?: { readonly lpShareTolerance?: string };
 }
 
@@ -192,18 +194,24 @@ function pastOf(h: MirrorHistory, poolId: string, contractId: string): PoolPast 
 const microsToMs = (m: bigint | null): number | null => (m === null ? null : Number(m / 1000n));
 
 /**
- * The proven reserve states known per pool, oldest first: the mirror's observations with proven
- * reserves (one per contract) and the current proven contract (docs/decisions/audit.md).
+ * The proven reserve states known per pool, oldest first (docs/findings.md "Soundness"): the
+ * mirror's observations with proven reserves (known at their creation only), and every contract
+ * a /pools/proof response of this audit showed (proofs before and after the market data, re-fetch
+ * rounds) whose proof is proven, known current from its creation to the last response showing it.
+ * Without proof sets (hand-built snapshots) the current contract is taken as current until now.
  */
 export function computeReserveTimeline(
   history: MirrorHistory | null,
   proven: ReadonlyMap<string, ProvenPool>,
+  proofSets: readonly ProofSet[] | null = null,
+  extraProofs: ReadonlyMap<string, ReserveProof> = new Map(),
 ): Map<string, KnownReserveState[]> {
-  const out = new Map<string, KnownReserveState[]>();
-  const add = (pool: string, k: KnownReserveState): void => {
-    const list = out.get(pool) ?? [];
-    if (!list.some((x) => x.contractId === k.contractId)) list.push(k);
-    out.set(pool, list);
+  const byContract = new Map<string, { poolId: string; state: KnownReserveState }>();
+  const put = (poolId: string, k: KnownReserveState): void => {
+    const had = byContract.get(k.contractId);
+    if (had !== undefined && had.poolId !== poolId) return;
+    if (had === undefined || had.state.seenUntilMs < k.seenUntilMs)
+      byContract.set(k.contractId, { poolId, state: k });
   };
   for (const [poolId, p] of proven) {
     if (p.status !== 'proven' || p.fields === null) continue;
@@ -211,23 +219,59 @@ export function computeReserveTimeline(
       const at = microsToMs(h.ledgerCreatedAtMicros);
       if (!h.proven || h.contractId === null || at === null || h.reserveA === null || h.reserveB === null)
         continue;
-      add(poolId, { contractId: h.contractId, createdAtMs: at, reserveA: h.reserveA, reserveB: h.reserveB });
+      put(poolId, {
+        contractId: h.contractId,
+        createdAtMs: at,
+        seenUntilMs: at,
+        reserveA: h.reserveA,
+        reserveB: h.reserveB,
+      });
     }
-    const at = microsToMs(p.ledgerCreatedAtMicros ?? parseTimestampMicros(p.entry.ledgerCreatedAt));
-    if (at === null) continue;
-    const list = (out.get(poolId) ?? []).filter((x) => x.contractId !== p.contractId);
-    list.push({
-      contractId: p.contractId,
-      createdAtMs: at,
-      reserveA: p.fields.reserveA,
-      reserveB: p.fields.reserveB,
-    });
-    // the current contract stays last even if an older one claims a later time
-    const cur = list.pop();
-    list.sort((a, b) => a.createdAtMs - b.createdAtMs);
-    if (cur !== undefined) list.push(cur);
+  }
+  const provenByContract = new Map<string, { createdAtMs: number; reserveA: string; reserveB: string }>();
+  for (const p of proven.values()) {
+    const at = microsToMs(p.ledgerCreatedAtMicros);
+    if (p.status === 'proven' && p.fields !== null && at !== null)
+      provenByContract.set(p.contractId, { createdAtMs: at, ...p.fields });
+  }
+  for (const [id, r] of extraProofs) {
+    const at = microsToMs(r.createdAtMicros);
+    if (r.status === 'proven' && r.provenFields !== null && at !== null)
+      provenByContract.set(id, { createdAtMs: at, ...r.provenFields });
+  }
+  if (proofSets === null) {
+    for (const [poolId, p] of proven) {
+      const k = provenByContract.get(p.contractId);
+      if (k !== undefined)
+        put(poolId, {
+          contractId: p.contractId,
+          createdAtMs: k.createdAtMs,
+          seenUntilMs: Number.MAX_SAFE_INTEGER,
+          reserveA: k.reserveA,
+          reserveB: k.reserveB,
+        });
+    }
+  } else
+    for (const set of proofSets)
+      for (const e of set.entries) {
+        const k = provenByContract.get(e.contractId);
+        if (k === undefined || !proven.has(e.poolId)) continue;
+        put(e.poolId, {
+          contractId: e.contractId,
+          createdAtMs: k.createdAtMs,
+          seenUntilMs: Math.max(k.createdAtMs, set.updatedAtMs),
+          reserveA: k.reserveA,
+          reserveB: k.reserveB,
+        });
+      }
+  const out = new Map<string, KnownReserveState[]>();
+  for (const { poolId, state } of byContract.values()) {
+    const list = out.get(poolId) ?? [];
+    list.push(state);
     out.set(poolId, list);
   }
+  for (const list of out.values())
+    list.sort((a, b) => a.createdAtMs - b.createdAtMs || a.seenUntilMs - b.seenUntilMs);
   return out;
 }
 
@@ -259,6 +303,16 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       null,
       makeFinding('NOTHING_TO_AUDIT', null, 'the exchange published no pools and no proofs', {}),
     );
+  const timeline = computeReserveTimeline(
+    input.history,
+    proven,
+    s.proofSets ?? null,
+    input.extraReserveProofs,
+  );
+  const latestSeen =
+    s.proofSets === undefined || s.proofSets.length === 0
+      ? null
+      : Math.max(...s.proofSets.map((x) => x.updatedAtMs));
   let reserves: Map<string, PoolReserves> | null = null;
   if (state !== null)
     reserves =
@@ -270,10 +324,15 @@ export function runAuditChecks(input: AuditInput): AuditResult {
             cc: s.cc,
             malformedProofPools: computeMalformedPools(malformed.proofs),
             malformedStatePools: computeMalformedPools(malformed.state),
+            known: computeKnownContracts(timeline),
           })
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
-  if (info !== null && reserves !== null) checkPoolsInfo(c, info, proven, reserves, after);
+  if (info !== null && reserves !== null)
+    checkPoolsInfo(c, info, proven, reserves, [
+      ...(after ?? []),
+      ...(s.proofSets ?? []).flatMap((x) => x.entries),
+    ]);
   runHistory(c, input, proven, computeMalformedPools(malformed.proofs));
   const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   const volume = need(c, 'volume', 'volume', '/volume', s.volume);
@@ -316,13 +375,11 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
   if (markets !== null) checkMarkets(c, markets, reserves);
-  const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
-  if (pairs !== null) checkPairs(c, pairs, groups);
-  const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
   const cache: MarketCacheContext | null =
-    s.timing === undefined
-      ? null
-      : { timeline: computeReserveTimeline(input.history, proven), timing: s.timing };
+    s.timing === undefined ? null : { timeline, timing: s.timing, latestSeenMs: latestSeen };
+  const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
+  if (pairs !== null) checkPairs(c, pairs, groups, cache, s.cc);
+  const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
   if (tickers !== null) checkTickers(c, tickers, groups, cache, s.cc);
   const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
   if (books !== null) checkOrderbooks(c, books, groups, cache, s.cc);
@@ -344,6 +401,13 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           quotes,
           reserves,
           contracts: new Map([...proven].map(([id, p]) => [id, p.contractId])),
+          known: computeKnownContracts(timeline),
+          poolsMoved: (s.proofSets ?? []).some((set) =>
+            set.entries.some((e) => {
+              const p = proven.get(e.poolId);
+              return p !== undefined && p.contractId !== e.contractId;
+            }),
+          ),
           poolsInfo: info,
           tokens: tokens ?? [],
           cc: s.cc,

@@ -134,11 +134,21 @@ export interface VolumeSplit {
   readonly default: VolumeWindow;
   readonly whole: VolumeWindow;
   readonly parts: readonly VolumeWindow[];
+  /** the windows bounding the /stats 24 h figures (stats-bounds.ts); absent when not fetched */
+  readonly statsOuter?: VolumeWindow;
+  readonly statsInner?: VolumeWindow;
+}
+
+/** One /pools/proof response: its snapshot time (exchange clock, `updated_at`) and entries. */
+export interface ProofSet {
+  readonly updatedAtMs: number;
+  readonly entries: readonly ProofEntry[];
 }
 
 /** Fetch times and cache headers of the cached market-data responses (docs/decisions/audit.md). */
 export interface MarketTiming {
   readonly tickers: ResponseTiming | null;
+  readonly pairs?: ResponseTiming | null;
   /** by ticker id */
   readonly orderbooks: ReadonlyMap<string, ResponseTiming>;
   readonly stats: ResponseTiming | null;
@@ -173,6 +183,11 @@ export interface AuditSnapshot {
   readonly cc: TokenKey | null;
   /** malformed pool entries of /pools/proof and /pools/state (absent: none) */
   readonly malformed?: MalformedEntries;
+  /**
+   * every /pools/proof response that parsed, in fetch order (before, after, the closing bracket and
+   * re-fetch rounds); absent in hand-built snapshots
+   */
+  readonly proofSets?: readonly ProofSet[];
   /** absent: no timing known (hand-built snapshots) — cached data is then compared strictly */
   readonly timing?: MarketTiming;
 }

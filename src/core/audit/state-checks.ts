@@ -44,6 +44,14 @@ export interface StateCheckInput {
   readonly malformedProofPools?: ReadonlySet<string>;
   /** pools whose /pools/state entry was malformed (not missing from the state: unreadable) */
   readonly malformedStatePools?: ReadonlySet<string>;
+  /**
+   * proven contracts of other proof responses of this audit (contract → pool and reserves): a
+   * state naming one of them is compared with exactly that contract
+   */
+  readonly known?: ReadonlyMap<
+    string,
+    { readonly poolId: string; readonly reserveA: string; readonly reserveB: string }
+  >;
 }
 
 /** The reserves each pool's market data must be recomputed from (proven when comparable). */
@@ -189,11 +197,12 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
     const pf = p.fields;
     if (p.status !== 'proven' || pf === null) {
       c.skip('state', 'state.reserves', s.poolId, `proof ${p.status}`);
-    } else if (s.contractId === p.contractId) {
+    } else if (s.contractId === p.contractId || input.known?.get(s.contractId)?.poolId === s.poolId) {
       const f: Finding[] = [];
+      const k = s.contractId === p.contractId ? pf : (input.known?.get(s.contractId) ?? pf);
       for (const [name, exp, got] of [
-        ['reserve_a', pf.reserveA, s.reserveA],
-        ['reserve_b', pf.reserveB, s.reserveB],
+        ['reserve_a', k.reserveA, s.reserveA],
+        ['reserve_b', k.reserveB, s.reserveB],
       ] as const)
         if (!isSameAmount(exp, got))
           f.push(
@@ -201,7 +210,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
               'STATE_PROOF_MISMATCH',
               s.poolId,
               `/pools/state ${name} is ${got}, the proven contract holds ${exp}`,
-              { field: name, expected: exp, got, contractId: p.contractId },
+              { field: name, expected: exp, got, contractId: s.contractId },
             ),
           );
       c.record('state', 'state.reserves', s.poolId, f);
@@ -209,8 +218,8 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         poolId: s.poolId,
         tokenA: pf.tokenA ?? p.entry.tokenA,
         tokenB: pf.tokenB ?? p.entry.tokenB,
-        reserveA: pf.reserveA,
-        reserveB: pf.reserveB,
+        reserveA: k.reserveA,
+        reserveB: k.reserveB,
         feeRate: pf.feeRate ?? s.feeRate,
         symbol: s.symbol,
         label: 'proven',
@@ -315,7 +324,9 @@ export function checkPoolsInfo(
   proofsAfter: readonly ProofEntry[] | null,
 ): void {
   const byId = new Map(info.map((i) => [i.poolId, i]));
-  const after = new Map((proofsAfter ?? []).map((p) => [p.poolId, p.contractId]));
+  // every contract a proof of this audit showed for the pool (before, after, closing, re-fetches)
+  const seen = new Map<string, Set<string>>();
+  for (const e of proofsAfter ?? []) seen.set(e.poolId, (seen.get(e.poolId) ?? new Set()).add(e.contractId));
   for (const [id, p] of proven) {
     const i = byId.get(id);
     const f: Finding[] = [];
@@ -364,7 +375,23 @@ export function checkPoolsInfo(
             { label: 'asserted' },
           ),
         );
-      if (i.contractId !== p.contractId && i.contractId !== after.get(id) && i.contractId !== p.entry.poolCid)
+      const seenHere = seen.get(id) ?? new Set<string>();
+      if (i.contractId !== p.contractId && !seenHere.has(i.contractId) && i.contractId !== p.entry.poolCid) {
+        if (seenHere.size > 1 || (seenHere.size === 1 && !seenHere.has(p.contractId))) {
+          // the pool moved during the audit: /pools/info may name a contract current in between
+          c.skipWithFinding(
+            'state',
+            'state.pools-info',
+            id,
+            makeFinding(
+              'STATE_NOT_COMPARABLE',
+              id,
+              '/pools/info names a reserve contract no proof of this audit showed, and the pool moved during the audit: contract not compared',
+              { field: 'contract_id', expected: [...seenHere], got: i.contractId },
+            ),
+          );
+          continue;
+        }
         f.push(
           makeFinding(
             'POOLS_INFO_MISMATCH',
@@ -373,6 +400,7 @@ export function checkPoolsInfo(
             { field: 'contract_id', expected: p.contractId, got: i.contractId },
           ),
         );
+      }
     }
     c.record('state', 'state.pools-info', id, f);
   }

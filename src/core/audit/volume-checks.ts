@@ -7,7 +7,6 @@
  * Sums of published 10-decimal strings are exact: compared without tolerance.
  */
 import { Dec } from '../money/decimal.js';
-import { formatInstantMs } from '../wire/timestamp.js';
 import { isSameAmount, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
@@ -16,13 +15,7 @@ import {
   PUBLISHED_MAX_AGE_SECONDS,
   recordCachedCheck,
 } from './market-cache.js';
-import {
-  computeChangesWithin,
-  computeComputedAtWindow,
-  computeStateWindow,
-  findStateAt,
-  type TimeWindow,
-} from './market-time.js';
+import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';
 import type {
   StateEntry,
   StatsSummary,
@@ -126,7 +119,7 @@ export function checkStats(
           { field: 'count_24h', expected: v.default.swapCount, got: s.count24h },
         ),
       );
-    recordStatsVolume(c, f, cache, statsWindow, reserves);
+    recordStatsVolume(c, s, v, f, cache);
   }
   let sum = new Dec(0);
   let label: 'proven' | 'asserted' = 'proven';
@@ -172,45 +165,68 @@ export function checkStats(
 }
 
 /**
- * /stats 24 h figures vs the /volume default window: both are trailing 24 h windows, but cached
- * separately (60 s vs 30 s) and so computed at different instants. A difference is only decisive
- * when no swap the auditor knows of (a reserve contract created) falls between the earliest and the
- * latest instant either could have been computed at; otherwise it is MARKET_DATA_STALE_UNVERIFIED.
+ * /stats 24 h figures vs /volume (stats-bounds.ts): equal to the default window → pass; else the
+ * figures must lie between the inner and the outer window — every trailing 24 h window /stats may
+ * have been computed over contains the inner one and lies inside the outer one, and counts and
+ * volumes only grow with the window. Outside → STATS_VOLUME_MISMATCH; inside → pass (the two were
+ * computed at different instants). Without the bounds (older snapshots) a difference is
+ * MARKET_DATA_STALE_UNVERIFIED when timing is known, else an error.
  */
 function recordStatsVolume(
   c: AuditCollector,
+  s: StatsSummary,
+  v: VolumeSplit,
   f: readonly Finding[],
   cache: MarketCacheContext | null,
-  statsWindow: TimeWindow | null,
-  reserves: ReadonlyMap<string, PoolReserves>,
 ): void {
-  const vt = cache?.timing.volumeDefault ?? null;
-  if (f.length === 0 || cache === null || statsWindow === null || vt === null) {
+  if (f.length === 0) {
     c.record('volume', 'stats.volume', null, f);
     return;
   }
-  const vw = computeComputedAtWindow(vt, PUBLISHED_MAX_AGE_SECONDS.volumeOpen);
-  const span = { loMs: Math.min(statsWindow.loMs, vw.loMs), hiMs: Math.max(statsWindow.hiMs, vw.hiMs) };
-  const swaps = computeChangesWithin(cache.timeline, reserves.keys(), span);
-  if (swaps.length === 0) {
-    c.record('volume', 'stats.volume', null, f);
+  const outer = v.statsOuter;
+  const inner = v.statsInner;
+  if (outer === undefined || inner === undefined) {
+    if (cache === null) c.record('volume', 'stats.volume', null, f);
+    else
+      c.skipWithFinding(
+        'volume',
+        'stats.volume',
+        null,
+        makeFinding(
+          'MARKET_DATA_STALE_UNVERIFIED',
+          null,
+          '/stats 24 h figures differ from /volume, and the windows bounding them were not fetched: not checked',
+          {
+            currentMismatch: f.map((x) => x.message),
+          },
+        ),
+      );
     return;
   }
-  c.skipWithFinding(
-    'volume',
-    'stats.volume',
-    null,
-    makeFinding(
-      'MARKET_DATA_STALE_UNVERIFIED',
-      null,
-      `/stats 24 h figures differ from /volume, and ${swaps.length} swap(s) fall between the instants they were computed at (${formatInstantMs(span.loMs)} … ${formatInstantMs(span.hiMs)}): not checked`,
-      {
-        window: [formatInstantMs(span.loMs), formatInstantMs(span.hiMs)],
-        swaps: swaps.slice(0, 20).map((x) => ({ ...x, createdAtMs: formatInstantMs(x.createdAtMs) })),
-        currentMismatch: f.map((x) => x.message),
-      },
-    ),
-  );
+  const out: Finding[] = [];
+  const within = (field: string, got: string, lo: string, hi: string): void => {
+    const g = parseDecimal(got);
+    const l = parseDecimal(lo);
+    const h = parseDecimal(hi);
+    if (g !== null && l !== null && h !== null && g.gte(l) && g.lte(h)) return;
+    out.push(
+      makeFinding(
+        'STATS_VOLUME_MISMATCH',
+        null,
+        `/stats ${field} ${got} is outside [${lo}, ${hi}], the /volume windows every trailing 24 h window it may cover lies between`,
+        {
+          field,
+          expected: [lo, hi],
+          got,
+          inner: [inner.startTime, inner.endTime],
+          outer: [outer.startTime, outer.endTime],
+        },
+      ),
+    );
+  };
+  within('count_24h', String(s.count24h), inner.swapCount, outer.swapCount);
+  within('cc_volume_24h', s.ccVolume24h, inner.volumeCc, outer.volumeCc);
+  c.record('volume', 'stats.volume', null, out);
 }
 
 export function checkTokens(

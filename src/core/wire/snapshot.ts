@@ -89,6 +89,13 @@ export interface VolumeChecks {
   readonly whole: VolumeSample;
   readonly firstHalf: VolumeSample;
   readonly secondHalf: VolumeSample;
+  /**
+   * The bounds of the /stats 24 h figures (docs/findings.md "Soundness"): `statsOuter` covers
+   * every trailing 24 h window /stats may have been computed over (start = earliest − 24 h, end
+   * omitted = the server's now, after /stats), `statsInner` lies inside all of them.
+   */
+  readonly statsOuter?: VolumeSample;
+  readonly statsInner?: VolumeSample;
 }
 
 export interface OrderbookSample {
@@ -145,6 +152,11 @@ export interface ApiSnapshot {
   readonly aggregatorPath?: AggregatorPath | null;
   /** null unless probe quotes were requested */
   readonly probeQuotes: ApiResult<readonly ProbeQuote[]> | null;
+  /**
+   * /pools/proof fetched AFTER the market data and probe quotes (the closing bracket), then once
+   * after each round of re-fetched responses; absent in snapshots of older versions
+   */
+  readonly proofsLater?: readonly ApiResult<PoolsProofPerPool>[];
   /** every response in fetch order */
   readonly raw: readonly RawResponse[];
 }

@@ -10,6 +10,7 @@
  * are still fetched. If the very first request cannot connect or times out (after its retries),
  * the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
  */
+import { computeStatsVolumeBounds } from '../../core/audit/stats-bounds.js';
 import {
   AGGREGATOR_PATHS,
   type AggregatorPath,
@@ -74,12 +75,110 @@ function failure(e: unknown): { ok: false; reason: string; code: string } {
   return { ok: false, reason: e instanceof Error ? e.message : String(e), code: 'INTERNAL' };
 }
 
+type ProbePlanEntry = Omit<ProbeQuote, 'status' | 'quote' | 'error' | 'shapeError'>;
+
+/** A probe with what came back for it. */
+function readProbe(p: ProbePlanEntry, r: RawResponse, po: ParseOptions): ProbeQuote {
+  let quote: ProbeQuote['quote'] = null;
+  let error: string | null = null;
+  let shapeError: string | null = null;
+  try {
+    const json = parseJsonBody(r);
+    if (r.status === 200) quote = parseConnectQuoteResponse(json, po);
+    else error = parseErrorResponse(json, po).error;
+  } catch (e) {
+    shapeError = isReserveAuditError(e) ? e.shortMessage : String(e);
+  }
+  return {
+    kind: p.kind,
+    poolId: p.poolId,
+    request: p.request,
+    expect: p.expect,
+    status: r.status,
+    quote,
+    error,
+    shapeError,
+  };
+}
+
+export interface RefetchRequest {
+  readonly baseUrl: string;
+  readonly client: HttpClient;
+  /** order books to fetch again; `depth` differs from the first fetch, so a cached book is not served again */
+  readonly orderbooks: readonly { readonly tickerId: string; readonly depth: number }[];
+  /** probes to send again */
+  readonly quotes: readonly ProbeQuote[];
+  /** fetch /pools/proof before the quotes too (proof → quotes → proof) */
+  readonly proofsFirst?: boolean;
+  readonly parseOptions?: ParseOptions;
+}
+
+export interface RefetchResult {
+  /** the order books that came back (a failed one is left out: the first one stands) */
+  readonly orderbooks: readonly OrderbookSample[];
+  /** same order as requested */
+  readonly quotes: readonly ProbeQuote[];
+  /** /pools/proof fetched before them (with `proofsFirst`) */
+  readonly proofsBefore?: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+  /** /pools/proof fetched after them (the closing bracket of this round) */
+  readonly proofs: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+  readonly raw: readonly RawResponse[];
+}
+
+/**
+ * One re-fetch round (docs/findings.md "Soundness"): the given order books and probe quotes
+ * again, then /pools/proof. Never throws for a failing request.
+ */
+export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResult> {
+  const po = o.parseOptions ?? {};
+  const raw: RawResponse[] = [];
+  const orderbooks: OrderbookSample[] = [];
+  async function fetchProofs(): Promise<RefetchResult['proofs']> {
+    try {
+      const r = await o.client.send('GET', joinUrl(o.baseUrl, '/pools/proof'));
+      raw.push(r);
+      if (r.status !== 200) throw statusError(r);
+      return { ok: true, value: parsePoolsProofPerPool(parseJsonBody(r), po) };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+  for (const b of o.orderbooks) {
+    const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(b.tickerId)}&depth=${b.depth}`;
+    try {
+      const r = await o.client.send('GET', joinUrl(o.baseUrl, path));
+      raw.push(r);
+      if (r.status === 200)
+        orderbooks.push({
+          tickerId: b.tickerId,
+          response: parseAggregatorOrderbookResponse(parseJsonBody(r), po),
+        });
+    } catch {
+      // the first fetch stands
+    }
+  }
+  const quotes: ProbeQuote[] = [];
+  const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
+  for (const q of o.quotes) {
+    try {
+      const r = await o.client.send('POST', joinUrl(o.baseUrl, '/connect/quote'), JSON.stringify(q.request));
+      raw.push(r);
+      quotes.push(readProbe(q, r, po));
+    } catch {
+      quotes.push(q);
+    }
+  }
+  const proofs = await fetchProofs();
+  return { orderbooks, quotes, proofs, raw, ...(before === undefined ? {} : { proofsBefore: before }) };
+}
+
 /** Fetches and validates everything one audit needs; never throws for one failing endpoint. */
 export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiSnapshot> {
   const now = options.now ?? Date.now;
   const client =
     options.client ??
     createHttpClient({
+      ...(options.now === undefined ? {} : { now: options.now }),
       ...options.clientOptions,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
@@ -147,12 +246,26 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       const end = Math.floor(startedAtMs / 60_000) * 60_000 - 60_000;
       const start = end - 24 * HOUR_MS;
       const mid = end - 12 * HOUR_MS;
-      return {
+      const out: VolumeChecks = {
         default: await sample(null, null),
         whole: await sample(start, end),
         firstHalf: await sample(start, mid),
         secondHalf: await sample(mid, end),
       };
+      // bounds of the /stats 24 h figures, fetched after /stats (core/audit/volume-checks.ts)
+      const statsRaw = [...raw].reverse().find((r) => r.url.split('?')[0]?.endsWith('/stats'));
+      if (statsRaw === undefined || statsRaw.status !== 200) return out;
+      const b = computeStatsVolumeBounds(statsRaw.startedAtMs, statsRaw.startedAtMs + statsRaw.durationMs);
+      try {
+        return {
+          ...out,
+          statsOuter: await sample(b.outerStartMs, null),
+          statsInner: await sample(b.innerStartMs, b.innerEndMs),
+        };
+      } catch {
+        // e.g. the exchange's clock is far behind ours: the stats check then has no bounds
+        return out;
+      }
     });
     // api-decisions §10: the aggregator data is under /aggregator or /coingecko, whichever answers
     let aggregatorPath: AggregatorPath | null = null;
@@ -225,23 +338,13 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
           swapInfo.value.data.fees.network_fee,
         );
         const out: ProbeQuote[] = [];
-        for (const p of plan) {
-          const r = await call('POST', '/connect/quote', JSON.stringify(p.request));
-          let quote: ProbeQuote['quote'] = null;
-          let error: string | null = null;
-          let shapeError: string | null = null;
-          try {
-            const json = parseJsonBody(r);
-            if (r.status === 200) quote = parseConnectQuoteResponse(json, po);
-            else error = parseErrorResponse(json, po).error;
-          } catch (e) {
-            shapeError = isReserveAuditError(e) ? e.shortMessage : String(e);
-          }
-          out.push({ ...p, status: r.status, quote, error, shapeError });
-        }
+        for (const p of plan)
+          out.push(readProbe(p, await call('POST', '/connect/quote', JSON.stringify(p.request)), po));
         return out;
       });
     }
+    // the closing bracket: proofs AFTER the market data and the quotes
+    const proofsLater = [await section(() => getJson('/pools/proof', parsePoolsProofPerPool))];
     return {
       baseUrl: redactUrl(options.baseUrl),
       startedAtMs,
@@ -261,6 +364,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       orderbooks,
       aggregatorPath,
       probeQuotes,
+      proofsLater,
       raw,
     };
   } finally {

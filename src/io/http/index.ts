@@ -1,6 +1,13 @@
 /** The auditor's HTTP edge: the undici client and the snapshot fetcher. */
 export { type BaseUrl, parseBaseUrl, splitUrlCredentials } from './base-url.js';
 export { createHttpClient, type HttpClient, type HttpClientOptions } from './client.js';
-export { type FetchSnapshotOptions, fetchSnapshot, type SnapshotProgress } from './fetch-snapshot.js';
+export {
+  type FetchSnapshotOptions,
+  fetchSnapshot,
+  type RefetchRequest,
+  type RefetchResult,
+  refetchMarketData,
+  type SnapshotProgress,
+} from './fetch-snapshot.js';
 export { redactUrl } from './redact-url.js';
 export { joinUrl, parseJsonBody, statusError } from './response.js';
