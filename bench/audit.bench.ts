@@ -19,7 +19,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
-import { computeMirrorStats, openMirror, pruneRawResponses, vacuumMirror } from '../src/io/store/index.js';
+import {
+  computeMirrorStats,
+  openMirror,
+  pruneRawResponses,
+  vacuumMirror,
+  wrapSqliteMirror,
+} from '../src/io/store/index.js';
 import { runAudit } from '../src/run/audit.js';
 import { defaultReplayJobs, runReplay } from '../src/run/replay.js';
 import { takeSnapshot } from '../src/run/snapshot.js';
@@ -127,7 +133,7 @@ async function benchSeries(): Promise<void> {
       try {
         while (recorded < n) {
           traffic();
-          await takeSnapshot({ mirror, baseUrl: s.directBase, types });
+          await takeSnapshot({ mirror: wrapSqliteMirror(mirror), baseUrl: s.directBase, types });
           recorded += 1;
         }
       } finally {

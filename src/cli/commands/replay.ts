@@ -16,11 +16,11 @@ import {
   jsonOption,
   mirrorOption,
   parseJobsOption,
+  parseMirrorOption,
   parseOptionalPathOption,
   parseTimeOption,
   parseTypeSourceOptions,
   profileOption,
-  resolvePathOption,
   typesOption,
 } from '../options.js';
 import { formatReplayJson, formatReplayText } from '../render/replay.js';
@@ -52,7 +52,7 @@ export const replayCommand = defineCommand({
       );
     const jobs = parseJobsOption(args.jobs);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
-    const mirrorPath = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    const mirrorPath = parseMirrorOption(args.mirror, ctx);
     const profile = await loadReserveProfile({
       profilePath: parseOptionalPathOption('profile', args.profile),
       cwd: ctx.cwd,
