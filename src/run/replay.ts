@@ -26,6 +26,7 @@ import {
   type ReplayedContractResult,
   replayContractBatch,
 } from './replay-contract.js';
+import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
@@ -74,6 +75,11 @@ export interface ReplayOptions {
   readonly jobs?: number | 'auto';
   /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
+  /**
+   * distributed replay (PostgreSQL mirror, ./replay-distributed.ts): this process coordinates a
+   * run that `replay --worker` processes share; `jobs` is then ignored
+   */
+  readonly distributed?: Pick<CoordinateReplayOptions, 'work' | 'leaseMs' | 'pollMs' | 'onWaiting'>;
 }
 
 export interface ReplaySummary {
@@ -90,7 +96,7 @@ export interface ReplaySummary {
   readonly pools: number;
   readonly observations: number;
   readonly durationMs: number;
-  /** verification threads used (1 = in-process) */
+  /** verification threads used (1 = in-process); distributed: the processes that verified batches */
   readonly jobs: number;
   /** contracts per second over the whole run (setup, contracts, history) */
   readonly contractsPerSecond: number;
@@ -147,7 +153,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const types = await loadTypesOrDefault(o);
   let mirror: MirrorStore;
   try {
-    mirror = await openMirrorStore(o.mirrorPath, { readonly: true });
+    mirror = await openMirrorStore(o.mirrorPath, { readonly: o.distributed === undefined });
   } catch (e) {
     throw new AuditError(
       'MIRROR_UNAVAILABLE',
@@ -189,10 +195,19 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
     };
     jobs =
-      o.jobs === undefined || o.jobs === 'auto'
-        ? chooseReplayJobs(await mirror.countContracts(range))
-        : Math.max(1, Math.floor(o.jobs));
-    if (jobs === 1) {
+      o.distributed !== undefined
+        ? 0
+        : o.jobs === undefined || o.jobs === 'auto'
+          ? chooseReplayJobs(await mirror.countContracts(range))
+          : Math.max(1, Math.floor(o.jobs));
+    if (o.distributed !== undefined) {
+      // the batches' results come back in batch order: the same consumption as in-process
+      jobs = await coordinateReplayRun(
+        mirror,
+        { ...o.distributed, range, profile: o.profile, types },
+        consume,
+      );
+    } else if (jobs === 1) {
       for await (const b of mirror.iterateContractBatches(range, BATCH_SIZE))
         consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
     } else {
