@@ -34,7 +34,7 @@ import {
   type KnownContract,
 } from './history-checks.js';
 import { formatLpShareValue } from './lp-share.js';
-import type { MarketCacheContext } from './market-cache.js';
+import { computeSnapshotStates, type MarketCacheContext } from './market-cache.js';
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
@@ -376,7 +376,14 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
   if (markets !== null) checkMarkets(c, markets, reserves);
   const cache: MarketCacheContext | null =
-    s.timing === undefined ? null : { timeline, timing: s.timing, latestSeenMs: latestSeen };
+    s.timing === undefined
+      ? null
+      : {
+          timeline,
+          timing: s.timing,
+          latestSeenMs: latestSeen,
+          snapshots: computeSnapshotStates(timeline, s.proofSets ?? []),
+        };
   const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
   if (pairs !== null) checkPairs(c, pairs, groups, cache, s.cc);
   const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);

@@ -36,6 +36,7 @@ import {
   parseTokensInfoResponse,
   parseVolumeResponse,
   type RawResponse,
+  type StatsResponse,
   type VolumeChecks,
   type VolumeSample,
 } from '../../core/wire/index.js';
@@ -108,6 +109,8 @@ export interface RefetchRequest {
   readonly orderbooks: readonly { readonly tickerId: string; readonly depth: number }[];
   /** probes to send again */
   readonly quotes: readonly ProbeQuote[];
+  /** fetch /stats again (its pool TVL could not be decided), right before the closing /pools/proof */
+  readonly stats?: boolean;
   /** fetch /pools/proof before the quotes too (proof → quotes → proof) */
   readonly proofsFirst?: boolean;
   readonly parseOptions?: ParseOptions;
@@ -120,6 +123,8 @@ export interface RefetchResult {
   readonly quotes: readonly ProbeQuote[];
   /** /pools/proof fetched before them (with `proofsFirst`) */
   readonly proofsBefore?: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+  /** /stats, when requested */
+  readonly stats?: ApiResult<StatsResponse>;
   /** /pools/proof fetched after them (the closing bracket of this round) */
   readonly proofs: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
   readonly raw: readonly RawResponse[];
@@ -127,7 +132,7 @@ export interface RefetchResult {
 
 /**
  * One re-fetch round (docs/findings.md "Soundness"): the given order books and probe quotes
- * again, then /pools/proof. Never throws for a failing request.
+ * again, /stats if asked, then /pools/proof. Never throws for a failing request.
  */
 export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResult> {
   const po = o.parseOptions ?? {};
@@ -168,8 +173,26 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
       quotes.push(q);
     }
   }
+  let stats: ApiResult<StatsResponse> | undefined;
+  if (o.stats === true) {
+    try {
+      const r = await o.client.send('GET', joinUrl(o.baseUrl, '/stats'));
+      raw.push(r);
+      if (r.status !== 200) throw statusError(r);
+      stats = { ok: true, value: parseStatsResponse(parseJsonBody(r), po) };
+    } catch (e) {
+      stats = failure(e);
+    }
+  }
   const proofs = await fetchProofs();
-  return { orderbooks, quotes, proofs, raw, ...(before === undefined ? {} : { proofsBefore: before }) };
+  return {
+    orderbooks,
+    quotes,
+    proofs,
+    raw,
+    ...(before === undefined ? {} : { proofsBefore: before }),
+    ...(stats === undefined ? {} : { stats }),
+  };
 }
 
 /** Fetches and validates everything one audit needs; never throws for one failing endpoint. */
