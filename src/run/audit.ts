@@ -292,6 +292,25 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
           extraReserveProofs.set(e.contractId, verify(e.contractId, e.createdEventBlob));
   };
   verifyLater();
+  // the reserve contracts probe quotes carried with their blob (an extension some exchanges
+  // publish): proven once each, so a quote priced on a contract no proof showed is still checked
+  const quoteReserveProofs = new Map<string, { poolId: string; proof: ReserveProof }>();
+  const verifyQuoteBlobs = (): void => {
+    const seen = new Set(entries.map((p) => p.contractId));
+    for (const q of api.probeQuotes?.ok === true ? api.probeQuotes.value : [])
+      for (const h of q.quote?.pools ?? [])
+        if (
+          h.created_event_blob !== undefined &&
+          !seen.has(h.contract_id) &&
+          !extraReserveProofs.has(h.contract_id) &&
+          !quoteReserveProofs.has(h.contract_id)
+        )
+          quoteReserveProofs.set(h.contract_id, {
+            poolId: h.pool_id,
+            proof: verify(h.contract_id, h.created_event_blob),
+          });
+  };
+  verifyQuoteBlobs();
   const tVerified = now();
   let mirror: Mirror | null = null;
   try {
@@ -307,7 +326,14 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
     progress('running checks');
     const check = (): AuditResult =>
-      runAuditChecks({ snapshot, reserveProofs: proofs, history, profile, extraReserveProofs });
+      runAuditChecks({
+        snapshot,
+        reserveProofs: proofs,
+        history,
+        profile,
+        extraReserveProofs,
+        quoteReserveProofs,
+      });
     let result = check();
     const deadline = t0 + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
@@ -328,6 +354,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         api = mergeRefetch(api, got);
         snapshot = computeAuditSnapshot(api);
         verifyLater();
+        verifyQuoteBlobs();
         result = check();
       }
     } finally {

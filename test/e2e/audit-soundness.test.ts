@@ -185,3 +185,122 @@ describe('/stats pool TVL names its pool snapshot (pool_tvl.updated_at)', () => 
     }
   }, 30_000);
 });
+
+describe('probe quotes carry the reserve contract they were priced on (?include_proof=true)', () => {
+  /**
+   * After every quote the clock moves past the pool snapshot and swaps run, so each quote names a
+   * contract that no /pools/proof of the audit shows; `edit` may change each 200 quote body.
+   */
+  async function auditMovingQuotes(edit?: (quote: QuoteJson) => void) {
+    s.clock.advanceMs(61_000);
+    for (let k = 0; k < 20; k++) simulateRandomSwap(s.ex, s.ex.rng);
+    s.setTamper((ctx) => {
+      if (ctx.path !== '/connect/quote') return undefined;
+      s.clock.advanceMs(6_000);
+      for (let k = 0; k < 10; k++) simulateRandomSwap(s.ex, s.ex.rng);
+      if (ctx.status !== 200 || edit === undefined) return undefined;
+      const j = ctx.json as QuoteJson;
+      edit(j);
+      return { json: j };
+    });
+    try {
+      const r = await runAudit({
+        baseUrl: s.base,
+        probeQuotes: true,
+        now: () => s.clock.nowMs(),
+        exitCodeOf,
+      });
+      return { ...r, quoteChecks: r.checks.filter((k) => k.name.startsWith('quote.')) };
+    } finally {
+      s.setTamper(undefined);
+    }
+  }
+
+  it('a quote priced on a contract no proof showed is checked against its own proven blob', async () => {
+    const r = await auditMovingQuotes();
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(r.findings.filter((f) => f.code === 'QUOTE_UNAVAILABLE')).toEqual([]);
+    expect(r.quoteChecks.length).toBeGreaterThan(0);
+    expect(r.quoteChecks.every((k) => k.status === 'pass')).toBe(true);
+    expect(r.summary.exitCode).toBe(0);
+  }, 60_000);
+
+  it('a too generous quote on such a contract fails (QUOTE_TOO_GENEROUS, exit 1)', async () => {
+    const r = await auditMovingQuotes((q) => {
+      const [i, f = ''] = q.returned.amount.split('.');
+      q.returned.amount = `${BigInt(i ?? '0') + 1n}.${f}`;
+    });
+    const f = r.findings.find((x) => x.code === 'QUOTE_TOO_GENEROUS');
+    expect(f?.severity).toBe('error');
+    expect(f?.label).toBe('proven');
+    expect(r.summary.exitCode).toBe(1);
+  }, 60_000);
+
+  it('a blob that does not prove the named contract is no proof: could-not-check, never a pass', async () => {
+    const r = await auditMovingQuotes((q) => {
+      const [i, f = ''] = q.returned.amount.split('.');
+      q.returned.amount = `${BigInt(i ?? '0') + 1n}.${f}`;
+      for (const h of q.pools) if (h.created_event_blob !== undefined) h.created_event_blob = 'AAAA';
+    });
+    // the accepted probes (the rejected ones carry no quote)
+    const accepted = r.quoteChecks.filter((k) =>
+      ['quote.minimum', 'quote.mid', 'quote.affiliate'].includes(k.name),
+    );
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.some((k) => k.status === 'pass')).toBe(false);
+    expect(r.findings.map((f) => f.code)).toContain('QUOTE_UNAVAILABLE');
+    expect(r.summary.exitCode).not.toBe(0);
+  }, 60_000);
+});
+
+describe('a quote naming a contract superseded before the audit began', () => {
+  it('is not checked against that contract: could-not-check, never a pass', async () => {
+    s.clock.advanceMs(61_000);
+    // an old contract of the CC/USDCx pool, with its genuine blob
+    const old = (await (await fetch(`${s.directBase}/pools/proof`)).json()) as {
+      data: {
+        pools: { pool_id: string; reserve_contract: { contract_id: string; created_event_blob: string } }[];
+      };
+    };
+    const first = old.data.pools[0];
+    if (first === undefined) throw new Error('no pool');
+    // the pool moves on (a new contract), and the pool snapshot with it
+    while (
+      s.ex.pools().find((p) => p.poolId === first.pool_id)?.reserveContract.contractId ===
+      first.reserve_contract.contract_id
+    )
+      simulateRandomSwap(s.ex, s.ex.rng);
+    s.clock.advanceMs(6_000);
+    s.setTamper((ctx) => {
+      if (ctx.path !== '/connect/quote' || ctx.status !== 200) return undefined;
+      const q = ctx.json as QuoteJson;
+      for (const h of q.pools)
+        if (h.pool_id === first.pool_id) {
+          h.contract_id = first.reserve_contract.contract_id;
+          h.created_event_blob = first.reserve_contract.created_event_blob;
+        }
+      return { json: q };
+    });
+    try {
+      const r = await runAudit({
+        baseUrl: s.base,
+        probeQuotes: true,
+        now: () => s.clock.nowMs(),
+        exitCodeOf,
+      });
+      const mine = r.checks.filter(
+        (k) => ['quote.minimum', 'quote.mid', 'quote.affiliate'].includes(k.name) && k.pool === first.pool_id,
+      );
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.every((k) => k.status === 'could-not-check')).toBe(true);
+      expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    } finally {
+      s.setTamper(undefined);
+    }
+  }, 60_000);
+});
+
+interface QuoteJson {
+  returned: { amount: string };
+  pools: { pool_id: string; contract_id: string; created_event_blob?: string }[];
+}
