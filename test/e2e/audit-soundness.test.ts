@@ -236,7 +236,7 @@ describe('probe quotes carry the reserve contract they were priced on (?include_
     expect(r.summary.exitCode).toBe(1);
   }, 60_000);
 
-  it('a blob that does not prove the named contract is no proof: could-not-check, never a pass', async () => {
+  it('a blob that does not decode is no proof and an accusation: QUOTE_PROOF_INVALID, never a pass', async () => {
     const r = await auditMovingQuotes((q) => {
       const [i, f = ''] = q.returned.amount.split('.');
       q.returned.amount = `${BigInt(i ?? '0') + 1n}.${f}`;
@@ -248,8 +248,36 @@ describe('probe quotes carry the reserve contract they were priced on (?include_
     );
     expect(accepted.length).toBeGreaterThan(0);
     expect(accepted.some((k) => k.status === 'pass')).toBe(false);
-    expect(r.findings.map((f) => f.code)).toContain('QUOTE_UNAVAILABLE');
-    expect(r.summary.exitCode).not.toBe(0);
+    const bad = r.findings.filter((f) => f.code === 'QUOTE_PROOF_INVALID');
+    expect(bad.length).toBeGreaterThan(0);
+    expect(bad.every((f) => f.severity === 'error' && f.label === 'proven')).toBe(true);
+    expect(bad[0]?.evidence.reasons).toContain('BLOB_MALFORMED');
+    expect(r.summary.exitCode).toBe(1);
+  }, 60_000);
+
+  it('a genuine blob of another contract is no proof of the named one: QUOTE_PROOF_INVALID', async () => {
+    // the blob of some other pool's current contract, beside the contract ID the hop names
+    const other = (await (await fetch(`${s.directBase}/pools/proof`)).json()) as {
+      data: { pools: { pool_id: string; reserve_contract: { created_event_blob: string } }[] };
+    };
+    const r = await auditMovingQuotes((q) => {
+      for (const h of q.pools) {
+        const foreign = other.data.pools.find((p) => p.pool_id !== h.pool_id);
+        if (h.created_event_blob !== undefined && foreign !== undefined)
+          h.created_event_blob = foreign.reserve_contract.created_event_blob;
+      }
+    });
+    const bad = r.findings.filter((f) => f.code === 'QUOTE_PROOF_INVALID');
+    expect(bad.length).toBeGreaterThan(0);
+    expect(bad[0]?.evidence.reasons).toContain('PUBLISHED_ID_MISMATCH');
+    expect(r.summary.exitCode).toBe(1);
+  }, 60_000);
+
+  it('genuine blobs pass their quote.proof check', async () => {
+    const r = await auditMovingQuotes();
+    const proofs = r.checks.filter((k) => k.name === 'quote.proof');
+    expect(proofs.length).toBeGreaterThan(0);
+    expect(proofs.every((k) => k.status === 'pass')).toBe(true);
   }, 60_000);
 });
 

@@ -319,6 +319,38 @@ export function computeQuoteProvenContracts(
   return out;
 }
 
+/**
+ * The blobs probe quotes carried (docs/findings.md "Soundness", quote blobs): a blob that does not
+ * decode, whose contract ID does not recompute, is not the ID the hop names, or is not a reserve
+ * template is a definite failure — no honest exchange serves it as the proof of the contract a
+ * quote was priced on — so it is an error, as the same blob in /pools/proof would be. A blob the
+ * step could not complete (missing types, unsupported version) is no finding: the quote stays
+ * unchecked (QUOTE_UNAVAILABLE) unless a proof showed its contract.
+ */
+function checkQuoteProofs(
+  c: AuditCollector,
+  quoteProofs: ReadonlyMap<string, { readonly poolId: string; readonly proof: ReserveProof }>,
+): void {
+  for (const [contractId, { poolId, proof }] of quoteProofs) {
+    if (proof.status === 'unverifiable') continue;
+    c.record(
+      'quote',
+      'quote.proof',
+      poolId,
+      proof.status === 'proven'
+        ? []
+        : [
+            makeFinding(
+              'QUOTE_PROOF_INVALID',
+              poolId,
+              `the blob a quote carried for reserve contract ${contractId.slice(0, 16)}… does not prove it: ${proof.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')}`,
+              { contractId, reasons: proof.reasons.map((r) => r.code) },
+            ),
+          ],
+    );
+  }
+}
+
 /** Runs all checks; never throws for a discrepancy (those are findings). */
 export function runAuditChecks(input: AuditInput): AuditResult {
   const c = new AuditCollector();
@@ -447,7 +479,8 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           null,
           makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}),
         );
-      else
+      else {
+        checkQuoteProofs(c, input.quoteReserveProofs ?? new Map());
         checkQuotes(c, {
           quotes,
           reserves,
@@ -467,6 +500,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           cc: s.cc,
           policy,
         });
+      }
     }
   }
   // stats, tokens
