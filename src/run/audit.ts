@@ -179,10 +179,18 @@ function computeRefetchTodo(
   r: AuditResult,
   api: ApiSnapshot,
   round: number,
-): { orderbooks: { tickerId: string; depth: number }[]; quotes: ProbeQuote[] } {
+): { orderbooks: { tickerId: string; depth: number }[]; quotes: ProbeQuote[]; stats: boolean } {
   const orderbooks: { tickerId: string; depth: number }[] = [];
   const probes = new Set<string>();
+  let stats = false;
   for (const f of r.findings) {
+    // /stats again only when it names its pool snapshot: a proof fetched with it can then show that state
+    if (
+      f.code === 'MARKET_DATA_STALE_UNVERIFIED' &&
+      f.evidence.endpoint === '/stats' &&
+      f.evidence.snapshotNamed === true
+    )
+      stats = true;
     if (f.code === 'MARKET_DATA_STALE_UNVERIFIED' && typeof f.evidence.tickerId === 'string') {
       const depth = typeof f.evidence.depth === 'number' && f.evidence.depth > 0 ? f.evidence.depth : 100;
       // another depth is another request: a cached book is not served again
@@ -192,7 +200,7 @@ function computeRefetchTodo(
       probes.add(`${f.evidence.probe}\u0000${f.pool}`);
   }
   const all = api.probeQuotes?.ok === true ? api.probeQuotes.value : [];
-  return { orderbooks, quotes: all.filter((q) => probes.has(`${q.kind}\u0000${q.poolId}`)) };
+  return { orderbooks, quotes: all.filter((q) => probes.has(`${q.kind}\u0000${q.poolId}`)), stats };
 }
 
 /**
@@ -225,6 +233,7 @@ function mergeRefetch(api: ApiSnapshot, got: RefetchResult): ApiSnapshot {
       ...(got.proofsBefore === undefined ? [] : [got.proofsBefore]),
       got.proofs,
     ],
+    ...(got.stats === undefined ? {} : { statsLater: got.stats }),
     raw: [...api.raw, ...got.raw],
   };
 }
@@ -279,6 +288,25 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
           extraReserveProofs.set(e.contractId, verify(e.contractId, e.createdEventBlob));
   };
   verifyLater();
+  // the reserve contracts probe quotes carried with their blob (an extension some exchanges
+  // publish): proven once each, so a quote priced on a contract no proof showed is still checked
+  const quoteReserveProofs = new Map<string, { poolId: string; proof: ReserveProof }>();
+  const verifyQuoteBlobs = (): void => {
+    const seen = new Set(entries.map((p) => p.contractId));
+    for (const q of api.probeQuotes?.ok === true ? api.probeQuotes.value : [])
+      for (const h of q.quote?.pools ?? [])
+        if (
+          h.created_event_blob !== undefined &&
+          !seen.has(h.contract_id) &&
+          !extraReserveProofs.has(h.contract_id) &&
+          !quoteReserveProofs.has(h.contract_id)
+        )
+          quoteReserveProofs.set(h.contract_id, {
+            poolId: h.pool_id,
+            proof: verify(h.contract_id, h.created_event_blob),
+          });
+  };
+  verifyQuoteBlobs();
   const tVerified = now();
   let mirror: MirrorStore | null = null;
   try {
@@ -294,25 +322,35 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
     progress('running checks');
     const check = (): AuditResult =>
-      runAuditChecks({ snapshot, reserveProofs: proofs, history, profile, extraReserveProofs });
+      runAuditChecks({
+        snapshot,
+        reserveProofs: proofs,
+        history,
+        profile,
+        extraReserveProofs,
+        quoteReserveProofs,
+      });
     let result = check();
     const deadline = t0 + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
       for (let round = 1; round <= REFETCH_ROUNDS; round++) {
         const todo = computeRefetchTodo(result, api, round);
-        if (todo.orderbooks.length === 0 && todo.quotes.length === 0) break;
+        if (todo.orderbooks.length === 0 && todo.quotes.length === 0 && !todo.stats) break;
         // quotes are priced on live reserves, proofs come from a cached pool snapshot: wait for
         // the snapshot to expire, so the proof fetched just before the quotes is fresh
         const jitter = Math.round(REFETCH_BACKOFF_MS * round * (0.5 + Math.random()));
         const wait =
           todo.quotes.length > 0 ? Math.max(jitter, computeSnapshotExpiryWaitMs(snapshot, now())) : jitter;
         if (now() + wait >= deadline) break;
-        progress(`re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes`);
+        progress(
+          `re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes${todo.stats ? ', /stats' : ''}`,
+        );
         await new Promise((r) => setTimeout(r, wait));
         const got = await refetchMarketData({ baseUrl: base.request, client, ...todo, proofsFirst: true });
         api = mergeRefetch(api, got);
         snapshot = computeAuditSnapshot(api);
         verifyLater();
+        verifyQuoteBlobs();
         result = check();
       }
     } finally {

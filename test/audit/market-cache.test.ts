@@ -10,10 +10,13 @@ import {
   clipToLatestSeen,
   computeCandidateInstants,
   computeComputedAtWindow,
+  computeInstantCandidates,
+  computeSnapshotStates,
   computeStateWindow,
   DEFAULT_RESERVE_PROFILE,
   findStateAt,
   type HistoryPoint,
+  isInstantKnown,
   isWindowCovered,
   type MarketTiming,
   type ResponseTiming,
@@ -116,6 +119,32 @@ describe('timeline helpers', () => {
     expect(isWindowCovered(tl, ['p'], { loMs: 140, hiMs: 210 })).toBe(false);
     expect(isWindowCovered(tl, ['p'], { loMs: 250, hiMs: 301 })).toBe(false);
     expect(isWindowCovered(tl, ['q'], { loMs: 250, hiMs: 260 })).toBe(false);
+  });
+  it('one published instant: the state is known only where no known contract shares its millisecond', () => {
+    expect(computeInstantCandidates(250)).toEqual([249, 250]);
+    expect(isInstantKnown(tl, ['p'], 250)).toBe(true);
+    // 'b' was created in the millisecond 200: the snapshot may have been taken before or after it
+    expect(isInstantKnown(tl, ['p'], 200)).toBe(false);
+    // (150, 200): unseen contracts may have been current
+    expect(isInstantKnown(tl, ['p'], 170)).toBe(false);
+    expect(isInstantKnown(tl, ['p'], 301)).toBe(false);
+    expect(isInstantKnown(tl, ['q'], 250)).toBe(false);
+  });
+  it('the state each proof snapshot showed, by updated_at', () => {
+    const m = computeSnapshotStates(tl, [
+      { updatedAtMs: 150, entries: [{ poolId: 'p', contractId: 'a' }] },
+      {
+        updatedAtMs: 300,
+        entries: [
+          { poolId: 'p', contractId: 'b' },
+          { poolId: 'q', contractId: 'zz' },
+        ],
+      },
+    ]);
+    expect(m.get(150)?.get('p')?.contractId).toBe('a');
+    expect(m.get(300)?.get('p')?.contractId).toBe('b');
+    // an unproven contract is no known state
+    expect(m.get(300)?.has('q')).toBe(false);
   });
   it('a window ends at the newest proof snapshot', () => {
     expect(clipToLatestSeen({ loMs: 10, hiMs: 50, source: 'age' }, 40)).toEqual({
@@ -235,6 +264,8 @@ describe('cached /stats', () => {
     tvl: string,
     volume?: string,
     bounds?: { inner: [string, string]; outer: [string, string] },
+    tvlUpdatedAtMs?: number,
+    proofSetAtTvl = false,
   ) {
     const base = honestSnapshot();
     const win = (count: string, vol: string) => ({
@@ -263,11 +294,23 @@ describe('cached /stats', () => {
       timing: {
         tickers: null,
         orderbooks: new Map(),
-        stats: timing(fetchMs, 60, 10),
+        stats: timing(fetchMs, tvlUpdatedAtMs === undefined ? 60 : 5, tvlUpdatedAtMs === undefined ? 10 : 1),
         volumeDefault: timing(fetchMs, 30, 0),
         poolsMaxAgeSeconds: 5,
       },
-      stats: { ok: true, value: { ccVolume24h: volume ?? '0.0000000000', count24h: 0, tvlCc: tvl } },
+      stats: {
+        ok: true,
+        value: {
+          ccVolume24h: volume ?? '0.0000000000',
+          count24h: 0,
+          tvlCc: tvl,
+          ...(tvlUpdatedAtMs === undefined ? {} : { tvlUpdatedAtMs }),
+        },
+      },
+      // the proofs, shown by a /pools/proof whose snapshot is the one /stats names
+      ...(proofSetAtTvl && tvlUpdatedAtMs !== undefined && base.proofs.ok
+        ? { proofSets: [{ updatedAtMs: tvlUpdatedAtMs, entries: base.proofs.value }] }
+        : {}),
     };
     return runAuditChecks({
       snapshot,
@@ -282,6 +325,25 @@ describe('cached /stats', () => {
     const r = runStats(T_C1 + 3600 * S, '3601.0000000000');
     expect(r.findings.map((f) => f.code)).toContain('STATS_TVL_MISMATCH');
     expect(r.outcome).toBe('failed');
+  });
+  it('TVL naming a pool snapshot no proof showed, while a pool changed → stale-unverified', () => {
+    const r = runStats(T_C1 + 2 * S, '3601.0000000000', undefined, undefined, T_C1 - 1);
+    expect(r.checks.find((c) => c.name === 'stats.tvl')?.status).toBe('skipped');
+    const f = r.findings.find((x) => x.code === 'MARKET_DATA_STALE_UNVERIFIED');
+    expect(f?.evidence).toMatchObject({ windowSource: 'timestamp', endpoint: '/stats', snapshotNamed: true });
+  });
+  it('TVL naming a proof snapshot is judged against exactly that proof set (error / pass)', () => {
+    // both contracts were created before the snapshot (p2's at 02:30)
+    const at = T_C1 + 3600 * S;
+    const bad = runStats(at + 2 * S, '3601.0000000000', undefined, undefined, at, true);
+    expect(bad.findings.find((x) => x.code === 'STATS_TVL_MISMATCH')?.severity).toBe('error');
+    expect(bad.outcome).toBe('failed');
+    const good = runStats(at + 2 * S, '3600.0000000000', undefined, undefined, at, true);
+    expect(good.checks.find((c) => c.name === 'stats.tvl')?.status).toBe('pass');
+  });
+  it('a named snapshot outside the response window is ignored (cannot narrow what is judged)', () => {
+    const r = runStats(T_C1 + 10 * S, '3601.0000000000', undefined, undefined, T_C1 + 3600 * S, true);
+    expect(r.checks.find((c) => c.name === 'stats.tvl')?.status).toBe('skipped');
   });
   it('TVL mismatch while a pool changed in the window → stale-unverified (skipped)', () => {
     const r = runStats(T_C1 + 10 * S, '3601.0000000000');

@@ -34,7 +34,7 @@ const cases: [string, Schema, number][] = [
   ['/pools/info', S.POOLS_INFO, 5],
   ['/pools/state', S.POOLS_STATE, 5],
   ['/pools/proof', S.POOLS_PROOF, 5],
-  ['/stats', S.STATS, 60],
+  ['/stats', S.STATS, 5],
   ['/volume', S.VOLUME, 30],
   ['/aggregator/pairs', S.PAIRS, 60],
   ['/aggregator/tickers', S.TICKERS, 10],

@@ -154,7 +154,7 @@ export const STATS: Schema = {
       fastest: 'number',
     },
     chart_volume: [{ day_bucket: 'ts', cc_volume_total: 'dec10' }],
-    pool_tvl: { tvl_cc: 'dec10' },
+    pool_tvl: { tvl_cc: 'dec10', updated_at: 'ts' },
     active_traders: { count_90d: 'int' },
   },
 };

@@ -62,6 +62,7 @@ export {
 export {
   computeAverageExecutionSeconds,
   computeStats,
+  computeTotalTvlCc,
   type StatsInput,
 } from './stats.js';
 export {

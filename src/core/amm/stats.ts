@@ -83,9 +83,6 @@ export function computeStats(x: StatsInput): SwapStats {
   const traders = new Set<string>();
   for (const e of x.events) if (inWindow(e, 90 * DAY)) traders.add(e.trader);
 
-  let tvl = ZERO;
-  for (const p of x.pools) if (p.active) tvl = tvl.add(computeTvlCc(p, x.cc));
-
   return {
     swaps: {
       count_1h: h1.count,
@@ -112,7 +109,14 @@ export function computeStats(x: StatsInput): SwapStats {
       day_bucket: formatApiTimestampSeconds(firstDay + i * DAY),
       cc_volume_total: formatAmount(v),
     })),
-    pool_tvl: { tvl_cc: formatAmount(tvl) },
+    pool_tvl: { tvl_cc: computeTotalTvlCc(x.pools, x.cc) },
     active_traders: { count_90d: traders.size },
   };
+}
+
+/** Σ tvl_cc (2 × the CC-side reserve) of the active pools, formatted (exact: sums of 10-place amounts). */
+export function computeTotalTvlCc(pools: readonly PoolState[], cc: TokenRef): Amount {
+  let tvl = ZERO;
+  for (const p of pools) if (p.active) tvl = tvl.add(computeTvlCc(p, cc));
+  return formatAmount(tvl);
 }

@@ -75,6 +75,8 @@ export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
   let tickers: ResponseTiming | null = null;
   let pairs: ResponseTiming | null = null;
   let stats: ResponseTiming | null = null;
+  // the /stats whose pool TVL is judged: a re-fetched one when it parsed, else the first
+  const lastStats = s.statsLater?.ok === true;
   let volumeDefault: ResponseTiming | null = null;
   let poolsMaxAgeSeconds: number | null = null;
   const orderbooks = new Map<string, ResponseTiming>();
@@ -84,8 +86,9 @@ export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
     const { path, query } = pathOf(r.url, base);
     if (isAggregatorEndpoint(path, 'tickers')) tickers = timingOf(r);
     else if (isAggregatorEndpoint(path, 'pairs')) pairs = timingOf(r);
-    else if (path === '/stats') stats = timingOf(r);
-    else if (path === '/volume' && query.size === 0) volumeDefault = timingOf(r);
+    else if (path === '/stats') {
+      if (stats === null || lastStats) stats = timingOf(r);
+    } else if (path === '/volume' && query.size === 0) volumeDefault = timingOf(r);
     else if (path === '/pools/state') poolsMaxAgeSeconds = r.maxAgeSeconds ?? null;
     else if (isAggregatorEndpoint(path, 'orderbook')) {
       const id = query.get('ticker_id');
@@ -229,11 +232,16 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
         ? {}
         : { statsOuter: vol(v.statsOuter.response.data), statsInner: vol(v.statsInner.response.data) }),
     })),
-    stats: map(s.stats, (v) => ({
-      ccVolume24h: v.stats.swaps.cc_volume_24h,
-      count24h: v.stats.swaps.count_24h,
-      tvlCc: v.stats.pool_tvl.tvl_cc,
-    })),
+    stats: map(s.stats, (v) => {
+      const tvl = s.statsLater?.ok === true ? s.statsLater.value.stats.pool_tvl : v.stats.pool_tvl;
+      const at = tvl.updated_at === undefined ? null : parseApiTimestampMs(tvl.updated_at);
+      return {
+        ccVolume24h: v.stats.swaps.cc_volume_24h,
+        count24h: v.stats.swaps.count_24h,
+        tvlCc: tvl.tvl_cc,
+        ...(at === null ? {} : { tvlUpdatedAtMs: at }),
+      };
+    }),
     policy: map(s.exchangeInfo, policy),
     quotes: s.probeQuotes === null ? null : map(s.probeQuotes, (v) => v),
     cc,

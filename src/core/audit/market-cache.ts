@@ -7,8 +7,10 @@
  *      finding MARKET_DATA_FROM_CACHE;
  *   3. else, the state of every pool involved is KNOWN at every instant of the window (each
  *      instant lies between a proven contract's creation and the last proof that showed it
- *      current: `isWindowCovered`) → the data matches no state it can come from: the mismatch
- *      stands (error);
+ *      current: `isWindowCovered`; for a window that is one published instant — the order book's
+ *      `timestamp`, /stats `pool_tvl.updated_at` — `isInstantKnown`, which allows for the
+ *      millisecond rounding of ledger and snapshot times) → the data matches no state it can come
+ *      from: the mismatch stands (error);
  *   4. else → MARKET_DATA_STALE_UNVERIFIED (warning, could-not-check), recorded as a SKIPPED
  *      check: the data may come from a state the auditor never saw. The audit pipeline re-fetches
  *      such responses (src/run/audit.ts) before settling for this.
@@ -20,8 +22,11 @@ import { type AuditArea, type AuditCollector, type Finding, makeFinding } from '
 import {
   clipToLatestSeen,
   computeCandidateInstants,
+  computeInstantCandidates,
   computeLatestChangeMs,
+  isInstantKnown,
   isWindowCovered,
+  type KnownReserveState,
   type ReserveTimeline,
   type TimeWindow,
 } from './market-time.js';
@@ -46,6 +51,34 @@ export interface MarketCacheContext {
   readonly timing: MarketTiming;
   /** the newest proof snapshot (`updated_at`, exchange clock) fetched after the market data */
   readonly latestSeenMs?: number | null;
+  /**
+   * per proof snapshot of the audit (`updated_at`, ms): the proven state of each pool it showed —
+   * the exact state at that snapshot, for data that names the snapshot (`computeSnapshotStates`)
+   */
+  readonly snapshots?: ReadonlyMap<number, ReadonlyMap<string, KnownReserveState>>;
+}
+
+/** The proven states each proof snapshot showed, by `updated_at` (from the timeline's contracts). */
+export function computeSnapshotStates(
+  timeline: ReserveTimeline,
+  sets: readonly {
+    readonly updatedAtMs: number;
+    readonly entries: readonly { readonly poolId: string; readonly contractId: string }[];
+  }[],
+): Map<number, Map<string, KnownReserveState>> {
+  const byContract = new Map<string, { poolId: string; state: KnownReserveState }>();
+  for (const [poolId, list] of timeline)
+    for (const st of list) byContract.set(st.contractId, { poolId, state: st });
+  const out = new Map<number, Map<string, KnownReserveState>>();
+  for (const set of sets) {
+    const m = out.get(set.updatedAtMs) ?? new Map<string, KnownReserveState>();
+    for (const e of set.entries) {
+      const k = byContract.get(e.contractId);
+      if (k !== undefined && k.poolId === e.poolId) m.set(e.poolId, k.state);
+    }
+    out.set(set.updatedAtMs, m);
+  }
+  return out;
 }
 
 export interface CachedCheck {
@@ -58,8 +91,11 @@ export interface CachedCheck {
   readonly window: TimeWindow | null;
   /** the pools the data is derived from */
   readonly pools: readonly string[];
-  /** the findings against the known joint state at an instant; null when that state is unknown */
-  readonly evalAt: (atMs: number) => readonly Finding[] | null;
+  /**
+   * the findings against the joint state at an instant, read from `timeline` (the known states, or
+   * the states one proof set showed at its snapshot); null when that state is unknown
+   */
+  readonly evalAt: (atMs: number, timeline: ReserveTimeline) => readonly Finding[] | null;
   /** e.g. "ticker BTC_CC" */
   readonly what: string;
   /** extra evidence for the could-not-check finding (e.g. the ticker id, for re-fetching) */
@@ -82,9 +118,46 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     newestContractCreatedAt: latest === null ? null : formatInstantMs(latest),
     ...k.evidence,
   };
+  // a window that is one published instant (a response's own timestamp) has its own rule
+  const instant = w.source === 'timestamp' && w.loMs === w.hiMs;
+  // the instant is a proof snapshot of this audit that showed every pool involved: the data must
+  // be that snapshot's state (an honest exchange computes it from the very snapshot it names)
+  const shown = instant ? ctx.snapshots?.get(w.loMs) : undefined;
+  if (shown !== undefined && k.pools.every((p) => shown.has(p))) {
+    const view: ReserveTimeline = new Map(
+      k.pools.map((p) => [p, [shown.get(p) as KnownReserveState]] as const),
+    );
+    const r = k.evalAt(w.loMs, view);
+    if (r !== null) {
+      c.record(
+        k.area,
+        k.name,
+        k.pool,
+        r.some(isError)
+          ? r
+          : [
+              ...r,
+              makeFinding(
+                'MARKET_DATA_FROM_CACHE',
+                k.pool,
+                `${k.what} matches the proven reserves of the pool snapshot it names (${formatInstantMs(w.loMs)}), not the newest ones${latest === null ? '' : ` (the newest contract is from ${formatInstantMs(latest)})`}`,
+                {
+                  ...windowEvidence,
+                  matchedStateAt: formatInstantMs(w.loMs),
+                  currentMismatch: k.findings.map((f) => f.message),
+                },
+              ),
+            ],
+      );
+      return;
+    }
+  }
+  const candidates = instant
+    ? computeInstantCandidates(w.loMs)
+    : computeCandidateInstants(ctx.timeline, k.pools, w);
   let lastEval: readonly Finding[] | null = null;
-  for (const t of computeCandidateInstants(ctx.timeline, k.pools, w)) {
-    const r = k.evalAt(t);
+  for (const t of candidates) {
+    const r = k.evalAt(t, ctx.timeline);
     if (r === null) continue;
     lastEval = r;
     if (r.some(isError)) continue;
@@ -103,7 +176,7 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
     ]);
     return;
   }
-  if (isWindowCovered(ctx.timeline, k.pools, w)) {
+  if (instant ? isInstantKnown(ctx.timeline, k.pools, w.loMs) : isWindowCovered(ctx.timeline, k.pools, w)) {
     c.record(k.area, k.name, k.pool, lastEval ?? k.findings);
     return;
   }

@@ -20,7 +20,12 @@ import {
   PUBLISHED_MAX_AGE_SECONDS,
   recordCachedCheck,
 } from './market-cache.js';
-import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';
+import {
+  computeComputedAtWindow,
+  computeStateWindow,
+  findStateAt,
+  type ReserveTimeline,
+} from './market-time.js';
 import type { MarketEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
@@ -157,9 +162,8 @@ export function checkPairs(
         window,
         pools: list.map((x) => x.poolId),
         what: `pair ${id}`,
-        evalAt: (at) => {
-          if (cache === null) return null;
-          const d = deepestAt(list, cache, cc, at);
+        evalAt: (at, timeline) => {
+          const d = deepestAt(list, timeline, cc, at);
           return d === null ? null : deepestFinding(d);
         },
       });
@@ -218,13 +222,13 @@ function computeTickerFindings(id: string, t: TickerEntry, r: PoolReserves): Fin
  */
 export function deepestAt(
   list: readonly PoolReserves[],
-  cache: MarketCacheContext,
+  timeline: ReserveTimeline,
   cc: TokenKey | null,
   atMs: number,
 ): PoolReserves | null {
   const m = new Map<string, PoolReserves>();
   for (const r of list) {
-    const s = findStateAt(cache.timeline, r.poolId, atMs);
+    const s = findStateAt(timeline, r.poolId, atMs);
     if (s === null) return null;
     m.set(r.poolId, { ...r, reserveA: s.reserveA, reserveB: s.reserveB });
   }
@@ -276,9 +280,8 @@ export function checkTickers(
       window,
       pools: list.map((x) => x.poolId),
       what: `ticker ${id}`,
-      evalAt: (at) => {
-        if (cache === null) return null;
-        const d = deepestAt(list, cache, cc, at);
+      evalAt: (at, timeline) => {
+        const d = deepestAt(list, timeline, cc, at);
         return d === null ? null : computeTickerFindings(id, t, d);
       },
     });

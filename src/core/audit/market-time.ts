@@ -192,3 +192,24 @@ export function clipToLatestSeen(w: TimeWindow, latestSeenMs: number | null): Ti
   if (latestSeenMs === null || w.hiMs <= latestSeenMs) return w;
   return { loMs: Math.min(w.loMs, latestSeenMs), hiMs: latestSeenMs, source: w.source };
 }
+
+/**
+ * The candidate instants and the coverage of a window that is one published instant S (a
+ * response's own timestamp: the pool snapshot it was computed from). Ledger times and snapshot
+ * times are whole milliseconds, so a contract created in the millisecond S may be newer or older
+ * than the snapshot: the state at S is the one at S − 1 ms or the one at S (both candidates), and
+ * it is KNOWN only when every pool has a known state created before S and shown current at S or
+ * later, and no known contract created in the millisecond S (which could be on either side).
+ */
+export function computeInstantCandidates(atMs: number): number[] {
+  return [atMs - 1, atMs];
+}
+
+export function isInstantKnown(timeline: ReserveTimeline, pools: Iterable<string>, atMs: number): boolean {
+  for (const p of pools) {
+    const list = timeline.get(p) ?? [];
+    if (list.some((s) => s.createdAtMs === atMs)) return false;
+    if (!list.some((s) => s.createdAtMs < atMs && s.seenUntilMs >= atMs)) return false;
+  }
+  return true;
+}

@@ -149,9 +149,8 @@ export function checkOrderbooks(
       pools: list.map((x) => x.poolId),
       what: `orderbook ${b.tickerId}`,
       evidence: { tickerId: b.tickerId, depth: 2 * Math.max(b.bids.length, b.asks.length) },
-      evalAt: (at) => {
-        if (cache === null) return null;
-        const d = deepestAt(list, cache, cc, at);
+      evalAt: (at, timeline) => {
+        const d = deepestAt(list, timeline, cc, at);
         return d === null ? null : computeOrderbookFindings(b, d);
       },
     });

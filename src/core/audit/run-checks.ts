@@ -34,12 +34,12 @@ import {
   type KnownContract,
 } from './history-checks.js';
 import { formatLpShareValue } from './lp-share.js';
-import type { MarketCacheContext } from './market-cache.js';
+import { computeSnapshotStates, type MarketCacheContext } from './market-cache.js';
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
 import { checkProofs, type ProvenPool } from './proof-checks.js';
-import { checkQuotes, computeKnownContracts } from './quote-checks.js';
+import { checkQuotes, computeKnownContracts, type KnownContractReserves } from './quote-checks.js';
 import type { AuditSnapshot, Fetched, ProofSet, StateEntry } from './snapshot.js';
 import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } from './state-checks.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
@@ -91,6 +91,14 @@ export interface AuditInput {
   readonly profile: ReserveProfile;
   /** the proof step's result for contracts of later proof sets that `snapshot.proofs` does not hold */
   readonly extraReserveProofs?: ReadonlyMap<string, ReserveProof>;
+  /**
+   * the proof step's result for the reserve contracts probe quotes carried with their blob
+   * (contract id → the hop's pool and the proof; `computeQuoteProvenContracts`)
+   */
+  readonly quoteReserveProofs?: ReadonlyMap<
+    string,
+    { readonly poolId: string; readonly proof: ReserveProof }
+  >;
   readonly options?: { readonly lpShareTolerance?: string };
 }
 
@@ -275,6 +283,74 @@ export function computeReserveTimeline(
   return out;
 }
 
+/**
+ * The reserve contracts probe quotes proved themselves (their hop carried the contract's
+ * created_event_blob, docs/findings.md "Soundness"), usable to recompute those quotes: the proof
+ * step proved the blob (ID recomputed, template in the profile), the blob's pool is the hop's
+ * pool, and the contract is not older than the pool's contract in the audit's first proof — a
+ * contract superseded before the audit began cannot be the live state a quote is priced on, so it
+ * stays unknown (could-not-check), never a pass.
+ */
+export function computeQuoteProvenContracts(
+  quoteProofs: ReadonlyMap<string, { readonly poolId: string; readonly proof: ReserveProof }>,
+  proven: ReadonlyMap<string, ProvenPool>,
+): Map<string, KnownContractReserves> {
+  const out = new Map<string, KnownContractReserves>();
+  for (const [contractId, { poolId, proof }] of quoteProofs) {
+    const pool = proven.get(poolId);
+    const f = proof.provenFields;
+    if (pool === undefined || pool.status !== 'proven' || pool.fields === null) continue;
+    if (proof.status !== 'proven' || f === null || proof.contractId !== contractId) continue;
+    const samePool =
+      f.poolId === null
+        ? f.tokenA !== null &&
+          f.tokenB !== null &&
+          pool.entry.tokenA.admin === f.tokenA.admin &&
+          pool.entry.tokenA.id === f.tokenA.id &&
+          pool.entry.tokenB.admin === f.tokenB.admin &&
+          pool.entry.tokenB.id === f.tokenB.id
+        : f.poolId === poolId;
+    if (!samePool) continue;
+    const at = proof.createdAtMicros;
+    const first = pool.ledgerCreatedAtMicros;
+    if (at === null || first === null || at < first) continue;
+    out.set(contractId, { poolId, reserveA: f.reserveA, reserveB: f.reserveB });
+  }
+  return out;
+}
+
+/**
+ * The blobs probe quotes carried (docs/findings.md "Soundness", quote blobs): a blob that does not
+ * decode, whose contract ID does not recompute, is not the ID the hop names, or is not a reserve
+ * template is a definite failure — no honest exchange serves it as the proof of the contract a
+ * quote was priced on — so it is an error, as the same blob in /pools/proof would be. A blob the
+ * step could not complete (missing types, unsupported version) is no finding: the quote stays
+ * unchecked (QUOTE_UNAVAILABLE) unless a proof showed its contract.
+ */
+function checkQuoteProofs(
+  c: AuditCollector,
+  quoteProofs: ReadonlyMap<string, { readonly poolId: string; readonly proof: ReserveProof }>,
+): void {
+  for (const [contractId, { poolId, proof }] of quoteProofs) {
+    if (proof.status === 'unverifiable') continue;
+    c.record(
+      'quote',
+      'quote.proof',
+      poolId,
+      proof.status === 'proven'
+        ? []
+        : [
+            makeFinding(
+              'QUOTE_PROOF_INVALID',
+              poolId,
+              `the blob a quote carried for reserve contract ${contractId.slice(0, 16)}… does not prove it: ${proof.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')}`,
+              { contractId, reasons: proof.reasons.map((r) => r.code) },
+            ),
+          ],
+    );
+  }
+}
+
 /** Runs all checks; never throws for a discrepancy (those are findings). */
 export function runAuditChecks(input: AuditInput): AuditResult {
   const c = new AuditCollector();
@@ -376,7 +452,14 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
   if (markets !== null) checkMarkets(c, markets, reserves);
   const cache: MarketCacheContext | null =
-    s.timing === undefined ? null : { timeline, timing: s.timing, latestSeenMs: latestSeen };
+    s.timing === undefined
+      ? null
+      : {
+          timeline,
+          timing: s.timing,
+          latestSeenMs: latestSeen,
+          snapshots: computeSnapshotStates(timeline, s.proofSets ?? []),
+        };
   const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
   if (pairs !== null) checkPairs(c, pairs, groups, cache, s.cc);
   const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
@@ -396,12 +479,16 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           null,
           makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}),
         );
-      else
+      else {
+        checkQuoteProofs(c, input.quoteReserveProofs ?? new Map());
         checkQuotes(c, {
           quotes,
           reserves,
           contracts: new Map([...proven].map(([id, p]) => [id, p.contractId])),
-          known: computeKnownContracts(timeline),
+          known: new Map([
+            ...computeQuoteProvenContracts(input.quoteReserveProofs ?? new Map(), proven),
+            ...computeKnownContracts(timeline),
+          ]),
           poolsMoved: (s.proofSets ?? []).some((set) =>
             set.entries.some((e) => {
               const p = proven.get(e.poolId);
@@ -413,6 +500,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           cc: s.cc,
           policy,
         });
+      }
     }
   }
   // stats, tokens

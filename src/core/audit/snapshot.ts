@@ -127,6 +127,8 @@ export interface StatsSummary {
   readonly ccVolume24h: string;
   readonly count24h: number;
   readonly tvlCc: string;
+  /** `pool_tvl.updated_at` (ms, exchange clock): the pool snapshot the total names, when published */
+  readonly tvlUpdatedAtMs?: number;
 }
 
 /** A consecutive-window probe of /volume: the default window, a closed window and its two halves. */

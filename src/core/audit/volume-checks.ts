@@ -9,12 +9,7 @@
 import { Dec } from '../money/decimal.js';
 import { isSameAmount, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import {
-  capMaxAge,
-  type MarketCacheContext,
-  PUBLISHED_MAX_AGE_SECONDS,
-  recordCachedCheck,
-} from './market-cache.js';
+import { type MarketCacheContext, PUBLISHED_MAX_AGE_SECONDS, recordCachedCheck } from './market-cache.js';
 import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';
 import type {
   StateEntry,
@@ -91,13 +86,16 @@ export function checkStats(
   cc: TokenKey | null = null,
 ): void {
   const statsTiming = cache?.timing.stats ?? null;
-  // /stats is computed from live pools at computed-at, through a memo as old as its own max-age
+  // the pool snapshot the total names (`pool_tvl.updated_at`), when it lies inside the response's
+  // HTTP window, is the instant of its state; else /stats may have been computed from live pools
+  // at computed-at, through a memo up to the published 60 s old (a header cannot narrow that: the
+  // memo is the exchange's inside)
   const statsWindow =
     statsTiming === null
       ? null
       : computeStateWindow(
-          computeComputedAtWindow(statsTiming, PUBLISHED_MAX_AGE_SECONDS.stats),
-          capMaxAge(statsTiming.maxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.stats) * 1000,
+          computeComputedAtWindow(statsTiming, PUBLISHED_MAX_AGE_SECONDS.stats, s.tvlUpdatedAtMs ?? null),
+          PUBLISHED_MAX_AGE_SECONDS.stats * 1000,
         );
   if (v !== null) {
     const f: Finding[] = [];
@@ -148,11 +146,13 @@ export function checkStats(
     window: statsWindow,
     pools: state.map((st) => st.poolId),
     what: '/stats pool_tvl.tvl_cc',
-    evalAt: (at) => {
-      if (cache === null || cc === null) return null;
+    // the pipeline fetches /stats again (with a /pools/proof) only when it names its pool snapshot
+    evidence: { endpoint: '/stats', snapshotNamed: s.tvlUpdatedAtMs !== undefined },
+    evalAt: (at, timeline) => {
+      if (cc === null) return null;
       let total = new Dec(0);
       for (const st of state) {
-        const k = findStateAt(cache.timeline, st.poolId, at);
+        const k = findStateAt(timeline, st.poolId, at);
         if (k === null) return null;
         const tvl = computePoolTvlCc(st.tokenA, st.tokenB, k.reserveA, k.reserveB, cc) ?? st.tvlCc;
         const d = parseDecimal(tvl);

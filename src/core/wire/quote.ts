@@ -47,6 +47,13 @@ export interface QuoteHop {
   readonly pool_price_after: string;
   readonly trade_price: string;
   readonly trade_price_no_fees: string;
+  /**
+   * an extension of the reference server (docs/decisions/server.md "Quotes"): the
+   * created_event_blob of `contract_id`, the same bytes /pools/proof serves for it, so the quote
+   * carries the proof of the reserves it was priced on; absent on exchanges that do not publish it
+   * (read as a plain string: whether it proves anything is the proof step's call)
+   */
+  readonly created_event_blob?: string;
 }
 
 export interface QuoteResponse {
@@ -102,6 +109,7 @@ const HOP_KEYS = [
   'pool_price_after',
   'trade_price',
   'trade_price_no_fees',
+  'created_event_blob',
 ];
 const TOP_KEYS = [
   'sent',
@@ -173,6 +181,7 @@ function readQuote(r: ShapeReader, json: unknown, connect: boolean): QuoteRespon
       pool_price_after: r.decimal10(h, 'pool_price_after'),
       trade_price: r.decimal10(h, 'trade_price'),
       trade_price_no_fees: r.decimal10(h, 'trade_price_no_fees'),
+      ...(r.has(h, 'created_event_blob') ? { created_event_blob: r.string(h, 'created_event_blob') } : {}),
     };
   });
   if (pools.length < 1 || pools.length > 2)

@@ -157,6 +157,12 @@ export interface ApiSnapshot {
    * after each round of re-fetched responses; absent in snapshots of older versions
    */
   readonly proofsLater?: readonly ApiResult<PoolsProofPerPool>[];
+  /**
+   * /stats fetched again in a re-fetch round (followed by a /pools/proof) because its pool TVL
+   * could not be decided; its `pool_tvl` replaces the first one's (the 24 h figures stay those of
+   * the first fetch, which the /volume bounds were fetched for); absent when not re-fetched
+   */
+  readonly statsLater?: ApiResult<StatsResponse>;
   /** every response in fetch order */
   readonly raw: readonly RawResponse[];
 }

@@ -24,7 +24,12 @@ export interface SwapStats {
   };
   /** one bucket per day of the last 30 days (day_bucket with whole seconds, `+00:00`) */
   readonly chart_volume: readonly { readonly day_bucket: string; readonly cc_volume_total: string }[];
-  readonly pool_tvl: { readonly tvl_cc: string };
+  /**
+   * `updated_at` (an extension the spec allows: extra fields are ignored by clients): the pool
+   * snapshot — the `updated_at` of /pools/proof — the total was computed from; absent when the
+   * exchange does not say (docs/findings.md "Soundness", `stats.tvl`)
+   */
+  readonly pool_tvl: { readonly tvl_cc: string; readonly updated_at?: string };
   readonly active_traders: { readonly count_90d: number };
 }
 
@@ -56,7 +61,7 @@ export function parseStatsResponse(json: unknown, options: ParseOptions = {}): S
   ]);
   const sw = r.child(s, 'swaps', SWAP_KEYS);
   const perf = r.child(s, 'swap_performance', ['chart_data', 'avg_speed', 'consistency', 'fastest']);
-  const tvl = r.child(s, 'pool_tvl', ['tvl_cc']);
+  const tvl = r.child(s, 'pool_tvl', ['tvl_cc', 'updated_at']);
   const traders = r.child(s, 'active_traders', ['count_90d']);
   return {
     stats: {
@@ -86,7 +91,10 @@ export function parseStatsResponse(json: unknown, options: ParseOptions = {}): S
           cc_volume_total: r.decimal10(c, 'cc_volume_total'),
         };
       }),
-      pool_tvl: { tvl_cc: r.decimal10(tvl, 'tvl_cc') },
+      pool_tvl: {
+        tvl_cc: r.decimal10(tvl, 'tvl_cc'),
+        ...(r.has(tvl, 'updated_at') ? { updated_at: r.timestamp(tvl, 'updated_at') } : {}),
+      },
       active_traders: { count_90d: r.integer(traders, 'count_90d') },
     },
   };

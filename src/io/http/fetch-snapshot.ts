@@ -4,7 +4,7 @@
  * market data, /volume (default window, plus a closed window and its two halves for the add-up
  * check), the aggregator endpoints (found under /aggregator or, when that path is 404, /coingecko —
  * api-decisions §10; one order book per pair, 12 in flight, recorded in pair order) and, on
- * request, probe quotes. Each raw response keeps its fetch time and cache headers
+ * request, probe quotes (8 in flight, recorded in plan order). Each raw response keeps its fetch time and cache headers
  * (Cache-Control max-age, Age, Date) for the cached-market-data reasoning of src/core/audit.
  * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
  * are still fetched. If the very first request cannot connect or times out (after its retries),
@@ -36,6 +36,7 @@ import {
   parseTokensInfoResponse,
   parseVolumeResponse,
   type RawResponse,
+  type StatsResponse,
   type VolumeChecks,
   type VolumeSample,
 } from '../../core/wire/index.js';
@@ -69,6 +70,14 @@ export interface FetchSnapshotOptions {
 const HOUR_MS = 3_600_000;
 /** Order books in flight at once (one per pair; ~1,000 on a large exchange). */
 export const ORDERBOOK_CONCURRENCY = 12;
+/**
+ * Where probe quotes are sent: /connect/quote, asking for the reserve contracts' blobs (an
+ * extension of the reference server, docs/findings.md "Soundness"; an exchange without it ignores
+ * the parameter and the quote is checked against the contracts the proofs showed).
+ */
+export const PROBE_QUOTE_PATH = '/connect/quote?include_proof=true';
+/** Probe quotes in flight at once (about four per pool). */
+export const PROBE_CONCURRENCY = 8;
 
 function failure(e: unknown): { ok: false; reason: string; code: string } {
   if (isReserveAuditError(e)) return { ok: false, reason: e.shortMessage, code: e.code };
@@ -108,6 +117,8 @@ export interface RefetchRequest {
   readonly orderbooks: readonly { readonly tickerId: string; readonly depth: number }[];
   /** probes to send again */
   readonly quotes: readonly ProbeQuote[];
+  /** fetch /stats again (its pool TVL could not be decided), right before the closing /pools/proof */
+  readonly stats?: boolean;
   /** fetch /pools/proof before the quotes too (proof → quotes → proof) */
   readonly proofsFirst?: boolean;
   readonly parseOptions?: ParseOptions;
@@ -120,6 +131,8 @@ export interface RefetchResult {
   readonly quotes: readonly ProbeQuote[];
   /** /pools/proof fetched before them (with `proofsFirst`) */
   readonly proofsBefore?: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+  /** /stats, when requested */
+  readonly stats?: ApiResult<StatsResponse>;
   /** /pools/proof fetched after them (the closing bracket of this round) */
   readonly proofs: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
   readonly raw: readonly RawResponse[];
@@ -127,7 +140,7 @@ export interface RefetchResult {
 
 /**
  * One re-fetch round (docs/findings.md "Soundness"): the given order books and probe quotes
- * again, then /pools/proof. Never throws for a failing request.
+ * again, /stats if asked, then /pools/proof. Never throws for a failing request.
  */
 export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResult> {
   const po = o.parseOptions ?? {};
@@ -161,15 +174,33 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
   const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
   for (const q of o.quotes) {
     try {
-      const r = await o.client.send('POST', joinUrl(o.baseUrl, '/connect/quote'), JSON.stringify(q.request));
+      const r = await o.client.send('POST', joinUrl(o.baseUrl, PROBE_QUOTE_PATH), JSON.stringify(q.request));
       raw.push(r);
       quotes.push(readProbe(q, r, po));
     } catch {
       quotes.push(q);
     }
   }
+  let stats: ApiResult<StatsResponse> | undefined;
+  if (o.stats === true) {
+    try {
+      const r = await o.client.send('GET', joinUrl(o.baseUrl, '/stats'));
+      raw.push(r);
+      if (r.status !== 200) throw statusError(r);
+      stats = { ok: true, value: parseStatsResponse(parseJsonBody(r), po) };
+    } catch (e) {
+      stats = failure(e);
+    }
+  }
   const proofs = await fetchProofs();
-  return { orderbooks, quotes, proofs, raw, ...(before === undefined ? {} : { proofsBefore: before }) };
+  return {
+    orderbooks,
+    quotes,
+    proofs,
+    raw,
+    ...(before === undefined ? {} : { proofsBefore: before }),
+    ...(stats === undefined ? {} : { stats }),
+  };
 }
 
 /** Fetches and validates everything one audit needs; never throws for one failing endpoint. */
@@ -337,9 +368,38 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
           exchangeInfo.value,
           swapInfo.value.data.fees.network_fee,
         );
+        // bounded concurrency (a large exchange has ~4 probes per pool); results and the raw
+        // records keep plan order. A request that fails outright fails the section, as before.
+        const raws: (RawResponse | undefined)[] = new Array(plan.length);
+        let next = 0;
+        let failed: unknown = null;
+        const worker = async (): Promise<void> => {
+          while (failed === null && next < plan.length) {
+            const i = next++;
+            const p = plan[i];
+            if (p === undefined) continue;
+            try {
+              raws[i] = await client.send(
+                'POST',
+                joinUrl(options.baseUrl, PROBE_QUOTE_PATH),
+                JSON.stringify(p.request),
+              );
+            } catch (e) {
+              failed ??= e;
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(PROBE_CONCURRENCY, plan.length) }, () => worker()));
         const out: ProbeQuote[] = [];
-        for (const p of plan)
-          out.push(readProbe(p, await call('POST', '/connect/quote', JSON.stringify(p.request)), po));
+        plan.forEach((p, i) => {
+          const r = raws[i];
+          if (r === undefined) return;
+          raw.push(r);
+          done++;
+          options.onProgress?.({ step: '/connect/quote', done });
+          out.push(readProbe(p, r, po));
+        });
+        if (failed !== null) throw failed;
         return out;
       });
     }

@@ -17,7 +17,10 @@ export const CACHE_SECONDS = {
   marketsInfo: 60,
   exchangeInfo: 60,
   pools: 5,
+  /** the /stats swap figures (memoised per window) */
   stats: 60,
+  /** the /stats reply: its pool_tvl comes from the 5-second pool snapshot it names */
+  statsReply: 5,
   volumeClosed: 3600,
   volumeOpen: 30,
   aggregatorPairs: 60,

@@ -4,6 +4,9 @@
  * (api-decisions §8), limited to 64 KiB (413), and handed to the pure quote functions of
  * src/core/amm, which validate it in the documented order with the documented messages.
  * Quotes read the live pools (not the 5-second snapshot): they are indicative of current liquidity.
+ * Asked with `?include_proof=true`, each hop also carries the created_event_blob of the reserve
+ * contract it was priced on (an extension, docs/decisions/server.md "Quotes"), so the quote can be
+ * checked against proven reserves; without it the body is exactly the live service's.
  *
  * A quote is a pure function of (body, pools, tokens, policy, average execution time), so an
  * identical body against the very same ledger state (the same `pools()` array — the exchange hands
@@ -11,9 +14,11 @@
  * response is byte-identical to a fresh computation; nothing is reserved or persisted.
  */
 import { quoteConnectSwap, quotePoolSwap } from '../../core/amm/quote.js';
+import type { PoolState } from '../../core/amm/types.js';
 import { RequestRejectedError } from '../../errors/server.js';
 import type { RequestContext, RouteDeps } from '../deps.js';
 import { jsonReply, parseJsonObject, type Reply, readBody } from '../http.js';
+import { singleParam } from './common.js';
 import { averageExecutionSeconds } from './stats.js';
 
 export async function connectQuote(deps: RouteDeps, ctx: RequestContext): Promise<Reply> {
@@ -46,7 +51,9 @@ async function runQuote(deps: RouteDeps, ctx: RequestContext, mode: 'connect' | 
     memo = new Map();
     memos.set(deps, memo);
   }
-  const key = raw.length <= MEMO_MAX_BODY ? `${mode}|${raw.toString('latin1')}` : undefined;
+  // the extension is asked for (`?include_proof=true`): without it the body is exactly the live one
+  const withProof = singleParam(ctx.query, 'include_proof') === 'true';
+  const key = raw.length <= MEMO_MAX_BODY ? `${mode}|${withProof}|${raw.toString('latin1')}` : undefined;
   const hit = key === undefined ? undefined : memo.get(key);
   if (hit?.state.every((x, i) => x === state[i])) return hit.reply;
 
@@ -56,7 +63,7 @@ async function runQuote(deps: RouteDeps, ctx: RequestContext, mode: 'connect' | 
   if (!result.ok) {
     throw new RequestRejectedError(result.status === 404 ? 'NOT_FOUND' : 'REQUEST_INVALID', result.error);
   }
-  const reply = jsonReply(200, result.body);
+  const reply = jsonReply(200, withProof ? withReserveBlobs(result.body, pools) : result.body);
   if (key !== undefined) {
     memo.delete(key);
     memo.set(key, { state, reply });
@@ -66,4 +73,23 @@ async function runQuote(deps: RouteDeps, ctx: RequestContext, mode: 'connect' | 
     }
   }
   return reply;
+}
+
+/**
+ * The quote with the created_event_blob of each hop's reserve contract beside its `contract_id`
+ * (docs/decisions/server.md "Quotes"): the very contract the quote was priced on, so a verifier
+ * can recompute the quote from proven reserves whatever happened since.
+ */
+function withReserveBlobs<
+  T extends { readonly pools: readonly { readonly pool_id: string; readonly contract_id: string }[] },
+>(body: T, pools: readonly PoolState[]): T {
+  return {
+    ...body,
+    pools: body.pools.map((h) => {
+      const rc = pools.find((p) => p.poolId === h.pool_id)?.reserveContract;
+      return rc === undefined || rc.contractId !== h.contract_id
+        ? h
+        : { ...h, created_event_blob: rc.createdEventBlob };
+    }),
+  };
 }

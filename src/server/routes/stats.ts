@@ -2,13 +2,23 @@
  * GET /stats (public-api.md "Statistics", api-decisions §5) and the average execution time that
  * POST /connect/quote reports as `estimated_time_seconds` (api-decisions §4: /stats
  * swap_performance.avg_speed; "12.00" without history — the default lives in the quote core).
- * Both come from one 60-second window of the last 90 days of swap events.
+ * Both come from one 60-second window of the last 90 days of swap events. `pool_tvl` is the
+ * exception (docs/decisions/server.md "Caching"): it is computed from the shared 5-second pool
+ * snapshot — the one /pools/proof serves — and names it (`pool_tvl.updated_at` = the snapshot's
+ * `updated_at`), so a verifier knows exactly which proven state the total describes; the reply is
+ * therefore cached for the pool snapshot's 5 s.
  */
-import { computeAverageExecutionSeconds, computeStats, DAY_MS } from '../../core/amm/index.js';
+import {
+  computeAverageExecutionSeconds,
+  computeStats,
+  computeTotalTvlCc,
+  DAY_MS,
+} from '../../core/amm/index.js';
 import type { StatsResponse, SwapStats } from '../../core/wire/stats.js';
+import { formatApiTimestamp } from '../../core/wire/timestamp.js';
 import type { RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
-import { CACHE_SECONDS, cachedJson } from './common.js';
+import { CACHE_SECONDS, cachedJson, poolSnapshot } from './common.js';
 
 interface StatsBundle {
   readonly stats: SwapStats;
@@ -33,12 +43,18 @@ function statsBundle(deps: RouteDeps): StatsBundle {
 }
 
 export function stats(deps: RouteDeps): Reply {
-  return cachedJson(
-    deps,
-    'stats',
-    CACHE_SECONDS.stats,
-    (): StatsResponse => ({ stats: statsBundle(deps).stats }),
-  );
+  return cachedJson(deps, 'stats', CACHE_SECONDS.statsReply, (): StatsResponse => {
+    const snap = poolSnapshot(deps);
+    return {
+      stats: {
+        ...statsBundle(deps).stats,
+        pool_tvl: {
+          tvl_cc: computeTotalTvlCc(snap.pools, deps.exchange.cc()),
+          updated_at: formatApiTimestamp(snap.atMs),
+        },
+      },
+    };
+  });
 }
 
 /** Mean execution seconds of the last 30 days of swaps, 2 decimals; null without history. */
