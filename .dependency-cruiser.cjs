@@ -62,6 +62,20 @@ module.exports = {
       to: { path: '^src/io/store/mirror-db\\.ts$' },
     },
     {
+      name: 'pg-connection-is-private',
+      severity: 'error',
+      comment: 'No raw PostgreSQL pool leaves the mirror store: only src/io/store/pg reaches its connection module.',
+      from: { path: '^src/', pathNot: '^src/io/store/pg/' },
+      to: { path: '^src/io/store/pg/connection\\.ts$' },
+    },
+    {
+      name: 'pg-driver-only-in-store',
+      severity: 'error',
+      comment: 'node-postgres is the PostgreSQL backend of the mirror: only src/io/store/pg imports it.',
+      from: { path: '^src/', pathNot: '^src/io/store/pg/' },
+      to: { path: 'node_modules/pg/' },
+    },
+    {
       name: 'run-below-cli',
       severity: 'error',
       comment: 'Pipelines return reports; they never import the CLI or the server.',

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // globalSetup builds dist/ once: replay's worker threads run the compiled worker with plain node.
 export default defineConfig({
   test: {
-    globalSetup: ['test/setup/build-dist.ts'],
+    globalSetup: ['test/setup/build-dist.ts', 'test/setup/postgres.ts'],
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     exclude: ['test/slow/**', 'node_modules/**', 'dist/**'],
     testTimeout: 30_000,

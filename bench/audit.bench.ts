@@ -12,6 +12,8 @@
  * values to compare, default "auto,1,<available cores>"), BENCH_MIRROR (reuse/keep a mirror file),
  * BENCH_SERIES (snapshot counts, default "10,100,1000"; "" skips the series), BENCH_SKIP_AUDIT,
  * BENCH_SKIP_REPLAY.
+ * 4. the PostgreSQL mirror (./pg-mirror.ts): ingest and replay rates vs SQLite on the same data, and
+ *    distributed replay with 1, 2 and 4 worker processes (BENCH_PG_CONTRACTS, BENCH_PG_WORKERS, BENCH_SKIP_PG).
  * The replay workers run the compiled dist/run/replay-worker.js: the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +21,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
-import { computeMirrorStats, openMirror, pruneRawResponses, vacuumMirror } from '../src/io/store/index.js';
+import {
+  computeMirrorStats,
+  openMirror,
+  pruneRawResponses,
+  vacuumMirror,
+  wrapSqliteMirror,
+} from '../src/io/store/index.js';
 import { runAudit } from '../src/run/audit.js';
 import { defaultReplayJobs, runReplay } from '../src/run/replay.js';
 import { takeSnapshot } from '../src/run/snapshot.js';
@@ -27,6 +35,7 @@ import { createSeededRng } from '../src/sim/rng.js';
 import { simulateRandomSwap } from '../src/sim/traffic.js';
 import { buildReplayMirror } from '../test/audit/replay-mirror.js';
 import { startAuditServer } from '../test/helpers/tamper.js';
+import { benchPostgres } from './pg-mirror.js';
 
 const POOLS = Number(process.env.BENCH_POOLS ?? 1000);
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 100_000);
@@ -127,7 +136,7 @@ async function benchSeries(): Promise<void> {
       try {
         while (recorded < n) {
           traffic();
-          await takeSnapshot({ mirror, baseUrl: s.directBase, types });
+          await takeSnapshot({ mirror: wrapSqliteMirror(mirror), baseUrl: s.directBase, types });
           recorded += 1;
         }
       } finally {
@@ -176,3 +185,4 @@ console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 
 if (SERIES.length > 0) await benchSeries();
 if (process.env.BENCH_SKIP_AUDIT !== '1') await benchAudit();
 if (process.env.BENCH_SKIP_REPLAY !== '1') await benchReplay();
+if (process.env.BENCH_SKIP_PG !== '1') await benchPostgres();

@@ -13,6 +13,7 @@ import { formatGot } from '../errors/base.js';
 import { UsageError } from '../errors/usage.js';
 import { type BaseUrl, parseBaseUrl } from '../io/http/base-url.js';
 import { redactUrl } from '../io/http/redact-url.js';
+import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // declarations
@@ -34,12 +35,42 @@ export const timeoutOption = {
   describe: `per-request timeout in ms (1..${MAX_TIMEOUT_MS})`,
 } as const satisfies Options;
 
-/** --mirror when the command needs one (snapshot, replay, history, report) */
+/** --mirror when the command needs one (snapshot, replay, history, report, mirror); see parseMirrorOption */
 export const mirrorOption = {
   type: 'string',
-  demandOption: true,
-  describe: 'the SQLite mirror',
+  describe:
+    'the mirror: a SQLite file, or a postgres://user@host:port/db URL (default: $RESERVE_AUDIT_MIRROR)',
 } as const satisfies Options;
+
+/**
+ * The mirror a command uses: --mirror, else $RESERVE_AUDIT_MIRROR; a file path resolved against
+ * the working directory, a postgres:// or postgresql:// URL as given (its password is never printed).
+ */
+export function parseMirrorOption(
+  value: string | undefined,
+  ctx: { readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>> },
+): string {
+  const v = value ?? ctx.env[MIRROR_ENV];
+  if (v === undefined)
+    throw new UsageError(
+      'OPTION_INVALID',
+      `"--mirror" expected a file or a postgres:// URL (or $${MIRROR_ENV}), got nothing`,
+      {
+        details: { option: 'mirror' },
+      },
+    );
+  if (isPostgresTarget(v)) {
+    let u: URL | null = null;
+    try {
+      u = new URL(v.trim());
+    } catch {
+      u = null;
+    }
+    if (u === null) failOption('mirror', 'a postgres://user@host:port/database URL', redactUrl(v));
+    return v.trim();
+  }
+  return resolveMirrorTarget(parsePathOption('mirror', v), ctx.cwd);
+}
 
 /** --types (audit, snapshot, replay, verify-contract) */
 export const typesOption = {

@@ -6,7 +6,6 @@
  * `runAudit` is the in-process entry point (the `audit` command, the demo, the library); it
  * returns a report, never writes to stdout and never decides an exit code.
  */
-import { resolve } from 'node:path';
 import {
   type AuditCoverage,
   type AuditOutcome,
@@ -41,23 +40,17 @@ import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
   computeContractVerification,
-  countSnapshots,
   type HistoryQuery,
-  loadContractPools,
-  loadHistoryPast,
-  loadLatestObservations,
-  loadObservationsForHistoryChecks,
-  type Mirror,
-  openMirror,
-  recordAuditRun,
-  recordSnapshot,
+  type MirrorStore,
+  openMirrorStore,
+  resolveMirrorTarget,
   toHistoryPoint,
 } from '../io/store/index.js';
 
 export interface RunAuditOptions {
   /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
   readonly baseUrl: string | BaseUrl;
-  /** SQLite mirror: history is read from it, then the snapshot and the run are recorded */
+  /** mirror (SQLite file or postgres:// URL): history is read from it, then the snapshot and the run are recorded */
   readonly mirrorPath?: string | null;
   /** a parsed profile (wins over profilePath) */
   readonly profile?: ReserveProfile;
@@ -129,20 +122,20 @@ export interface AuditReport extends AuditResult {
  * just migrated; the next recorded snapshot brings the incremental history up to date).
  * `current`: pool → its current contract ID; `startedAtMs`: when the snapshot started.
  */
-export function loadMirrorHistory(
-  mirror: Mirror,
+export async function loadMirrorHistory(
+  mirror: MirrorStore,
   current: ReadonlyMap<string, string>,
   startedAtMs: number,
   query: HistoryQuery = {},
-): MirrorHistory {
+): Promise<MirrorHistory> {
   const currentContracts = [...current.values()];
   const known = new Map<string, KnownContract>();
-  const poolOf = loadContractPools(mirror, currentContracts);
+  const poolOf = await mirror.loadContractPools(currentContracts);
   for (const id of currentContracts) {
     const poolId = poolOf.get(id);
     if (poolId !== undefined) known.set(id, { contractId: id, poolId });
   }
-  const past = loadHistoryPast(mirror, current, startedAtMs - MARKET_STATE_HORIZON_MS);
+  const past = await mirror.loadHistoryPast(current, startedAtMs - MARKET_STATE_HORIZON_MS);
   if (past !== null) {
     const pools = new Map<string, PoolPast>();
     for (const poolId of current.keys())
@@ -154,11 +147,14 @@ export function loadMirrorHistory(
     return { pools, known, lastSeenPools: past.lastSeenPools };
   }
   // one set-based query for the series (template included)
-  const obs = loadObservationsForHistoryChecks(mirror, { limitPerPool: Number.MAX_SAFE_INTEGER, ...query });
+  const obs = await mirror.loadObservationsForHistoryChecks({
+    limitPerPool: Number.MAX_SAFE_INTEGER,
+    ...query,
+  });
   const series = new Map<string, HistoryPoint[]>();
   for (const [poolId, list] of obs) series.set(poolId, list.map(toHistoryPoint));
   const lastSeenPools = new Map<string, string>();
-  for (const o of loadLatestObservations(mirror))
+  for (const o of await mirror.loadLatestObservations())
     if (o.contractId !== null) lastSeenPools.set(o.poolId, o.contractId);
   return { series, known, lastSeenPools };
 }
@@ -312,15 +308,15 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   };
   verifyQuoteBlobs();
   const tVerified = now();
-  let mirror: Mirror | null = null;
+  let mirror: MirrorStore | null = null;
   try {
     // 3. the pool history
     let history: MirrorHistory | null = null;
     let earlierSnapshots: number | null = null;
     if (o.mirrorPath != null) {
-      mirror = openMirror(resolve(o.cwd ?? process.cwd(), o.mirrorPath));
-      earlierSnapshots = countSnapshots(mirror);
-      history = loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
+      mirror = await openMirrorStore(resolveMirrorTarget(o.mirrorPath, o.cwd ?? process.cwd()));
+      earlierSnapshots = await mirror.countSnapshots();
+      history = await loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
     }
     const tHistory = now();
     // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
@@ -369,7 +365,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       proofs.forEach((p) => {
         verifications.set(p.contractId, computeContractVerification(p));
       });
-      snapshotId = recordSnapshot(mirror, api, verifications, { now }).snapshotId;
+      snapshotId = (await mirror.recordSnapshot(api, verifications, { now })).snapshotId;
     }
     const coverage = computeAuditCoverage({
       probeQuotes: o.probeQuotes === true,
@@ -394,7 +390,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       api: computeApiDialect(api),
     };
     if (mirror !== null) {
-      auditRunId = recordAuditRun(mirror, {
+      auditRunId = await mirror.recordAuditRun({
         snapshotId,
         baseUrl: base.display,
         startedAtMs: t0,
@@ -423,7 +419,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       },
     };
   } finally {
-    mirror?.close();
+    await mirror?.close();
   }
 }
 
@@ -436,7 +432,7 @@ function summarise(
   coverage: AuditCoverage,
   t0: number,
   t1: number,
-  mirror: Mirror | null,
+  mirror: MirrorStore | null,
   snapshotId: number | null,
 ): AuditSummary {
   const count = (s: string): number => r.checks.filter((c) => c.status === s).length;

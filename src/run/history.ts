@@ -5,7 +5,8 @@
  */
 import { computeLpShareValue } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
-import { loadObservationsForHistoryChecks, type Mirror, openMirror } from '../io/store/index.js';
+import { redactUrl } from '../io/http/redact-url.js';
+import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 
 export interface PoolHistoryRow {
   /** ISO time of the observation */
@@ -22,22 +23,30 @@ export interface PoolHistoryRow {
   readonly symbol: string | null;
 }
 
-/** Opens a mirror read-only or throws MIRROR_UNAVAILABLE. */
-export function openMirrorForReading(path: string): Mirror {
+/** Opens a mirror (a file path or a postgres:// URL) read-only or throws MIRROR_UNAVAILABLE. */
+export async function openMirrorForReading(target: string): Promise<MirrorStore> {
   try {
-    return openMirror(path, { readonly: true });
+    return await openMirrorStore(target, { readonly: true });
   } catch (e) {
     throw new AuditError(
       'MIRROR_UNAVAILABLE',
-      `"--mirror" expected an existing mirror file, got ${JSON.stringify(path)}`,
+      `"--mirror" expected an existing mirror ${isPostgresTarget(target) ? 'database' : 'file'}, got ${formatMirrorTarget(target)}`,
       { cause: e },
     );
   }
 }
 
+/** A mirror target as messages show it: JSON-quoted, a URL without its password. */
+export function formatMirrorTarget(target: string): string {
+  return JSON.stringify(isPostgresTarget(target) ? redactUrl(target) : target);
+}
+
 /** Every pool's rows (oldest first), optionally one pool only. */
-export function loadPoolSeries(mirror: Mirror, poolId?: string): Map<string, PoolHistoryRow[]> {
-  const obs = loadObservationsForHistoryChecks(mirror, {
+export async function loadPoolSeries(
+  mirror: MirrorStore,
+  poolId?: string,
+): Promise<Map<string, PoolHistoryRow[]>> {
+  const obs = await mirror.loadObservationsForHistoryChecks({
     limitPerPool: Number.MAX_SAFE_INTEGER,
     ...(poolId === undefined ? {} : { poolIds: [poolId] }),
   });

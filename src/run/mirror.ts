@@ -3,23 +3,16 @@
  * and pruning raw responses older than a retention window followed by a VACUUM. Each returns a
  * report; never an exit code, never stdout.
  */
-import {
-  computeMirrorStats,
-  type MirrorStats,
-  openMirror,
-  type PruneResult,
-  pruneRawResponses,
-  vacuumMirror,
-} from '../io/store/index.js';
+import { type MirrorStats, openMirrorStore, type PruneResult } from '../io/store/index.js';
 import { openMirrorForReading } from './history.js';
 
 /** Size by table, snapshots, pools, contracts and time span of the mirror at `path`. */
-export function runMirrorStats(path: string): MirrorStats {
-  const mirror = openMirrorForReading(path);
+export async function runMirrorStats(path: string): Promise<MirrorStats> {
+  const mirror = await openMirrorForReading(path);
   try {
-    return computeMirrorStats(mirror);
+    return await mirror.computeMirrorStats();
   } finally {
-    mirror.close();
+    await mirror.close();
   }
 }
 
@@ -41,16 +34,16 @@ export interface MirrorPruneReport {
 }
 
 /** Prunes the raw responses older than the window, then vacuums (one writer at a time). */
-export function runMirrorPrune(o: MirrorPruneOptions): MirrorPruneReport {
-  // the file must exist: refuse to create an empty mirror
-  openMirrorForReading(o.path).close();
-  const mirror = openMirror(o.path);
+export async function runMirrorPrune(o: MirrorPruneOptions): Promise<MirrorPruneReport> {
+  // the mirror must exist: refuse to create an empty one
+  await (await openMirrorForReading(o.path)).close();
+  const mirror = await openMirrorStore(o.path);
   try {
     const cutoffMs = (o.now ?? Date.now)() - o.keepRawMs;
-    const pruned = pruneRawResponses(mirror, cutoffMs);
-    const vacuum = o.vacuum === false ? null : vacuumMirror(mirror);
-    return { cutoffMs, pruned, vacuum, stats: computeMirrorStats(mirror) };
+    const pruned = await mirror.pruneRawResponses(cutoffMs);
+    const vacuum = o.vacuum === false ? null : await mirror.vacuumMirror();
+    return { cutoffMs, pruned, vacuum, stats: await mirror.computeMirrorStats() };
   } finally {
-    mirror.close();
+    await mirror.close();
   }
 }

@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
-import { type ContractBatch, loadContractBatch, openMirror } from '../io/store/index.js';
+import { type ContractBatch, openMirrorStore } from '../io/store/index.js';
 import { packReplayResults, replayContractBatch } from './replay-contract.js';
 import type { ReplayWorkerData, ReplayWorkerReply, ReplayWorkerRequest } from './replay-pool.js';
 
@@ -26,14 +26,17 @@ try {
     ...(data.cwd === undefined ? {} : { cwd: data.cwd }),
   });
   // large replays: this worker reads its batches from its own read-only connection
-  const mirror = data.mirrorPath === undefined ? null : openMirror(data.mirrorPath, { readonly: true });
-  port.on('message', (req: ReplayWorkerRequest) => {
+  const mirror =
+    data.mirrorPath === undefined
+      ? null
+      : await openMirrorStore(data.mirrorPath, { readonly: true, poolSize: 1 });
+  port.on('message', async (req: ReplayWorkerRequest) => {
     let reply: ReplayWorkerReply;
     try {
       let batch: ContractBatch;
       if ('batch' in req) batch = req.batch;
       else if (mirror === null) throw new Error('no mirror to read a key range from');
-      else batch = loadContractBatch(mirror, req.keys);
+      else batch = await mirror.loadContractBatch(req.keys);
       reply = {
         kind: 'results',
         id: req.id,

@@ -19,19 +19,14 @@ import {
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
-import {
-  countContracts,
-  iterateContractBatches,
-  iterateContractKeyRanges,
-  iterateObservations,
-  type Mirror,
-  openMirror,
-} from '../io/store/index.js';
+import { type MirrorStore, openMirrorStore } from '../io/store/index.js';
+import { formatMirrorTarget } from './history.js';
 import {
   type ReplayedContract,
   type ReplayedContractResult,
   replayContractBatch,
 } from './replay-contract.js';
+import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
@@ -80,6 +75,11 @@ export interface ReplayOptions {
   readonly jobs?: number | 'auto';
   /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
+  /**
+   * distributed replay (PostgreSQL mirror, ./replay-distributed.ts): this process coordinates a
+   * run that `replay --worker` processes share; `jobs` is then ignored
+   */
+  readonly distributed?: Pick<CoordinateReplayOptions, 'work' | 'leaseMs' | 'pollMs' | 'onWaiting'>;
 }
 
 export interface ReplaySummary {
@@ -96,7 +96,7 @@ export interface ReplaySummary {
   readonly pools: number;
   readonly observations: number;
   readonly durationMs: number;
-  /** verification threads used (1 = in-process) */
+  /** verification threads used (1 = in-process); distributed: the processes that verified batches */
   readonly jobs: number;
   /** contracts per second over the whole run (setup, contracts, history) */
   readonly contractsPerSecond: number;
@@ -118,14 +118,14 @@ export interface ReplayReport {
  * The observations of the period as history points, per pool, oldest first (one streaming read);
  * a point is `proven` when its contract was re-verified above, and then carries the blob's values.
  */
-function loadObservationSeries(
-  mirror: Mirror,
+export async function loadObservationSeries(
+  mirror: MirrorStore,
   fromMs: number | undefined,
   toMs: number | undefined,
   replayed: ReadonlyMap<string, ReplayedContract>,
-): Map<string, HistoryPoint[]> {
+): Promise<Map<string, HistoryPoint[]>> {
   const out = new Map<string, HistoryPoint[]>();
-  for (const r of iterateObservations(mirror, { fromMs, toMs })) {
+  for await (const r of mirror.iterateObservations({ fromMs, toMs })) {
     const k = r.contractId === null ? undefined : replayed.get(r.contractId);
     const at = r.ledgerCreatedAt;
     const point: HistoryPoint = {
@@ -151,13 +151,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const now = o.now ?? (() => performance.now());
   const t0 = now();
   const types = await loadTypesOrDefault(o);
-  let mirror: Mirror;
+  let mirror: MirrorStore;
   try {
-    mirror = openMirror(o.mirrorPath, { readonly: true });
+    mirror = await openMirrorStore(o.mirrorPath, { readonly: o.distributed === undefined });
   } catch (e) {
     throw new AuditError(
       'MIRROR_UNAVAILABLE',
-      `"--mirror" expected an existing mirror file, got ${JSON.stringify(o.mirrorPath)}`,
+      `"--mirror" expected an existing mirror file, got ${formatMirrorTarget(o.mirrorPath)}`,
       { cause: e },
     );
   }
@@ -195,11 +195,20 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
     };
     jobs =
-      o.jobs === undefined || o.jobs === 'auto'
-        ? chooseReplayJobs(countContracts(mirror, range))
-        : Math.max(1, Math.floor(o.jobs));
-    if (jobs === 1) {
-      for (const b of iterateContractBatches(mirror, range, BATCH_SIZE))
+      o.distributed !== undefined
+        ? 0
+        : o.jobs === undefined || o.jobs === 'auto'
+          ? chooseReplayJobs(await mirror.countContracts(range))
+          : Math.max(1, Math.floor(o.jobs));
+    if (o.distributed !== undefined) {
+      // the batches' results come back in batch order: the same consumption as in-process
+      jobs = await coordinateReplayRun(
+        mirror,
+        { ...o.distributed, range, profile: o.profile, types },
+        consume,
+      );
+    } else if (jobs === 1) {
+      for await (const b of mirror.iterateContractBatches(range, BATCH_SIZE))
         consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
     } else {
       pool = await startReplayPool(jobs, {
@@ -212,7 +221,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       // the main thread scans keys only; each worker reads its batches itself. Batches in flight
       // are awaited in submission order: the output is the in-process one
       const queue: Promise<RangeResults>[] = [];
-      for (const keys of iterateContractKeyRanges(mirror, range, BATCH_SIZE)) {
+      for await (const keys of mirror.iterateContractKeyRanges(range, BATCH_SIZE)) {
         const results = pool.verifyRange(keys);
         results.catch(() => {}); // rejections are re-raised when this batch is awaited
         queue.push(results);
@@ -228,7 +237,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     }
     const tContracts = now();
     // history over the recorded period, with the values just re-verified (not the stored status)
-    const series = loadObservationSeries(mirror, o.fromMs, o.toMs, replayed);
+    const series = await loadObservationSeries(mirror, o.fromMs, o.toMs, replayed);
     const tHistoryLoaded = now();
     let observations = 0;
     for (const [poolId, points] of series) {
@@ -243,7 +252,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       summary: {
         outcome,
         ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(outcome) }),
-        mirror: o.mirrorPath,
+        mirror: mirror.path,
         from: o.fromMs === undefined ? null : new Date(o.fromMs).toISOString(),
         to: o.toMs === undefined ? null : new Date(o.toMs).toISOString(),
         contracts: n,
@@ -267,6 +276,6 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     };
   } finally {
     await pool?.close();
-    mirror.close();
+    await mirror.close();
   }
 }

@@ -19,9 +19,7 @@ import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
   computeContractVerification,
-  loadVerificationStatuses,
-  type Mirror,
-  recordSnapshot,
+  type MirrorStore,
 } from '../io/store/index.js';
 
 export interface VerifySnapshotContractsOptions {
@@ -44,17 +42,17 @@ export function collectSnapshotContracts(snapshot: ApiSnapshot): Map<string, Poo
  * Runs the proof step on the snapshot's contracts that the mirror has not settled ('verified' or
  * 'mismatch'); never throws for a bad blob (the proof's status says what went wrong).
  */
-export function verifySnapshotContracts(
-  mirror: Mirror | null,
+export async function verifySnapshotContracts(
+  mirror: MirrorStore | null,
   snapshot: ApiSnapshot,
   options: VerifySnapshotContractsOptions = {},
-): Map<string, ReserveProof> {
+): Promise<Map<string, ReserveProof>> {
   const profile = options.profile ?? DEFAULT_RESERVE_PROFILE;
   const contracts = collectSnapshotContracts(snapshot);
   const settled =
     mirror === null || options.all === true
       ? new Map<string, string>()
-      : loadVerificationStatuses(mirror, [...contracts.keys()]);
+      : await mirror.loadVerificationStatuses([...contracts.keys()]);
   const out = new Map<string, ReserveProof>();
   for (const [cid, p] of contracts) {
     const status = settled.get(cid);
@@ -83,7 +81,7 @@ export function computeContractVerifications(
 }
 
 export interface TakeSnapshotOptions {
-  readonly mirror: Mirror;
+  readonly mirror: MirrorStore;
   /** e.g. http://127.0.0.1:8080/v1/public (a string is parsed once: only its redacted form is stored) */
   readonly baseUrl: string | BaseUrl;
   readonly timeoutMs?: number;
@@ -128,12 +126,12 @@ export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotRepo
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
   });
   o.onProgress?.({ step: 'verifying contracts' });
-  const proofs = verifySnapshotContracts(o.mirror, snap, {
+  const proofs = await verifySnapshotContracts(o.mirror, snap, {
     types: o.types,
     ...(o.profile === undefined ? {} : { profile: o.profile }),
   });
   const verifications = computeContractVerifications(proofs);
-  const rec = recordSnapshot(o.mirror, snap, verifications);
+  const rec = await o.mirror.recordSnapshot(snap, verifications);
   const statuses = rec.newContracts.map((c) => verifications.get(c)?.status ?? 'unchecked');
   const tally = (s: string): number => statuses.filter((x) => x === s).length;
   const failedSections: FailedSection[] = [];

@@ -17,7 +17,12 @@ import type { ProofReasonCode, ReserveProofStatus } from '../../src/core/proof/r
 import type { TypeEnv } from '../../src/core/types/type-env.js';
 import { loadTypesOrDefault } from '../../src/io/files/default-types.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
-import { iterateContracts, type MirrorContract, openMirror } from '../../src/io/store/index.js';
+import {
+  iterateContracts,
+  type MirrorContract,
+  openMirror,
+  wrapSqliteMirror,
+} from '../../src/io/store/index.js';
 import { runAudit } from '../../src/run/audit.js';
 import { runReplay } from '../../src/run/replay.js';
 import { takeSnapshot } from '../../src/run/snapshot.js';
@@ -169,7 +174,7 @@ describe('audit, snapshot recording and replay agree on every contract', () => {
       const m = openMirror(snapshotMirror);
       let snap: Awaited<ReturnType<typeof takeSnapshot>>;
       try {
-        snap = await takeSnapshot({ mirror: m, baseUrl: s.base, types });
+        snap = await takeSnapshot({ mirror: wrapSqliteMirror(m), baseUrl: s.base, types });
       } finally {
         m.close();
       }

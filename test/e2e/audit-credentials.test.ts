@@ -9,7 +9,6 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuditRuns } from '../../src/io/store/index.js';
 import { openMirrorForReading } from '../../src/run/history.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
@@ -62,13 +61,13 @@ describe('a password in --base-url', () => {
     const rep = await runCliForTest(['report', '--mirror', mirror, '--html', html]);
     expect(rep.code, rep.stderr).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(redacted);
-    const m = openMirrorForReading(mirror);
+    const m = await openMirrorForReading(mirror);
     try {
-      const runs = loadAuditRuns(m);
+      const runs = await m.loadAuditRuns();
       expect(runs).toHaveLength(2);
       for (const r of runs) expect(r.baseUrl).toBe(redacted);
     } finally {
-      m.close();
+      await m.close();
     }
     const everything = [text.stdout, text.stderr, json.stdout, json.stderr, rep.stdout, rep.stderr].join(
       '\n',

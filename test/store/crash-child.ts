@@ -3,8 +3,9 @@
  *   node --import tsx test/store/crash-child.ts <db> hold    — commits snapshot 1, then blocks inside
  *                                                             the transaction of snapshot 2 (prints markers)
  *   node --import tsx test/store/crash-child.ts <db> loop    — records snapshots forever (prints each id)
+ * <db> is a SQLite file or a postgres:// URL (the mirror's two backends).
  */
-import { loadSnapshots, openMirror, recordSnapshot } from '../../src/io/store/index.js';
+import { openMirrorStore } from '../../src/io/store/index.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 
 const [dbPath, mode] = process.argv.slice(2);
@@ -19,11 +20,11 @@ const pools = (n: number, v: number): FixturePool[] =>
     createdAtMs: T + v * 1000 + i,
   }));
 
-const mirror = openMirror(dbPath);
+const mirror = await openMirrorStore(dbPath);
 if (mode === 'hold') {
-  recordSnapshot(mirror, makeSnapshot(T, pools(3, 1)));
+  await mirror.recordSnapshot(makeSnapshot(T, pools(3, 1)));
   process.stdout.write('committed\n');
-  recordSnapshot(mirror, makeSnapshot(T + 1, pools(500, 2)), new Map(), {
+  await mirror.recordSnapshot(makeSnapshot(T + 1, pools(500, 2)), new Map(), {
     beforeCommit: () => {
       process.stdout.write('in-transaction\n');
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
@@ -31,9 +32,9 @@ if (mode === 'hold') {
   });
 } else {
   // continue after what earlier (killed) runs committed, so every snapshot is a new one
-  let v = loadSnapshots(mirror).length + 1;
+  let v = (await mirror.countSnapshots()) + 1;
   for (;;) {
-    const r = recordSnapshot(mirror, makeSnapshot(T + v, pools(200, v)));
+    const r = await mirror.recordSnapshot(makeSnapshot(T + v, pools(200, v)));
     process.stdout.write(`${r.snapshotId}\n`);
     v++;
   }

@@ -3,12 +3,9 @@
  * honest and dishonest series (new contracts, re-served old ones, time regressions, reused IDs,
  * LP-share decreases, late re-verification, a snapshot recorded out of order), an audit's history
  * reads give the same history findings and the same market-cache timeline as folding the whole
- * series — and read O(pools) rows, not O(pools × snapshots).
+ * series — and read O(pools) rows, not O(pools × snapshots). On both backends (SQLite, PostgreSQL).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { checkHistoryCurrent } from '../../src/core/audit/history-checks.js';
 import {
   AuditCollector,
@@ -24,32 +21,15 @@ import {
 import { formatApiTimestamp } from '../../src/core/wire/index.js';
 import {
   type ContractVerificationInput,
-  loadLatestObservations,
-  loadObservationsForHistoryChecks,
-  type Mirror,
-  openMirror,
-  readMirrorReadStats,
-  recordSnapshot,
+  type MirrorStore,
   toHistoryPoint,
 } from '../../src/io/store/index.js';
-import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { loadMirrorHistory } from '../../src/run/audit.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
+import { describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
 const POOLS = 6;
-let dir: string;
-let mirror: Mirror;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ra-history-state-'));
-  mirror = openMirror(join(dir, 'm.db'));
-});
-
-afterEach(() => {
-  mirror.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** A small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -119,7 +99,12 @@ function makeGenerator(seed: number) {
   };
 }
 
-function record(m: Mirror, atMs: number, list: readonly Contract[], reverify = false): void {
+async function record(
+  m: MirrorStore,
+  atMs: number,
+  list: readonly Contract[],
+  reverify = false,
+): Promise<void> {
   const v = new Map<string, ContractVerificationInput>();
   for (const c of list)
     if (c.proven || reverify)
@@ -132,7 +117,7 @@ function record(m: Mirror, atMs: number, list: readonly Contract[], reverify = f
           createdAtMicros: BigInt(c.createdAtMs) * 1000n,
         },
       });
-  recordSnapshot(m, makeSnapshot(atMs, list), v, { now: () => atMs });
+  await m.recordSnapshot(makeSnapshot(atMs, list), v, { now: () => atMs });
 }
 
 const currentPoint = (c: Contract, atMs: number): HistoryPoint => ({
@@ -159,14 +144,20 @@ const provenPool = (c: Contract): ProvenPool =>
   }) as unknown as ProvenPool;
 
 /** Compares the incremental reads with the whole series for the audit of `next` at `atMs`. */
-function compareAt(m: Mirror, next: readonly Contract[], atMs: number): { rows: number; findings: number } {
+async function compareAt(
+  m: MirrorStore,
+  next: readonly Contract[],
+  atMs: number,
+): Promise<{ rows: number; findings: number }> {
   const current = new Map(next.map((c) => [c.poolId, c.contractId]));
-  const before = readMirrorReadStats(m).rows;
-  const inc = loadMirrorHistory(m, current, atMs);
-  const rows = readMirrorReadStats(m).rows - before;
+  const before = m.readMirrorReadStats().rows;
+  const inc = await loadMirrorHistory(m, current, atMs);
+  const rows = m.readMirrorReadStats().rows - before;
   expect(inc.pools).toBeDefined(); // the incremental path was taken
   const series = new Map<string, HistoryPoint[]>();
-  for (const [poolId, list] of loadObservationsForHistoryChecks(m, { limitPerPool: Number.MAX_SAFE_INTEGER }))
+  for (const [poolId, list] of await m.loadObservationsForHistoryChecks({
+    limitPerPool: Number.MAX_SAFE_INTEGER,
+  }))
     series.set(poolId, list.map(toHistoryPoint));
   const full: MirrorHistory = { series, known: inc.known, lastSeenPools: new Map() };
   let findings = 0;
@@ -194,13 +185,24 @@ function compareAt(m: Mirror, next: readonly Contract[], atMs: number): { rows: 
       expect(findStateAt(tInc, c.poolId, at)).toEqual(findStateAt(tFull, c.poolId, at));
   // the latest contract of every pool
   const latest = new Map<string, string>();
-  for (const o of loadLatestObservations(m)) if (o.contractId !== null) latest.set(o.poolId, o.contractId);
+  for (const o of await m.loadLatestObservations())
+    if (o.contractId !== null) latest.set(o.poolId, o.contractId);
   expect(inc.lastSeenPools).toEqual(latest);
   return { rows, findings };
 }
 
-describe('incremental history', () => {
-  it('gives the findings of the whole series on a long mirror, reading O(pools) rows', () => {
+describeBackends('incremental history', (backend) => {
+  let t: TestMirror;
+  let mirror: MirrorStore;
+  beforeEach(async () => {
+    t = await openTestMirror(backend);
+    mirror = t.store;
+  });
+  afterEach(async () => {
+    await t.dispose();
+  });
+
+  it('gives the findings of the whole series on a long mirror, reading O(pools) rows', async () => {
     const gen = makeGenerator(7);
     let at = T;
     let totalFindings = 0;
@@ -209,21 +211,21 @@ describe('incremental history', () => {
       at += 2_000 + (s % 3) * 500;
       const list = gen(at);
       if (s % 100 === 0 || s === 30) {
-        const r = compareAt(mirror, list, at);
+        const r = await compareAt(mirror, list, at);
         rowsAt.push(r.rows);
         totalFindings += r.findings;
       }
-      record(mirror, at, list);
+      await record(mirror, at, list);
     }
     // the checks found something to agree on
     expect(totalFindings).toBeGreaterThan(0);
     // rows read do not grow with the mirror: a pool's fold, its prior, its recent contracts
     for (const rows of rowsAt) expect(rows).toBeLessThan(POOLS * 40);
-    const observations = Number(mirrorDb(mirror).prepare('SELECT count(*) FROM observations').pluck().get());
+    const observations = await t.count('observations');
     expect(observations).toBe(400 * POOLS);
   });
 
-  it('stays exact through a late re-verification and a snapshot recorded out of order', () => {
+  it('stays exact through a late re-verification and a snapshot recorded out of order', async () => {
     const gen = makeGenerator(11);
     let at = T;
     const kept: { at: number; list: Contract[] }[] = [];
@@ -235,32 +237,32 @@ describe('incremental history', () => {
         continue; // recorded later, out of order
       }
       // every 7th snapshot re-verifies its contracts (unchecked → verified: the pool is re-folded)
-      record(mirror, at, list, s % 7 === 0);
-      if (s % 7 === 0) compareAt(mirror, gen(at + 3_000), at + 3_000);
+      await record(mirror, at, list, s % 7 === 0);
+      if (s % 7 === 0) await compareAt(mirror, gen(at + 3_000), at + 3_000);
       if (s % 40 === 0) {
         const old = kept.shift();
-        if (old !== undefined) record(mirror, old.at, old.list);
-        compareAt(mirror, gen(at + 3_000), at + 3_000);
+        if (old !== undefined) await record(mirror, old.at, old.list);
+        await compareAt(mirror, gen(at + 3_000), at + 3_000);
       }
     }
   });
 
-  it('a mirror migrated without folds reads the whole series once, then incrementally', () => {
+  it('a mirror migrated without folds reads the whole series once, then incrementally', async () => {
     const gen = makeGenerator(3);
     let at = T;
     for (let s = 1; s <= 20; s++) {
       at += 2_000;
-      record(mirror, at, gen(at));
+      await record(mirror, at, gen(at));
     }
     // as if migrated from version 2: folds not current
-    mirrorDb(mirror).prepare('UPDATE history_state SET through_snapshot_id = -1').run();
-    mirrorDb(mirror).prepare('DELETE FROM pool_history').run();
+    await t.exec('UPDATE history_state SET through_snapshot_id = -1');
+    await t.exec('DELETE FROM pool_history');
     at += 2_000;
     const next = gen(at);
-    const h = loadMirrorHistory(mirror, new Map(next.map((c) => [c.poolId, c.contractId])), at);
+    const h = await loadMirrorHistory(mirror, new Map(next.map((c) => [c.poolId, c.contractId])), at);
     expect(h.pools).toBeUndefined();
     expect(h.series?.size).toBe(POOLS);
-    record(mirror, at, next);
-    compareAt(mirror, gen(at + 2_000), at + 2_000);
+    await record(mirror, at, next);
+    await compareAt(mirror, gen(at + 2_000), at + 2_000);
   });
 });

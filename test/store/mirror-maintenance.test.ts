@@ -47,12 +47,12 @@ const replay = async () => {
   return { summary, findings: r.findings, checks: r.checks };
 };
 
-const history = () => {
-  const m = openMirrorForReading(path);
+const history = async () => {
+  const m = await openMirrorForReading(path);
   try {
-    return loadPoolSeries(m);
+    return await loadPoolSeries(m);
   } finally {
-    m.close();
+    await m.close();
   }
 };
 
@@ -75,7 +75,7 @@ describe('mirror stats and prune', () => {
 
   it('prune --keep-raw: raw responses of old snapshots go, replay and history give the same results', async () => {
     const replayBefore = await replay();
-    const historyBefore = history();
+    const historyBefore = await history();
     const m = openMirror(path, { readonly: true });
     const before = computeMirrorStats(m);
     m.close();
@@ -107,7 +107,7 @@ describe('mirror stats and prune', () => {
     expect(out.stats.fileBytes).toBeLessThan(before.fileBytes);
     expect(out.vacuum.afterBytes).toBeLessThan(out.vacuum.beforeBytes);
     expect(await replay()).toEqual(replayBefore);
-    expect(history()).toEqual(historyBefore);
+    expect(await history()).toEqual(historyBefore);
     // a pruned mirror keeps recording
     const again = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', path]);
     expect(again.code).toBe(0);

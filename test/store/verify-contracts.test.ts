@@ -14,7 +14,7 @@ import type { TypeEnv } from '../../src/core/types/type-env.js';
 import type { ApiSnapshot, PoolsProofResponse } from '../../src/core/wire/index.js';
 import { loadTypeEnvFromFiles } from '../../src/io/files/dar-file.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
-import { iterateContracts, openMirror, recordSnapshot } from '../../src/io/store/index.js';
+import { iterateContracts, openMirror, recordSnapshot, wrapSqliteMirror } from '../../src/io/store/index.js';
 import { computeContractVerifications, verifySnapshotContracts } from '../../src/run/snapshot.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
@@ -50,10 +50,12 @@ function withProofs(s: ApiSnapshot, edit: (p: PoolsProofResponse) => PoolsProofR
 }
 
 describe('verifySnapshotContracts', () => {
-  it('genuine proofs verify; reserves are read from the blob and match the published ones', () => {
+  it('genuine proofs verify; reserves are read from the blob and match the published ones', async () => {
     const m = openMirror(join(dir, 'a.db'));
     try {
-      const v = computeContractVerifications(verifySnapshotContracts(m, snap, { types }));
+      const v = computeContractVerifications(
+        await verifySnapshotContracts(wrapSqliteMirror(m), snap, { types }),
+      );
       if (!snap.proofsAfter.ok) throw new Error('no proofs');
       expect(v.size).toBe(snap.proofsAfter.value.data.pools.length);
       for (const p of snap.proofsAfter.value.data.pools) {
@@ -69,14 +71,16 @@ describe('verifySnapshotContracts', () => {
         ),
       ).toBe(true);
       // settled contracts are skipped next time
-      expect(verifySnapshotContracts(m, snap, { types }).size).toBe(0);
-      expect(verifySnapshotContracts(m, snap, { types, all: true }).size).toBe(v.size);
+      expect((await verifySnapshotContracts(wrapSqliteMirror(m), snap, { types })).size).toBe(0);
+      expect((await verifySnapshotContracts(wrapSqliteMirror(m), snap, { types, all: true })).size).toBe(
+        v.size,
+      );
     } finally {
       m.close();
     }
   });
 
-  it('an altered contract ID is a mismatch; an undecodable blob could not be checked; both are stored', () => {
+  it('an altered contract ID is a mismatch; an undecodable blob could not be checked; both are stored', async () => {
     const flip = (h: string): string => h.slice(0, -1) + (h.endsWith('0') ? '1' : '0');
     const tampered = withProofs(snap, (p) => ({
       data: {
@@ -93,7 +97,9 @@ describe('verifySnapshotContracts', () => {
     }));
     const m = openMirror(join(dir, 'b.db'));
     try {
-      const v = computeContractVerifications(verifySnapshotContracts(m, tampered, { types }));
+      const v = computeContractVerifications(
+        await verifySnapshotContracts(wrapSqliteMirror(m), tampered, { types }),
+      );
       const statuses = [...v.values()].map((x) => x.status);
       expect(statuses.filter((s) => s === 'mismatch')).toHaveLength(1);
       expect(statuses.filter((s) => s === 'could-not-check')).toHaveLength(1);

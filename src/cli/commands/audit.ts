@@ -6,6 +6,8 @@
  * (with the mirror's history when --mirror is given). Exit 0 all checks passed / 1 a check failed /
  * 2 could not check.
  */
+
+import { MIRROR_ENV } from '../../io/store/index.js';
 import { runAudit } from '../../run/audit.js';
 import { loadPoolSeries, openMirrorForReading, type PoolHistoryRow } from '../../run/history.js';
 import { defineCommand } from '../command.js';
@@ -15,6 +17,7 @@ import {
   darOption,
   jsonOption,
   parseBaseUrlOption,
+  parseMirrorOption,
   parseOptionalPathOption,
   parseTimeoutOption,
   parseTypeSourceOptions,
@@ -42,7 +45,8 @@ export const auditCommand = defineCommand({
       .option('base-url', baseUrlOption)
       .option('mirror', {
         type: 'string',
-        describe: 'SQLite mirror: history is checked against it, then this audit is recorded',
+        describe:
+          'mirror (a SQLite file or a postgres:// URL; default $RESERVE_AUDIT_MIRROR when set): history is checked against it, then this audit is recorded',
       })
       .option('json', jsonOption('print one JSON document {summary, pools, findings, checks}'))
       .option('junit', {
@@ -65,7 +69,10 @@ export const auditCommand = defineCommand({
     const htmlOut = args.html === undefined ? null : resolvePathOption('html', args.html, ctx.cwd);
     // read the page's assets first: a broken installation fails before the network is touched
     const assets = htmlOut === null ? null : await loadReportAssets();
-    const mirrorPath = parseOptionalPathOption('mirror', args.mirror);
+    const mirrorPath =
+      args.mirror === undefined && ctx.env[MIRROR_ENV] === undefined
+        ? null
+        : parseMirrorOption(args.mirror, ctx);
     const report = await runAudit({
       baseUrl: parseBaseUrlOption(args['base-url']),
       mirrorPath,
@@ -87,11 +94,11 @@ export const auditCommand = defineCommand({
     if (htmlOut !== null && assets !== null) {
       let series = new Map<string, PoolHistoryRow[]>();
       if (mirrorPath !== null && report.summary.mirror !== null) {
-        const mirror = openMirrorForReading(resolvePathOption('mirror', mirrorPath, ctx.cwd));
+        const mirror = await openMirrorForReading(mirrorPath);
         try {
-          series = loadPoolSeries(mirror);
+          series = await loadPoolSeries(mirror);
         } finally {
-          mirror.close();
+          await mirror.close();
         }
       }
       await writeOutputFile(

@@ -8,8 +8,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { UsageError } from '../../errors/usage.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
-import { openMirror } from '../../io/store/index.js';
+import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../../io/store/index.js';
 import { runAudit } from '../../run/audit.js';
 import { takeSnapshot } from '../../run/snapshot.js';
 import { startServer } from '../../server/serve.js';
@@ -36,7 +37,8 @@ export const demoCommand = defineCommand({
       .option('mirror', {
         type: 'string',
         default: './.reserve-audit/mirror.db',
-        describe: 'mirror file (recreated: the demo ledger is new on every run)',
+        describe:
+          'mirror file (recreated: the demo ledger is new on every run), or an empty PostgreSQL database (postgres:// URL)',
       })
       .option('contract-id-version', contractIdVersionOption)
       .option('history-hours', { type: 'number', default: 24, describe: 'simulated history to pre-fill' })
@@ -46,7 +48,8 @@ export const demoCommand = defineCommand({
     const say = (m: string): void => {
       ctx.stderr.write(`demo: ${m}\n`);
     };
-    const mirrorPath = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    const pg = isPostgresTarget(args.mirror);
+    const mirrorPath = pg ? args.mirror.trim() : resolvePathOption('mirror', args.mirror, ctx.cwd);
     const snapshots = parseIntegerOption('snapshots', args.snapshots, { min: 1, max: 50 });
     const historyHours = parseNumberOption('history-hours', args['history-hours'], { min: 0, max: 24 * 32 });
     const tmp = mkdtempSync(join(tmpdir(), 'reserve-audit-demo-'));
@@ -66,13 +69,21 @@ export const demoCommand = defineCommand({
       const baseUrl = `${server.url}/v1/public`;
       say(`reference server on ${baseUrl} (ledger ${join(tmp, 'server.db')}, ${Date.now() - t0} ms)`);
 
-      rmSync(mirrorPath, { force: true });
-      rmSync(`${mirrorPath}-wal`, { force: true });
-      rmSync(`${mirrorPath}-shm`, { force: true });
-      mkdirSync(dirname(mirrorPath), { recursive: true });
+      if (!pg) {
+        rmSync(mirrorPath, { force: true });
+        rmSync(`${mirrorPath}-wal`, { force: true });
+        rmSync(`${mirrorPath}-shm`, { force: true });
+        mkdirSync(dirname(mirrorPath), { recursive: true });
+      }
       const types = await loadTypesOrDefault({});
-      const mirror = openMirror(mirrorPath);
+      const mirror: MirrorStore = await openMirrorStore(mirrorPath);
       try {
+        // a shared database is never wiped: the demo's fresh ledger needs an empty one
+        if (pg && (await mirror.countSnapshots()) > 0)
+          throw new UsageError(
+            'OPTION_INVALID',
+            `"--mirror" expected an empty PostgreSQL database for the demo, got ${JSON.stringify(mirror.path)} with snapshots`,
+          );
         for (let i = 1; i <= snapshots; i++) {
           if (i > 1) {
             // trade between snapshots so the mirror sees reserve contracts being replaced
@@ -82,11 +93,11 @@ export const demoCommand = defineCommand({
           }
           const rec = await takeSnapshot({ mirror, baseUrl, timeoutMs: 10_000, types, env: ctx.env });
           say(
-            `snapshot ${i}/${snapshots}: ${rec.pools} pools, ${rec.newContracts.length} new contracts → ${mirrorPath}`,
+            `snapshot ${i}/${snapshots}: ${rec.pools} pools, ${rec.newContracts.length} new contracts → ${mirror.path}`,
           );
         }
       } finally {
-        mirror.close();
+        await mirror.close();
       }
 
       say('auditing (with probe quotes) …');

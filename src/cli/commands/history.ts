@@ -1,12 +1,12 @@
 /**
- * `reserve-audit history --mirror <file> --pool <id> [--format csv|json]`: one pool's recorded
+ * `reserve-audit history --mirror <file|postgres://…> --pool <id> [--format csv|json]`: one pool's recorded
  * time series — time, contract ID, reserves, price, TVL, LP-share value, verification status.
  */
 import { AuditError } from '../../errors/audit.js';
 import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { mirrorOption, resolvePathOption } from '../options.js';
+import { mirrorOption, parseMirrorOption } from '../options.js';
 import { formatHistoryCsv, formatHistoryJson } from '../render/history.js';
 
 export const historyCommand = defineCommand({
@@ -23,9 +23,9 @@ export const historyCommand = defineCommand({
       }),
   run: async (args, ctx) => {
     const pool = args.pool;
-    const mirror = openMirrorForReading(resolvePathOption('mirror', args.mirror, ctx.cwd));
+    const mirror = await openMirrorForReading(parseMirrorOption(args.mirror, ctx));
     try {
-      const rows = loadPoolSeries(mirror, pool).get(pool);
+      const rows = (await loadPoolSeries(mirror, pool)).get(pool);
       if (rows === undefined)
         throw new AuditError(
           'MIRROR_UNAVAILABLE',
@@ -34,7 +34,7 @@ export const historyCommand = defineCommand({
       ctx.stdout.write(args.format === 'json' ? formatHistoryJson(pool, rows) : formatHistoryCsv(rows));
       return EXIT_OK;
     } finally {
-      mirror.close();
+      await mirror.close();
     }
   },
 });

@@ -12,8 +12,8 @@ import {
   jsonOption,
   mirrorOption,
   parseDurationOption,
+  parseMirrorOption,
   RETENTION_DURATION,
-  resolvePathOption,
 } from '../options.js';
 import { formatMirrorPruneText, formatMirrorStatsText } from '../render/mirror.js';
 import { stringifyJson } from '../render/style.js';
@@ -37,14 +37,14 @@ export const mirrorCommand = defineCommand({
       .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
       .option('json', jsonOption('print one JSON document')),
   run: async (args, ctx) => {
-    const path = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    const path = parseMirrorOption(args.mirror, ctx);
     if (args.action === 'stats') {
       if (args['keep-raw'] !== undefined)
         throw new UsageError(
           'OPTION_INVALID',
           '"--keep-raw" expected with mirror prune only, got mirror stats',
         );
-      const s = runMirrorStats(path);
+      const s = await runMirrorStats(path);
       ctx.stdout.write(args.json ? `${stringifyJson(s)}\n` : formatMirrorStatsText(s));
       return EXIT_OK;
     }
@@ -54,7 +54,7 @@ export const mirrorCommand = defineCommand({
         '"--keep-raw" expected a duration like 7d for mirror prune, got nothing',
       );
     const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
-    const r = runMirrorPrune({ path, keepRawMs, vacuum: args.vacuum });
+    const r = await runMirrorPrune({ path, keepRawMs, vacuum: args.vacuum });
     ctx.stdout.write(args.json ? `${stringifyJson(r)}\n` : formatMirrorPruneText(r));
     return EXIT_OK;
   },

@@ -1,26 +1,33 @@
 /**
- * `reserve-audit replay --mirror <file> [--from <iso>] [--to <iso>] [--jobs auto|<n>] [--json]`: re-verify every
+ * `reserve-audit replay --mirror <file|postgres://…> [--from <iso>] [--to <iso>] [--jobs auto|<n>] [--json]`: re-verify every
  * reserve contract stored in the mirror (once per contract ID) and re-run the history checks over
  * the recorded period, with progress on stderr. Verification runs on `--jobs` worker threads
  * (default `auto`: in-process for small mirrors, workers reading the mirror themselves for large
  * ones; 1 = in-process). Exit 0 / 1 / 2 as for `audit`.
+ * On a PostgreSQL mirror the work can be spread over processes and machines (docs/mirror.md
+ * "Distributed replay"): `--run` coordinates a run and prints the same report, `--worker` processes
+ * verify its batches (exit 0 when there is no open run left, 2 when the mirror is unusable).
  */
 import { formatGot } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
+import { isPostgresTarget } from '../../io/store/index.js';
 import { defaultReplayJobs, runReplay } from '../../run/replay.js';
+import { runReplayWorker } from '../../run/replay-distributed.js';
 import { defineCommand } from '../command.js';
-import { exitCodeOf } from '../exit-codes.js';
+import { EXIT_OK, exitCodeOf } from '../exit-codes.js';
 import {
   darOption,
+  INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
+  parseDurationOption,
   parseJobsOption,
+  parseMirrorOption,
   parseOptionalPathOption,
   parseTimeOption,
   parseTypeSourceOptions,
   profileOption,
-  resolvePathOption,
   typesOption,
 } from '../options.js';
 import { formatReplayJson, formatReplayText } from '../render/replay.js';
@@ -38,6 +45,32 @@ export const replayCommand = defineCommand({
         type: 'string',
         describe: `verification worker threads: auto (default: none for small mirrors or < 3 cores, else at most cores − 1; cores here ${defaultReplayJobs()}), or a number (1 = in-process)`,
       })
+      .option('run', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'PostgreSQL mirror: coordinate a distributed run that --worker processes share, print its report',
+      })
+      .option('worker', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'PostgreSQL mirror: verify batches of open runs until none is left (run as many as you like)',
+      })
+      .option('work', {
+        type: 'boolean',
+        default: true,
+        describe: '--run: verify batches in this process too (--no-work: only coordinate and wait)',
+      })
+      .option('lease', {
+        type: 'string',
+        describe:
+          '--run: how long a worker holds a claimed batch before others may take it over (default 60s)',
+      })
+      .option('wait', {
+        type: 'string',
+        describe: '--worker: how long to wait for a run to appear before exiting (default 60s)',
+      })
       .option('json', jsonOption('print one JSON document {summary, findings, checks}'))
       .option('profile', profileOption)
       .option('types', typesOption)
@@ -52,7 +85,35 @@ export const replayCommand = defineCommand({
       );
     const jobs = parseJobsOption(args.jobs);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
-    const mirrorPath = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    const mirrorPath = parseMirrorOption(args.mirror, ctx);
+    if (args.run && args.worker)
+      throw new UsageError(
+        'OPTION_INVALID',
+        '"--run" expected without --worker (one process, one role), got both',
+      );
+    if ((args.run || args.worker) && !isPostgresTarget(mirrorPath))
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--${args.run ? 'run' : 'worker'}" expected a postgres:// mirror (a shared database), got a SQLite file`,
+      );
+    const leaseMs =
+      args.lease === undefined ? undefined : parseDurationOption('lease', args.lease, INTERVAL_DURATION);
+    const waitMs =
+      args.wait === undefined ? undefined : parseDurationOption('wait', args.wait, INTERVAL_DURATION);
+    let lastDone = -1;
+    if (args.worker) {
+      const w = await runReplayWorker({
+        mirrorPath,
+        typeFiles,
+        dars,
+        cwd: ctx.cwd,
+        ...(waitMs === undefined ? {} : { waitMs }),
+        onBatch: (run, seq, n) =>
+          ctx.stderr.write(`reserve-audit: verified run ${run} batch ${seq} (${n} contracts)\n`),
+      });
+      ctx.stdout.write(`${JSON.stringify(w)}\n`);
+      return EXIT_OK;
+    }
     const profile = await loadReserveProfile({
       profilePath: parseOptionalPathOption('profile', args.profile),
       cwd: ctx.cwd,
@@ -67,6 +128,19 @@ export const replayCommand = defineCommand({
       cwd: ctx.cwd,
       ...(jobs === undefined ? {} : { jobs }),
       exitCodeOf: exitCodeOf,
+      ...(args.run
+        ? {
+            distributed: {
+              work: args.work,
+              ...(leaseMs === undefined ? {} : { leaseMs }),
+              onWaiting: (done: number, batches: number) => {
+                if (done === lastDone) return;
+                lastDone = done;
+                ctx.stderr.write(`reserve-audit: run: ${done}/${batches} batches done\n`);
+              },
+            },
+          }
+        : {}),
       onProgress: (n, rate) =>
         ctx.stderr.write(`reserve-audit: replayed ${n} contracts (${Math.round(rate)}/s)\n`),
     });

@@ -2,11 +2,10 @@
  * `reserve-audit report --mirror <file> --html <out>`: the self-contained HTML report (issue 13) of
  * the latest audit run recorded in a mirror — verdict, findings, pool table, per-pool charts.
  */
-import { loadAuditRuns } from '../../io/store/index.js';
 import { loadPoolSeries, openMirrorForReading } from '../../run/history.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { mirrorOption, resolvePathOption } from '../options.js';
+import { mirrorOption, parseMirrorOption, resolvePathOption } from '../options.js';
 import { formatHtmlReport } from '../render/html-report.js';
 import { loadReportAssets } from '../render/report-assets.js';
 import { computeReportModelFromMirror } from '../render/report-model.js';
@@ -22,16 +21,16 @@ export const reportCommand = defineCommand({
   run: async (args, ctx) => {
     const out = resolvePathOption('html', args.html, ctx.cwd);
     const assets = await loadReportAssets();
-    const mirror = openMirrorForReading(resolvePathOption('mirror', args.mirror, ctx.cwd));
+    const mirror = await openMirrorForReading(parseMirrorOption(args.mirror, ctx));
     let html: string;
     let pools = 0;
     try {
-      const run = loadAuditRuns(mirror, { limit: 1 })[0] ?? null;
-      const series = loadPoolSeries(mirror);
+      const run = (await mirror.loadAuditRuns({ limit: 1 }))[0] ?? null;
+      const series = await loadPoolSeries(mirror);
       pools = series.size;
       html = formatHtmlReport(computeReportModelFromMirror(run, series, new Date().toISOString()), assets);
     } finally {
-      mirror.close();
+      await mirror.close();
     }
     await writeOutputFile('html', out, html);
     ctx.stderr.write(`reserve-audit: wrote ${out} (${pools} pools, ${html.length} bytes)\n`);

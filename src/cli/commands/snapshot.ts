@@ -1,5 +1,5 @@
 /**
- * `reserve-audit snapshot --base-url <url> --mirror <file> [--every <duration>] [--count <n>]
+ * `reserve-audit snapshot --base-url <url> --mirror <file|postgres://…> [--every <duration>] [--count <n>]
  * [--timeout <ms>] [--types <file>]... [--dar <file>]... [--probe-quotes]`
  *
  * Runs the snapshot pipeline (src/run/snapshot.ts: fetch, verify each new reserve contract with
@@ -10,7 +10,7 @@
  */
 import { isReserveAuditError } from '../../errors/base.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
-import { openMirror } from '../../io/store/index.js';
+import { openMirrorStore } from '../../io/store/index.js';
 import { takeSnapshot } from '../../run/snapshot.js';
 import { defineCommand } from '../command.js';
 import { exitCodeOfSnapshots } from '../exit-codes.js';
@@ -23,10 +23,10 @@ import {
   parseDurationOption,
   parseDurationMs as parseDurationWith,
   parseIntegerOption,
+  parseMirrorOption,
   parseTimeoutOption,
   parseTypeSourceOptions,
   probeQuotesOption,
-  resolvePathOption,
   timeoutOption,
   typesOption,
 } from '../options.js';
@@ -44,7 +44,11 @@ export const snapshotCommand = defineCommand({
   builder: (y) =>
     y
       .option('base-url', baseUrlOption)
-      .option('mirror', { ...mirrorOption, describe: 'SQLite mirror file (created if missing)' })
+      .option('mirror', {
+        ...mirrorOption,
+        describe:
+          'the mirror: a SQLite file (created if missing) or a postgres:// URL (default: $RESERVE_AUDIT_MIRROR)',
+      })
       .option('every', {
         type: 'string',
         describe: 'watch mode: take a snapshot every <duration> (500ms, 30s, 5m, 1h)',
@@ -59,7 +63,7 @@ export const snapshotCommand = defineCommand({
       .option('probe-quotes', probeQuotesOption),
   run: async (args, ctx) => {
     const baseUrl = parseBaseUrlOption(args['base-url']);
-    const mirrorPath = resolvePathOption('mirror', args.mirror, ctx.cwd);
+    const mirrorPath = parseMirrorOption(args.mirror, ctx);
     const timeoutMs = parseTimeoutOption(args.timeout);
     const everyMs =
       args.every === undefined ? null : parseDurationOption('every', args.every, INTERVAL_DURATION);
@@ -68,7 +72,7 @@ export const snapshotCommand = defineCommand({
     const { typeFiles, dars } = parseTypeSourceOptions(args);
 
     const types = await loadTypesOrDefault({ typeFiles, dars, cwd: ctx.cwd });
-    const mirror = openMirror(mirrorPath);
+    const mirror = await openMirrorStore(mirrorPath);
     const progress = createProgress(ctx.stderr, ctx.env);
     let allComplete = true;
     try {
@@ -108,7 +112,7 @@ export const snapshotCommand = defineCommand({
         }
       }
     } finally {
-      mirror.close();
+      await mirror.close();
     }
     return exitCodeOfSnapshots(allComplete);
   },

@@ -37,7 +37,8 @@ export interface AuditRunRow {
   readonly findings: readonly Finding[];
 }
 
-function toJson(v: unknown): string {
+/** JSON with bigints as decimal strings (evidence, checks, summaries; both backends). */
+export function toJson(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 }
 
@@ -102,31 +103,37 @@ export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number
       .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Record<string, unknown>[];
     const fstmt = mirrorDb(mirror).prepare('SELECT * FROM findings WHERE audit_run_id = ? ORDER BY seq');
-    return runs.map((r) => {
-      const id = Number(r.id);
-      const findings = (fstmt.all(id) as Record<string, unknown>[]).map(
-        (f) =>
-          ({
-            code: f.code,
-            severity: f.severity,
-            pool: f.pool ?? null,
-            area: f.area,
-            label: f.label,
-            message: f.message,
-            evidence: parseJson(f.evidence_json, `findings.evidence_json of run ${id}`),
-          }) as Finding,
-      );
-      return {
-        id,
-        snapshotId: typeof r.snapshot_id === 'number' ? r.snapshot_id : null,
-        baseUrl: String(r.base_url),
-        startedAtMs: Number(r.started_at_ms),
-        finishedAtMs: Number(r.finished_at_ms),
-        outcome: String(r.outcome),
-        checks: parseJson(r.checks_json, `audit_runs.checks_json of run ${id}`) as CheckOutcome[],
-        summary: parseJson(r.summary_json, `audit_runs.summary_json of run ${id}`) as Record<string, unknown>,
-        findings,
-      };
-    });
+    return runs.map((r) => toAuditRunRow(r, fstmt.all(Number(r.id)) as Record<string, unknown>[]));
   });
+}
+
+/** An audit run with its findings from rows keyed by column name (both backends). */
+export function toAuditRunRow(
+  r: Record<string, unknown>,
+  findingRows: readonly Record<string, unknown>[],
+): AuditRunRow {
+  const id = Number(r.id);
+  const findings = findingRows.map(
+    (f) =>
+      ({
+        code: f.code,
+        severity: f.severity,
+        pool: f.pool ?? null,
+        area: f.area,
+        label: f.label,
+        message: f.message,
+        evidence: parseJson(f.evidence_json, `findings.evidence_json of run ${id}`),
+      }) as Finding,
+  );
+  return {
+    id,
+    snapshotId: typeof r.snapshot_id === 'number' ? r.snapshot_id : null,
+    baseUrl: String(r.base_url),
+    startedAtMs: Number(r.started_at_ms),
+    finishedAtMs: Number(r.finished_at_ms),
+    outcome: String(r.outcome),
+    checks: parseJson(r.checks_json, `audit_runs.checks_json of run ${id}`) as CheckOutcome[],
+    summary: parseJson(r.summary_json, `audit_runs.summary_json of run ${id}`) as Record<string, unknown>,
+    findings,
+  };
 }

@@ -29,7 +29,8 @@ export function batchBlob(b: ContractBatch, i: number): Uint8Array {
   return b.blobs.subarray(i === 0 ? 0 : (b.ends[i - 1] ?? 0), b.ends[i] ?? 0);
 }
 
-function pack(rows: readonly unknown[][]): ContractBatch {
+/** Packs rows (contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply) into a batch (both backends). */
+export function packContractBatch(rows: readonly unknown[][]): ContractBatch {
   let size = 0;
   for (const r of rows) size += (r[2] as Uint8Array).length;
   const blobs = new Uint8Array(new ArrayBuffer(size));
@@ -84,11 +85,11 @@ export function* iterateContractBatches(
     for (const r of it) {
       rows.push(r);
       if (rows.length >= batchSize) {
-        yield pack(rows);
+        yield packContractBatch(rows);
         rows = [];
       }
     }
-    if (rows.length > 0) yield pack(rows);
+    if (rows.length > 0) yield packContractBatch(rows);
   } catch (e) {
     throw guardError(mirror, 'iterateContractBatches', e);
   }
@@ -149,7 +150,7 @@ export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): Contract
        ORDER BY created_at_ms, contract_id`,
     );
     stmt.raw(true);
-    return pack(stmt.all(r.first[0], r.first[1], r.last[0], r.last[1]) as unknown[][]);
+    return packContractBatch(stmt.all(r.first[0], r.first[1], r.last[0], r.last[1]) as unknown[][]);
   } catch (e) {
     throw guardError(mirror, 'loadContractBatch', e);
   }

@@ -43,7 +43,8 @@ const POINT_COLUMNS = `pc.contract_id, pc.first_observed_at_ms, pc.first_ledger_
 const POINT_FROM =
   'pool_contracts pc JOIN contracts c INDEXED BY contracts_history ON c.contract_id = pc.contract_id';
 
-function pointOfRow(r: unknown[]): HistoryPoint {
+/** A history point from the row of POINT_COLUMNS (both backends). */
+export function pointOfRow(r: unknown[]): HistoryPoint {
   const ledger = r[2] as string | null;
   return {
     observedAtMs: Number(r[1]),
@@ -58,7 +59,8 @@ function pointOfRow(r: unknown[]): HistoryPoint {
   };
 }
 
-interface PoolHistoryRow {
+/** A pool_history row: the fold and the running aggregates. */
+export interface PoolHistoryRow {
   readonly fold: HistoryFold;
   readonly observations: number;
   readonly firstObservedAtMs: number;
@@ -67,7 +69,8 @@ interface PoolHistoryRow {
   readonly lastContractId: string | null;
 }
 
-function foldOfRow(r: unknown[]): PoolHistoryRow {
+/** A pool_history row from the row of HISTORY_COLUMNS (both backends). */
+export function foldOfRow(r: unknown[]): PoolHistoryRow {
   const s = (i: number): string | null => (typeof r[i] === 'string' ? (r[i] as string) : null);
   const newestId = s(6);
   const provenId = s(9);
@@ -100,7 +103,7 @@ function foldOfRow(r: unknown[]): PoolHistoryRow {
   };
 }
 
-const HISTORY_COLUMNS = `pool_id, observations, first_observed_at_ms, last_observed_at_ms, last_snapshot_id, last_contract_id,
+export const HISTORY_COLUMNS = `pool_id, observations, first_observed_at_ms, last_observed_at_ms, last_snapshot_id, last_contract_id,
   newest_contract_id, newest_ledger_micros, newest_observed_at_ms, proven_contract_id, proven_reserve_a, proven_reserve_b,
   proven_total_lp_supply, last_template`;
 

@@ -14,7 +14,7 @@ import type {
   PoolObservation,
 } from './types.js';
 
-const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id, o.state_contract_id, o.symbol, o.reserve_a,
+export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id, o.state_contract_id, o.symbol, o.reserve_a,
   o.reserve_b, o.price, o.tvl_cc, o.fee_rate, o.total_lp_supply, o.ledger_created_at, o.ledger_created_at_ms,
   o.proof_reserve_a, o.proof_reserve_b, o.blob_sha256`;
 
@@ -30,7 +30,8 @@ function num(v: unknown): number | null {
   return null;
 }
 
-function toObservation(r: Row): PoolObservation {
+/** An observation from a row keyed by column name (both backends). */
+export function toObservation(r: Row): PoolObservation {
   return {
     snapshotId: num(r.snapshot_id) ?? 0,
     poolId: String(r.pool_id),
@@ -139,41 +140,46 @@ export function loadObservationsForHistoryChecks(
         list = out.get(poolId) ?? [];
         out.set(poolId, list);
       }
-      const status = str(r[17]) as MirrorVerificationStatus | null;
-      const fieldsSource = str(r[24]) as 'blob' | 'published' | null;
-      list.push({
-        snapshotId: num(r[0]) ?? 0,
-        poolId,
-        observedAtMs: num(r[2]) ?? 0,
-        contractId: str(r[3]),
-        stateContractId: str(r[4]),
-        symbol: str(r[5]),
-        reserveA: str(r[6]),
-        reserveB: str(r[7]),
-        price: str(r[8]),
-        tvlCc: str(r[9]),
-        feeRate: str(r[10]),
-        totalLpSupply: str(r[11]),
-        ledgerCreatedAt: str(r[12]),
-        ledgerCreatedAtMs: num(r[13]),
-        proofReserveA: str(r[14]),
-        proofReserveB: str(r[15]),
-        blobSha256: str(r[16]),
-        verificationStatus: status,
-        verificationReason: str(r[18]),
-        contractReserveA: str(r[19]),
-        contractReserveB: str(r[20]),
-        contractTotalLpSupply: str(r[21]),
-        contractCreatedAtMs: num(r[22]),
-        contractCreatedAtMicros: r[23] == null ? null : BigInt(r[23] as number),
-        fieldsSource,
-        template: str(r[25]),
-        proven: status === 'verified' && fieldsSource === 'blob',
-      });
+      list.push(toHistoryObservation(r));
     }
     countMirrorRead(mirror, rows);
     return out;
   });
+}
+
+/** A history observation from a row of HISTORY_OBSERVATION_COLUMNS (both backends). */
+export function toHistoryObservation(r: unknown[]): HistoryObservation {
+  const status = str(r[17]) as MirrorVerificationStatus | null;
+  const fieldsSource = str(r[24]) as 'blob' | 'published' | null;
+  return {
+    snapshotId: num(r[0]) ?? 0,
+    poolId: String(r[1]),
+    observedAtMs: num(r[2]) ?? 0,
+    contractId: str(r[3]),
+    stateContractId: str(r[4]),
+    symbol: str(r[5]),
+    reserveA: str(r[6]),
+    reserveB: str(r[7]),
+    price: str(r[8]),
+    tvlCc: str(r[9]),
+    feeRate: str(r[10]),
+    totalLpSupply: str(r[11]),
+    ledgerCreatedAt: str(r[12]),
+    ledgerCreatedAtMs: num(r[13]),
+    proofReserveA: str(r[14]),
+    proofReserveB: str(r[15]),
+    blobSha256: str(r[16]),
+    verificationStatus: status,
+    verificationReason: str(r[18]),
+    contractReserveA: str(r[19]),
+    contractReserveB: str(r[20]),
+    contractTotalLpSupply: str(r[21]),
+    contractCreatedAtMs: num(r[22]),
+    contractCreatedAtMicros: r[23] == null ? null : BigInt(r[23] as number),
+    fieldsSource,
+    template: str(r[25]),
+    proven: status === 'verified' && fieldsSource === 'blob',
+  };
 }
 
 /** Number of reserve contracts in the mirror (optionally with one status, or created in a range). */
@@ -222,29 +228,32 @@ export function loadSnapshots(
     const rows = mirrorDb(mirror)
       .prepare('SELECT * FROM snapshots ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Row[];
-    return rows.map((r) => {
-      let failed: string[] = [];
-      try {
-        const j = JSON.parse(String(r.failed_sections)) as unknown;
-        if (Array.isArray(j)) failed = j.filter((x): x is string => typeof x === 'string');
-      } catch {
-        throw new StoreError(
-          'STORE_CORRUPT',
-          `snapshots.failed_sections of snapshot ${String(r.id)} is not JSON`,
-        );
-      }
-      return {
-        id: num(r.id) ?? 0,
-        baseUrl: String(r.base_url),
-        startedAtMs: num(r.started_at_ms) ?? 0,
-        finishedAtMs: num(r.finished_at_ms) ?? 0,
-        recordedAtMs: num(r.recorded_at_ms) ?? 0,
-        poolCount: num(r.pool_count) ?? 0,
-        newContracts: num(r.new_contracts) ?? 0,
-        failedSections: failed,
-      };
-    });
+    return rows.map(toSnapshotRow);
   });
+}
+
+/** A snapshot row from a row keyed by column name (both backends). */
+export function toSnapshotRow(r: Row): MirrorSnapshotRow {
+  let failed: string[] = [];
+  try {
+    const j = JSON.parse(String(r.failed_sections)) as unknown;
+    if (Array.isArray(j)) failed = j.filter((x): x is string => typeof x === 'string');
+  } catch {
+    throw new StoreError(
+      'STORE_CORRUPT',
+      `snapshots.failed_sections of snapshot ${String(r.id)} is not JSON`,
+    );
+  }
+  return {
+    id: num(r.id) ?? 0,
+    baseUrl: String(r.base_url),
+    startedAtMs: num(r.started_at_ms) ?? 0,
+    finishedAtMs: num(r.finished_at_ms) ?? 0,
+    recordedAtMs: num(r.recorded_at_ms) ?? 0,
+    poolCount: num(r.pool_count) ?? 0,
+    newContracts: num(r.new_contracts) ?? 0,
+    failedSections: failed,
+  };
 }
 
 /** The stored bytes of a response body, or null when no body has this digest. */

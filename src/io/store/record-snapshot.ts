@@ -21,8 +21,8 @@ import type { ContractVerificationInput, RecordSnapshotResult } from './types.js
 
 export interface RecordSnapshotOptions {
   readonly now?: () => number;
-  /** test seam: called inside the transaction just before COMMIT (crash-safety tests) */
-  readonly beforeCommit?: () => void;
+  /** test seam: called inside the transaction just before COMMIT (crash-safety tests; PostgreSQL awaits it) */
+  readonly beforeCommit?: () => void | Promise<void>;
 }
 
 /** The idempotence key of a snapshot: sha256 hex over its base URL, start time and responses. */
@@ -34,8 +34,8 @@ export function computeSnapshotKey(snapshot: ApiSnapshot): string {
 }
 
 const digests = new Map<string, string>();
-/** sha256 hex of a base64 blob's bytes (memoised per call site: the same blob appears in both proof sets). */
-function blobDigest(b64: string): string {
+/** sha256 hex of a base64 blob's bytes (memoised: the same blob appears in both proof sets). */
+export function computeBlobDigest(b64: string): string {
   let d = digests.get(b64);
   if (d === undefined) {
     d = createHash('sha256').update(Buffer.from(b64, 'base64')).digest('hex');
@@ -181,7 +181,7 @@ export function recordSnapshot(
           cid,
           p.pool_id,
           blob,
-          blobDigest(rc.created_event_blob),
+          computeBlobDigest(rc.created_event_blob),
           rc.update_id,
           t.package_id,
           t.package_name,
@@ -251,7 +251,7 @@ export function recordSnapshot(
         rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
         rc?.reserve_a ?? null,
         rc?.reserve_b ?? null,
-        rc === undefined ? null : blobDigest(rc.created_event_blob),
+        rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
       );
     }
     db.prepare('UPDATE snapshots SET new_contracts = ? WHERE id = ?').run(newContracts.length, snapshotId);

@@ -1,0 +1,86 @@
+/**
+ * THE store interface of the audit mirror (docs/mirror.md "Two backends"): every read and write a
+ * pipeline makes, as async methods, implemented twice — the embedded SQLite file
+ * (./sqlite-store.ts, the synchronous functions of this folder behind async methods, semantics
+ * unchanged) and PostgreSQL (./pg/, node-postgres with a pool). `openMirrorStore` (./open-store.ts)
+ * picks the backend from the target. No raw connection leaves src/io/store through this interface.
+ */
+import type { ApiSnapshot } from '../../core/wire/index.js';
+import type { AuditRunInput, AuditRunRow } from './audit-runs.js';
+import type { ContractBatch, ContractKeyRange } from './contract-batches.js';
+import type { HistoryPast } from './history-state.js';
+import type { ObservationPoint, ObservationRange } from './lookups.js';
+import type { MirrorStats, PruneResult } from './maintenance.js';
+import type { MirrorReadStats } from './mirror-db.js';
+import type { ContractRange, HistoryQuery } from './queries.js';
+import type { RecordSnapshotOptions } from './record-snapshot.js';
+import type { DistributedReplay } from './replay-runs.js';
+import type {
+  ContractVerificationInput,
+  HistoryObservation,
+  MirrorSnapshotRow,
+  MirrorVerificationStatus,
+  PoolObservation,
+  RecordSnapshotResult,
+} from './types.js';
+
+export type MirrorBackend = 'sqlite' | 'postgres';
+
+export type ContractVerifications =
+  | ReadonlyMap<string, ContractVerificationInput>
+  | Readonly<Record<string, ContractVerificationInput>>;
+
+export interface MirrorStore {
+  readonly backend: MirrorBackend;
+  /** the file path (SQLite) or the URL without its password (PostgreSQL): safe to print */
+  readonly path: string;
+  readonly readonly: boolean;
+  readonly schemaVersion: number;
+  /** the distributed replay queue (PostgreSQL only; null for SQLite) */
+  readonly distributed: DistributedReplay | null;
+
+  /** one snapshot in ONE transaction (idempotent by snapshot key) */
+  recordSnapshot(
+    snapshot: ApiSnapshot,
+    verifications?: ContractVerifications,
+    options?: RecordSnapshotOptions,
+  ): Promise<RecordSnapshotResult>;
+  recordAuditRun(run: AuditRunInput): Promise<number>;
+  loadAuditRuns(options?: { readonly limit?: number }): Promise<AuditRunRow[]>;
+
+  loadVerificationStatuses(contractIds: readonly string[]): Promise<Map<string, MirrorVerificationStatus>>;
+  loadContractPools(contractIds: readonly string[]): Promise<Map<string, string>>;
+  loadHistoryPast(current: ReadonlyMap<string, string>, horizonMs: number): Promise<HistoryPast | null>;
+  loadObservationsForHistoryChecks(query?: HistoryQuery): Promise<Map<string, HistoryObservation[]>>;
+  loadLatestObservations(): Promise<PoolObservation[]>;
+  loadPoolHistory(poolId: string, options?: { readonly limit?: number }): Promise<PoolObservation[]>;
+  loadSnapshots(options?: { readonly limit?: number }): Promise<MirrorSnapshotRow[]>;
+  loadResponseBody(sha256: string): Promise<Uint8Array | null>;
+  countSnapshots(): Promise<number>;
+  countContracts(options?: {
+    readonly status?: MirrorVerificationStatus;
+    readonly fromMs?: number;
+    readonly toMs?: number;
+  }): Promise<number>;
+
+  /** the contracts in replay order (ledger ms, contract ID), in batches; one consistent read */
+  iterateContractBatches(
+    range?: ContractRange,
+    batchSize?: number,
+  ): AsyncGenerator<ContractBatch, void, undefined>;
+  /** the key ranges of consecutive batches (keys only, no blob) */
+  iterateContractKeyRanges(
+    range?: ContractRange,
+    batchSize?: number,
+  ): AsyncGenerator<ContractKeyRange, void, undefined>;
+  loadContractBatch(keys: ContractKeyRange): Promise<ContractBatch>;
+  /** the observations of a period ordered by pool, time, snapshot; one consistent read */
+  iterateObservations(range?: ObservationRange): AsyncGenerator<ObservationPoint, void, undefined>;
+
+  computeMirrorStats(): Promise<MirrorStats>;
+  pruneRawResponses(beforeMs: number): Promise<PruneResult>;
+  vacuumMirror(): Promise<{ readonly beforeBytes: number; readonly afterBytes: number }>;
+  /** rows and statements read by the history reads of this handle (tests) */
+  readMirrorReadStats(): MirrorReadStats;
+  close(): Promise<void>;
+}

@@ -1,0 +1,87 @@
+/**
+ * Audit runs and their findings in a PostgreSQL mirror — the rows and meaning of ../audit-runs.ts
+ * (SQLite): one transaction per run; a run with the same `runKey` is recorded once, whatever the
+ * race (`ON CONFLICT (run_key) DO NOTHING`, then the existing id).
+ */
+import { StoreError } from '../../../errors/store.js';
+import { type AuditRunInput, type AuditRunRow, toAuditRunRow, toJson } from '../audit-runs.js';
+import { type PgMirror, queryRows, toStoreError, withPgTransaction } from './connection.js';
+
+/** Records one audit run and its findings; returns its id (the existing one for a repeated runKey). */
+export async function recordPgAuditRun(h: PgMirror, run: AuditRunInput): Promise<number> {
+  if (h.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${h.path}" was opened read-only`);
+  try {
+    return await withPgTransaction(h, 'BEGIN', async (c) => {
+      const ins = await queryRows(
+        c,
+        `INSERT INTO audit_runs (run_key, snapshot_id, base_url, started_at_ms, finished_at_ms, outcome, checks_json,
+           summary_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (run_key) DO NOTHING RETURNING id`,
+        [
+          run.runKey ?? null,
+          run.snapshotId,
+          run.baseUrl,
+          run.startedAtMs,
+          run.finishedAtMs,
+          run.outcome,
+          toJson(run.checks),
+          toJson(run.summary ?? {}),
+        ],
+      );
+      const created = ins[0];
+      if (created === undefined) {
+        const old = await queryRows(c, 'SELECT id FROM audit_runs WHERE run_key = $1', [run.runKey ?? null]);
+        return Number(old[0]?.[0]);
+      }
+      const id = Number(created[0]);
+      const f = run.findings;
+      if (f.length > 0)
+        await c.query(
+          `INSERT INTO findings (audit_run_id, seq, code, severity, pool, area, label, message, evidence_json)
+           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+             $9::text[])`,
+          [
+            id,
+            f.map((_x, i) => i),
+            f.map((x) => x.code),
+            f.map((x) => x.severity),
+            f.map((x) => x.pool),
+            f.map((x) => x.area),
+            f.map((x) => x.label),
+            f.map((x) => x.message),
+            f.map((x) => toJson(x.evidence)),
+          ],
+        );
+      return id;
+    });
+  } catch (e) {
+    throw toStoreError(h, 'STORE_WRITE_FAILED', 'recording the audit run', e);
+  }
+}
+
+/** Audit runs, newest first, with their findings. */
+export async function loadPgAuditRuns(
+  h: PgMirror,
+  options: { readonly limit?: number } = {},
+): Promise<AuditRunRow[]> {
+  try {
+    const runs = (
+      await h.pool.query('SELECT * FROM audit_runs ORDER BY id DESC LIMIT $1', [options.limit ?? null])
+    ).rows as Record<string, unknown>[];
+    const findings = (
+      await h.pool.query(
+        'SELECT * FROM findings WHERE audit_run_id = ANY($1::bigint[]) ORDER BY audit_run_id, seq',
+        [runs.map((r) => r.id)],
+      )
+    ).rows as Record<string, unknown>[];
+    const byRun = new Map<number, Record<string, unknown>[]>();
+    for (const f of findings) {
+      const id = Number(f.audit_run_id);
+      const list = byRun.get(id);
+      if (list === undefined) byRun.set(id, [f]);
+      else list.push(f);
+    }
+    return runs.map((r) => toAuditRunRow(r, byRun.get(Number(r.id)) ?? []));
+  } catch (e) {
+    throw toStoreError(h, 'STORE_CORRUPT', 'loadAuditRuns', e);
+  }
+}

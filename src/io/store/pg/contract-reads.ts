@@ -1,0 +1,192 @@
+/**
+ * The streaming reads of a PostgreSQL mirror (replay): contracts in replay order (ledger ms, then
+ * contract ID) as batches, their key ranges, one batch by key range, and the observations of a
+ * period ordered by pool, time, snapshot — the same orders and batch shapes as
+ * ../contract-batches.ts and ../lookups.ts (SQLite). Each stream is one REPEATABLE READ, READ ONLY
+ * transaction on a client of its own, paged by key (`(created_at_ms, contract_id) > last`), so it
+ * sees one consistent mirror while watchers keep writing, and never holds a whole table in memory.
+ */
+import type pg from 'pg';
+import {
+  type ContractBatch,
+  type ContractKey,
+  type ContractKeyRange,
+  packContractBatch,
+} from '../contract-batches.js';
+import type { ObservationPoint, ObservationRange } from '../lookups.js';
+import type { ContractRange } from '../queries.js';
+import { type PgMirror, queryRows, toStoreError } from './connection.js';
+
+const PAGE = 10_000;
+
+/** Runs `body` in a read-only snapshot transaction on its own client; yields what it yields. */
+async function* inSnapshot<T>(
+  h: PgMirror,
+  what: string,
+  body: (c: pg.PoolClient) => AsyncGenerator<T, void, undefined>,
+): AsyncGenerator<T, void, undefined> {
+  let c: pg.PoolClient;
+  try {
+    c = await h.pool.connect();
+  } catch (e) {
+    throw toStoreError(h, 'STORE_CORRUPT', what, e);
+  }
+  let broken: Error | undefined;
+  let open = false;
+  try {
+    await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    open = true;
+    yield* body(c);
+    await c.query('COMMIT');
+    open = false;
+  } catch (e) {
+    broken = e instanceof Error ? e : new Error(String(e));
+    throw toStoreError(h, 'STORE_CORRUPT', what, e);
+  } finally {
+    if (open && broken === undefined)
+      await c.query('ROLLBACK').catch((e: unknown) => {
+        broken = e instanceof Error ? e : new Error(String(e));
+      });
+    c.release(broken);
+  }
+}
+
+function rangeFilter(range: ContractRange, params: unknown[]): string {
+  params.push(range.fromMs ?? Number.MIN_SAFE_INTEGER, range.toMs ?? Number.MAX_SAFE_INTEGER);
+  let w = `created_at_ms >= $${params.length - 1} AND created_at_ms < $${params.length}`;
+  if (range.poolId !== undefined) {
+    params.push(range.poolId);
+    w += ` AND pool_id = $${params.length}`;
+  }
+  return w;
+}
+
+/** Pages of rows in (created_at_ms, contract_id) order; each row ends with those two keys. */
+async function* pageContracts(
+  c: pg.PoolClient,
+  cols: string,
+  range: ContractRange,
+  page: number,
+): AsyncGenerator<unknown[][], void, undefined> {
+  let after: ContractKey | null = null;
+  for (;;) {
+    const params: unknown[] = [];
+    let where = rangeFilter(range, params);
+    if (after !== null) {
+      params.push(after[0], after[1]);
+      where += ` AND (created_at_ms, contract_id) > ($${params.length - 1}, $${params.length})`;
+    }
+    params.push(page);
+    const rows = await queryRows(
+      c,
+      `SELECT ${cols}, created_at_ms, contract_id FROM contracts WHERE ${where}
+       ORDER BY created_at_ms, contract_id LIMIT $${params.length}`,
+      params,
+    );
+    if (rows.length > 0) yield rows;
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < page) return;
+    after = [Number(last[last.length - 2]), String(last[last.length - 1])];
+  }
+}
+
+/** The contracts in `range` as batches of at most `batchSize`, in replay order. */
+export function iteratePgContractBatches(
+  h: PgMirror,
+  range: ContractRange = {},
+  batchSize = 512,
+): AsyncGenerator<ContractBatch, void, undefined> {
+  return inSnapshot(h, 'iterateContractBatches', async function* (c) {
+    for await (const rows of pageContracts(
+      c,
+      'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply',
+      range,
+      batchSize,
+    ))
+      yield packContractBatch(rows);
+  });
+}
+
+/** The key ranges of consecutive batches of at most `batchSize` contracts (keys only). */
+export function iteratePgContractKeyRanges(
+  h: PgMirror,
+  range: ContractRange = {},
+  batchSize = 512,
+): AsyncGenerator<ContractKeyRange, void, undefined> {
+  return inSnapshot(h, 'iterateContractKeyRanges', async function* (c) {
+    let first: ContractKey | null = null;
+    let last: ContractKey | null = null;
+    let count = 0;
+    for await (const rows of pageContracts(c, '1', range, Math.max(PAGE, batchSize))) {
+      for (const r of rows) {
+        last = [Number(r[1]), String(r[2])];
+        if (first === null) first = last;
+        count += 1;
+        if (count >= batchSize) {
+          yield { first, last, count };
+          first = null;
+          count = 0;
+        }
+      }
+    }
+    if (first !== null && last !== null) yield { first, last, count };
+  });
+}
+
+/** The contracts of one key range as a batch. */
+export async function loadPgContractBatch(h: PgMirror, r: ContractKeyRange): Promise<ContractBatch> {
+  try {
+    const rows = await queryRows(
+      h.pool,
+      `SELECT contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply FROM contracts
+       WHERE (created_at_ms, contract_id) >= ($1, $2) AND (created_at_ms, contract_id) <= ($3, $4)
+       ORDER BY created_at_ms, contract_id`,
+      [r.first[0], r.first[1], r.last[0], r.last[1]],
+    );
+    return packContractBatch(rows);
+  } catch (e) {
+    throw toStoreError(h, 'STORE_CORRUPT', 'loadContractBatch', e);
+  }
+}
+
+/** The observations of a period ordered by pool, time, snapshot. */
+export function iteratePgObservations(
+  h: PgMirror,
+  range: ObservationRange = {},
+): AsyncGenerator<ObservationPoint, void, undefined> {
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  return inSnapshot(h, 'iterateObservations', async function* (c) {
+    let after: [string, number, number] | null = null;
+    for (;;) {
+      const params: unknown[] = [
+        range.fromMs ?? Number.MIN_SAFE_INTEGER,
+        range.toMs ?? Number.MAX_SAFE_INTEGER,
+      ];
+      let where = 'observed_at_ms >= $1 AND observed_at_ms < $2';
+      if (after !== null) {
+        params.push(...after);
+        where += ' AND (pool_id, observed_at_ms, snapshot_id) > ($3, $4, $5)';
+      }
+      params.push(PAGE);
+      const rows = await queryRows(
+        c,
+        `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply, snapshot_id
+         FROM observations WHERE ${where} ORDER BY pool_id, observed_at_ms, snapshot_id LIMIT $${params.length}`,
+        params,
+      );
+      for (const r of rows)
+        yield {
+          poolId: String(r[0]),
+          observedAtMs: Number(r[1]),
+          contractId: str(r[2]),
+          ledgerCreatedAt: str(r[3]),
+          reserveA: str(r[4]),
+          reserveB: str(r[5]),
+          totalLpSupply: str(r[6]),
+        };
+      const last = rows[rows.length - 1];
+      if (last === undefined || rows.length < PAGE) return;
+      after = [String(last[0]), Number(last[1]), Number(last[7])];
+    }
+  });
+}

@@ -1,0 +1,261 @@
+/**
+ * Distributed `replay` over a shared PostgreSQL mirror (docs/mirror.md "Distributed replay"):
+ * `replay --run` (the coordinator) creates a run — the contracts cut into key-range batches in the
+ * database (src/io/store/replay-runs.ts) — verifies batches itself too unless told not to, waits
+ * until every batch is done, then reads the results back in batch order, so ./replay.ts builds
+ * exactly the report of a single-process replay. `replay --worker` processes (any number, on any
+ * machine reaching the database) claim batches (`FOR UPDATE SKIP LOCKED`, with a lease), verify
+ * them with the one replay step (./replay-contract.ts, unchanged) and store the results; a killed
+ * worker's batch is claimed again once its lease expires. Results travel as JSON with bigints
+ * tagged, so they come back value for value.
+ */
+import { hostname } from 'node:os';
+import type { ReserveProfile } from '../core/proof/profile.js';
+import type { TypeEnv } from '../core/types/type-env.js';
+import { ReplayError } from '../errors/replay.js';
+import { loadTypesOrDefault } from '../io/files/default-types.js';
+import type { ContractRange, DistributedReplay, MirrorStore, ReplayBatchClaim } from '../io/store/index.js';
+import { openMirrorStore } from '../io/store/index.js';
+import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
+
+/** Contracts per batch of a distributed run (as the thread pool's). */
+export const DISTRIBUTED_BATCH_SIZE = 512;
+/** How long a claim holds by default: far longer than a batch takes (~50 ms), short enough to recover. */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** One batch's results as stored in the database. */
+export interface ReplayBatchOutcome {
+  readonly contractIds: readonly string[];
+  readonly poolIds: readonly string[];
+  readonly results: readonly ReplayedContractResult[];
+}
+
+const BIGINT = '$bigint';
+
+/** JSON text of a batch's results (bigints tagged so they come back as bigints). */
+export function formatReplayBatchOutcome(o: ReplayBatchOutcome): string {
+  return JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? { [BIGINT]: v.toString() } : v));
+}
+
+/** Parses what formatReplayBatchOutcome wrote; throws ReplayError REPLAY_RUN_FAILED when it is not that. */
+export function parseReplayBatchOutcome(text: string, what: string): ReplayBatchOutcome {
+  let v: unknown;
+  try {
+    v = JSON.parse(text, (_k, x: unknown) => {
+      if (typeof x === 'object' && x !== null && BIGINT in x) {
+        const s = (x as Record<string, unknown>)[BIGINT];
+        if (typeof s === 'string' && /^-?\d+$/.test(s)) return BigInt(s);
+      }
+      return x;
+    });
+  } catch (e) {
+    throw new ReplayError(
+      'REPLAY_RUN_FAILED',
+      `${what} expected the JSON of a replay batch, got unparsable text`,
+      {
+        cause: e,
+      },
+    );
+  }
+  const o = v as Partial<ReplayBatchOutcome> | null;
+  const ok =
+    o !== null &&
+    typeof o === 'object' &&
+    Array.isArray(o.contractIds) &&
+    Array.isArray(o.poolIds) &&
+    Array.isArray(o.results) &&
+    o.contractIds.length === o.results.length &&
+    o.poolIds.length === o.results.length;
+  if (!ok)
+    throw new ReplayError(
+      'REPLAY_RUN_FAILED',
+      `${what} expected {contractIds, poolIds, results} of equal lengths, got ${text.slice(0, 80)}`,
+    );
+  return o as ReplayBatchOutcome;
+}
+
+/**
+ * The reserve profile a run stores (the coordinator's parsed profile as JSON, so every worker
+ * verifies with the same one); throws ReplayError REPLAY_RUN_FAILED when it is not one.
+ */
+export function parseStoredProfile(text: string, what: string): ReserveProfile {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new ReplayError('REPLAY_RUN_FAILED', `${what} expected JSON, got unparsable text`, { cause: e });
+  }
+  const p = v as Partial<ReserveProfile> | null;
+  if (p === null || typeof p !== 'object' || typeof p.name !== 'string' || !Array.isArray(p.templates))
+    throw new ReplayError(
+      'REPLAY_RUN_FAILED',
+      `${what} expected {name, templates}, got ${text.slice(0, 80)}`,
+    );
+  return p as ReserveProfile;
+}
+
+/** This process's worker name: host:pid (what `replay_batches.worker` records). */
+export function computeWorkerId(suffix = ''): string {
+  return `${hostname()}:${process.pid}${suffix}`;
+}
+
+function queueOf(store: MirrorStore): DistributedReplay {
+  if (store.distributed === null)
+    throw new ReplayError(
+      'REPLAY_NEEDS_SHARED_MIRROR',
+      `distributed replay expected a PostgreSQL mirror opened read-write, got ${store.backend} "${store.path}"`,
+    );
+  return store.distributed;
+}
+
+/** Verifies one claimed batch and stores its results; false when the claim was lost meanwhile. */
+async function workClaim(
+  store: MirrorStore,
+  q: DistributedReplay,
+  claim: ReplayBatchClaim,
+  types: TypeEnv,
+  profiles: Map<string, ReserveProfile>,
+): Promise<{ readonly stored: boolean; readonly contracts: number }> {
+  let profile = profiles.get(claim.profileJson);
+  if (profile === undefined) {
+    profile = parseStoredProfile(claim.profileJson, `replay run ${claim.runId} profile`);
+    profiles.set(claim.profileJson, profile);
+  }
+  const batch = await store.loadContractBatch(claim.keys);
+  const results = replayContractBatch(batch, types, profile);
+  const stored = await q.recordReplayBatchResults(
+    claim,
+    formatReplayBatchOutcome({ contractIds: batch.contractIds, poolIds: batch.poolIds, results }),
+  );
+  return { stored, contracts: batch.contractIds.length };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export interface CoordinateReplayOptions {
+  readonly range: ContractRange;
+  readonly profile: ReserveProfile;
+  readonly types: TypeEnv;
+  /** verify batches in this process too (default true) */
+  readonly work?: boolean;
+  readonly leaseMs?: number;
+  /** how often to look at the run's progress while waiting (default 200 ms) */
+  readonly pollMs?: number;
+  readonly onWaiting?: (done: number, batches: number) => void;
+}
+
+/**
+ * Creates a run, works on it (unless `work` is false) and waits for every batch; then hands each
+ * batch's results to `consume` in batch order. Returns the number of distinct processes that
+ * verified batches.
+ */
+export async function coordinateReplayRun(
+  store: MirrorStore,
+  o: CoordinateReplayOptions,
+  consume: (poolIds: readonly string[], ids: readonly string[], rs: ReplayedContractResult[]) => void,
+): Promise<number> {
+  const q = queueOf(store);
+  const run = await q.createReplayRun({
+    range: o.range,
+    batchSize: DISTRIBUTED_BATCH_SIZE,
+    leaseMs: o.leaseMs ?? DEFAULT_LEASE_MS,
+    profileJson: JSON.stringify(o.profile),
+  });
+  const me = computeWorkerId(':coordinator');
+  const profiles = new Map<string, ReserveProfile>([[JSON.stringify(o.profile), o.profile]]);
+  let finished = false;
+  try {
+    for (;;) {
+      const claim = o.work === false ? null : await q.claimReplayBatch(me, run.runId);
+      if (claim !== null) {
+        await workClaim(store, q, claim, o.types, profiles);
+        continue;
+      }
+      const p = await q.loadReplayRunProgress(run.runId);
+      o.onWaiting?.(p.done, p.batches);
+      if (p.done === p.batches) break;
+      await sleep(o.pollMs ?? 200);
+    }
+    let seq = 0;
+    for await (const b of q.iterateReplayBatchResults(run.runId)) {
+      if (b.seq !== seq)
+        throw new ReplayError(
+          'REPLAY_RUN_FAILED',
+          `replay run ${run.runId} expected batch ${seq}, got ${b.seq}`,
+        );
+      const r = parseReplayBatchOutcome(b.results, `replay run ${run.runId} batch ${b.seq}`);
+      consume(r.poolIds, r.contractIds, [...r.results]);
+      seq += 1;
+    }
+    if (seq !== run.batches)
+      throw new ReplayError(
+        'REPLAY_RUN_FAILED',
+        `replay run ${run.runId} expected ${run.batches} batches, got ${seq}`,
+      );
+    const workers = (await q.loadReplayRunProgress(run.runId)).workers;
+    await q.finishReplayRun(run.runId, 'done');
+    finished = true;
+    return workers;
+  } finally {
+    if (!finished) await q.finishReplayRun(run.runId, 'abandoned').catch(() => {});
+  }
+}
+
+export interface ReplayWorkerOptions {
+  /** the PostgreSQL mirror (postgres://…) */
+  readonly mirrorPath: string;
+  readonly typeFiles?: readonly string[];
+  readonly dars?: readonly string[];
+  readonly cwd?: string;
+  /** exit when no run is open: after having worked, or after waiting this long for one (default 60 s) */
+  readonly waitMs?: number;
+  readonly pollMs?: number;
+  readonly workerId?: string;
+  readonly onBatch?: (runId: number, seq: number, contracts: number) => void;
+}
+
+export interface ReplayWorkerReport {
+  readonly worker: string;
+  readonly batches: number;
+  readonly contracts: number;
+  /** batches whose claim was lost (lease expired and taken over) before the results were stored */
+  readonly lost: number;
+  readonly runs: readonly number[];
+}
+
+/** `replay --worker`: claims and verifies batches of open runs until none is left. */
+export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWorkerReport> {
+  const types = await loadTypesOrDefault(o);
+  const store = await openMirrorStore(o.mirrorPath, { poolSize: 2 });
+  try {
+    const q = queueOf(store);
+    const worker = o.workerId ?? computeWorkerId();
+    const profiles = new Map<string, ReserveProfile>();
+    const runs = new Set<number>();
+    let batches = 0;
+    let contracts = 0;
+    let lost = 0;
+    let sawRun = false;
+    const started = Date.now();
+    for (;;) {
+      const claim = await q.claimReplayBatch(worker);
+      if (claim !== null) {
+        const r = await workClaim(store, q, claim, types, profiles);
+        runs.add(claim.runId);
+        if (r.stored) {
+          batches += 1;
+          contracts += r.contracts;
+          o.onBatch?.(claim.runId, claim.seq, r.contracts);
+        } else lost += 1;
+        continue;
+      }
+      const open = await q.loadOpenReplayRuns();
+      if (open.length > 0) sawRun = true;
+      else if (sawRun || batches + lost > 0 || Date.now() - started >= (o.waitMs ?? 60_000)) break;
+      await sleep(o.pollMs ?? 200);
+    }
+    return { worker, batches, contracts, lost, runs: [...runs] };
+  } finally {
+    await store.close();
+  }
+}
