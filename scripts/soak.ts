@@ -10,6 +10,10 @@
  *   npm run soak -- --audits 25        # audits per (setting × mirror × probe) combination
  *   npm run soak -- --audits 30 --audits-3000 20   # fewer at the 3000 swaps/min setting
  *   npm run soak -- --settings 600     # only the 600 swaps/min setting
+ *   npm run soak -- --settings 3000 --mirror no --probes yes   # one combination
+ *
+ * Every error finding of an audit (a false accusation: the servers are honest) is printed with its
+ * message and evidence, so a failing soak says why.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -97,6 +101,8 @@ async function main(): Promise<void> {
       'audits-3000': { type: 'string' },
       settings: { type: 'string', default: '600,3000' },
       warmup: { type: 'string', default: '15' },
+      mirror: { type: 'string', default: 'both' },
+      probes: { type: 'string', default: 'both' },
     },
   });
   if (values.serve) {
@@ -105,6 +111,13 @@ async function main(): Promise<void> {
   }
   const n = Number(values.audits);
   const wanted = new Set(values.settings.split(','));
+  const pick = (flag: string, v: string): boolean[] => {
+    if (v === 'both') return [false, true];
+    if (v === 'yes' || v === 'no') return [v === 'yes'];
+    throw new Error(`--${flag} expected yes, no or both, got ${JSON.stringify(v)}`);
+  };
+  const mirrors = pick('mirror', values.mirror);
+  const probeModes = pick('probes', values.probes);
   const dir = mkdtempSync(join(tmpdir(), 'soak-'));
   const all: Tally[] = [];
   let bad = 0;
@@ -114,8 +127,8 @@ async function main(): Promise<void> {
       // let traffic run so caches hold states older than the newest contracts
       await new Promise((r) => setTimeout(r, Number(values.warmup) * 1000));
       try {
-        for (const mirror of [false, true])
-          for (const probe of [false, true]) {
+        for (const mirror of mirrors)
+          for (const probe of probeModes) {
             const label = `traffic ${s.traffic}/min${s.pools === undefined ? '' : `, +${s.pools} pools`}, ${mirror ? 'mirror' : 'no mirror'}, ${probe ? 'probe quotes' : 'no probes'}`;
             const t: Tally = {
               audits: 0,
@@ -161,6 +174,11 @@ async function main(): Promise<void> {
                 process.stdout.write(
                   `  ${label} #${i + 1}: exit ${exit} ${[...counts].map(([k, v]) => `${k}×${v}`).join(' ')}\n`,
                 );
+                for (const f of r.findings)
+                  if (f.severity === 'error')
+                    process.stdout.write(
+                      `    ${f.code} ${f.pool ?? ''}: ${f.message}\n      ${JSON.stringify(f.evidence).slice(0, 1500)}\n`,
+                    );
               }
             }
             all.push(t);
