@@ -100,6 +100,7 @@ export function computeStandInStates(
         feeRate: f.feeRate,
         symbol,
         label: 'proven',
+        contractId: p.contractId,
       },
       state: {
         poolId: id,

@@ -484,7 +484,11 @@ export function runAuditChecks(input: AuditInput): AuditResult {
         checkQuotes(c, {
           quotes,
           reserves,
-          contracts: new Map([...proven].map(([id, p]) => [id, p.contractId])),
+          // the contract each pool's reserves were read from: /pools/state may have named a later
+          // (or earlier) contract than the first proof, and its reserves are those of that contract
+          contracts: new Map(
+            [...proven].map(([id, p]) => [id, reserves.get(id)?.contractId ?? p.contractId]),
+          ),
           known: new Map([
             ...computeQuoteProvenContracts(input.quoteReserveProofs ?? new Map(), proven),
             ...computeKnownContracts(timeline),

@@ -64,6 +64,11 @@ export interface PoolReserves {
   readonly feeRate: string;
   readonly symbol: string;
   readonly label: 'proven' | 'asserted';
+  /**
+   * the reserve contract these proven reserves were read from (/pools/state may name a later or
+   * earlier contract than the first proof, docs/findings.md "Soundness"); absent when asserted
+   */
+  readonly contractId?: string;
 }
 
 const isEmptyPool = (s: StateEntry): boolean =>
@@ -223,6 +228,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         feeRate: pf.feeRate ?? s.feeRate,
         symbol: s.symbol,
         label: 'proven',
+        contractId: s.contractId,
       };
     } else {
       const moved = after.get(s.poolId)?.contractId !== p.contractId;
