@@ -177,7 +177,7 @@ async function main(): Promise<void> {
                 for (const f of r.findings)
                   if (f.severity === 'error')
                     process.stdout.write(
-                      `    ${f.code} ${f.pool ?? ''}: ${f.message}\n      ${JSON.stringify(f.evidence).slice(0, 1500)}\n`,
+                      `    ${f.code} ${f.pool ?? ''}: ${f.message}\n      ${JSON.stringify(f.evidence).slice(0, 4000)}\n`,
                     );
               }
             }

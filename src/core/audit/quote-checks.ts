@@ -13,7 +13,7 @@ import { formatMemo, quoteConnectSwap } from '../amm/index.js';
 import type { ExchangePolicy, PoolState, Token } from '../amm/types.js';
 import { isSameAmount, parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import type { ReserveTimeline } from './market-time.js';
+import { CLOCK_SLACK_MS, type ReserveTimeline } from './market-time.js';
 import type { PoolInfoEntry, ProbeQuote, TokenInfoEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
@@ -32,6 +32,12 @@ export interface QuoteCheckInput {
    * are then unknown, so the route is taken as quoted (its own pools recomputed exactly)
    */
   readonly poolsMoved?: boolean;
+  /**
+   * the newest pool snapshot (`updated_at`, the exchange's clock) of the audit's proof sets: a
+   * quote priced live is judged against every pool's state only when a snapshot taken after it
+   * (with the clock slack) shows that no pool moved; otherwise its route is taken as quoted
+   */
+  readonly latestProofAtMs?: number | null;
   readonly poolsInfo: readonly PoolInfoEntry[] | null;
   readonly tokens: readonly TokenInfoEntry[];
   readonly cc: TokenKey;
@@ -195,6 +201,23 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
         field: 'route',
         expected: route(want),
         got: route(got),
+        // the states the recomputation chose between (the pools of both routes)
+        pools: pools
+          .filter((p) => [...want.pools, ...got.pools].some((h) => h.pool_id === p.poolId))
+          .map((p) => ({
+            poolId: p.poolId,
+            contractId: p.reserveContract.contractId,
+            tokenA: p.tokenA.id,
+            tokenB: p.tokenB.id,
+            reserveA: p.reserveA,
+            reserveB: p.reserveB,
+            feeRate: p.feeRate,
+          })),
+        quoted: got.pools.map((h) => ({
+          poolId: h.pool_id,
+          contractId: h.contract_id,
+          poolPriceBefore: h.pool_price_before,
+        })),
       }),
     );
   const r = parseDecimal(got.returned.amount);
@@ -292,7 +315,12 @@ export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
     // priced on contracts older or newer than the proven ones: the other pools' states at that
     // moment are unknown, so the route is taken as quoted and only its own pools are recomputed
     const route = new Set((q.quote?.pools ?? []).map((h) => h.pool_id));
-    const own = at.size > 0 || x.poolsMoved === true;
+    // the other pools' live states are known only when a pool snapshot taken after the quote
+    // shows none moved (proof sets served from one cached snapshot all predate the quote)
+    const bracketed =
+      q.receivedAtMs === undefined ||
+      (x.latestProofAtMs != null && x.latestProofAtMs >= q.receivedAtMs + CLOCK_SLACK_MS);
+    const own = at.size > 0 || x.poolsMoved === true || !bracketed;
     checkOne(c, q, own && route.size > 0 ? toPoolStates(x, at).filter((p) => route.has(p.poolId)) : pools, x);
   }
 }

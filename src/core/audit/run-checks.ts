@@ -499,6 +499,10 @@ export function runAuditChecks(input: AuditInput): AuditResult {
               return p !== undefined && p.contractId !== e.contractId;
             }),
           ),
+          latestProofAtMs: (s.proofSets ?? []).reduce<number | null>(
+            (m, set) => (m === null || set.updatedAtMs > m ? set.updatedAtMs : m),
+            null,
+          ),
           poolsInfo: info,
           tokens: tokens ?? [],
           cc: s.cc,

@@ -121,6 +121,11 @@ export interface ProbeQuote {
   readonly error: string | null;
   /** why `quote` is null on a 200 (shape error text), else null */
   readonly shapeError: string | null;
+  /**
+   * ms (the auditor's clock) when the response was complete: the quote was priced before it.
+   * Absent in hand-built snapshots.
+   */
+  readonly receivedAtMs?: number;
 }
 
 export interface ApiSnapshot {

@@ -107,6 +107,7 @@ function readProbe(p: ProbePlanEntry, r: RawResponse, po: ParseOptions): ProbeQu
     quote,
     error,
     shapeError,
+    receivedAtMs: r.startedAtMs + r.durationMs,
   };
 }
 
