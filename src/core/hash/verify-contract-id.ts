@@ -80,6 +80,8 @@ export interface VerifyDecodedContractOptions {
   readonly contract: DecodedContract;
   readonly types?: TypeEnv | undefined;
   readonly sha256?: Sha256 | undefined;
+  /** V10/V11: the contract hash already computed from the blob (the one-pass verifier) */
+  readonly contractHash?: Uint8Array | undefined;
 }
 
 function reasonOf(e: unknown, mismatch = false): VerificationReason {
@@ -195,7 +197,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
         }
       }
     } else {
-      contractHash = computeContractHash(id.version, contract, sha256);
+      contractHash = opts.contractHash ?? computeContractHash(id.version, contract, sha256);
     }
     if (contractHash !== null) {
       const salt = contract.authenticationData.salt;
