@@ -85,6 +85,15 @@ describe('inspect-dar / types on a small built DAR (always runs)', () => {
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/DAR_TEMPLATE_NOT_FOUND/);
   });
+
+  it('types --out to an unwritable path is a usage error (exit 2), not an internal error', async () => {
+    const r = await runCliForTest(
+      ['types', '--dar', 'tiny.dar', '--template', 'M:T', '--out', 'no-such-dir/t.json'],
+      { cwd: tmp },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/OPTION_INVALID: "--out" expected a writable file path/);
+  });
 });
 
 describe.skipIf(dir === null)('CLI on the real DARs (../shared/dars)', () => {

@@ -4,7 +4,6 @@
  * types reachable from one template, read from a DAR — a small, reviewable input for
  * `verify-contract --types` that needs no DAR afterwards.
  */
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { formatQualifiedName } from '../../core/types/daml-type.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
@@ -12,6 +11,7 @@ import { loadDarFile } from '../../io/files/dar-file.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseSingleFileOption, parseTemplateOption, resolvePathOption } from '../options.js';
+import { writeOutputFile } from '../write-output.js';
 import { computeDarTemplateTypes } from './inspect-dar.js';
 
 export const typesCommand = defineCommand({
@@ -42,7 +42,7 @@ export const typesCommand = defineCommand({
         (dar.manifest?.sdkVersion ? ` (Sdk-Version ${dar.manifest.sdkVersion})` : ''),
     });
     if (args.out !== undefined) {
-      await writeFile(resolvePathOption('out', args.out, ctx.cwd), text);
+      await writeOutputFile('out', resolvePathOption('out', args.out, ctx.cwd), text);
       ctx.stderr.write(
         `wrote ${args.out}: ${reach.dataTypes.length} data types from ${reach.packages.length} packages for ${tpl}\n`,
       );
