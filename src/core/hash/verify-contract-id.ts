@@ -12,7 +12,7 @@ import { isReserveAuditError } from '../../errors/base.js';
 import type { DecodedContract } from '../codec/contract.js';
 import { decodeCreatedEventBlob } from '../codec/index.js';
 import type { TypeEnv } from '../types/type-env.js';
-import { resolveTemplate } from '../types/type-env.js';
+import { resolveTemplateCached } from '../types/type-env.js';
 import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
 import { computeContractIdSuffix, parseContractId, parseContractIdEqualTo } from './contract-id.js';
@@ -183,7 +183,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
           mismatch: false,
         });
       } else {
-        const r = resolveTemplate(opts.types, contract.templateId, contract.packageName);
+        const r = resolveTemplateCached(opts.types, contract.templateId, contract.packageName);
         if (!r.ok) reasons.push({ code: 'TYPE_NOT_FOUND', message: r.reason, mismatch: false });
         else {
           typing = {
