@@ -19,6 +19,7 @@ import { verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.j
 import { createTypeEnv } from '../src/core/types/type-env.js';
 import { parseTypeFile } from '../src/core/types/type-file.js';
 import { typeCreateArgument } from '../src/core/types/type-value.js';
+import { decodeBase64Node } from '../src/io/node-base64.js';
 import { sha256Node } from '../src/io/node-sha256.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';
 
@@ -74,6 +75,7 @@ interface Row {
   verifyDecoded: number;
   verifyBlob: number;
   fastBlob: number;
+  fastNative: number;
   shaNode: number;
   shaNoble: number;
 }
@@ -101,7 +103,7 @@ for (const b of loadContractIdVectors().blobVectors) {
     types: env,
   });
   if (!fastCheck.ok) throw new Error(`${b.name} does not verify on the fast path`);
-  const [verifyDecoded, verifyBlob, fastBlob, shaNode, shaNoble] = measure([
+  const [verifyDecoded, verifyBlob, fastBlob, fastNative, shaNode, shaNoble] = measure([
     () => {
       verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node });
     },
@@ -122,6 +124,15 @@ for (const b of loadContractIdVectors().blobVectors) {
       });
     },
     () => {
+      verifyContractIdFast({
+        contractId: b.contractId,
+        blob: b.createdEventBlobBase64,
+        types: env,
+        sha256: sha256Node,
+        base64: decodeBase64Node,
+      });
+    },
+    () => {
       sha256Node(chPre);
       sha256Node(uPre);
     },
@@ -129,7 +140,7 @@ for (const b of loadContractIdVectors().blobVectors) {
       sha256Noble(chPre);
       sha256Noble(uPre);
     },
-  ]) as [number, number, number, number, number];
+  ]) as [number, number, number, number, number, number];
   rows.push({
     name: b.name,
     version,
@@ -137,6 +148,7 @@ for (const b of loadContractIdVectors().blobVectors) {
     verifyDecoded,
     verifyBlob,
     fastBlob,
+    fastNative,
     shaNode,
     shaNoble,
   });
@@ -146,29 +158,31 @@ console.log(
   `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
-  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast (one pass from base64; V12 falls back)',
+  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast (one pass from base64; V12 falls back); fastNative = the same with the edge native base64 decoder (src/io/node-base64.ts)',
 );
 console.log(
-  'sha node / sha noble = SHA-256 of the same two preimages only; ratio = verifyDecoded / sha node; ratioBlob = verifyBlob / sha node; ratioFast = fastBlob / sha node\n',
+  'sha node / sha noble = SHA-256 of the same two preimages only; ratio = verifyDecoded / sha node; ratioBlob = verifyBlob / sha node; ratioFast = fastBlob / sha node; ratioNative = fastNative / sha node\n',
 );
 console.log(
-  `${'vector'.padEnd(38)} ver  bytes  verifyDecoded  verifyBlob   fastBlob   sha node  sha noble  ratio  ratioBlob  ratioFast`,
+  `${'vector'.padEnd(38)} ver  bytes  verifyDecoded  verifyBlob   fastBlob fastNative   sha node  sha noble  ratio  ratioBlob  ratioFast  ratioNative`,
 );
 for (const r of rows) {
   console.log(
-    `${r.name.padEnd(38)} ${r.version} ${String(r.preimageBytes).padStart(6)}  ${fmt(r.verifyDecoded)}     ${fmt(r.verifyBlob)}  ${fmt(r.fastBlob)}  ${fmt(r.shaNode)}  ${fmt(r.shaNoble)}  ${(r.verifyDecoded / r.shaNode).toFixed(2)}  ${(r.verifyBlob / r.shaNode).toFixed(2).padStart(9)}  ${(r.fastBlob / r.shaNode).toFixed(2).padStart(9)}`,
+    `${r.name.padEnd(38)} ${r.version} ${String(r.preimageBytes).padStart(6)}  ${fmt(r.verifyDecoded)}     ${fmt(r.verifyBlob)}  ${fmt(r.fastBlob)}  ${fmt(r.fastNative)}  ${fmt(r.shaNode)}  ${fmt(r.shaNoble)}  ${(r.verifyDecoded / r.shaNode).toFixed(2)}  ${(r.verifyBlob / r.shaNode).toFixed(2).padStart(9)}  ${(r.fastBlob / r.shaNode).toFixed(2).padStart(9)}  ${(r.fastNative / r.shaNode).toFixed(2).padStart(11)}`,
   );
 }
 for (const v of ['v10', 'v11', 'v12'] as const) {
   const rs = rows.filter((r) => r.version === v);
   const mean = (f: (r: Row) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
   console.log(
-    `${`mean ${v} (${rs.length} blobs)`.padEnd(38)} ${v} ${String(Math.round(mean((r) => r.preimageBytes))).padStart(6)}  ${fmt(mean((r) => r.verifyDecoded))}     ${fmt(mean((r) => r.verifyBlob))}  ${fmt(mean((r) => r.fastBlob))}  ${fmt(mean((r) => r.shaNode))}  ${fmt(mean((r) => r.shaNoble))}  ${mean((r) => r.verifyDecoded / r.shaNode).toFixed(2)}  ${mean(
+    `${`mean ${v} (${rs.length} blobs)`.padEnd(38)} ${v} ${String(Math.round(mean((r) => r.preimageBytes))).padStart(6)}  ${fmt(mean((r) => r.verifyDecoded))}     ${fmt(mean((r) => r.verifyBlob))}  ${fmt(mean((r) => r.fastBlob))}  ${fmt(mean((r) => r.fastNative))}  ${fmt(mean((r) => r.shaNode))}  ${fmt(mean((r) => r.shaNoble))}  ${mean((r) => r.verifyDecoded / r.shaNode).toFixed(2)}  ${mean(
       (r) => r.verifyBlob / r.shaNode,
     )
       .toFixed(2)
       .padStart(9)}  ${mean((r) => r.fastBlob / r.shaNode)
       .toFixed(2)
-      .padStart(9)}`,
+      .padStart(9)}  ${mean((r) => r.fastNative / r.shaNode)
+      .toFixed(2)
+      .padStart(11)}`,
   );
 }

@@ -11,6 +11,8 @@
  * when the fast path answered; decode the blob when you need the create argument.
  */
 import { decodeCreatedEventBlobLazy, type LazyDecodedContract } from '../codec/blob-decoder.js';
+import type { Base64Decoder } from '../codec/bytes.js';
+import { DEFAULT_MAX_BYTES } from '../codec/limits.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { computeContractHashStreamed } from './stream-value-hash.js';
@@ -28,14 +30,31 @@ function versionOfHex(id: string): 'v10' | 'v11' | null {
   return v === '10' ? 'v10' : v === '11' ? 'v11' : null;
 }
 
+export interface VerifyContractIdFastOptions extends VerifyContractIdOptions {
+  /**
+   * base64 decoding for a text blob (default: the pure strict parser); an edge passes a native one
+   * (src/io/node-base64.ts). Anything it does not accept goes through the full path.
+   */
+  readonly base64?: Base64Decoder | undefined;
+}
+
 /** Like verifyContractId (same status, suffixes and reasons), faster for V10/V11 blobs. Never throws. */
-export function verifyContractIdFast(opts: VerifyContractIdOptions): ContractIdVerification {
+export function verifyContractIdFast(opts: VerifyContractIdFastOptions): ContractIdVerification {
   const version = versionOfHex(opts.contractId);
   if (version === null) return verifyContractId(opts);
   const sha256: Sha256 = opts.sha256 ?? sha256Noble;
+  let blob = opts.blob;
+  if (typeof blob === 'string' && opts.base64 !== undefined) {
+    // the size bound before anything is allocated, as parseBase64 does
+    if ((blob.length / 4) * 3 > DEFAULT_MAX_BYTES + 2) return verifyContractId(opts);
+    const bytes = opts.base64(blob);
+    if (bytes === null) return verifyContractId(opts);
+    blob = bytes;
+  }
   let lazy: LazyDecodedContract;
   try {
-    lazy = decodeCreatedEventBlobLazy(opts.blob);
+    // fresh bytes from the decoder: no private copy needed
+    lazy = decodeCreatedEventBlobLazy(blob, blob === opts.blob ? undefined : { copyInput: false });
   } catch {
     return verifyContractId(opts);
   }
