@@ -12,6 +12,8 @@
  * values to compare, default "auto,1,<available cores>"), BENCH_MIRROR (reuse/keep a mirror file),
  * BENCH_SERIES (snapshot counts, default "10,100,1000"; "" skips the series), BENCH_SKIP_AUDIT,
  * BENCH_SKIP_REPLAY.
+ * Replay also prints its process CPU time (all threads) and contracts per CPU-second: on a machine
+ * shared with other jobs that is what one free core would give (jobs 1).
  * The replay workers run the compiled dist/run/replay-worker.js: the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -65,6 +67,7 @@ async function benchReplay(): Promise<void> {
 
 async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   const r = await runReplay({
     mirrorPath: path,
     jobs,
@@ -73,8 +76,10 @@ async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
     onProgress: (n, rate) => console.log(`  replayed ${n} (${Math.round(rate)}/s)`),
   });
   const s = (performance.now() - t) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
   console.log(
-    `replay --jobs ${jobs} (${r.summary.jobs} thread(s)): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s`,
+    `replay --jobs ${jobs} (${r.summary.jobs} thread(s)): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second`,
   );
 }
 
