@@ -226,6 +226,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       const ranges = [...iterateContractKeyRanges(mirror, range, batchSize)];
       const queue: { done: boolean; value: RangeResults | null; promise: Promise<RangeResults> }[] = [];
       let inFlight = 0;
+      // a failed worker stops the dispatch (the error is raised in batch order below)
+      let failed = false;
       const drain = (): void => {
         while (queue.length > 0 && queue[0]?.done === true) {
           const q = queue.shift()?.value;
@@ -233,6 +235,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         }
       };
       for (const keys of ranges) {
+        if (failed) break;
         if (inFlight < 2 * workers) {
           inFlight++;
           const entry: (typeof queue)[number] = {
@@ -249,6 +252,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
             },
             () => {
               inFlight--;
+              failed = true;
             },
           );
           queue.push(entry);
