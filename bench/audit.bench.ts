@@ -7,13 +7,17 @@
  *    time with an empty mirror, on BENCH_SERIES_POOLS (200) pools under traffic (BENCH_SWAPS_PER_MIN,
  *    600, with the server's clock advanced 30 s between snapshots) — goal ≤ 1.2 at 1,000; and the
  *    mirror's bytes per pool per snapshot (goal ≤ 1,200), with all raw responses kept and after
- *    `mirror prune --keep-raw 0` (the long-run rate with a retention window).
+ *    `mirror prune --keep-raw 0` (the long-run rate with a retention window). It also prints the
+ *    ratio without the fetch phase (the server's response time, which the mirror does not change
+ *    and which dominates the noise on a loaded machine).
  * Options: BENCH_POOLS (default 1000), BENCH_CONTRACTS (default 100000), BENCH_JOBS (replay --jobs
  * values to compare, default "auto,1,<available cores>"), BENCH_MIRROR (reuse/keep a mirror file),
  * BENCH_SERIES (snapshot counts, default "10,100,1000"; "" skips the series), BENCH_SKIP_AUDIT,
  * BENCH_SKIP_REPLAY.
  * 4. the PostgreSQL mirror (./pg-mirror.ts): ingest and replay rates vs SQLite on the same data, and
  *    distributed replay with 1, 2 and 4 worker processes (BENCH_PG_CONTRACTS, BENCH_PG_WORKERS, BENCH_SKIP_PG).
+ * Replay also prints its process CPU time (all threads) and contracts per CPU-second: on a machine
+ * shared with other jobs that is what one free core would give (jobs 1).
  * The replay workers run the compiled dist/run/replay-worker.js: the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -74,6 +78,7 @@ async function benchReplay(): Promise<void> {
 
 async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   const r = await runReplay({
     mirrorPath: path,
     jobs,
@@ -82,8 +87,10 @@ async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
     onProgress: (n, rate) => console.log(`  replayed ${n} (${Math.round(rate)}/s)`),
   });
   const s = (performance.now() - t) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
   console.log(
-    `replay --jobs ${jobs} (${r.summary.jobs} thread(s)): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s`,
+    `replay --jobs ${jobs} (${r.summary.jobs} thread(s)): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second`,
   );
 }
 
@@ -111,12 +118,16 @@ async function benchSeries(): Promise<void> {
       for (let i = 0; i < SWAPS_PER_MIN / 2; i++) simulateRandomSwap(s.ex, rng);
       s.clock.advanceMs(30_000);
     };
-    const auditOnce = async (path: string): Promise<{ ms: number; history: number; phases: string }> => {
+    type Run = { ms: number; history: number; local: number; phases: string };
+    const auditOnce = async (path: string): Promise<Run> => {
       const t = performance.now();
       const r = await runAudit({ baseUrl: s.directBase, mirrorPath: path });
+      const ms = performance.now() - t;
       return {
-        ms: performance.now() - t,
+        ms,
         history: r.summary.phasesMs?.history ?? 0,
+        // everything but fetching from the server: the part of the audit the mirror can change
+        local: ms - (r.summary.phasesMs?.fetch ?? 0),
         phases: JSON.stringify(r.summary.phasesMs),
       };
     };
@@ -142,8 +153,8 @@ async function benchSeries(): Promise<void> {
       } finally {
         mirror.close();
       }
-      const runs: { ms: number; history: number; phases: string }[] = [];
-      const empties: { ms: number; history: number; phases: string }[] = [];
+      const runs: Run[] = [];
+      const empties: Run[] = [];
       for (let i = 0; i < 3; i++) {
         traffic();
         empties.push(await auditOnce(join(dir, `empty-${emptyN++}.db`)));
@@ -151,15 +162,17 @@ async function benchSeries(): Promise<void> {
         runs.push(await auditOnce(path));
         recorded += 1; // the audit recorded its snapshot
       }
-      const median = (xs: { ms: number; history: number; phases: string }[]) =>
-        xs.sort((a, b) => a.ms - b.ms)[1] ?? { ms: 0, history: 0, phases: '' };
+      const median = (xs: Run[]) =>
+        xs.sort((a, b) => a.ms - b.ms)[1] ?? { ms: 0, history: 0, local: 0, phases: '' };
       const mid = median(runs);
       const empty = median(empties);
+      const localMedian = (xs: Run[]) => xs.map((x) => x.local).sort((a, b) => a - b)[1] ?? 0;
+      const localRatio = localMedian(runs) / Math.max(1e-9, localMedian(empties));
       const m = openMirror(path);
       const st = computeMirrorStats(m);
       m.close();
       console.log(
-        `series: ${n} snapshots (${st.snapshots} recorded, ${((performance.now() - t0) / 1000).toFixed(0)} s so far): audit ${mid.ms.toFixed(0)} ms (phases ${mid.phases}) vs empty mirror ${empty.ms.toFixed(0)} ms (phases ${empty.phases}): ratio ${(mid.ms / empty.ms).toFixed(2)} (goal ≤ 1.2 at 1,000); mirror ${st.fileBytes} bytes = ${Math.round(st.fileBytes / (pools * st.snapshots))} bytes per pool per snapshot with every raw response kept`,
+        `series: ${n} snapshots (${st.snapshots} recorded, ${((performance.now() - t0) / 1000).toFixed(0)} s so far): audit ${mid.ms.toFixed(0)} ms (phases ${mid.phases}) vs empty mirror ${empty.ms.toFixed(0)} ms (phases ${empty.phases}): ratio ${(mid.ms / empty.ms).toFixed(2)} (goal ≤ 1.2 at 1,000); without the fetch phase (server time, noise under load) ${localMedian(runs).toFixed(0)} vs ${localMedian(empties).toFixed(0)} ms: ratio ${localRatio.toFixed(2)}; mirror ${st.fileBytes} bytes = ${Math.round(st.fileBytes / (pools * st.snapshots))} bytes per pool per snapshot with every raw response kept`,
       );
     }
     if (SERIES.length > 0) {

@@ -1,10 +1,11 @@
 /**
  * Benchmark of contract-ID verification (spec/contract-id.md §1–§6) on the real blob vectors:
  * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
- * (decode + verify), against the raw SHA-256 floor over exactly the same preimages
+ * (decode + verify) and of verifyContractIdFast (issue 11: one pass from the blob, V10/V11),
+ * against the raw SHA-256 floor over exactly the same preimages
  * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
  *
- * Run: `npm run bench` (= `tsx bench/verify.bench.ts`). Optional: `BENCH_MS=2000` per vector (4 functions interleaved in 20 ms slices).
+ * Run: `npm run bench` (= `tsx bench/verify.bench.ts`). Optional: `BENCH_MS=2000` per vector (5 functions interleaved in 20 ms slices).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +15,11 @@ import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js'
 import { sha256Noble } from '../src/core/hash/sha256.js';
 import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
 import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
+import { verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
 import { createTypeEnv } from '../src/core/types/type-env.js';
 import { parseTypeFile } from '../src/core/types/type-file.js';
 import { typeCreateArgument } from '../src/core/types/type-value.js';
+import { decodeBase64Node } from '../src/io/node-base64.js';
 import { sha256Node } from '../src/io/node-sha256.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';
 
@@ -71,6 +74,8 @@ interface Row {
   preimageBytes: number;
   verifyDecoded: number;
   verifyBlob: number;
+  fastBlob: number;
+  fastNative: number;
   shaNode: number;
   shaNoble: number;
 }
@@ -92,7 +97,13 @@ for (const b of loadContractIdVectors().blobVectors) {
     key: contract.key,
     contractHash: sha256Node(chPre),
   });
-  const [verifyDecoded, verifyBlob, shaNode, shaNoble] = measure([
+  const fastCheck = verifyContractIdFast({
+    contractId: b.contractId,
+    blob: b.createdEventBlobBase64,
+    types: env,
+  });
+  if (!fastCheck.ok) throw new Error(`${b.name} does not verify on the fast path`);
+  const [verifyDecoded, verifyBlob, fastBlob, fastNative, shaNode, shaNoble] = measure([
     () => {
       verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node });
     },
@@ -105,6 +116,23 @@ for (const b of loadContractIdVectors().blobVectors) {
       });
     },
     () => {
+      verifyContractIdFast({
+        contractId: b.contractId,
+        blob: b.createdEventBlobBase64,
+        types: env,
+        sha256: sha256Node,
+      });
+    },
+    () => {
+      verifyContractIdFast({
+        contractId: b.contractId,
+        blob: b.createdEventBlobBase64,
+        types: env,
+        sha256: sha256Node,
+        base64: decodeBase64Node,
+      });
+    },
+    () => {
       sha256Node(chPre);
       sha256Node(uPre);
     },
@@ -112,13 +140,15 @@ for (const b of loadContractIdVectors().blobVectors) {
       sha256Noble(chPre);
       sha256Noble(uPre);
     },
-  ]) as [number, number, number, number];
+  ]) as [number, number, number, number, number, number];
   rows.push({
     name: b.name,
     version,
     preimageBytes: chPre.length + uPre.length,
     verifyDecoded,
     verifyBlob,
+    fastBlob,
+    fastNative,
     shaNode,
     shaNoble,
   });
@@ -128,27 +158,31 @@ console.log(
   `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
-  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify)',
+  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast (one pass from base64; V12 falls back); fastNative = the same with the edge native base64 decoder (src/io/node-base64.ts)',
 );
 console.log(
-  'sha node / sha noble = SHA-256 of the same two preimages only; ratio = verifyDecoded / sha node; ratioBlob = verifyBlob / sha node\n',
+  'sha node / sha noble = SHA-256 of the same two preimages only; ratio = verifyDecoded / sha node; ratioBlob = verifyBlob / sha node; ratioFast = fastBlob / sha node; ratioNative = fastNative / sha node\n',
 );
 console.log(
-  `${'vector'.padEnd(38)} ver  bytes  verifyDecoded  verifyBlob   sha node  sha noble  ratio  ratioBlob`,
+  `${'vector'.padEnd(38)} ver  bytes  verifyDecoded  verifyBlob   fastBlob fastNative   sha node  sha noble  ratio  ratioBlob  ratioFast  ratioNative`,
 );
 for (const r of rows) {
   console.log(
-    `${r.name.padEnd(38)} ${r.version} ${String(r.preimageBytes).padStart(6)}  ${fmt(r.verifyDecoded)}     ${fmt(r.verifyBlob)}  ${fmt(r.shaNode)}  ${fmt(r.shaNoble)}  ${(r.verifyDecoded / r.shaNode).toFixed(2)}  ${(r.verifyBlob / r.shaNode).toFixed(2).padStart(9)}`,
+    `${r.name.padEnd(38)} ${r.version} ${String(r.preimageBytes).padStart(6)}  ${fmt(r.verifyDecoded)}     ${fmt(r.verifyBlob)}  ${fmt(r.fastBlob)}  ${fmt(r.fastNative)}  ${fmt(r.shaNode)}  ${fmt(r.shaNoble)}  ${(r.verifyDecoded / r.shaNode).toFixed(2)}  ${(r.verifyBlob / r.shaNode).toFixed(2).padStart(9)}  ${(r.fastBlob / r.shaNode).toFixed(2).padStart(9)}  ${(r.fastNative / r.shaNode).toFixed(2).padStart(11)}`,
   );
 }
 for (const v of ['v10', 'v11', 'v12'] as const) {
   const rs = rows.filter((r) => r.version === v);
   const mean = (f: (r: Row) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
   console.log(
-    `${`mean ${v} (${rs.length} blobs)`.padEnd(38)} ${v} ${String(Math.round(mean((r) => r.preimageBytes))).padStart(6)}  ${fmt(mean((r) => r.verifyDecoded))}     ${fmt(mean((r) => r.verifyBlob))}  ${fmt(mean((r) => r.shaNode))}  ${fmt(mean((r) => r.shaNoble))}  ${mean((r) => r.verifyDecoded / r.shaNode).toFixed(2)}  ${mean(
+    `${`mean ${v} (${rs.length} blobs)`.padEnd(38)} ${v} ${String(Math.round(mean((r) => r.preimageBytes))).padStart(6)}  ${fmt(mean((r) => r.verifyDecoded))}     ${fmt(mean((r) => r.verifyBlob))}  ${fmt(mean((r) => r.fastBlob))}  ${fmt(mean((r) => r.fastNative))}  ${fmt(mean((r) => r.shaNode))}  ${fmt(mean((r) => r.shaNoble))}  ${mean((r) => r.verifyDecoded / r.shaNode).toFixed(2)}  ${mean(
       (r) => r.verifyBlob / r.shaNode,
     )
       .toFixed(2)
-      .padStart(9)}`,
+      .padStart(9)}  ${mean((r) => r.fastBlob / r.shaNode)
+      .toFixed(2)
+      .padStart(9)}  ${mean((r) => r.fastNative / r.shaNode)
+      .toFixed(2)
+      .padStart(11)}`,
   );
 }

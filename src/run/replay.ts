@@ -19,7 +19,7 @@ import {
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
-import { type MirrorStore, openMirrorStore } from '../io/store/index.js';
+import { type ContractKeyRange, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 import { formatMirrorTarget } from './history.js';
 import {
   type ReplayedContract,
@@ -46,10 +46,10 @@ export function defaultReplayJobs(): number {
 
 /**
  * `--jobs auto`: 1 (in-process, no workers) for small mirrors or fewer than 3 cores; else one
- * worker per CONTRACTS_PER_WORKER contracts, at most one per core but the main thread's (which
- * scans keys, orders results and runs the history checks). On 2 cores, 2 workers were slower than
- * the in-process path in every measured run (docs/bench/audit.md): they compete with the main
- * thread for the same two cores.
+ * verifying thread per CONTRACTS_PER_WORKER contracts, at most cores − 1 (the main thread, which
+ * verifies batches only while every worker is busy, also scans keys, orders results and runs the
+ * history checks). On 2 cores a worker was slower than the in-process path in every measured run
+ * (docs/bench/audit.md): the machine's other load takes the second core.
  */
 export function chooseReplayJobs(contracts: number, cores: number = defaultReplayJobs()): number {
   if (cores < 3 || contracts < 2 * CONTRACTS_PER_WORKER) return 1;
@@ -69,10 +69,14 @@ export interface ReplayOptions {
   readonly progressEvery?: number;
   readonly now?: () => number;
   /**
-   * verification worker threads: 'auto' (the default) picks from the work (chooseReplayJobs: no
-   * workers for small mirrors); 1 = verify in this thread; n > 1 = n workers, used as is.
+   * verifying threads: 'auto' (the default) picks from the work (chooseReplayJobs: no workers for
+   * small mirrors); 1 = verify in this thread only; n > 1 = this thread and n − 1 workers, used as is.
    */
   readonly jobs?: number | 'auto';
+  /** contracts per batch (default 512) */
+  readonly batchSize?: number;
+  /** called for every verified batch with the thread that verified it (instrumentation, tests) */
+  readonly onBatch?: (thread: 'main' | 'worker', contracts: number) => void;
   /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
   /**
@@ -200,6 +204,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         : o.jobs === undefined || o.jobs === 'auto'
           ? chooseReplayJobs(await mirror.countContracts(range))
           : Math.max(1, Math.floor(o.jobs));
+    const batchSize = Math.max(1, Math.floor(o.batchSize ?? BATCH_SIZE));
     if (o.distributed !== undefined) {
       // the batches' results come back in batch order: the same consumption as in-process
       jobs = await coordinateReplayRun(
@@ -208,30 +213,74 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         consume,
       );
     } else if (jobs === 1) {
-      for await (const b of mirror.iterateContractBatches(range, BATCH_SIZE))
+      for await (const b of mirror.iterateContractBatches(range, batchSize)) {
         consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
+        o.onBatch?.('main', b.contractIds.length);
+      }
     } else {
-      pool = await startReplayPool(jobs, {
+      // jobs verifying threads: this one and jobs − 1 workers. Each worker keeps two batches in
+      // flight, read from the mirror by itself; while they are all busy this thread verifies the
+      // next batch. Batches are consumed in submission order: the output is the in-process one
+      const workers = jobs - 1;
+      pool = await startReplayPool(workers, {
         typeFiles: o.typeFiles ?? [],
         dars: o.dars ?? [],
         cwd: o.cwd,
         profile: o.profile,
         mirrorPath: o.mirrorPath,
       });
-      // the main thread scans keys only; each worker reads its batches itself. Batches in flight
-      // are awaited in submission order: the output is the in-process one
-      const queue: Promise<RangeResults>[] = [];
-      for await (const keys of mirror.iterateContractKeyRanges(range, BATCH_SIZE)) {
-        const results = pool.verifyRange(keys);
-        results.catch(() => {}); // rejections are re-raised when this batch is awaited
-        queue.push(results);
-        while (queue.length >= 2 * jobs) {
-          const q = await queue.shift();
-          if (q !== undefined) consume(q.poolIds, q.contractIds, q.results);
+      const workerPool = pool;
+      // key ranges first: the connection cannot read batches while a scan is open
+      const ranges: ContractKeyRange[] = [];
+      for await (const keys of mirror.iterateContractKeyRanges(range, batchSize)) ranges.push(keys);
+      const queue: { done: boolean; value: RangeResults | null; promise: Promise<RangeResults> }[] = [];
+      let inFlight = 0;
+      // a failed worker stops the dispatch (the error is raised in batch order below)
+      let failed = false;
+      const drain = (): void => {
+        while (queue.length > 0 && queue[0]?.done === true) {
+          const q = queue.shift()?.value;
+          if (q !== null && q !== undefined) consume(q.poolIds, q.contractIds, q.results);
         }
+      };
+      for (const keys of ranges) {
+        if (failed) break;
+        if (inFlight < 2 * workers) {
+          inFlight++;
+          const entry: (typeof queue)[number] = {
+            done: false,
+            value: null,
+            promise: workerPool.verifyRange(keys),
+          };
+          entry.promise.then(
+            (v) => {
+              entry.done = true;
+              entry.value = v;
+              inFlight--;
+              o.onBatch?.('worker', v.contractIds.length);
+            },
+            () => {
+              inFlight--;
+              failed = true;
+            },
+          );
+          queue.push(entry);
+        } else {
+          const b = await mirror.loadContractBatch(keys);
+          const v = {
+            contractIds: b.contractIds,
+            poolIds: b.poolIds,
+            results: replayContractBatch(b, types, o.profile),
+          };
+          queue.push({ done: true, value: v, promise: Promise.resolve(v) });
+          o.onBatch?.('main', b.contractIds.length);
+          // let the workers' replies in before choosing the next batch's thread
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        drain();
       }
-      for (const p of queue) {
-        const q = await p;
+      for (const e of queue) {
+        const q = await e.promise; // rejections (a failed worker) are raised here, in order
         consume(q.poolIds, q.contractIds, q.results);
       }
     }

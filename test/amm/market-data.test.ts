@@ -5,6 +5,7 @@ import {
   computeCandles,
   computeOrderbook,
   computeOrderbookLevels,
+  computePairActivity,
   computePairs,
   computeStats,
   computeTickers,
@@ -190,6 +191,54 @@ describe('pairs and tickers', () => {
     });
     const gold = t.find((x) => x.ticker_id === 'GOLD_CC');
     expect([gold?.high, gold?.low, gold?.base_volume, gold?.last_price]).toEqual([null, null, 0, 4000]);
+  });
+});
+
+describe('tickers over a long history', () => {
+  it('bucketing the events per pair gives what filtering every event per pair gives', () => {
+    const pools = seedPools();
+    const ids = [...new Set(pools.map((p) => p.poolId)), 'retired-elsewhere'];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            pool: fc.nat({ max: ids.length - 1 }),
+            dt: fc.integer({ min: -2 * DAY, max: H }),
+            base: fc.nat({ max: 10 ** 9 }),
+            price: fc.integer({ min: 1, max: 10 ** 6 }),
+          }),
+          { maxLength: 60 },
+        ),
+        (raw) => {
+          const events = raw.map((r, i) =>
+            makeEvent({
+              seq: i + 1,
+              tsMs: NOW + r.dt,
+              poolId: ids[r.pool] ?? '1',
+              baseAmount: `${r.base}.0000000001`,
+              quoteAmount: `${r.base % 977}.5000000000`,
+              volumeCc: `${r.base % 131}.2500000000`,
+              priceAfter: `${r.price}.0000000003`,
+            }),
+          );
+          const got = computeTickers({ pools, events, cc: CC, ccUsdPrice: '0.16', nowMs: NOW });
+          // the reference: every pair filters all events (the definition, O(pairs × events))
+          for (const t of got) {
+            const pairIds = new Set(
+              pools.filter((p) => computePairs([p], CC)[0]?.ticker_id === t.ticker_id).map((p) => p.poolId),
+            );
+            const act = computePairActivity(events, pairIds, NOW - DAY, NOW);
+            expect([t.base_volume, t.target_volume, t.high, t.low]).toEqual([
+              act.baseVolume.toNumber(),
+              act.quoteVolume.toNumber(),
+              act.high?.toNumber() ?? null,
+              act.low?.toNumber() ?? null,
+            ]);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -144,3 +144,55 @@ describe('exact LP-share comparison', () => {
     ).toBeNull();
   });
 });
+
+describe('fast paths of the amount comparisons (replay hot path)', () => {
+  it('isSameAmount: the same text is equal only when it is a decimal, as through Decimal', async () => {
+    const { isSameAmount, parseDecimal } = await import('../../src/core/audit/decimal.js');
+    const texts = ['1.5', '0', '-0.1', '007.10', '', ' 1', '1e5', 'abc', '1.', '.5', 'NaN', '9'.repeat(81)];
+    for (const t of texts) {
+      const x = parseDecimal(t);
+      expect(isSameAmount(t, t), JSON.stringify(t)).toBe(x?.eq(x) === true);
+    }
+    expect(isSameAmount('1.50', '1.5')).toBe(true);
+    expect(isSameAmount('1.5', '1.6')).toBe(false);
+  });
+
+  it('isLpShareDecreaseExact reads integers without a point and 18 decimals like the decimal path', async () => {
+    const { isLpShareDecreaseExact } = await import('../../src/core/audit/index.js');
+    const before = { reserveA: '100', reserveB: '100', totalLpSupply: '100' };
+    expect(isLpShareDecreaseExact(before, { reserveA: '99', reserveB: '100', totalLpSupply: '100' })).toBe(
+      true,
+    );
+    expect(isLpShareDecreaseExact(before, { reserveA: '100', reserveB: '100', totalLpSupply: '100' })).toBe(
+      false,
+    );
+    expect(
+      isLpShareDecreaseExact(before, {
+        reserveA: '99.999999999999999999',
+        reserveB: '100',
+        totalLpSupply: '100',
+      }),
+    ).toBe(false);
+    expect(
+      isLpShareDecreaseExact(before, {
+        reserveA: '1.0000000000000000001',
+        reserveB: '1',
+        totalLpSupply: '1',
+      }),
+    ).toBeNull();
+    for (const [a, b, l] of [
+      ['12.5', '3', '7.25'],
+      ['0.000000000000000001', '5', '1'],
+    ] as const) {
+      const x = computeLpShareValue(a, b, l);
+      const y = computeLpShareValue('12', '3', '7.25');
+      if (x === null || y === null) throw new Error('unreachable');
+      expect(
+        isLpShareDecreaseExact(
+          { reserveA: a, reserveB: b, totalLpSupply: l },
+          { reserveA: '12', reserveB: '3', totalLpSupply: '7.25' },
+        ),
+      ).toBe(isLpShareDecrease(x, y));
+    }
+  });
+});

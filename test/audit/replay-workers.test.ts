@@ -67,6 +67,36 @@ describe('replay with worker threads', () => {
     expect(two.checks).toEqual(JSON.parse(stringifyJson(one.checks.filter((c) => c.status !== 'pass'))));
   }, 60_000);
 
+  it('small batches: the main thread verifies while the workers are busy; the report is the in-process one', async () => {
+    const one = await runReplay({
+      mirrorPath: path,
+      profile: DEFAULT_RESERVE_PROFILE,
+      jobs: 1,
+      batchSize: 8,
+    });
+    for (const jobs of [2, 3]) {
+      const by = { main: 0, worker: 0 };
+      const many = await runReplay({
+        mirrorPath: path,
+        profile: DEFAULT_RESERVE_PROFILE,
+        jobs,
+        batchSize: 8,
+        onBatch: (t, n) => {
+          by[t] += n;
+        },
+      });
+      expect(by.main + by.worker).toBe(N);
+      expect(by.worker).toBeGreaterThan(0);
+      expect(by.main).toBeGreaterThan(0);
+      const { durationMs, contractsPerSecond, phasesMs, jobs: j, ...rest } = many.summary;
+      const { durationMs: d1, contractsPerSecond: c1, phasesMs: p1, jobs: j1, ...rest1 } = one.summary;
+      expect(j).toBe(jobs);
+      expect(rest).toEqual(rest1);
+      expect(many.findings).toEqual(one.findings);
+      expect(many.checks).toEqual(one.checks);
+    }
+  }, 60_000);
+
   it('the pool runs the compiled worker of dist/run even when it runs from src/run', () => {
     const url = locateReplayWorker();
     expect(url.pathname.endsWith('/dist/run/replay-worker.js')).toBe(true);

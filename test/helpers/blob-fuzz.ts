@@ -19,7 +19,7 @@ type Mutation =
   | { op: 'truncate'; at: number }
   | { op: 'set'; at: number; byte: number };
 
-const arbMutation: fc.Arbitrary<Mutation> = fc.oneof(
+export const arbMutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
   fc.record({ op: fc.constant('insert' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ op: fc.constant('delete' as const), at: fc.nat() }),
@@ -45,12 +45,15 @@ export function mutate(blob: Uint8Array, muts: readonly Mutation[]): Uint8Array 
   return Uint8Array.from(b);
 }
 
-export const arbMutatedBlob: fc.Arbitrary<Uint8Array> = fc
+/** A mutated real blob with the index of the vector it came from. */
+export const arbMutatedVector: fc.Arbitrary<{ index: number; blob: Uint8Array }> = fc
   .tuple(
     fc.integer({ min: 0, max: realBlobs.length - 1 }),
     fc.array(arbMutation, { minLength: 1, maxLength: 4 }),
   )
-  .map(([i, muts]) => mutate(realBlobs[i]!, muts));
+  .map(([index, muts]) => ({ index, blob: mutate(realBlobs[index]!, muts) }));
+
+export const arbMutatedBlob: fc.Arbitrary<Uint8Array> = arbMutatedVector.map((m) => m.blob);
 
 export interface FuzzStats {
   decoded: number;

@@ -8,6 +8,7 @@ import {
   comparePackageVersions,
   createTypeEnv,
   resolveTemplate,
+  resolveTemplateCached,
 } from '../../src/core/types/type-env.js';
 import { parseTypeFile } from '../../src/core/types/type-file.js';
 import { typeCreateArgument, typeValue } from '../../src/core/types/type-value.js';
@@ -251,6 +252,28 @@ describe('template resolution and upgrades', () => {
     const env = createTypeEnv([pkg(PKG, '1.0.0')]);
     expect(addPackage(env, pkg(PKG, '9.0.0'))).toBe(false);
     expect(env.packages.get(PKG)?.version).toBe('1.0.0');
+  });
+  it('resolveTemplateCached answers as resolveTemplate, also after packages and known versions are added', () => {
+    const ref = { packageId: 'd'.repeat(64), module: ['M'], entity: ['Pool'] };
+    const env = createTypeEnv([pkg(PKG2, '1.10.0', true)]);
+    const same = (): void => {
+      const a = resolveTemplateCached(env, { ...ref, module: [...ref.module] }, 'amm');
+      expect(a).toEqual(resolveTemplate(env, ref, 'amm'));
+      expect(resolveTemplateCached(env, ref, 'amm')).toBe(a);
+      expect(resolveTemplateCached(env, ref, 'other')).toEqual(resolveTemplate(env, ref, 'other'));
+      const nope = { ...ref, entity: ['Nope'] };
+      expect(resolveTemplateCached(env, nope, 'amm')).toEqual(resolveTemplate(env, nope, 'amm'));
+    };
+    same();
+    addPackage(env, pkg('c'.repeat(64), '1.11.0', true));
+    same();
+    expect(resolveTemplateCached(env, ref, 'amm')).toMatchObject({
+      ok: true,
+      package: { version: '1.11.0' },
+    });
+    addKnownPackageVersion(env, ref.packageId, '2.0.0');
+    same();
+    expect(resolveTemplateCached(env, ref, 'amm').ok).toBe(false);
   });
   it('compares versions numerically', () => {
     expect(comparePackageVersions('0.1.17', '0.1.9')).toBeGreaterThan(0);

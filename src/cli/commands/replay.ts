@@ -1,9 +1,9 @@
 /**
  * `reserve-audit replay --mirror <file|postgres://…> [--from <iso>] [--to <iso>] [--jobs auto|<n>] [--json]`: re-verify every
  * reserve contract stored in the mirror (once per contract ID) and re-run the history checks over
- * the recorded period, with progress on stderr. Verification runs on `--jobs` worker threads
- * (default `auto`: in-process for small mirrors, workers reading the mirror themselves for large
- * ones; 1 = in-process). Exit 0 / 1 / 2 as for `audit`.
+ * the recorded period, with progress on stderr. Verification runs on `--jobs` threads: this one
+ * and `--jobs` − 1 workers (default `auto`: in-process for small mirrors, workers reading the mirror
+ * themselves for large ones; 1 = in-process). Exit 0 / 1 / 2 as for `audit`.
  * On a PostgreSQL mirror the work can be spread over processes and machines (docs/mirror.md
  * "Distributed replay"): `--run` coordinates a run and prints the same report, `--worker` processes
  * verify its batches (exit 0 when there is no open run left, 2 when the mirror is unusable).
@@ -43,7 +43,7 @@ export const replayCommand = defineCommand({
       .option('to', { type: 'string', describe: 'only contracts/observations before this ISO time' })
       .option('jobs', {
         type: 'string',
-        describe: `verification worker threads: auto (default: none for small mirrors or < 3 cores, else at most cores − 1; cores here ${defaultReplayJobs()}), or a number (1 = in-process)`,
+        describe: `verifying threads, this one and n − 1 workers: auto (default: no workers for small mirrors or < 3 cores, else at most cores − 1 threads; cores here ${defaultReplayJobs()}), or a number n (1 = in-process)`,
       })
       .option('run', {
         type: 'boolean',

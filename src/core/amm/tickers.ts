@@ -107,11 +107,25 @@ export function computePairActivity(
  */
 export function computeTickers(x: TickersInput): AggregatorTicker[] {
   const ccUsd = toDec(x.ccUsdPrice, 'ccUsdPrice');
-  return computePairGroups(x.pools, x.cc).map((g) => {
+  const groups = computePairGroups(x.pools, x.cc);
+  // one pass over the events: each pair's own events, in their original order (the same sums as
+  // filtering all events per pair, without O(pairs × events) work on a long history)
+  const groupOfPool = new Map<string, number>();
+  groups.forEach((g, i) => {
+    for (const p of g.pools) groupOfPool.set(p.poolId, i);
+  });
+  const eventsOf: SwapEvent[][] = groups.map(() => []);
+  const from = x.nowMs - DAY_MS;
+  for (const e of x.events) {
+    if (e.tsMs < from || e.tsMs >= x.nowMs) continue;
+    const i = groupOfPool.get(e.poolId);
+    if (i !== undefined) eventsOf[i]?.push(e);
+  }
+  return groups.map((g, i) => {
     const mid = computeMidPriceExact(g.deepest);
     const fee = toDec(g.deepest.feeRate, 'feeRate');
     const ids = new Set(g.pools.map((p) => p.poolId));
-    const act = computePairActivity(x.events, ids, x.nowMs - DAY_MS, x.nowMs);
+    const act = computePairActivity(eventsOf[i] ?? [], ids, from, x.nowMs);
     let tvl = ZERO;
     for (const p of g.pools) if (p.active) tvl = tvl.add(computeTvlCc(p, x.cc));
     return {

@@ -25,6 +25,8 @@ export function parseDecimal(s: unknown): Dec | null {
 
 /** True when both parse and are numerically equal (so "1.0" equals "1.0000000000"). */
 export function isSameAmount(a: unknown, b: unknown): boolean {
+  // the same text is the same number when it is a decimal at all (no Decimal built: replay's hot path)
+  if (typeof a === 'string' && a === b) return a.length > 0 && a.length <= 80 && DECIMAL_RE.test(a);
   const x = parseDecimal(a);
   const y = parseDecimal(b);
   return x !== null && y !== null && x.eq(y);

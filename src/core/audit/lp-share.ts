@@ -71,13 +71,33 @@ export function isLpShareSquareDecrease(
   return now.lt(before.mul(k).mul(k));
 }
 
-const PLAIN = /^(\d+)(?:\.(\d{1,18}))?$/;
+const PLAIN = /^\d+(?:\.\d{1,18})?$/;
+const ZEROS_18 = '000000000000000000';
+const ONE_18 = 10n ** 18n;
 
-/** A non-negative plain decimal as bigint units of 1e-18, or null. */
+/**
+ * Recent conversions: a series compares each point with the previous proven one, so every amount
+ * is converted twice; bounded (cleared when full).
+ */
+const UNITS = new Map<string, bigint | null>();
+
+/** A non-negative plain decimal as bigint units of 1e-18, or null (one BigInt parse of the digits). */
 function toUnits18(s: string): bigint | null {
-  const m = PLAIN.exec(s);
-  if (m === null) return null;
-  return BigInt(m[1] ?? '0') * 10n ** 18n + BigInt(((m[2] ?? '') + '0'.repeat(18)).slice(0, 18));
+  let u = UNITS.get(s);
+  if (u === undefined) {
+    u = parseUnits18(s);
+    if (UNITS.size >= 4096) UNITS.clear();
+    UNITS.set(s, u);
+  }
+  return u;
+}
+
+function parseUnits18(s: string): bigint | null {
+  if (!PLAIN.test(s)) return null;
+  const dot = s.indexOf('.');
+  if (dot < 0) return BigInt(s + ZEROS_18);
+  const frac = s.length - dot - 1;
+  return BigInt(s.slice(0, dot) + s.slice(dot + 1) + ZEROS_18.slice(frac));
 }
 
 /**
@@ -100,7 +120,7 @@ export function isLpShareDecreaseExact(
   if (a0 === null || b0 === null || l0 === null || a1 === null || b1 === null || l1 === null || t === null)
     return null;
   if (l0 === 0n || l1 === 0n) return null;
-  const one = 10n ** 18n;
+  const one = ONE_18;
   const k = one - t;
   return a1 * b1 * l0 * l0 * one * one < a0 * b0 * l1 * l1 * k * k;
 }

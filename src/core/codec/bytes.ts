@@ -58,6 +58,14 @@ export function formatHex(bytes: Uint8Array): string {
   return s;
 }
 
+/**
+ * A base64 decoder seam for callers at the edges (like the SHA-256 seam): given standard base64
+ * text, the bytes when the text is canonical strict base64 (exactly what `parseBase64` accepts),
+ * else null — and the caller then runs `parseBase64`, which throws the precise error. Core never
+ * implements one with Buffer; src/io/node-base64.ts does.
+ */
+export type Base64Decoder = (text: string) => Uint8Array | null;
+
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;

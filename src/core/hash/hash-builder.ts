@@ -78,6 +78,12 @@ export class HashBuilder {
     return this;
   }
 
+  /** Drops the bytes written after the first `n` (n ≤ length). */
+  truncate(n: number): this {
+    if (n < this.pos) this.pos = n;
+    return this;
+  }
+
   /** Overwrites 4 bytes at absolute offset `at` with i32(n) (for length slots written afterwards). */
   patchI32(at: number, n: number): this {
     this.view.setInt32(at, n);

@@ -12,7 +12,7 @@ import { isReserveAuditError } from '../../errors/base.js';
 import type { DecodedContract } from '../codec/contract.js';
 import { decodeCreatedEventBlob } from '../codec/index.js';
 import type { TypeEnv } from '../types/type-env.js';
-import { resolveTemplate } from '../types/type-env.js';
+import { resolveTemplateCached } from '../types/type-env.js';
 import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
 import { computeContractIdSuffix, parseContractId, parseContractIdEqualTo } from './contract-id.js';
@@ -80,6 +80,8 @@ export interface VerifyDecodedContractOptions {
   readonly contract: DecodedContract;
   readonly types?: TypeEnv | undefined;
   readonly sha256?: Sha256 | undefined;
+  /** V10/V11: the contract hash already computed from the blob (the one-pass verifier) */
+  readonly contractHash?: Uint8Array | undefined;
 }
 
 function reasonOf(e: unknown, mismatch = false): VerificationReason {
@@ -181,7 +183,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
           mismatch: false,
         });
       } else {
-        const r = resolveTemplate(opts.types, contract.templateId, contract.packageName);
+        const r = resolveTemplateCached(opts.types, contract.templateId, contract.packageName);
         if (!r.ok) reasons.push({ code: 'TYPE_NOT_FOUND', message: r.reason, mismatch: false });
         else {
           typing = {
@@ -195,7 +197,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
         }
       }
     } else {
-      contractHash = computeContractHash(id.version, contract, sha256);
+      contractHash = opts.contractHash ?? computeContractHash(id.version, contract, sha256);
     }
     if (contractHash !== null) {
       const salt = contract.authenticationData.salt;

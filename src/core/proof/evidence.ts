@@ -9,8 +9,7 @@ import type { TemplateIdentity } from '../audit/snapshot.js';
 import type { Value } from '../codec/value.js';
 import type { Sha256 } from '../hash/sha256.js';
 import { verifyContractId } from '../hash/verify-contract-id.js';
-import { formatQualifiedName } from '../types/daml-type.js';
-import { resolveTemplate, type TypeEnv } from '../types/type-env.js';
+import { resolveTemplateCached, type TypeEnv } from '../types/type-env.js';
 
 /** What decoding, typing and hashing one blob gave. */
 export interface ProofEvidence {
@@ -47,8 +46,8 @@ export interface ComputeProofEvidenceOptions {
   readonly sha256: Sha256;
 }
 
-/** Record field labels per type environment and template (resolved once). */
-const LABEL_CACHE = new WeakMap<TypeEnv, Map<string, readonly string[] | null>>();
+/** Record field labels per record type (computed once per type definition). */
+const LABELS = new WeakMap<object, readonly string[]>();
 
 function fieldLabelsOf(
   types: TypeEnv | undefined,
@@ -56,19 +55,36 @@ function fieldLabelsOf(
   packageName: string,
 ): readonly string[] | null {
   if (types === undefined) return null;
-  let cache = LABEL_CACHE.get(types);
-  if (cache === undefined) {
-    cache = new Map();
-    LABEL_CACHE.set(types, cache);
-  }
-  const key = `${ref.packageId}:${packageName}:${formatQualifiedName(ref)}`;
-  let labels = cache.get(key);
+  const t = resolveTemplateCached(types, ref, packageName);
+  if (!t.ok) return null;
+  let labels = LABELS.get(t.dataType);
   if (labels === undefined) {
-    const t = resolveTemplate(types, ref, packageName);
-    labels = t.ok ? t.dataType.fields.map((f) => f.name) : null;
-    cache.set(key, labels);
+    labels = t.dataType.fields.map((f) => f.name);
+    LABELS.set(t.dataType, labels);
   }
   return labels;
+}
+
+/** Template identities by package id (a replay sees the same few templates for every contract). */
+const IDENTITIES = new Map<string, TemplateIdentity[]>();
+
+function templateIdentityOf(
+  ref: { packageId: string; module: readonly string[]; entity: readonly string[] },
+  packageName: string,
+): TemplateIdentity {
+  const moduleName = ref.module.join('.');
+  const entityName = ref.entity.join('.');
+  let list = IDENTITIES.get(ref.packageId);
+  if (list === undefined) {
+    if (IDENTITIES.size >= 1024) IDENTITIES.clear();
+    list = [];
+    IDENTITIES.set(ref.packageId, list);
+  }
+  for (const t of list)
+    if (t.packageName === packageName && t.moduleName === moduleName && t.entityName === entityName) return t;
+  const t: TemplateIdentity = { packageId: ref.packageId, packageName, moduleName, entityName };
+  if (list.length < 64) list.push(t);
+  return t;
 }
 
 /** Decodes, types and hashes one blob (decode → type → hash); never throws. */
@@ -93,20 +109,14 @@ export function computeProofEvidence(o: ComputeProofEvidenceOptions): ProofEvide
       decodeError: v.reasons.map((r) => `${r.code}: ${r.message}`).join('; '),
       idReason,
     };
-  const ref = { packageId: c.templateId.packageId, module: c.templateId.module, entity: c.templateId.entity };
-  const qn = formatQualifiedName(ref);
+  const ref = c.templateId;
   return {
     idStatus,
     reasons: reasons.map((r) => `${r.code}: ${r.message}`),
     recomputedContractId: v.expectedSuffix,
     decoded: {
       embeddedContractId: v.embeddedContractId ?? '',
-      template: {
-        packageId: c.templateId.packageId,
-        packageName: c.packageName,
-        moduleName: qn.split(':')[0] ?? '',
-        entityName: qn.split(':')[1] ?? '',
-      },
+      template: templateIdentityOf(ref, c.packageName),
       createdAtMicros: c.createdAt,
       createArg: c.createArg,
       fieldLabels: fieldLabelsOf(o.types, ref, c.packageName),

@@ -44,6 +44,7 @@ export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
   const m = env as MutableTypeEnv;
   if (m.packages.has(pkg.packageId)) return false;
   refCache.delete(env);
+  templateCache.delete(env);
   m.packages.set(pkg.packageId, pkg);
   const list = m.byName.get(pkg.name);
   if (list === undefined) m.byName.set(pkg.name, [pkg]);
@@ -54,6 +55,7 @@ export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
 
 /** Records the version of a package id that is not (or not yet) loaded, for the upgrade rule. */
 export function addKnownPackageVersion(env: TypeEnv, packageId: string, version: string): void {
+  templateCache.delete(env);
   (env as MutableTypeEnv).knownVersions.set(packageId, version);
 }
 
@@ -217,4 +219,51 @@ export function parseQualifiedName(s: string): QualifiedName | undefined {
   const entity = s.slice(i + 1).split('.');
   if (module.some((x) => x === '') || entity.some((x) => x === '')) return undefined;
   return { module, entity };
+}
+
+/** resolveTemplate results per environment: package id → lookups of that package's templates. */
+const templateCache = new WeakMap<
+  TypeEnv,
+  Map<
+    string,
+    { module: readonly string[]; entity: readonly string[]; packageName: string; r: TemplateLookup }[]
+  >
+>();
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * `resolveTemplate`, remembered per environment (cleared when a package or a known version is
+ * added): a replay resolves the same few templates for every contract, with no string building.
+ */
+export function resolveTemplateCached(
+  env: TypeEnv,
+  templateId: TypeConRef,
+  packageName: string,
+): TemplateLookup {
+  let byPackage = templateCache.get(env);
+  if (byPackage === undefined) {
+    byPackage = new Map();
+    templateCache.set(env, byPackage);
+  }
+  let list = byPackage.get(templateId.packageId);
+  if (list === undefined) {
+    list = [];
+    byPackage.set(templateId.packageId, list);
+  }
+  for (const e of list)
+    if (
+      e.packageName === packageName &&
+      sameNames(e.entity, templateId.entity) &&
+      sameNames(e.module, templateId.module)
+    )
+      return e.r;
+  const r = resolveTemplate(env, templateId, packageName);
+  if (list.length < 64)
+    list.push({ module: [...templateId.module], entity: [...templateId.entity], packageName, r });
+  return r;
 }

@@ -1,0 +1,121 @@
+/**
+ * Differential test of the one-pass verifier (verify-contract-id-fast.ts) against verifyContractId:
+ * the same status, version, suffixes, hashes and reason codes on every real vector, on mutated real
+ * blobs (the fuzz corpus of test/helpers/blob-fuzz.ts, paired with the vector's own contract ID and
+ * with a foreign one) and on every truncation of every real blob.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatBase64 } from '../../src/core/codec/index.js';
+import type { ContractIdVerification } from '../../src/core/hash/verify-contract-id.js';
+import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
+import { verifyContractIdFast } from '../../src/core/hash/verify-contract-id-fast.js';
+import { decodeBase64Node } from '../../src/io/node-base64.js';
+import { arbMutatedVector, realBlobs } from '../helpers/blob-fuzz.js';
+import { loadContractIdVectors } from '../helpers/vectors.js';
+
+const vectors = loadContractIdVectors().blobVectors;
+
+function summary(r: ContractIdVerification) {
+  return {
+    ok: r.ok,
+    status: r.status,
+    version: r.version,
+    contractHash: r.contractHash,
+    unicum: r.unicum,
+    expectedSuffix: r.expectedSuffix,
+    actualSuffix: r.actualSuffix,
+    embeddedContractIdMatches: r.embeddedContractIdMatches,
+    embeddedContractId: r.embeddedContractId,
+    reasons: r.reasons.map((x) => [x.code, x.mismatch]),
+  };
+}
+
+/** Compares both paths; returns true when the fast path answered itself (no decoded contract). */
+function same(contractId: string, blob: Uint8Array | string): boolean {
+  const fast = verifyContractIdFast({ contractId, blob });
+  const full = verifyContractId({ contractId, blob });
+  expect(summary(fast)).toEqual(summary(full));
+  // and with the native base64 decoder of the edges (src/io/node-base64.ts)
+  const native = verifyContractIdFast({ contractId, blob, base64: decodeBase64Node });
+  expect(summary(native)).toEqual(summary(full));
+  expect(native.contract === null).toBe(fast.contract === null);
+  return fast.contract === null && full.contract !== null;
+}
+
+describe('verifyContractIdFast agrees with verifyContractId', () => {
+  it('on every real vector, as base64 and as bytes; V10/V11 take the fast path', () => {
+    let fast = 0;
+    for (const v of vectors) {
+      const viaFast = same(v.contractId, v.createdEventBlobBase64);
+      same(v.contractId, Uint8Array.from(Buffer.from(v.createdEventBlobBase64, 'base64')));
+      const version = v.contractId.slice(66, 70);
+      if (version === 'ca10' || version === 'ca11') {
+        expect(viaFast, `${v.name} should take the fast path`).toBe(true);
+        fast++;
+      } else expect(viaFast).toBe(false);
+    }
+    expect(fast).toBeGreaterThan(0);
+  });
+
+  it('on 10,000 mutated real blobs (the default fuzz corpus size) with their own and a foreign contract ID', () => {
+    const statuses = new Set<string>();
+    fc.assert(
+      fc.property(arbMutatedVector, ({ index, blob }) => {
+        const own = vectors[index]!.contractId;
+        const foreign = vectors[(index + 1) % vectors.length]!.contractId;
+        same(own, blob);
+        statuses.add(verifyContractId({ contractId: own, blob }).status);
+        same(foreign, formatBase64(blob));
+      }),
+      { numRuns: 10_000 },
+    );
+    // the corpus reaches both failure kinds (decode errors, and blobs that decode to another hash)
+    expect(statuses).toContain('could-not-check');
+    expect(statuses).toContain('mismatch');
+  });
+
+  it('on every truncation of every real blob', () => {
+    realBlobs.forEach((blob, i) => {
+      for (let n = 0; n < blob.length; n++) same(vectors[i]!.contractId, blob.subarray(0, n));
+    });
+  });
+
+  it('on a V10/V11 blob under the wrong version byte and a non-canonical ID', () => {
+    for (const v of vectors) {
+      const swapped =
+        v.contractId.slice(0, 69) + (v.contractId[69] === '0' ? '1' : '0') + v.contractId.slice(70);
+      same(swapped, v.createdEventBlobBase64);
+      same(v.contractId.toUpperCase(), v.createdEventBlobBase64);
+    }
+  });
+
+  it('on base64 text the strict parser rejects but Node decodes (the native seam falls back)', () => {
+    const v = vectors.find((x) => x.contractId.slice(66, 70) === 'ca10');
+    if (v === undefined) throw new Error('no V10 vector');
+    const b64 = v.createdEventBlobBase64;
+    const variants = [
+      ` ${b64}`,
+      `${b64}\n`,
+      `${b64.slice(0, 40)}\n${b64.slice(40)}`,
+      b64.replace(/=+$/, ''),
+      b64.replaceAll('+', '-').replaceAll('/', '_'),
+      `${b64}====`,
+      `${b64.slice(0, 8)}=${b64.slice(9)}`,
+      b64.slice(0, -4),
+      '',
+    ];
+    // non-zero unused bits before the padding
+    const last = b64.replace(/=+$/, '');
+    const pad = b64.length - last.length;
+    if (pad > 0) {
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+      const c = alphabet.indexOf(last[last.length - 1] ?? 'A');
+      variants.push(last.slice(0, -1) + (alphabet[c ^ 1] ?? 'A') + '='.repeat(pad));
+    }
+    for (const t of variants) {
+      expect(decodeBase64Node(t) === null || t === b64.slice(0, -4) || t === '').toBe(true);
+      same(v.contractId, t);
+    }
+  });
+});
