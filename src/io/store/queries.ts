@@ -4,6 +4,7 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
+import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
@@ -285,7 +286,7 @@ export function* iterateContracts(
   try {
     const cols = `contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name, reserve_a,
       reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
-      first_seen_ms, last_seen_ms, created_at_micros, blob_sha256`;
+      first_seen_ms, last_seen_ms, created_at_micros, blob_sha256, blob_dict, ${BLOB_DICT_COLUMN}`;
     const stmt =
       range.poolId === undefined
         ? mirrorDb(mirror).prepare(
@@ -302,7 +303,7 @@ export function* iterateContracts(
       yield {
         contractId: r[0] as string,
         poolId: r[1] as string,
-        blob: r[2] as Uint8Array,
+        blob: decodeStoredBlob(r[0] as string, r[2], r[20], r[21]),
         updateId: r[3] as string,
         packageId: r[4] as string,
         packageName: r[5] as string,

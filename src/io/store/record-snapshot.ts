@@ -14,6 +14,7 @@ import {
   parseApiTimestampMs,
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
+import { encodeStoredBlob } from './blob-codec.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
 import type { Mirror } from './open-mirror.js';
@@ -139,9 +140,18 @@ export function recordSnapshot(
       `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
          entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
          fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
-         last_seen_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         last_seen_ms, blob_dict)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
+    const insDict = db.prepare('INSERT INTO blob_dictionaries (pool_id, dict) VALUES (?, ?)');
+    /** the stored form of a new contract's blob: deflated with its pool's dictionary (the pool's first blob) */
+    const storeBlob = (poolId: string, blob: Buffer): [Buffer, number | null] => {
+      let d = getDict.get(poolId) as { id: number; dict: Buffer } | undefined;
+      if (d === undefined) d = { id: Number(insDict.run(poolId, blob).lastInsertRowid), dict: blob };
+      const packed = encodeStoredBlob(blob, d.dict);
+      return packed === null ? [blob, null] : [packed, d.id];
+    };
     const touchContract = db.prepare(
       'UPDATE contracts SET last_seen_snapshot = ?, last_seen_ms = max(last_seen_ms, ?) WHERE contract_id = ?',
     );
@@ -176,7 +186,7 @@ export function recordSnapshot(
       if (old === undefined) {
         newContracts.push(cid);
         const t = rc.template;
-        const blob = Buffer.from(rc.created_event_blob, 'base64');
+        const [blob, dictId] = storeBlob(p.pool_id, Buffer.from(rc.created_event_blob, 'base64'));
         insContract.run(
           cid,
           p.pool_id,
@@ -200,6 +210,7 @@ export function recordSnapshot(
           snapshotId,
           seenMs,
           seenMs,
+          dictId,
         );
       } else {
         touchContract.run(snapshotId, seenMs, cid);

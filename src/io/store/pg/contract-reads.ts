@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import {
+  CONTRACT_BATCH_COLUMNS,
   type ContractBatch,
   type ContractKey,
   type ContractKeyRange,
@@ -97,12 +98,7 @@ export function iteratePgContractBatches(
   batchSize = 512,
 ): AsyncGenerator<ContractBatch, void, undefined> {
   return inSnapshot(h, 'iterateContractBatches', async function* (c) {
-    for await (const rows of pageContracts(
-      c,
-      'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply',
-      range,
-      batchSize,
-    ))
+    for await (const rows of pageContracts(c, CONTRACT_BATCH_COLUMNS, range, batchSize))
       yield packContractBatch(rows);
   });
 }
@@ -138,7 +134,7 @@ export async function loadPgContractBatch(h: PgMirror, r: ContractKeyRange): Pro
   try {
     const rows = await queryRows(
       h.pool,
-      `SELECT contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply FROM contracts
+      `SELECT ${CONTRACT_BATCH_COLUMNS} FROM contracts
        WHERE (created_at_ms, contract_id) >= ($1, $2) AND (created_at_ms, contract_id) <= ($3, $4)
        ORDER BY created_at_ms, contract_id`,
       [r.first[0], r.first[1], r.last[0], r.last[1]],

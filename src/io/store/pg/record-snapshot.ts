@@ -17,6 +17,7 @@ import {
   parseApiTimestampMs,
 } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
+import { encodeStoredBlob } from '../blob-codec.js';
 import type { ContractVerifications } from '../mirror-store.js';
 import { computeBlobDigest, computeSnapshotKey, type RecordSnapshotOptions } from '../record-snapshot.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from '../types.js';
@@ -184,18 +185,39 @@ export async function recordPgSnapshot(
       const col = (rows: unknown[][], i: number): unknown[] => rows.map((r) => r[i]);
       const inserted = new Set<string>();
       if (fresh.length > 0) {
+        // blobs: deflated with their pool's dictionary (the first blob stored for the pool; ../blob-codec.ts)
+        const firstBlob = new Map<string, Buffer>();
+        for (const r of fresh) if (!firstBlob.has(String(r[1]))) firstBlob.set(String(r[1]), r[2] as Buffer);
+        await c.query(
+          `INSERT INTO blob_dictionaries (pool_id, dict) SELECT * FROM unnest($1::text[], $2::bytea[])
+           ON CONFLICT (pool_id) DO NOTHING`,
+          [[...firstBlob.keys()], [...firstBlob.values()]],
+        );
+        const dicts = new Map<string, { id: string; dict: Buffer }>();
+        for (const r of await queryRows(
+          c,
+          'SELECT pool_id, id, dict FROM blob_dictionaries WHERE pool_id = ANY($1::text[])',
+          [[...firstBlob.keys()]],
+        ))
+          dicts.set(String(r[0]), { id: String(r[1]), dict: r[2] as Buffer });
+        for (const r of fresh) {
+          const d = dicts.get(String(r[1]));
+          const packed = d === undefined ? null : encodeStoredBlob(r[2] as Buffer, d.dict);
+          if (packed !== null) r[2] = packed;
+          r.push(packed === null ? null : (d?.id ?? null));
+        }
         const got = await queryRows(
           c,
           `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name,
              module_name, entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms,
-             created_at_micros, fields_source, verification_status, verification_reason, first_seen_snapshot,
+             created_at_micros, fields_source, verification_status, verification_reason, blob_dict, first_seen_snapshot,
              last_seen_snapshot, first_seen_ms, last_seen_ms)
-           SELECT u.*, $19::bigint, $19::bigint, $20::bigint, $20::bigint FROM unnest($1::text[], $2::text[],
+           SELECT u.*, $20::bigint, $20::bigint, $21::bigint, $21::bigint FROM unnest($1::text[], $2::text[],
              $3::bytea[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
              $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], $16::text[], $17::text[],
-             $18::text[]) AS u
+             $18::text[], $19::bigint[]) AS u
            ON CONFLICT (contract_id) DO NOTHING RETURNING contract_id`,
-          [...Array.from({ length: 18 }, (_x, i) => col(fresh, i)), snapshotId, seenMs],
+          [...Array.from({ length: 19 }, (_x, i) => col(fresh, i)), snapshotId, seenMs],
         );
         for (const r of got) inserted.add(String(r[0]));
         // a contract another writer inserted first is an existing one
