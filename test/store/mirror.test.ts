@@ -82,7 +82,7 @@ describe('schema', () => {
       { version: 1, name: 'initial' },
       { version: 2, name: 'history-indexes' },
       { version: 3, name: 'history-state' },
-      { version: 4, name: 'blob-dictionaries' },
+      { version: 4, name: 'compact-mirror' },
     ]);
   });
 

@@ -6,6 +6,11 @@
 import { StoreError } from '../../errors/store.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
+import {
+  computeBlobSha256Column,
+  computeLedgerCreatedAtColumn,
+  computeStateContractIdColumn,
+} from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
   HistoryObservation,
@@ -15,9 +20,11 @@ import type {
   PoolObservation,
 } from './types.js';
 
-export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id, o.state_contract_id, o.symbol, o.reserve_a,
-  o.reserve_b, o.price, o.tvl_cc, o.fee_rate, o.total_lp_supply, o.ledger_created_at, o.ledger_created_at_ms,
-  o.proof_reserve_a, o.proof_reserve_b, o.blob_sha256`;
+/** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
+export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id,
+  ${computeStateContractIdColumn()} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
+  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms, o.proof_reserve_a,
+  o.proof_reserve_b, ${computeBlobSha256Column()} AS blob_sha256`;
 
 type Row = Record<string, unknown>;
 

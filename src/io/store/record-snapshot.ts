@@ -17,6 +17,7 @@ import { StoreError } from '../../errors/store.js';
 import { encodeStoredBlob } from './blob-codec.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
+import { type ContractRowValues, computeObservationOmissions } from './observation-columns.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
@@ -237,20 +238,32 @@ export function recordSnapshot(
     const insObs = db.prepare(
       `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, state_contract_id, symbol, reserve_a,
          reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms, proof_reserve_a,
-         proof_reserve_b, blob_sha256)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         proof_reserve_b, blob_sha256, state_is_contract)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const getContractValues = db.prepare(
+      'SELECT blob_sha256 AS blobSha256, ledger_created_at AS ledgerCreatedAt FROM contracts WHERE contract_id = ?',
     );
     const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
     for (const poolId of poolIds) {
       const s = stateById.get(poolId);
       const p = proofByPool.get(poolId);
       const rc = p?.reserve_contract;
+      const compact = computeObservationOmissions(
+        rc?.contract_id ?? null,
+        s?.contract_id ?? null,
+        rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
+        rc?.ledger_created_at ?? null,
+        rc === undefined
+          ? undefined
+          : (getContractValues.get(rc.contract_id) as ContractRowValues | undefined),
+      );
       insObs.run(
         snapshotId,
         poolId,
         snapshot.startedAtMs,
         rc?.contract_id ?? null,
-        s?.contract_id ?? null,
+        compact.stateContractId,
         s?.symbol ?? null,
         s?.reserve_a ?? rc?.reserve_a ?? null,
         s?.reserve_b ?? rc?.reserve_b ?? null,
@@ -258,11 +271,12 @@ export function recordSnapshot(
         s?.tvl_cc ?? null,
         s?.fee_rate ?? null,
         rc?.total_lp_supply ?? null,
-        rc?.ledger_created_at ?? null,
+        compact.ledgerCreatedAt,
         rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
         rc?.reserve_a ?? null,
         rc?.reserve_b ?? null,
-        rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
+        compact.blobSha256,
+        compact.stateIsContract ? 1 : 0,
       );
     }
     db.prepare('UPDATE snapshots SET new_contracts = ? WHERE id = ?').run(newContracts.length, snapshotId);

@@ -15,6 +15,7 @@ import {
   packContractBatch,
 } from '../contract-batches.js';
 import type { ObservationPoint, ObservationRange } from '../lookups.js';
+import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import type { ContractRange } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
 
@@ -158,16 +159,17 @@ export function iteratePgObservations(
         range.fromMs ?? Number.MIN_SAFE_INTEGER,
         range.toMs ?? Number.MAX_SAFE_INTEGER,
       ];
-      let where = 'observed_at_ms >= $1 AND observed_at_ms < $2';
+      let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
       if (after !== null) {
         params.push(...after);
-        where += ' AND (pool_id, observed_at_ms, snapshot_id) > ($3, $4, $5)';
+        where += ' AND (o.pool_id, o.observed_at_ms, o.snapshot_id) > ($3, $4, $5)';
       }
       params.push(PAGE);
       const rows = await queryRows(
         c,
-        `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply, snapshot_id
-         FROM observations WHERE ${where} ORDER BY pool_id, observed_at_ms, snapshot_id LIMIT $${params.length}`,
+        `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+           o.total_lp_supply, o.snapshot_id
+         FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
         params,
       );
       for (const r of rows)
