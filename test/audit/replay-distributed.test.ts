@@ -145,14 +145,17 @@ describe.skipIf(skip !== null)('distributed replay (PostgreSQL)', () => {
         await c.query('SELECT contract_id FROM contracts ORDER BY created_at_ms, contract_id')
       ).rows.map((r: { contract_id: string }) => r.contract_id);
       await c.query("UPDATE contracts SET reserve_a = '1.0000000000' WHERE contract_id = $1", [ids[10]]);
-      await c.query('UPDATE contracts SET blob = substring(blob from 1 for 20) WHERE contract_id = $1', [
-        ids[1500],
-      ]);
+      await c.query(
+        'UPDATE contracts SET blob = substring(blob from 1 for 20), blob_dict = NULL WHERE contract_id = $1',
+        [ids[1500]],
+      );
       await c.end();
       const { default: Database } = await import('better-sqlite3');
       const s = new Database(sqlitePath);
       s.prepare("UPDATE contracts SET reserve_a = '1.0000000000' WHERE contract_id = ?").run(ids[10]);
-      s.prepare('UPDATE contracts SET blob = substr(blob, 1, 20) WHERE contract_id = ?').run(ids[1500]);
+      s.prepare(
+        'UPDATE contracts SET blob = substr(blob, 1, 20), blob_dict = NULL WHERE contract_id = ?',
+      ).run(ids[1500]);
       s.close();
 
       const single = await runReplay({ mirrorPath: sqlitePath, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });

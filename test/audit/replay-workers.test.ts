@@ -35,10 +35,12 @@ beforeAll(() => {
     .pluck()
     .all();
   db.prepare("UPDATE contracts SET reserve_a = '1.0000000000' WHERE contract_id = ?").run(ids[10]);
-  db.prepare('UPDATE contracts SET blob = substr(blob, 1, 20) WHERE contract_id = ?').run(ids[150]);
+  db.prepare('UPDATE contracts SET blob = substr(blob, 1, 20), blob_dict = NULL WHERE contract_id = ?').run(
+    ids[150],
+  );
   const blob = db.prepare('SELECT blob FROM contracts WHERE contract_id = ?').pluck().get(ids[299]) as Buffer;
   blob[blob.length - 40] = (blob[blob.length - 40] ?? 0) ^ 1;
-  db.prepare('UPDATE contracts SET blob = ? WHERE contract_id = ?').run(blob, ids[299]);
+  db.prepare('UPDATE contracts SET blob = ?, blob_dict = NULL WHERE contract_id = ?').run(blob, ids[299]);
   db.close();
 }, 60_000);
 

@@ -4,12 +4,14 @@
  * pruning the raw responses and vacuuming shrinks the file, keeps snapshots, contracts and
  * observations, and replay and history give exactly the results they gave before.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
-import { computeMirrorStats, openMirror } from '../../src/io/store/index.js';
+import { computeMirrorStats, iterateContracts, openMirror } from '../../src/io/store/index.js';
+import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { loadPoolSeries, openMirrorForReading } from '../../src/run/history.js';
 import { runReplay } from '../../src/run/replay.js';
 import { runCliForTest } from '../helpers/run-cli.js';
@@ -41,14 +43,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const replay = async () => {
-  const r = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+const replay = async (mirrorPath = path) => {
+  const r = await runReplay({ mirrorPath, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
   const { durationMs, contractsPerSecond, phasesMs, ...summary } = r.summary;
   return { summary, findings: r.findings, checks: r.checks };
 };
 
-const history = async () => {
-  const m = await openMirrorForReading(path);
+const history = async (mirrorPath = path) => {
+  const m = await openMirrorForReading(mirrorPath);
   try {
     return await loadPoolSeries(m);
   } finally {
@@ -72,6 +74,43 @@ describe('mirror stats and prune', () => {
     expect(s.pools).toBe(server.exchange.pools().filter((p) => p.active).length);
     expect(s.tables.find((t) => t.name === 'bodies')?.bytes).toBeGreaterThan(0);
   });
+
+  it('rows as a mirror from before schema 4 holds them (raw blobs, full observations) replay and read the same', async () => {
+    const old = join(dir, 'old.db');
+    const m = openMirror(path);
+    mirrorDb(m).exec(`VACUUM INTO '${old}'`);
+    m.close();
+    const o = openMirror(old);
+    try {
+      const db = mirrorDb(o);
+      expect(
+        Number(db.prepare('SELECT count(*) FROM contracts WHERE blob_dict IS NOT NULL').pluck().get()),
+      ).toBeGreaterThan(0);
+      expect(
+        Number(db.prepare('SELECT count(*) FROM observations WHERE state_is_contract').pluck().get()),
+      ).toBeGreaterThan(0);
+      const setRaw = db.prepare('UPDATE contracts SET blob = ?, blob_dict = NULL WHERE contract_id = ?');
+      const contracts = [...iterateContracts(o)];
+      db.transaction(() => {
+        for (const c of contracts) setRaw.run(c.blob, c.contractId);
+        db.exec(`DELETE FROM blob_dictionaries;
+          UPDATE observations SET
+            state_contract_id = CASE WHEN state_is_contract THEN contract_id ELSE state_contract_id END, state_is_contract = 0,
+            blob_sha256 = coalesce(blob_sha256, (SELECT c.blob_sha256 FROM contracts c WHERE c.contract_id = observations.contract_id)),
+            ledger_created_at = coalesce(ledger_created_at,
+              (SELECT c.ledger_created_at FROM contracts c WHERE c.contract_id = observations.contract_id))`);
+      })();
+      for (const c of contracts) expect(createHash('sha256').update(c.blob).digest('hex')).toBe(c.blobSha256);
+    } finally {
+      o.close();
+    }
+    const withoutPath = (r: Awaited<ReturnType<typeof replay>>) => ({
+      ...r,
+      summary: { ...r.summary, mirror: '' },
+    });
+    expect(withoutPath(await replay(old))).toEqual(withoutPath(await replay()));
+    expect(await history(old)).toEqual(await history());
+  }, 60_000);
 
   it('prune --keep-raw: raw responses of old snapshots go, replay and history give the same results', async () => {
     const replayBefore = await replay();

@@ -66,6 +66,7 @@ describe('schema', () => {
       .all();
     expect(tables).toEqual([
       'audit_runs',
+      'blob_dictionaries',
       'bodies',
       'contracts',
       'findings',
@@ -81,6 +82,7 @@ describe('schema', () => {
       { version: 1, name: 'initial' },
       { version: 2, name: 'history-indexes' },
       { version: 3, name: 'history-state' },
+      { version: 4, name: 'compact-mirror' },
     ]);
   });
 
@@ -110,9 +112,9 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(3);
+      expect(m2.schemaVersion).toBe(4);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3,
+        1, 2, 3, 4,
       ]);
       // migration 3: the first observation of each contract per pool, folds not computed yet
       expect(mirrorDb(m2).prepare('SELECT pool_id, contract_id FROM pool_contracts').raw(true).all()).toEqual(

@@ -23,6 +23,8 @@ export interface TestMirror {
   readonly store: MirrorStore;
   /** rows of a table */
   count(table: string): Promise<number>;
+  /** the rows of one raw query (no parameters), as arrays */
+  rows(sql: string): Promise<unknown[][]>;
   /** one raw statement (no parameters), e.g. an UPDATE a test needs */
   exec(sql: string): Promise<void>;
   /** opens another store on the same mirror */
@@ -44,6 +46,7 @@ export async function openTestMirror(backend: BackendName): Promise<TestMirror> 
       target,
       store,
       count: async (table) => Number(mirrorDb(raw).prepare(`SELECT count(*) FROM ${table}`).pluck().get()),
+      rows: async (sql) => mirrorDb(raw).prepare(sql).raw(true).all() as unknown[][],
       exec: async (sql) => {
         mirrorDb(raw).exec(sql);
       },
@@ -69,6 +72,7 @@ export async function openTestMirror(backend: BackendName): Promise<TestMirror> 
     target: db.url,
     store,
     count: async (table) => Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n),
+    rows: async (sql) => (await client.query({ text: sql, rowMode: 'array' })).rows as unknown[][],
     exec: async (sql) => {
       await client.query(sql);
     },

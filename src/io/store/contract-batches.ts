@@ -8,6 +8,7 @@
  * reads its batches itself from its own read-only connection (`loadContractBatch`).
  */
 
+import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { mirrorDb } from './mirror-db.js';
 import { guardError, type Mirror } from './open-mirror.js';
 import type { ContractRange } from './queries.js';
@@ -29,10 +30,18 @@ export function batchBlob(b: ContractBatch, i: number): Uint8Array {
   return b.blobs.subarray(i === 0 ? 0 : (b.ends[i - 1] ?? 0), b.ends[i] ?? 0);
 }
 
-/** Packs rows (contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply) into a batch (both backends). */
+/** The columns packContractBatch takes, in its order (both backends). */
+export const CONTRACT_BATCH_COLUMNS = `contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply, blob_dict,
+  ${BLOB_DICT_COLUMN}`;
+
+/**
+ * Packs rows of CONTRACT_BATCH_COLUMNS (contract_id, pool_id, stored blob, reserve_a, reserve_b,
+ * total_lp_supply, blob_dict, dictionary) into a batch of original blobs (both backends).
+ */
 export function packContractBatch(rows: readonly unknown[][]): ContractBatch {
+  const originals = rows.map((r) => decodeStoredBlob(String(r[0]), r[2], r[6], r[7]));
   let size = 0;
-  for (const r of rows) size += (r[2] as Uint8Array).length;
+  for (const b of originals) size += b.length;
   const blobs = new Uint8Array(new ArrayBuffer(size));
   const ends = new Uint32Array(rows.length);
   const b: ContractBatch = {
@@ -48,7 +57,7 @@ export function packContractBatch(rows: readonly unknown[][]): ContractBatch {
   rows.forEach((r, i) => {
     b.contractIds[i] = r[0] as string;
     b.poolIds[i] = r[1] as string;
-    const blob = r[2] as Uint8Array;
+    const blob = originals[i] as Uint8Array;
     blobs.set(blob, at);
     at += blob.length;
     ends[i] = at;
@@ -71,7 +80,7 @@ export function* iterateContractBatches(
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
-    const cols = 'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply';
+    const cols = CONTRACT_BATCH_COLUMNS;
     const stmt = mirrorDb(mirror).prepare(
       range.poolId === undefined
         ? `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`
@@ -145,7 +154,7 @@ export function* iterateContractKeyRanges(
 export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): ContractBatch {
   try {
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply FROM contracts
+      `SELECT ${CONTRACT_BATCH_COLUMNS} FROM contracts
        WHERE (created_at_ms, contract_id) >= (?, ?) AND (created_at_ms, contract_id) <= (?, ?)
        ORDER BY created_at_ms, contract_id`,
     );

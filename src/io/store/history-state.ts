@@ -8,6 +8,7 @@
  * contract whose stored verification changed) is re-folded from its whole series; a mirror whose
  * folds are not current (just migrated) is re-folded as a whole by the next recorded snapshot.
  */
+
 import {
   computeHistoryFold,
   type HistoryFold,
@@ -17,6 +18,7 @@ import {
 import { LP_SHARE_TOLERANCE } from '../../core/audit/lp-share.js';
 import { parseTimestampMicros } from '../../core/wire/timestamp.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
+import { computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 import { loadObservationsForHistoryChecks } from './queries.js';
 import type { HistoryObservation } from './types.js';
@@ -174,7 +176,7 @@ export function updateHistoryState(
   );
   const obs = db
     .prepare(
-      `SELECT o.pool_id, o.observed_at_ms, o.contract_id, o.ledger_created_at, c.reserve_a, c.reserve_b, c.total_lp_supply,
+      `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
          c.verification_status = 'verified' AND c.fields_source = 'blob',
          c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
        FROM observations o LEFT JOIN contracts c INDEXED BY contracts_history ON c.contract_id = o.contract_id
@@ -230,8 +232,8 @@ export function updateHistoryState(
   db.prepare(
     `INSERT INTO pool_contracts (pool_id, contract_id, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
        first_ledger_created_at_ms)
-     SELECT pool_id, contract_id, snapshot_id, observed_at_ms, ledger_created_at, ledger_created_at_ms
-     FROM observations WHERE snapshot_id = ? AND contract_id IS NOT NULL
+     SELECT o.pool_id, o.contract_id, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
+     FROM observations o WHERE o.snapshot_id = ? AND o.contract_id IS NOT NULL
      ON CONFLICT (pool_id, contract_id) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
        first_observed_at_ms = excluded.first_observed_at_ms, first_ledger_created_at = excluded.first_ledger_created_at,
        first_ledger_created_at_ms = excluded.first_ledger_created_at_ms

@@ -6,6 +6,7 @@
  */
 
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
+import { computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type { MirrorVerificationStatus } from './types.js';
 
@@ -68,8 +69,9 @@ export function* iterateObservations(
   const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   try {
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply
-       FROM observations WHERE observed_at_ms >= ? AND observed_at_ms < ? ORDER BY pool_id, observed_at_ms, snapshot_id`,
+      `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+         o.total_lp_supply
+       FROM observations o WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
     stmt.raw(true);
     const it = stmt.iterate(

@@ -4,7 +4,13 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
+import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
+import {
+  computeBlobSha256Column,
+  computeLedgerCreatedAtColumn,
+  computeStateContractIdColumn,
+} from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type {
   HistoryObservation,
@@ -14,9 +20,11 @@ import type {
   PoolObservation,
 } from './types.js';
 
-export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id, o.state_contract_id, o.symbol, o.reserve_a,
-  o.reserve_b, o.price, o.tvl_cc, o.fee_rate, o.total_lp_supply, o.ledger_created_at, o.ledger_created_at_ms,
-  o.proof_reserve_a, o.proof_reserve_b, o.blob_sha256`;
+/** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
+export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id,
+  ${computeStateContractIdColumn()} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
+  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms, o.proof_reserve_a,
+  o.proof_reserve_b, ${computeBlobSha256Column()} AS blob_sha256`;
 
 type Row = Record<string, unknown>;
 
@@ -285,7 +293,7 @@ export function* iterateContracts(
   try {
     const cols = `contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name, reserve_a,
       reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
-      first_seen_ms, last_seen_ms, created_at_micros, blob_sha256`;
+      first_seen_ms, last_seen_ms, created_at_micros, blob_sha256, blob_dict, ${BLOB_DICT_COLUMN}`;
     const stmt =
       range.poolId === undefined
         ? mirrorDb(mirror).prepare(
@@ -302,7 +310,7 @@ export function* iterateContracts(
       yield {
         contractId: r[0] as string,
         poolId: r[1] as string,
-        blob: r[2] as Uint8Array,
+        blob: decodeStoredBlob(r[0] as string, r[2], r[20], r[21]),
         updateId: r[3] as string,
         packageId: r[4] as string,
         packageName: r[5] as string,

@@ -14,8 +14,10 @@ import {
   parseApiTimestampMs,
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
+import { encodeStoredBlob } from './blob-codec.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
+import { type ContractRowValues, computeObservationOmissions } from './observation-columns.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
@@ -139,9 +141,18 @@ export function recordSnapshot(
       `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
          entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
          fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
-         last_seen_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         last_seen_ms, blob_dict)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
+    const insDict = db.prepare('INSERT INTO blob_dictionaries (pool_id, dict) VALUES (?, ?)');
+    /** the stored form of a new contract's blob: deflated with its pool's dictionary (the pool's first blob) */
+    const storeBlob = (poolId: string, blob: Buffer): [Buffer, number | null] => {
+      let d = getDict.get(poolId) as { id: number; dict: Buffer } | undefined;
+      if (d === undefined) d = { id: Number(insDict.run(poolId, blob).lastInsertRowid), dict: blob };
+      const packed = encodeStoredBlob(blob, d.dict);
+      return packed === null ? [blob, null] : [packed, d.id];
+    };
     const touchContract = db.prepare(
       'UPDATE contracts SET last_seen_snapshot = ?, last_seen_ms = max(last_seen_ms, ?) WHERE contract_id = ?',
     );
@@ -176,7 +187,7 @@ export function recordSnapshot(
       if (old === undefined) {
         newContracts.push(cid);
         const t = rc.template;
-        const blob = Buffer.from(rc.created_event_blob, 'base64');
+        const [blob, dictId] = storeBlob(p.pool_id, Buffer.from(rc.created_event_blob, 'base64'));
         insContract.run(
           cid,
           p.pool_id,
@@ -200,6 +211,7 @@ export function recordSnapshot(
           snapshotId,
           seenMs,
           seenMs,
+          dictId,
         );
       } else {
         touchContract.run(snapshotId, seenMs, cid);
@@ -226,20 +238,32 @@ export function recordSnapshot(
     const insObs = db.prepare(
       `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, state_contract_id, symbol, reserve_a,
          reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms, proof_reserve_a,
-         proof_reserve_b, blob_sha256)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         proof_reserve_b, blob_sha256, state_is_contract)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const getContractValues = db.prepare(
+      'SELECT blob_sha256 AS blobSha256, ledger_created_at AS ledgerCreatedAt FROM contracts WHERE contract_id = ?',
     );
     const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
     for (const poolId of poolIds) {
       const s = stateById.get(poolId);
       const p = proofByPool.get(poolId);
       const rc = p?.reserve_contract;
+      const compact = computeObservationOmissions(
+        rc?.contract_id ?? null,
+        s?.contract_id ?? null,
+        rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
+        rc?.ledger_created_at ?? null,
+        rc === undefined
+          ? undefined
+          : (getContractValues.get(rc.contract_id) as ContractRowValues | undefined),
+      );
       insObs.run(
         snapshotId,
         poolId,
         snapshot.startedAtMs,
         rc?.contract_id ?? null,
-        s?.contract_id ?? null,
+        compact.stateContractId,
         s?.symbol ?? null,
         s?.reserve_a ?? rc?.reserve_a ?? null,
         s?.reserve_b ?? rc?.reserve_b ?? null,
@@ -247,11 +271,12 @@ export function recordSnapshot(
         s?.tvl_cc ?? null,
         s?.fee_rate ?? null,
         rc?.total_lp_supply ?? null,
-        rc?.ledger_created_at ?? null,
+        compact.ledgerCreatedAt,
         rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
         rc?.reserve_a ?? null,
         rc?.reserve_b ?? null,
-        rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
+        compact.blobSha256,
+        compact.stateIsContract ? 1 : 0,
       );
     }
     db.prepare('UPDATE snapshots SET new_contracts = ? WHERE id = ?').run(newContracts.length, snapshotId);

@@ -8,12 +8,14 @@
  */
 import type pg from 'pg';
 import {
+  CONTRACT_BATCH_COLUMNS,
   type ContractBatch,
   type ContractKey,
   type ContractKeyRange,
   packContractBatch,
 } from '../contract-batches.js';
 import type { ObservationPoint, ObservationRange } from '../lookups.js';
+import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import type { ContractRange } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
 
@@ -97,12 +99,7 @@ export function iteratePgContractBatches(
   batchSize = 512,
 ): AsyncGenerator<ContractBatch, void, undefined> {
   return inSnapshot(h, 'iterateContractBatches', async function* (c) {
-    for await (const rows of pageContracts(
-      c,
-      'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply',
-      range,
-      batchSize,
-    ))
+    for await (const rows of pageContracts(c, CONTRACT_BATCH_COLUMNS, range, batchSize))
       yield packContractBatch(rows);
   });
 }
@@ -138,7 +135,7 @@ export async function loadPgContractBatch(h: PgMirror, r: ContractKeyRange): Pro
   try {
     const rows = await queryRows(
       h.pool,
-      `SELECT contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply FROM contracts
+      `SELECT ${CONTRACT_BATCH_COLUMNS} FROM contracts
        WHERE (created_at_ms, contract_id) >= ($1, $2) AND (created_at_ms, contract_id) <= ($3, $4)
        ORDER BY created_at_ms, contract_id`,
       [r.first[0], r.first[1], r.last[0], r.last[1]],
@@ -162,16 +159,17 @@ export function iteratePgObservations(
         range.fromMs ?? Number.MIN_SAFE_INTEGER,
         range.toMs ?? Number.MAX_SAFE_INTEGER,
       ];
-      let where = 'observed_at_ms >= $1 AND observed_at_ms < $2';
+      let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
       if (after !== null) {
         params.push(...after);
-        where += ' AND (pool_id, observed_at_ms, snapshot_id) > ($3, $4, $5)';
+        where += ' AND (o.pool_id, o.observed_at_ms, o.snapshot_id) > ($3, $4, $5)';
       }
       params.push(PAGE);
       const rows = await queryRows(
         c,
-        `SELECT pool_id, observed_at_ms, contract_id, ledger_created_at, reserve_a, reserve_b, total_lp_supply, snapshot_id
-         FROM observations WHERE ${where} ORDER BY pool_id, observed_at_ms, snapshot_id LIMIT $${params.length}`,
+        `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+           o.total_lp_supply, o.snapshot_id
+         FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
         params,
       );
       for (const r of rows)

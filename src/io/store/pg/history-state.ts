@@ -5,6 +5,7 @@
  * per pool, since every statement is a round trip to the server. `updatePgHistoryState` runs in
  * the snapshot's transaction, under the mirror's write lock; `loadPgHistoryPast` reads O(pools) rows.
  */
+
 import {
   computeHistoryFold,
   type HistoryFold,
@@ -21,6 +22,7 @@ import {
   pointOfRow,
   toHistoryPoint,
 } from '../history-state.js';
+import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import { countPgRead, type PgMirror, queryRows, queryValue } from './connection.js';
 import { loadPgObservationsForHistoryChecks, type Queryable } from './queries.js';
 
@@ -140,7 +142,7 @@ export async function updatePgHistoryState(
   );
   const obs = await queryRows(
     q,
-    `SELECT o.pool_id, o.observed_at_ms, o.contract_id, o.ledger_created_at, c.reserve_a, c.reserve_b, c.total_lp_supply,
+    `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
        c.verification_status = 'verified' AND c.fields_source = 'blob',
        c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
      FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
@@ -206,8 +208,8 @@ export async function updatePgHistoryState(
   await q.query(
     `INSERT INTO pool_contracts (pool_id, contract_id, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
        first_ledger_created_at_ms)
-     SELECT pool_id, contract_id, snapshot_id, observed_at_ms, ledger_created_at, ledger_created_at_ms
-     FROM observations WHERE snapshot_id = $1 AND contract_id IS NOT NULL
+     SELECT o.pool_id, o.contract_id, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
+     FROM observations o WHERE o.snapshot_id = $1 AND o.contract_id IS NOT NULL
      ON CONFLICT (pool_id, contract_id) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
        first_observed_at_ms = excluded.first_observed_at_ms, first_ledger_created_at = excluded.first_ledger_created_at,
        first_ledger_created_at_ms = excluded.first_ledger_created_at_ms

@@ -17,7 +17,9 @@ import {
   parseApiTimestampMs,
 } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
+import { encodeStoredBlob } from '../blob-codec.js';
 import type { ContractVerifications } from '../mirror-store.js';
+import { computeObservationOmissions } from '../observation-columns.js';
 import { computeBlobDigest, computeSnapshotKey, type RecordSnapshotOptions } from '../record-snapshot.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from '../types.js';
 import {
@@ -184,18 +186,39 @@ export async function recordPgSnapshot(
       const col = (rows: unknown[][], i: number): unknown[] => rows.map((r) => r[i]);
       const inserted = new Set<string>();
       if (fresh.length > 0) {
+        // blobs: deflated with their pool's dictionary (the first blob stored for the pool; ../blob-codec.ts)
+        const firstBlob = new Map<string, Buffer>();
+        for (const r of fresh) if (!firstBlob.has(String(r[1]))) firstBlob.set(String(r[1]), r[2] as Buffer);
+        await c.query(
+          `INSERT INTO blob_dictionaries (pool_id, dict) SELECT * FROM unnest($1::text[], $2::bytea[])
+           ON CONFLICT (pool_id) DO NOTHING`,
+          [[...firstBlob.keys()], [...firstBlob.values()]],
+        );
+        const dicts = new Map<string, { id: string; dict: Buffer }>();
+        for (const r of await queryRows(
+          c,
+          'SELECT pool_id, id, dict FROM blob_dictionaries WHERE pool_id = ANY($1::text[])',
+          [[...firstBlob.keys()]],
+        ))
+          dicts.set(String(r[0]), { id: String(r[1]), dict: r[2] as Buffer });
+        for (const r of fresh) {
+          const d = dicts.get(String(r[1]));
+          const packed = d === undefined ? null : encodeStoredBlob(r[2] as Buffer, d.dict);
+          if (packed !== null) r[2] = packed;
+          r.push(packed === null ? null : (d?.id ?? null));
+        }
         const got = await queryRows(
           c,
           `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name,
              module_name, entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms,
-             created_at_micros, fields_source, verification_status, verification_reason, first_seen_snapshot,
+             created_at_micros, fields_source, verification_status, verification_reason, blob_dict, first_seen_snapshot,
              last_seen_snapshot, first_seen_ms, last_seen_ms)
-           SELECT u.*, $19::bigint, $19::bigint, $20::bigint, $20::bigint FROM unnest($1::text[], $2::text[],
+           SELECT u.*, $20::bigint, $20::bigint, $21::bigint, $21::bigint FROM unnest($1::text[], $2::text[],
              $3::bytea[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
              $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], $16::text[], $17::text[],
-             $18::text[]) AS u
+             $18::text[], $19::bigint[]) AS u
            ON CONFLICT (contract_id) DO NOTHING RETURNING contract_id`,
-          [...Array.from({ length: 18 }, (_x, i) => col(fresh, i)), snapshotId, seenMs],
+          [...Array.from({ length: 19 }, (_x, i) => col(fresh, i)), snapshotId, seenMs],
         );
         for (const r of got) inserted.add(String(r[0]));
         // a contract another writer inserted first is an existing one
@@ -217,14 +240,29 @@ export async function recordPgSnapshot(
       const newContracts = ids.filter((id) => inserted.has(id));
 
       const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
+      // what the contract rows hold (immutable columns), so observations store only what differs
+      const rowValues = new Map<string, { blobSha256: string; ledgerCreatedAt: string }>();
+      for (const r of await queryRows(
+        c,
+        'SELECT contract_id, blob_sha256, ledger_created_at FROM contracts WHERE contract_id = ANY($1::text[])',
+        [[...proofByPool.values()].map((p) => p.reserve_contract.contract_id)],
+      ))
+        rowValues.set(String(r[0]), { blobSha256: String(r[1]), ledgerCreatedAt: String(r[2]) });
       const obs: unknown[][] = [];
       for (const poolId of poolIds) {
         const s = stateById.get(poolId);
         const rc = proofByPool.get(poolId)?.reserve_contract;
+        const compact = computeObservationOmissions(
+          rc?.contract_id ?? null,
+          s?.contract_id ?? null,
+          rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
+          rc?.ledger_created_at ?? null,
+          rc === undefined ? undefined : rowValues.get(rc.contract_id),
+        );
         obs.push([
           poolId,
           rc?.contract_id ?? null,
-          s?.contract_id ?? null,
+          compact.stateContractId,
           s?.symbol ?? null,
           s?.reserve_a ?? rc?.reserve_a ?? null,
           s?.reserve_b ?? rc?.reserve_b ?? null,
@@ -232,22 +270,23 @@ export async function recordPgSnapshot(
           s?.tvl_cc ?? null,
           s?.fee_rate ?? null,
           rc?.total_lp_supply ?? null,
-          rc?.ledger_created_at ?? null,
+          compact.ledgerCreatedAt,
           rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
           rc?.reserve_a ?? null,
           rc?.reserve_b ?? null,
-          rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
+          compact.blobSha256,
+          compact.stateIsContract,
         ]);
       }
       if (obs.length > 0)
         await c.query(
           `INSERT INTO observations (snapshot_id, observed_at_ms, pool_id, contract_id, state_contract_id, symbol,
              reserve_a, reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms,
-             proof_reserve_a, proof_reserve_b, blob_sha256)
-           SELECT $16::bigint, $17::bigint, u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],
+             proof_reserve_a, proof_reserve_b, blob_sha256, state_is_contract)
+           SELECT $17::bigint, $18::bigint, u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],
              $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[],
-             $13::text[], $14::text[], $15::text[]) AS u`,
-          [...Array.from({ length: 15 }, (_x, i) => col(obs, i)), snapshotId, snapshot.startedAtMs],
+             $13::text[], $14::text[], $15::text[], $16::boolean[]) AS u`,
+          [...Array.from({ length: 16 }, (_x, i) => col(obs, i)), snapshotId, snapshot.startedAtMs],
         );
       await c.query('UPDATE snapshots SET new_contracts = $1 WHERE id = $2', [
         newContracts.length,

@@ -1,0 +1,57 @@
+/**
+ * Compact observations (docs/mirror.md "A compact mirror"): from schema 4 an observation stores
+ * NULL where its value equals what the mirror already holds — `state_contract_id` when it is the
+ * proof's contract ID (`state_is_contract`), `blob_sha256` and `ledger_created_at` when they are the
+ * contract row's (both immutable once the contract is stored) — and every read rebuilds the value
+ * with these expressions (both backends), so reads return exactly what the full row held.
+ * `computeObservationOmissions` decides, at write time, what a new row may omit.
+ */
+
+/** the value of observation column `col` (`blob_sha256` or `ledger_created_at`) of the row aliased `o` */
+function fromContract(col: 'blob_sha256' | 'ledger_created_at', o: string): string {
+  return `coalesce(${o}.${col}, (SELECT oc.${col} FROM contracts oc WHERE oc.contract_id = ${o}.contract_id))`;
+}
+
+/** `state_contract_id` of the observation row aliased `o`, as published */
+export function computeStateContractIdColumn(o = 'o'): string {
+  return `CASE WHEN ${o}.state_is_contract THEN ${o}.contract_id ELSE ${o}.state_contract_id END`;
+}
+
+/** `ledger_created_at` of the observation row aliased `o`, as published */
+export function computeLedgerCreatedAtColumn(o = 'o'): string {
+  return fromContract('ledger_created_at', o);
+}
+
+/** `blob_sha256` of the observation row aliased `o`, as served */
+export function computeBlobSha256Column(o = 'o'): string {
+  return fromContract('blob_sha256', o);
+}
+
+/** What the contract row holds of an observation's proof (immutable columns only). */
+export interface ContractRowValues {
+  readonly blobSha256: string;
+  readonly ledgerCreatedAt: string;
+}
+
+/** The values a new observation stores (null = rebuilt on read) and its `state_is_contract` flag. */
+export function computeObservationOmissions(
+  contractId: string | null,
+  stateContractId: string | null,
+  blobSha256: string | null,
+  ledgerCreatedAt: string | null,
+  contract: ContractRowValues | undefined,
+): {
+  readonly stateContractId: string | null;
+  readonly stateIsContract: boolean;
+  readonly blobSha256: string | null;
+  readonly ledgerCreatedAt: string | null;
+} {
+  const stateIsContract = contractId !== null && stateContractId === contractId;
+  return {
+    stateContractId: stateIsContract ? null : stateContractId,
+    stateIsContract,
+    blobSha256: contract !== undefined && blobSha256 === contract.blobSha256 ? null : blobSha256,
+    ledgerCreatedAt:
+      contract !== undefined && ledgerCreatedAt === contract.ledgerCreatedAt ? null : ledgerCreatedAt,
+  };
+}
