@@ -61,6 +61,25 @@ export function pointOfRow(r: unknown[]): HistoryPoint {
   };
 }
 
+/**
+ * The history point of a new observation row (pool, observed at, contract, ledger time, reserves,
+ * LP supply, proven, template from column 3 on; both backends).
+ */
+export function newPointOfRow(r: unknown[], observedAtMs: number, contractId: string): HistoryPoint {
+  const ledger = r[3] as string | null;
+  return {
+    observedAtMs,
+    contractId,
+    ledgerCreatedAtMicros: ledger === null ? null : parseTimestampMicros(ledger),
+    reserveA: r[4] as string,
+    reserveB: r[5] as string,
+    totalLpSupply: r[6] as string,
+    proven: Number(r[7]) === 1,
+    template: r[8] as string,
+    blobKey: null,
+  };
+}
+
 /** A pool_history row: the fold and the running aggregates. */
 export interface PoolHistoryRow {
   readonly fold: HistoryFold;
@@ -202,18 +221,7 @@ export function updateHistoryState(
       }
       let fold = h?.fold ?? computeHistoryFold([]);
       if (contractId !== null) {
-        const ledger = r[3] as string | null;
-        const point: HistoryPoint = {
-          observedAtMs,
-          contractId,
-          ledgerCreatedAtMicros: ledger === null ? null : parseTimestampMicros(ledger),
-          reserveA: r[4] as string,
-          reserveB: r[5] as string,
-          totalLpSupply: r[6] as string,
-          proven: Number(r[7]) === 1,
-          template: r[8] as string,
-          blobKey: null,
-        };
+        const point = newPointOfRow(r, observedAtMs, contractId);
         const priorRow = getPrior.get(poolId, contractId) as unknown[] | undefined;
         const prior = priorRow === undefined ? undefined : pointOfRow(priorRow);
         fold = stepHistoryFold(poolId, fold, point, prior, null, LP_SHARE_TOLERANCE);

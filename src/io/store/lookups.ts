@@ -58,6 +58,21 @@ export interface ObservationRange {
   readonly toMs?: number | undefined;
 }
 
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** An observation point from a row (pool, observed at, contract, ledger time, reserves, LP supply; both backends). */
+export function observationPointOfRow(r: unknown[]): ObservationPoint {
+  return {
+    poolId: String(r[0]),
+    observedAtMs: Number(r[1]),
+    contractId: str(r[2]),
+    ledgerCreatedAt: str(r[3]),
+    reserveA: str(r[4]),
+    reserveB: str(r[5]),
+    totalLpSupply: str(r[6]),
+  };
+}
+
 /**
  * Streams the observations of a period ordered by pool, then time (then snapshot): one query over
  * the observations table only. Do not write to the same mirror while iterating.
@@ -66,7 +81,6 @@ export function* iterateObservations(
   mirror: Mirror,
   range: ObservationRange = {},
 ): Generator<ObservationPoint, void, undefined> {
-  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   try {
     const stmt = mirrorDb(mirror).prepare(
       `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
@@ -78,16 +92,7 @@ export function* iterateObservations(
       range.fromMs ?? Number.MIN_SAFE_INTEGER,
       range.toMs ?? Number.MAX_SAFE_INTEGER,
     ) as IterableIterator<unknown[]>;
-    for (const r of it)
-      yield {
-        poolId: String(r[0]),
-        observedAtMs: Number(r[1]),
-        contractId: str(r[2]),
-        ledgerCreatedAt: str(r[3]),
-        reserveA: str(r[4]),
-        reserveB: str(r[5]),
-        totalLpSupply: str(r[6]),
-      };
+    for (const r of it) yield observationPointOfRow(r);
   } catch (e) {
     throw guardError(mirror, 'iterateObservations', e);
   }

@@ -38,7 +38,8 @@ export interface MirrorStats {
   readonly bytesPerObservation: number | null;
 }
 
-const TABLES = [
+/** The mirror's tables, as `mirror stats` reports them (both backends). */
+export const MIRROR_TABLES = [
   'bodies',
   'responses',
   'snapshots',
@@ -48,6 +49,7 @@ const TABLES = [
   'pool_history',
   'audit_runs',
   'findings',
+  'blob_dictionaries',
 ] as const;
 
 /** Sizes and counts of a mirror. */
@@ -68,7 +70,7 @@ export function computeMirrorStats(mirror: Mirror): MirrorStats {
       .all() as [string, number][];
     for (const [name, b] of rows) bytes.set(name, Number(b));
     const count = (sql: string): number => Number(db.prepare(sql).pluck().get() ?? 0);
-    const tables = TABLES.map((name) => ({
+    const tables = MIRROR_TABLES.map((name) => ({
       name,
       bytes: bytes.get(name) ?? 0,
       rows: count(`SELECT count(*) FROM ${name}`),

@@ -14,7 +14,7 @@ import {
   type ContractKeyRange,
   packContractBatch,
 } from '../contract-batches.js';
-import type { ObservationPoint, ObservationRange } from '../lookups.js';
+import { type ObservationPoint, type ObservationRange, observationPointOfRow } from '../lookups.js';
 import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import type { ContractRange } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
@@ -151,7 +151,6 @@ export function iteratePgObservations(
   h: PgMirror,
   range: ObservationRange = {},
 ): AsyncGenerator<ObservationPoint, void, undefined> {
-  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   return inSnapshot(h, 'iterateObservations', async function* (c) {
     let after: [string, number, number] | null = null;
     for (;;) {
@@ -172,16 +171,7 @@ export function iteratePgObservations(
          FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
         params,
       );
-      for (const r of rows)
-        yield {
-          poolId: String(r[0]),
-          observedAtMs: Number(r[1]),
-          contractId: str(r[2]),
-          ledgerCreatedAt: str(r[3]),
-          reserveA: str(r[4]),
-          reserveB: str(r[5]),
-          totalLpSupply: str(r[6]),
-        };
+      for (const r of rows) yield observationPointOfRow(r);
       const last = rows[rows.length - 1];
       if (last === undefined || rows.length < PAGE) return;
       after = [String(last[0]), Number(last[1]), Number(last[7])];

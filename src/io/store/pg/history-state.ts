@@ -13,11 +13,11 @@ import {
   stepHistoryFold,
 } from '../../../core/audit/index.js';
 import { LP_SHARE_TOLERANCE } from '../../../core/audit/lp-share.js';
-import { parseTimestampMicros } from '../../../core/wire/timestamp.js';
 import {
   foldOfRow,
   HISTORY_COLUMNS,
   type HistoryPast,
+  newPointOfRow,
   type PoolHistoryRow,
   pointOfRow,
   toHistoryPoint,
@@ -174,18 +174,7 @@ export async function updatePgHistoryState(
       }
       let fold: HistoryFold = hr?.fold ?? computeHistoryFold([]);
       if (contractId !== null) {
-        const ledger = r[3] as string | null;
-        const point: HistoryPoint = {
-          observedAtMs,
-          contractId,
-          ledgerCreatedAtMicros: ledger === null ? null : parseTimestampMicros(ledger),
-          reserveA: r[4] as string,
-          reserveB: r[5] as string,
-          totalLpSupply: r[6] as string,
-          proven: Number(r[7]) === 1,
-          template: r[8] as string,
-          blobKey: null,
-        };
+        const point = newPointOfRow(r, observedAtMs, contractId);
         const priorRow = priors.get(`${poolId}\u0000${contractId}`);
         const prior = priorRow === undefined ? undefined : pointOfRow(priorRow);
         fold = stepHistoryFold(poolId, fold, point, prior, null, LP_SHARE_TOLERANCE);

@@ -6,7 +6,7 @@
  * itself, so "free bytes" is not reported (0).
  */
 import { StoreError } from '../../../errors/store.js';
-import type { MirrorStats, PruneResult } from '../maintenance.js';
+import { MIRROR_TABLES, type MirrorStats, type PruneResult } from '../maintenance.js';
 import {
   MIRROR_WRITE_LOCK,
   type PgMirror,
@@ -16,24 +16,12 @@ import {
   withPgTransaction,
 } from './connection.js';
 
-const TABLES = [
-  'bodies',
-  'responses',
-  'snapshots',
-  'contracts',
-  'observations',
-  'pool_contracts',
-  'pool_history',
-  'audit_runs',
-  'findings',
-] as const;
-
 /** Sizes and counts of the mirror. */
 export async function computePgMirrorStats(h: PgMirror, schemaVersion: number): Promise<MirrorStats> {
   try {
     const q = h.pool;
     const tables = [];
-    for (const name of TABLES) {
+    for (const name of MIRROR_TABLES) {
       const r = (
         await queryRows(q, `SELECT pg_total_relation_size($1::regclass), (SELECT count(*) FROM ${name})`, [
           name,
