@@ -22,14 +22,16 @@ import {
   recordCachedCheck,
 } from './market-cache.js';
 import {
+  clipToLatestSeen,
   computeComputedAtWindow,
   computeStateWindow,
   findStateAt,
   type ReserveTimeline,
+  type TimeWindow,
 } from './market-time.js';
 import type { MarketEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
-import type { NamedReserveContract } from './ticker-proofs.js';
+import { computeTimelineWithContracts, type NamedReserveContract } from './ticker-proofs.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
 export const AGGREGATOR_REL_TOLERANCE = 1e-9;
@@ -280,7 +282,7 @@ export function checkTickers(
       c.record('market', 'market.ticker', r.poolId, wrong);
       continue;
     }
-    recordCachedCheck(c, cache, {
+    recordCachedCheck(c, computeNamedContractContext(cache, window, t, list, named), {
       area: 'market',
       name: 'market.ticker',
       pool: r.poolId,
@@ -325,8 +327,32 @@ function computeNamedContractFindings(
   return f.map((x) => ({
     ...x,
     message: `${x.message} of the reserve contract it names (${k.contractId.slice(0, 16)}…, created ${formatInstantMs(k.createdAtMs)})`,
-    evidence: { ...x.evidence, namedContract: k.contractId, namedContractCreatedAt: formatInstantMs(k.createdAtMs) },
+    evidence: {
+      ...x.evidence,
+      namedContract: k.contractId,
+      namedContractCreatedAt: formatInstantMs(k.createdAtMs),
+    },
   }));
+}
+
+/**
+ * The cache context for one ticker: with the contract it names added to the known states when
+ * that contract was created inside the ticker's state window (it was current then, so the ticker
+ * may have been computed from it; docs/findings.md "Soundness"); else `cache` unchanged.
+ */
+function computeNamedContractContext(
+  cache: MarketCacheContext | null,
+  window: TimeWindow | null,
+  t: TickerEntry,
+  list: readonly PoolReserves[],
+  named: ReadonlyMap<string, NamedReserveContract>,
+): MarketCacheContext | null {
+  if (cache === null || window === null || t.contractId === undefined || t.contractId === null) return cache;
+  const k = named.get(t.contractId);
+  if (k === undefined || k.poolId !== t.poolId || !list.some((x) => x.poolId === k.poolId)) return cache;
+  const w = clipToLatestSeen(window, cache.latestSeenMs ?? null);
+  if (k.createdAtMs < w.loMs || k.createdAtMs > w.hiMs) return cache;
+  return { ...cache, timeline: computeTimelineWithContracts(cache.timeline, [k]) };
 }
 
 /** |got − expected| within the aggregator tolerance (relative 1e-9, absolute 1e-10 near 0). */

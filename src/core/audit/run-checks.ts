@@ -45,7 +45,6 @@ import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } f
 import {
   checkTickerProofs,
   computeTickerProvenContracts,
-  computeTimelineWithContracts,
   type TickerReserveProofs,
 } from './ticker-proofs.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
@@ -453,7 +452,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
   if (markets !== null) checkMarkets(c, markets, reserves);
-  // the contracts tickers named and proved join the known states the cached-data rule reads
+  // the contracts tickers named (proven by a proof of the audit or by the blob the ticker carried)
   const tickerProofs = input.tickerReserveProofs ?? new Map();
   checkTickerProofs(c, tickerProofs);
   const named = computeTickerProvenContracts(tickerProofs, proven);
@@ -461,7 +460,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
     s.timing === undefined
       ? null
       : {
-          timeline: computeTimelineWithContracts(timeline, named),
+          timeline,
           timing: s.timing,
           latestSeenMs: latestSeen,
           snapshots: computeSnapshotStates(timeline, s.proofSets ?? []),

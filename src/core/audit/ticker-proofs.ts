@@ -8,21 +8,28 @@
  *   - the blob goes through the one proof step (src/core/proof); a blob that definitely fails is
  *     `TICKER_PROOF_INVALID` (`checkTickerProofs`), exactly as it would be in /pools/proof;
  *   - a proven contract of the ticker's pool (`computeTickerProvenContracts`) is a genuine state
- *     of that pool, current at its ledger creation: it joins the known states the cached-data rule
- *     reads (`computeTimelineWithContracts`), so a ticker computed from it is matched there;
+ *     of that pool, current at its ledger creation. When that instant lies inside the ticker's
+ *     state window, the contract joins the known states the cached-data rule reads for THAT
+ *     ticker only (`computeTimelineWithContracts`), so a ticker computed from it is matched there.
+ *     A named contract created before the window proves nothing about the window (it may have
+ *     been superseded long before), so it is not added: a frozen ticker naming an old genuine
+ *     contract stays undecided, as it was without the extension;
  *   - the ticker's last price, bid and ask must be that contract's (`market-checks.ts`): an honest
  *     exchange computes them from the contract it names, so a mismatch is an error whatever
  *     happened since.
  */
 
 import type { ReserveProof } from '../proof/reserve-proof.js';
-import { makeFinding } from './finding.js';
 import type { AuditCollector } from './finding.js';
+import { makeFinding } from './finding.js';
 import type { KnownReserveState, ReserveTimeline } from './market-time.js';
 import { isProofOfPool, type ProvenPool } from './proof-checks.js';
 
 /** contract id → the ticker's pool and the proof step's result for the blob it carried */
-export type TickerReserveProofs = ReadonlyMap<string, { readonly poolId: string; readonly proof: ReserveProof }>;
+export type TickerReserveProofs = ReadonlyMap<
+  string,
+  { readonly poolId: string; readonly proof: ReserveProof }
+>;
 
 /** A reserve contract a ticker named, with its proven values. */
 export interface NamedReserveContract {
@@ -85,12 +92,12 @@ export function computeTickerProvenContracts(
  */
 export function computeTimelineWithContracts(
   timeline: ReserveTimeline,
-  contracts: ReadonlyMap<string, NamedReserveContract>,
+  contracts: Iterable<NamedReserveContract>,
 ): ReserveTimeline {
   const out = new Map<string, KnownReserveState[]>();
   for (const [poolId, list] of timeline) out.set(poolId, [...list]);
   let added = false;
-  for (const k of contracts.values()) {
+  for (const k of contracts) {
     const list = out.get(k.poolId) ?? [];
     if (list.some((s) => s.contractId === k.contractId)) continue;
     list.push({

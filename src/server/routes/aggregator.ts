@@ -59,18 +59,23 @@ const tickerProofReplies = new WeakMap<Reply, Reply>();
 
 export function aggregatorTickers(deps: RouteDeps, ctx: RequestContext): Reply {
   let built: { tickers: AggregatorTickersResponse; snap: PoolSnapshot } | undefined;
-  const reply = cachedJson(deps, 'agg-tickers', CACHE_SECONDS.aggregatorTickers, (): AggregatorTickersResponse => {
-    const snap = poolSnapshot(deps);
-    const tickers = computeTickers({
-      pools: snap.all,
-      events: deps.exchange.swapEvents(snap.atMs - DAY_MS, snap.atMs),
-      cc: deps.exchange.cc(),
-      ccUsdPrice: deps.exchange.ccUsdPrice(),
-      nowMs: snap.atMs,
-    });
-    built = { tickers, snap };
-    return tickers;
-  });
+  const reply = cachedJson(
+    deps,
+    'agg-tickers',
+    CACHE_SECONDS.aggregatorTickers,
+    (): AggregatorTickersResponse => {
+      const snap = poolSnapshot(deps);
+      const tickers = computeTickers({
+        pools: snap.all,
+        events: deps.exchange.swapEvents(snap.atMs - DAY_MS, snap.atMs),
+        cc: deps.exchange.cc(),
+        ccUsdPrice: deps.exchange.ccUsdPrice(),
+        nowMs: snap.atMs,
+      });
+      built = { tickers, snap };
+      return tickers;
+    },
+  );
   if (built !== undefined) tickerSources.set(reply, built);
   if (singleParam(ctx.query, 'include_proof') !== 'true') return reply;
   const source = tickerSources.get(reply);
@@ -84,7 +89,10 @@ export function aggregatorTickers(deps: RouteDeps, ctx: RequestContext): Reply {
         ? t
         : { ...t, contract_id: rc.contractId, created_event_blob: rc.createdEventBlob };
     });
-    proved = { ...jsonReply(200, body, reply.maxAgeSeconds), ...(reply.computedAtMs === undefined ? {} : { computedAtMs: reply.computedAtMs }) };
+    proved = {
+      ...jsonReply(200, body, reply.maxAgeSeconds),
+      ...(reply.computedAtMs === undefined ? {} : { computedAtMs: reply.computedAtMs }),
+    };
     tickerProofReplies.set(reply, proved);
   }
   return proved;
