@@ -74,7 +74,9 @@ describe('a ticker cached before the first proof names its reserve contract', ()
       (f) => f.code === 'MARKET_DATA_FROM_CACHE' && f.message.startsWith('ticker'),
     );
     expect(fromCache.length).toBeGreaterThan(0);
-    expect(r.findings.filter((f) => f.code === 'MARKET_DATA_STALE_UNVERIFIED').map((f) => f.evidence)).toEqual([]);
+    expect(
+      r.findings.filter((f) => f.code === 'MARKET_DATA_STALE_UNVERIFIED').map((f) => f.evidence),
+    ).toEqual([]);
     expect(r.tickerChecks.length).toBeGreaterThan(0);
     expect(r.tickerChecks.every((k) => k.status === 'pass')).toBe(true);
     expect(r.checks.filter((k) => k.name === 'ticker.proof').every((k) => k.status === 'pass')).toBe(true);
