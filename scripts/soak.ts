@@ -13,7 +13,10 @@
  *   npm run soak -- --settings 3000 --mirror no --probes yes   # one combination
  *
  * Every error finding of an audit (a false accusation: the servers are honest) is printed with its
- * message and evidence, so a failing soak says why.
+ * message and evidence, so a failing soak says why; with `--show-undecided` every could-not-check
+ * finding too (what the auditor knew: the state window, the newest contract, the mismatch).
+ *
+ *   npm run soak -- --settings 600 --audits 10 --show-undecided
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
       warmup: { type: 'string', default: '15' },
       mirror: { type: 'string', default: 'both' },
       probes: { type: 'string', default: 'both' },
+      'show-undecided': { type: 'boolean', default: false },
     },
   });
   if (values.serve) {
@@ -175,7 +179,7 @@ async function main(): Promise<void> {
                   `  ${label} #${i + 1}: exit ${exit} ${[...counts].map(([k, v]) => `${k}×${v}`).join(' ')}\n`,
                 );
                 for (const f of r.findings)
-                  if (f.severity === 'error')
+                  if (f.severity === 'error' || (values['show-undecided'] && f.label === 'could-not-check'))
                     process.stdout.write(
                       `    ${f.code} ${f.pool ?? ''}: ${f.message}\n      ${JSON.stringify(f.evidence).slice(0, 4000)}\n`,
                     );

@@ -307,6 +307,23 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
           });
   };
   verifyQuoteBlobs();
+  // the reserve contracts tickers named with their blob (the same extension on /aggregator/tickers):
+  // proven once each, so a ticker computed from a contract no proof showed is still checked exactly
+  const tickerReserveProofs = new Map<string, { poolId: string; proof: ReserveProof }>();
+  {
+    const seen = new Set(entries.map((p) => p.contractId));
+    for (const t of api.aggregatorTickers.ok ? api.aggregatorTickers.value : [])
+      if (
+        t.contract_id !== undefined &&
+        t.created_event_blob !== undefined &&
+        !seen.has(t.contract_id) &&
+        !tickerReserveProofs.has(t.contract_id)
+      )
+        tickerReserveProofs.set(t.contract_id, {
+          poolId: t.pool_id,
+          proof: verify(t.contract_id, t.created_event_blob),
+        });
+  }
   const tVerified = now();
   let mirror: MirrorStore | null = null;
   try {
@@ -329,6 +346,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         profile,
         extraReserveProofs,
         quoteReserveProofs,
+        tickerReserveProofs,
       });
     let result = check();
     const deadline = t0 + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);

@@ -129,19 +129,31 @@ describe('cached market data (demo flow: snapshots with swaps between, audit rig
     expect(r.codes).not.toContain('MARKET_DATA_STALE_UNVERIFIED');
     expect(r.summary.exitCode).toBe(0);
 
-    // same moment, but the tickers of the pools that just swapped match no known state:
-    // inconclusive, listed, exit unchanged (other tickers stay strict: their contracts are older)
+    // same moment, but the tickers of the pools that just swapped match no known state, on a
+    // server without the tickers' contract extension: inconclusive, listed, exit unchanged
+    // (other tickers stay strict: their contracts are older)
     const moved = new Set(
       cached.map((f) => /^ticker (\S+) /.exec(f.message)?.[1]).filter((x): x is string => x !== undefined),
     );
     expect(moved.size).toBeGreaterThan(0);
-    const stale = await audit(mirror, (path, json) =>
+    const bumpMoved = (keepExtension: boolean) => (path: string, json: unknown) =>
       path === '/aggregator/tickers'
-        ? (json as Ticker[]).map((t) =>
-            moved.has(t.ticker_id) ? { ...t, last_price: t.last_price * 1.01 } : t,
-          )
-        : undefined,
+        ? (json as (Ticker & { contract_id?: string; created_event_blob?: string })[]).map((t) => {
+            const { contract_id, created_event_blob, ...plain } = t;
+            const out = keepExtension ? t : plain;
+            return moved.has(t.ticker_id) ? { ...out, last_price: t.last_price * 1.01 } : out;
+          })
+        : undefined;
+    // with the extension the ticker names the contract it was computed from: the same tamper is
+    // judged against exactly that proven contract and fails
+    const named = await audit(mirror, bumpMoved(true));
+    expect(named.codes).toContain('TICKER_MISMATCH');
+    expect(named.codes).not.toContain('MARKET_DATA_STALE_UNVERIFIED');
+    expect(named.findings.find((f) => f.code === 'TICKER_MISMATCH')?.evidence).toHaveProperty(
+      'namedContract',
     );
+    expect(named.summary.exitCode).toBe(1);
+    const stale = await audit(mirror, bumpMoved(false));
     expect(stale.codes).toContain('MARKET_DATA_STALE_UNVERIFIED');
     expect(stale.codes).not.toContain('TICKER_MISMATCH');
     const skipped = stale.checks.filter((c) => c.name === 'market.ticker' && c.status === 'skipped');

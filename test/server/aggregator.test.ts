@@ -46,6 +46,25 @@ type Ticker = {
 };
 
 describe('aggregator', () => {
+  it('tickers?include_proof=true: the same cached reply, each ticker naming the contract /pools/proof serves', async () => {
+    const plain = await getJson(`${srv.base}/aggregator/tickers`);
+    const proved = await getJson(`${srv.base}/aggregator/tickers?include_proof=true`);
+    const proof = (await getJson(`${srv.base}/pools/proof`)).body as {
+      data: {
+        pools: { pool_id: string; reserve_contract: { contract_id: string; created_event_blob: string } }[];
+      };
+    };
+    const rc = new Map(proof.data.pools.map((p) => [p.pool_id, p.reserve_contract]));
+    const tickers = proved.body as (Ticker & { contract_id: string; created_event_blob: string })[];
+    expect(tickers.length).toBeGreaterThan(0);
+    for (const t of tickers) {
+      expect(t.contract_id).toBe(rc.get(t.pool_id)?.contract_id);
+      expect(t.created_event_blob).toBe(rc.get(t.pool_id)?.created_event_blob);
+    }
+    expect(tickers.map(({ contract_id: _c, created_event_blob: _b, ...t }) => t)).toEqual(plain.body);
+    expect(proved.headers.get('cache-control')).toBe(plain.headers.get('cache-control'));
+  });
+
   it('pairs and tickers agree with /pools/state (deepest pool, price, bid/ask, liquidity)', async () => {
     const state = ((await getJson(`${srv.base}/pools/state`)).body as { data: { pools: StatePool[] } }).data
       .pools;

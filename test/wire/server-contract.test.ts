@@ -85,6 +85,14 @@ async function parseEveryEndpoint(srv: TestServer, ex: SimulatedExchange): Promi
     pairs,
   );
   await get(srv, '/coingecko/tickers', (j) => wire.parseAggregatorTickersResponse(j, strict));
+  // the extension (`?include_proof=true`): the same tickers with each one's contract and blob
+  const tickersProved = await get(srv, '/aggregator/tickers?include_proof=true', (j) =>
+    wire.parseAggregatorTickersResponse(j, strict),
+  );
+  expect(tickersProved.map(({ contract_id: _c, created_event_blob: _b, ...t }) => t)).toEqual(tickers);
+  expect(tickersProved.every((t) => t.contract_id !== undefined && t.created_event_blob !== undefined)).toBe(
+    true,
+  );
   const orderbooks = new Map<string, wire.AggregatorOrderbookResponse>();
   for (const p of pairs) {
     const id = encodeURIComponent(p.ticker_id);

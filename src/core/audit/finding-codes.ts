@@ -206,6 +206,12 @@ export const FINDING_CODES = {
     'asserted',
     'a quote breaks a published rule (memo, minimum size, echo, route)',
   ),
+  TICKER_PROOF_INVALID: def(
+    'error',
+    'market',
+    'proven',
+    'a reserve contract blob a ticker carried does not prove the contract it names (does not decode, ID does not recompute, or not a reserve template)',
+  ),
   QUOTE_PROOF_INVALID: def(
     'error',
     'quote',

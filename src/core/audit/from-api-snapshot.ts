@@ -214,6 +214,7 @@ export function computeAuditSnapshot(s: ApiSnapshot): AuditSnapshot {
         lastPrice: t.last_price,
         bid: t.bid,
         ask: t.ask,
+        contractId: t.contract_id ?? null,
       })),
     ),
     orderbooks: map(s.orderbooks, (v) =>

@@ -12,6 +12,7 @@
 import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
 import { Dec } from '../money/decimal.js';
 import { isOwnMarketSource } from '../wire/markets-info.js';
+import { formatInstantMs } from '../wire/timestamp.js';
 import { parseDecimal } from './decimal.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
@@ -21,13 +22,16 @@ import {
   recordCachedCheck,
 } from './market-cache.js';
 import {
+  clipToLatestSeen,
   computeComputedAtWindow,
   computeStateWindow,
   findStateAt,
   type ReserveTimeline,
+  type TimeWindow,
 } from './market-time.js';
 import type { MarketEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
+import { computeTimelineWithContracts, type NamedReserveContract } from './ticker-proofs.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
 export const AGGREGATOR_REL_TOLERANCE = 1e-9;
@@ -241,6 +245,7 @@ export function checkTickers(
   groups: ReadonlyMap<string, PoolReserves[]>,
   cache: MarketCacheContext | null = null,
   cc: TokenKey | null = null,
+  named: ReadonlyMap<string, NamedReserveContract> = new Map(),
 ): void {
   const byId = new Map(tickers.map((t) => [t.tickerId, t]));
   const timing = cache?.timing.tickers ?? null;
@@ -272,7 +277,12 @@ export function checkTickers(
       c.skip('market', 'market.ticker', r.poolId, 'fee rate unreadable');
       continue;
     }
-    recordCachedCheck(c, cache, {
+    const wrong = computeNamedContractFindings(id, t, list, named);
+    if (wrong !== null) {
+      c.record('market', 'market.ticker', r.poolId, wrong);
+      continue;
+    }
+    recordCachedCheck(c, computeNamedContractContext(cache, window, t, list, named), {
       area: 'market',
       name: 'market.ticker',
       pool: r.poolId,
@@ -286,6 +296,63 @@ export function checkTickers(
       },
     });
   }
+}
+
+/**
+ * A ticker that names the reserve contract it was computed from (`contract_id`, a contract of its
+ * `pool_id` proven by a proof of the audit or by the blob the ticker carried): its last price, bid
+ * and ask must be that contract's, whatever happened since (docs/findings.md "Soundness"). The
+ * error findings when they are not; null when they are, or when the ticker names no such contract
+ * (then the cached-data rule decides).
+ */
+function computeNamedContractFindings(
+  id: string,
+  t: TickerEntry,
+  list: readonly PoolReserves[],
+  named: ReadonlyMap<string, NamedReserveContract>,
+): Finding[] | null {
+  const k = t.contractId === undefined || t.contractId === null ? undefined : named.get(t.contractId);
+  if (k === undefined || k.poolId !== t.poolId || k.feeRate === null) return null;
+  const pool = list.find((x) => x.poolId === k.poolId);
+  if (pool === undefined) return null;
+  const f = computeTickerFindings(id, t, {
+    ...pool,
+    reserveA: k.reserveA,
+    reserveB: k.reserveB,
+    feeRate: k.feeRate,
+    label: 'proven',
+    contractId: k.contractId,
+  });
+  if (f === null || !f.some((x) => x.severity === 'error')) return null;
+  return f.map((x) => ({
+    ...x,
+    message: `${x.message} of the reserve contract it names (${k.contractId.slice(0, 16)}…, created ${formatInstantMs(k.createdAtMs)})`,
+    evidence: {
+      ...x.evidence,
+      namedContract: k.contractId,
+      namedContractCreatedAt: formatInstantMs(k.createdAtMs),
+    },
+  }));
+}
+
+/**
+ * The cache context for one ticker: with the contract it names added to the known states when
+ * that contract was created inside the ticker's state window (it was current then, so the ticker
+ * may have been computed from it; docs/findings.md "Soundness"); else `cache` unchanged.
+ */
+function computeNamedContractContext(
+  cache: MarketCacheContext | null,
+  window: TimeWindow | null,
+  t: TickerEntry,
+  list: readonly PoolReserves[],
+  named: ReadonlyMap<string, NamedReserveContract>,
+): MarketCacheContext | null {
+  if (cache === null || window === null || t.contractId === undefined || t.contractId === null) return cache;
+  const k = named.get(t.contractId);
+  if (k === undefined || k.poolId !== t.poolId || !list.some((x) => x.poolId === k.poolId)) return cache;
+  const w = clipToLatestSeen(window, cache.latestSeenMs ?? null);
+  if (k.createdAtMs < w.loMs || k.createdAtMs > w.hiMs) return cache;
+  return { ...cache, timeline: computeTimelineWithContracts(cache.timeline, [k]) };
 }
 
 /** |got − expected| within the aggregator tolerance (relative 1e-9, absolute 1e-10 near 0). */

@@ -44,6 +44,21 @@ export interface ProvenPool {
   readonly entry: ProofEntry;
 }
 
+/**
+ * Whether proven fields `f` are a contract of the pool `poolId` whose proof entry is `entry`: the
+ * contract's pool id when the profile reads one, else its two tokens.
+ */
+export function isProofOfPool(f: ProvenFields, entry: ProofEntry, poolId: string): boolean {
+  return f.poolId === null
+    ? f.tokenA !== null &&
+        f.tokenB !== null &&
+        entry.tokenA.admin === f.tokenA.admin &&
+        entry.tokenA.id === f.tokenA.id &&
+        entry.tokenB.admin === f.tokenB.admin &&
+        entry.tokenB.id === f.tokenB.id
+    : f.poolId === poolId;
+}
+
 const sameToken = (a: TokenKey | null, b: TokenKey): boolean =>
   a === null || (a.admin === b.admin && a.id === b.id);
 const sameTemplate = (a: TemplateIdentity, b: TemplateIdentity): boolean =>

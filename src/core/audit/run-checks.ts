@@ -38,10 +38,15 @@ import { computeSnapshotStates, type MarketCacheContext } from './market-cache.j
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
-import { checkProofs, type ProvenPool } from './proof-checks.js';
+import { checkProofs, isProofOfPool, type ProvenPool } from './proof-checks.js';
 import { checkQuotes, computeKnownContracts, type KnownContractReserves } from './quote-checks.js';
 import type { AuditSnapshot, Fetched, ProofSet, StateEntry } from './snapshot.js';
 import { checkPoolsInfo, checkState, computeStateReserves, type PoolReserves } from './state-checks.js';
+import {
+  checkTickerProofs,
+  computeTickerProvenContracts,
+  type TickerReserveProofs,
+} from './ticker-proofs.js';
 import { checkStats, checkTokens, checkVolume } from './volume-checks.js';
 
 /**
@@ -99,6 +104,11 @@ export interface AuditInput {
     string,
     { readonly poolId: string; readonly proof: ReserveProof }
   >;
+  /**
+   * the proof step's result for the reserve contracts tickers carried with their blob
+   * (`?include_proof=true`; contract id → the ticker's pool and the proof)
+   */
+  readonly tickerReserveProofs?: TickerReserveProofs;
   readonly options?: { readonly lpShareTolerance?: string };
 }
 
@@ -301,16 +311,7 @@ export function computeQuoteProvenContracts(
     const f = proof.provenFields;
     if (pool === undefined || pool.status !== 'proven' || pool.fields === null) continue;
     if (proof.status !== 'proven' || f === null || proof.contractId !== contractId) continue;
-    const samePool =
-      f.poolId === null
-        ? f.tokenA !== null &&
-          f.tokenB !== null &&
-          pool.entry.tokenA.admin === f.tokenA.admin &&
-          pool.entry.tokenA.id === f.tokenA.id &&
-          pool.entry.tokenB.admin === f.tokenB.admin &&
-          pool.entry.tokenB.id === f.tokenB.id
-        : f.poolId === poolId;
-    if (!samePool) continue;
+    if (!isProofOfPool(f, pool.entry, poolId)) continue;
     const at = proof.createdAtMicros;
     const first = pool.ledgerCreatedAtMicros;
     if (at === null || first === null || at < first) continue;
@@ -451,6 +452,10 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const groups = computePairPools(reserves, s.cc);
   const markets = need(c, 'market', 'market.markets', '/markets/info', s.markets);
   if (markets !== null) checkMarkets(c, markets, reserves);
+  // the contracts tickers named (proven by a proof of the audit or by the blob the ticker carried)
+  const tickerProofs = input.tickerReserveProofs ?? new Map();
+  checkTickerProofs(c, tickerProofs);
+  const named = computeTickerProvenContracts(tickerProofs, proven);
   const cache: MarketCacheContext | null =
     s.timing === undefined
       ? null
@@ -463,7 +468,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
   if (pairs !== null) checkPairs(c, pairs, groups, cache, s.cc);
   const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
-  if (tickers !== null) checkTickers(c, tickers, groups, cache, s.cc);
+  if (tickers !== null) checkTickers(c, tickers, groups, cache, s.cc, named);
   const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
   if (books !== null) checkOrderbooks(c, books, groups, cache, s.cc);
   // probe quotes

@@ -102,6 +102,8 @@ export interface TickerEntry {
   readonly lastPrice: number | null;
   readonly bid: number | null;
   readonly ask: number | null;
+  /** the reserve contract the ticker names (the `?include_proof=true` extension), when it does */
+  readonly contractId?: string | null;
 }
 
 /** /aggregator/orderbook for one ticker: [price, base amount] levels, best first. */

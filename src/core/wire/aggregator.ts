@@ -46,6 +46,13 @@ export interface AggregatorTicker {
   /** null when the pair had no swap in the trailing 24 h */
   readonly high: number | null;
   readonly low: number | null;
+  /**
+   * extension (`?include_proof=true`, docs/decisions/server.md "Tickers"): the reserve contract of
+   * `pool_id` the ticker was computed from, and its created_event_blob (the bytes /pools/proof
+   * serves for it), so the price can be checked against proven reserves whatever happened since
+   */
+  readonly contract_id?: string;
+  readonly created_event_blob?: string;
 }
 
 /** [price, base amount] */
@@ -93,6 +100,8 @@ const TICKER_KEYS = [
   'ask',
   'high',
   'low',
+  'contract_id',
+  'created_event_blob',
 ];
 
 /** Validates a /aggregator/tickers body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
@@ -116,6 +125,8 @@ export function parseAggregatorTickersResponse(
       ask: r.nullableNumber(t, 'ask'),
       high: r.nullableNumber(t, 'high'),
       low: r.nullableNumber(t, 'low'),
+      ...(r.has(t, 'contract_id') ? { contract_id: r.nonEmptyString(t, 'contract_id') } : {}),
+      ...(r.has(t, 'created_event_blob') ? { created_event_blob: r.base64(t, 'created_event_blob') } : {}),
     };
   });
 }

@@ -76,6 +76,8 @@ export const ORDERBOOK_CONCURRENCY = 12;
  * the parameter and the quote is checked against the contracts the proofs showed).
  */
 export const PROBE_QUOTE_PATH = '/connect/quote?include_proof=true';
+/** The tickers with the reserve contract each was computed from (below the aggregator path). */
+export const TICKERS_PROOF_PATH = '/tickers?include_proof=true';
 /** Probe quotes in flight at once (about four per pool). */
 export const PROBE_CONCURRENCY = 8;
 
@@ -313,7 +315,15 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       throw statusError(last as RawResponse);
     });
     const agg: AggregatorPath = aggregatorPath ?? AGGREGATOR_PATHS[0];
-    const aggregatorTickers = await section(() => getJson(`${agg}/tickers`, parseAggregatorTickersResponse));
+    // `?include_proof=true` (an extension, docs/decisions/server.md "Tickers"): each ticker names
+    // the reserve contract it was computed from and carries its blob; a server without it ignores
+    // the parameter, and one that refuses it is asked without
+    const aggregatorTickers = await section(async () => {
+      const r = await call('GET', `${agg}${TICKERS_PROOF_PATH}`);
+      if (r.status === 200) return parseAggregatorTickersResponse(parseJsonBody(r), po);
+      if (r.status !== 400 && r.status !== 404) throw statusError(r);
+      return getJson(`${agg}/tickers`, parseAggregatorTickersResponse);
+    });
     const orderbooks = await section(async (): Promise<OrderbookSample[]> => {
       if (!aggregatorPairs.ok)
         throw new HttpError(

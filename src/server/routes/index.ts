@@ -43,7 +43,7 @@ export function addPublicRoutes(
   // identical bodies under both namespaces: one cache entry serves both
   for (const ns of AGGREGATOR_PATHS) {
     add('GET', `${ns}/pairs`, () => aggregatorPairs(deps));
-    add('GET', `${ns}/tickers`, () => aggregatorTickers(deps));
+    add('GET', `${ns}/tickers`, (ctx) => aggregatorTickers(deps, ctx));
     add('GET', `${ns}/orderbook`, (ctx) => aggregatorOrderbook(deps, ctx));
   }
 }
