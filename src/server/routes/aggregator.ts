@@ -5,9 +5,10 @@
  * Errors: `400 missing ticker_id`, `404 unknown ticker_id`, `400` for a bad depth.
  */
 import { formatTickerId } from '../../core/amm/market-symbol.js';
+import { computeTickersFromLog } from '../../core/amm/market-windows.js';
 import { computeOrderbook, parseOrderbookDepth } from '../../core/amm/orderbook.js';
 import { findDeepestPool } from '../../core/amm/route.js';
-import { computePairs, computeTickers, DAY_MS } from '../../core/amm/tickers.js';
+import { computePairs } from '../../core/amm/tickers.js';
 import type { PoolState } from '../../core/amm/types.js';
 import type {
   AggregatorOrderbookResponse,
@@ -51,9 +52,9 @@ export function aggregatorPairs(deps: RouteDeps): Reply {
 export function aggregatorTickers(deps: RouteDeps): Reply {
   return cachedJson(deps, 'agg-tickers', CACHE_SECONDS.aggregatorTickers, (): AggregatorTickersResponse => {
     const snap = poolSnapshot(deps);
-    return computeTickers({
+    return computeTickersFromLog({
       pools: snap.all,
-      events: deps.exchange.swapEvents(snap.atMs - DAY_MS, snap.atMs),
+      log: deps.exchange.swapEventLog(),
       cc: deps.exchange.cc(),
       ccUsdPrice: deps.exchange.ccUsdPrice(),
       nowMs: snap.atMs,
