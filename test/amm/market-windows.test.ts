@@ -62,7 +62,9 @@ const eventSpec = fc.record({
   executionSeconds: fc.integer({ min: 0, max: 1600 }).map((c) => (c / 100).toFixed(2)),
 });
 
-function buildEvents(specs: readonly fc.RecordValue<typeof eventSpec>[]): SwapEvent[] {
+type EventSpec = typeof eventSpec extends fc.Arbitrary<infer T> ? T : never;
+
+function buildEvents(specs: readonly EventSpec[]): SwapEvent[] {
   let t = T0;
   return specs.map((s, i) => {
     t += s.step;
