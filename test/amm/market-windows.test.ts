@@ -2,7 +2,7 @@
  * The swap-event index (issue 11) against the scanning reference computations: on random event
  * streams (bursts in one millisecond, long gaps, events exactly on the window edges, day
  * boundaries), every windowed answer of the index — /volume totals, the /stats object, the average
- * execution time, a pair's activity, the tickers, distinct traders — equals the full recomputation
+ * execution time, a pair's activity and first swap, the tickers, distinct traders — equals the full recomputation
  * over the window's events. Also the two building blocks (range extremes, distinct counter)
  * against naive scans, and the fallback when an event breaks the index's assumptions.
  */
@@ -172,6 +172,9 @@ describe('swap-event index = full recomputation (differential, random streams in
             [nowMs - DAY, nowMs + 1],
             [nowMs, nowMs],
           ] as const) {
+            expect(log.firstEvent(poolIds, fromMs, toMs)).toBe(
+              events.find((e) => poolIds.has(e.poolId) && e.tsMs >= fromMs && e.tsMs < toMs),
+            );
             const want = computePairActivity(events, poolIds, fromMs, toMs);
             const got = computePairActivityFromLog(log, poolIds, fromMs, toMs);
             expect({ ...got, high: got.high?.toString(), low: got.low?.toString() }).toEqual({

@@ -70,10 +70,14 @@ export interface SwapEventLog {
   /** how many swaps of [fromMs, toMs) took each execution time, ascending by time, counts > 0 */
   executionSecondsCounts(fromMs: number, toMs: number): readonly { seconds: Dec; count: number }[];
   poolActivity(poolId: string, fromMs: number, toMs: number): PoolWindowActivity;
+  /** the earliest event of these pools in [fromMs, toMs) */
+  firstEvent(poolIds: ReadonlySet<string>, fromMs: number, toMs: number): SwapEvent | undefined;
 }
 
 interface PoolSeries {
   readonly ts: number[];
+  /** each event's position in the whole log */
+  readonly at: number[];
   readonly base: bigint[];
   readonly quote: bigint[];
   readonly volume: bigint[];
@@ -165,6 +169,7 @@ export class SwapEventIndex implements SwapEventLog {
     if (p === undefined) {
       p = {
         ts: [],
+        at: [],
         base: [0n],
         quote: [0n],
         volume: [0n],
@@ -174,6 +179,7 @@ export class SwapEventIndex implements SwapEventLog {
     }
     const k = p.ts.length;
     p.ts.push(e.tsMs);
+    p.at.push(i);
     p.base.push(at(p.base, k) + base);
     p.quote.push(at(p.quote, k) + quote);
     p.volume.push(at(p.volume, k) + volume);
@@ -230,6 +236,21 @@ export class SwapEventIndex implements SwapEventLog {
       high: ext?.max ?? null,
       low: ext?.min ?? null,
     };
+  }
+
+  firstEvent(poolIds: ReadonlySet<string>, fromMs: number, toMs: number): SwapEvent | undefined {
+    if (!this.#exact) return this.slice(fromMs, toMs).find((e) => poolIds.has(e.poolId));
+    if (toMs <= fromMs) return undefined;
+    let first = -1;
+    for (const id of poolIds) {
+      const p = this.#pools.get(id);
+      if (p === undefined) continue;
+      const a = lowerBound(p.ts, fromMs);
+      const pos = p.at[a];
+      if (pos === undefined || (p.ts[a] ?? toMs) >= toMs) continue;
+      if (first < 0 || pos < first) first = pos;
+    }
+    return first < 0 ? undefined : this.#events[first];
   }
 
   /** positions [a, b) of the events in [fromMs, toMs) */
