@@ -111,8 +111,8 @@ export class SwapEventIndex implements SwapEventLog {
   readonly #protocol: bigint[] = [0n];
   readonly #seconds: bigint[] = [0n];
   readonly #bySeconds = new Map<bigint, SecondsValue>();
-  /** #bySeconds' keys ascending (rebuilt when a new value appears; the set of values is small) */
-  #secondsOrder: bigint[] = [];
+  /** #bySeconds' keys ascending */
+  readonly #secondsOrder: bigint[] = [];
   readonly #traders = new DistinctCounter();
   readonly #pools = new Map<string, PoolSeries>();
   #exact = true;
@@ -161,7 +161,10 @@ export class SwapEventIndex implements SwapEventLog {
     if (sv === undefined) {
       sv = { seconds: new Dec(formatScaledAmount(seconds)), positions: [] };
       this.#bySeconds.set(seconds, sv);
-      this.#secondsOrder = [...this.#bySeconds.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      // insert in order (a new value is rare once the log is warm: the set of values is small)
+      let k = this.#secondsOrder.length;
+      while (k > 0 && (this.#secondsOrder[k - 1] ?? 0n) > seconds) k--;
+      this.#secondsOrder.splice(k, 0, seconds);
     }
     sv.positions.push(i);
     this.#traders.push(e.trader);
