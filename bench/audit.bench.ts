@@ -21,7 +21,7 @@
  * The replay workers run the compiled dist/run/replay-worker.js: the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
@@ -100,8 +100,43 @@ const SERIES = (process.env.BENCH_SERIES ?? '10,100,1000')
   .map(Number);
 const SERIES_POOLS = Number(process.env.BENCH_SERIES_POOLS ?? 200);
 const SWAPS_PER_MIN = Number(process.env.BENCH_SWAPS_PER_MIN ?? 600);
+/** audits per point on each mirror (the empty one and the series one), interleaved; medians compared */
+const SERIES_AUDITS = Math.max(1, Number(process.env.BENCH_SERIES_AUDITS ?? 5));
+/** print the per-snapshot cost of building the mirror every this many snapshots */
+const SERIES_EVERY = Math.max(1, Number(process.env.BENCH_SERIES_EVERY ?? 100));
 
-/** Audit time with a mirror of N snapshots ÷ with an empty one, and the mirror's bytes per pool per snapshot. */
+type AuditPhases = NonNullable<Awaited<ReturnType<typeof runAudit>>['summary']['phasesMs']>;
+type AuditRun = { ms: number; phases: AuditPhases };
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+const fmtMs = (x: number): string => x.toFixed(0);
+const phaseNames = ['fetch', 'verify', 'history', 'checks', 'record'] as const;
+const medianPhases = (runs: readonly AuditRun[]): string =>
+  phaseNames.map((k) => `${k} ${fmtMs(median(runs.map((r) => r.phases[k])))}`).join(' / ');
+
+/** Where building the mirror spends its time, per snapshot (the series' cost, not its measured quantity). */
+class BuildClock {
+  n = 0;
+  traffic = 0;
+  fetch = 0;
+  verify = 0;
+  record = 0;
+  line(total: number): string {
+    const per = (x: number): string => fmtMs(x / Math.max(1, this.n));
+    return `${this.n} snapshots, per snapshot: traffic ${per(this.traffic)} ms, fetch ${per(this.fetch)} ms, verify ${per(this.verify)} ms, record ${per(this.record)} ms (${total} recorded so far)`;
+  }
+}
+
+/**
+ * Audit time with a mirror of N snapshots ÷ with an empty one, and the mirror's bytes per pool per
+ * snapshot. The mirror is built back to back (traffic, then a snapshot; no sleeps) against the
+ * in-process server; at each point SERIES_AUDITS audits on a fresh empty mirror are interleaved with
+ * SERIES_AUDITS on the series mirror under the same traffic, every one printed, medians compared.
+ */
 async function benchSeries(): Promise<void> {
   const s = await startAuditServer({
     version: 'v12',
@@ -111,33 +146,33 @@ async function benchSeries(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-series-'));
   const rng = createSeededRng('series-traffic');
   const types = await loadTypesOrDefault({});
+  const build = new BuildClock();
   try {
     const pools = s.ex.pools().filter((p) => p.active).length;
     const traffic = (): void => {
       // 30 s of traffic, then past the server's response caches
+      const t = performance.now();
       for (let i = 0; i < SWAPS_PER_MIN / 2; i++) simulateRandomSwap(s.ex, rng);
       s.clock.advanceMs(30_000);
+      build.traffic += performance.now() - t;
     };
-    type Run = { ms: number; history: number; local: number; phases: string };
-    const auditOnce = async (path: string): Promise<Run> => {
+    const auditOnce = async (path: string): Promise<AuditRun> => {
       const t = performance.now();
       const r = await runAudit({ baseUrl: s.directBase, mirrorPath: path });
       const ms = performance.now() - t;
-      return {
-        ms,
-        history: r.summary.phasesMs?.history ?? 0,
-        // everything but fetching from the server: the part of the audit the mirror can change
-        local: ms - (r.summary.phasesMs?.fetch ?? 0),
-        phases: JSON.stringify(r.summary.phasesMs),
-      };
+      const p = r.summary.phasesMs;
+      return { ms, phases: p ?? { fetch: 0, verify: 0, history: 0, checks: 0, record: 0 } };
     };
-    // warm-up (server caches, JIT), then per point: 3 audits on a fresh empty mirror interleaved
-    // with 3 audits on the series mirror (same conditions), medians compared
+    // warm-up (server caches, JIT)
     for (let i = 0; i < 2; i++) {
       traffic();
       await auditOnce(join(dir, `warm-${i}.db`));
     }
-    console.log(`series: ${pools} pools, ${SWAPS_PER_MIN} swaps/min`);
+    console.log(
+      `series: ${pools} pools, ${SWAPS_PER_MIN} swaps/min, ${SERIES_AUDITS} audits per point on each mirror (load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')})`,
+    );
     const path = join(dir, 'series.db');
     let recorded = 0;
     let emptyN = 0;
@@ -145,34 +180,78 @@ async function benchSeries(): Promise<void> {
     for (const n of SERIES) {
       const mirror = openMirror(path);
       try {
+        const store = wrapSqliteMirror(mirror);
+        // time the record step (the rest of takeSnapshot is fetch, then verify)
+        const timed = new Proxy(store, {
+          get(target, key, receiver) {
+            const v = Reflect.get(target, key, receiver);
+            if (key !== 'recordSnapshot' || typeof v !== 'function') return v;
+            return async (...args: unknown[]) => {
+              const t = performance.now();
+              try {
+                return await v.apply(target, args);
+              } finally {
+                build.record += performance.now() - t;
+              }
+            };
+          },
+        });
         while (recorded < n) {
           traffic();
-          await takeSnapshot({ mirror: wrapSqliteMirror(mirror), baseUrl: s.directBase, types });
+          const t = performance.now();
+          let fetched = t;
+          await takeSnapshot({
+            mirror: timed,
+            baseUrl: s.directBase,
+            types,
+            onProgress: (p) => {
+              if (p.step === 'verifying contracts') fetched = performance.now();
+            },
+          });
+          const end = performance.now();
+          build.n += 1;
+          build.fetch += fetched - t;
+          build.verify += end - fetched;
           recorded += 1;
+          if (build.n % SERIES_EVERY === 0) {
+            build.verify -= build.record; // the record step ran inside "verify" above
+            console.log(`series: building: ${build.line(recorded)}; load ${loadavg()[0]?.toFixed(2)}`);
+            Object.assign(build, { n: 0, traffic: 0, fetch: 0, verify: 0, record: 0 });
+          }
         }
       } finally {
         mirror.close();
       }
-      const runs: Run[] = [];
-      const empties: Run[] = [];
-      for (let i = 0; i < 3; i++) {
+      const runs: AuditRun[] = [];
+      const empties: AuditRun[] = [];
+      for (let i = 0; i < SERIES_AUDITS; i++) {
         traffic();
         empties.push(await auditOnce(join(dir, `empty-${emptyN++}.db`)));
         traffic();
         runs.push(await auditOnce(path));
         recorded += 1; // the audit recorded its snapshot
       }
-      const median = (xs: Run[]) =>
-        xs.sort((a, b) => a.ms - b.ms)[1] ?? { ms: 0, history: 0, local: 0, phases: '' };
-      const mid = median(runs);
-      const empty = median(empties);
-      const localMedian = (xs: Run[]) => xs.map((x) => x.local).sort((a, b) => a - b)[1] ?? 0;
-      const localRatio = localMedian(runs) / Math.max(1e-9, localMedian(empties));
+      const mid = median(runs.map((r) => r.ms));
+      const empty = median(empties.map((r) => r.ms));
+      const local = (r: AuditRun): number => r.ms - r.phases.fetch;
+      const localRatio = median(runs.map(local)) / Math.max(1e-9, median(empties.map(local)));
       const m = openMirror(path);
       const st = computeMirrorStats(m);
       m.close();
+      const list = (xs: readonly AuditRun[]): string => xs.map((r) => fmtMs(r.ms)).join(', ');
       console.log(
-        `series: ${n} snapshots (${st.snapshots} recorded, ${((performance.now() - t0) / 1000).toFixed(0)} s so far): audit ${mid.ms.toFixed(0)} ms (phases ${mid.phases}) vs empty mirror ${empty.ms.toFixed(0)} ms (phases ${empty.phases}): ratio ${(mid.ms / empty.ms).toFixed(2)} (goal ≤ 1.2 at 1,000); without the fetch phase (server time, noise under load) ${localMedian(runs).toFixed(0)} vs ${localMedian(empties).toFixed(0)} ms: ratio ${localRatio.toFixed(2)}; mirror ${st.fileBytes} bytes = ${Math.round(st.fileBytes / (pools * st.snapshots))} bytes per pool per snapshot with every raw response kept`,
+        `series: ${n} snapshots (${st.snapshots} recorded, ${((performance.now() - t0) / 1000).toFixed(0)} s so far, ${new Date().toISOString()}, load ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')})`,
+      );
+      console.log(
+        `  audits with the series mirror: ${list(runs)} ms; median ${fmtMs(mid)} ms; median phases ${medianPhases(runs)} ms`,
+      );
+      console.log(
+        `  audits with an empty mirror:   ${list(empties)} ms; median ${fmtMs(empty)} ms; median phases ${medianPhases(empties)} ms`,
+      );
+      console.log(
+        `  ratio ${(mid / empty).toFixed(2)} (goal ≤ 1.2 at 1,000); without the fetch phase (the server's response time, which the mirror does not change) ${fmtMs(median(runs.map(local)))} vs ${fmtMs(median(empties.map(local)))} ms: ratio ${localRatio.toFixed(2)}; mirror ${st.fileBytes} bytes = ${Math.round(st.fileBytes / (pools * st.snapshots))} bytes per pool per snapshot with every raw response kept`,
       );
     }
     if (SERIES.length > 0) {

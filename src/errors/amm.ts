@@ -19,7 +19,9 @@ export type AmmErrorCode =
   /** the sell amount does not cover the Connect and network fees taken from it */
   | 'AMM_AMOUNT_BELOW_FEES'
   /** a candle period or time window is not a positive integer */
-  | 'AMM_INVALID_PERIOD';
+  | 'AMM_INVALID_PERIOD'
+  /** a swap-event index query that needs exact sums on an index that is not exact (scan its events instead) */
+  | 'AMM_EVENT_INDEX_INEXACT';
 
 export class AmmError extends ReserveAuditError {
   override name = 'AmmError';

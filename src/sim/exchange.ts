@@ -3,6 +3,7 @@
  * (src/server/routes, src/server/ws). Routes read state ONLY through `ExchangeView`; the simulation
  * interface (api-decisions §5) acts through `ExchangeSimulation`. The clock is injected.
  */
+import type { SwapEventLog } from '../core/amm/swap-event-index.js';
 import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
 
 export interface ExchangeView {
@@ -23,6 +24,8 @@ export interface ExchangeView {
   swapEvents(fromMs: number, toMs: number): readonly SwapEvent[];
   /** unique traders with a swap in [fromMs, toMs) */
   countTraders(fromMs: number, toMs: number): number;
+  /** the swap events with their window indexes (O(log n) sums, counts and extremes per window) */
+  swapEventLog(): SwapEventLog;
   /** archived + active reserve contracts of a pool, newest first (history; for tests and the mirror) */
   reserveHistory(poolId: string, limit: number): readonly PoolState[];
   /** subscribe to ledger changes (swaps, liquidity); returns an unsubscribe function */

@@ -13,7 +13,8 @@
  * modules (execute-transfer.ts, liquidity-ops.ts) work on, and the `SimulatedExchange`
  * (simulated-exchange.ts) that the traffic generator (traffic.ts) drives; none of them imports this.
  */
-import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token } from '../core/amm/types.js';
+import { SwapEventIndex } from '../core/amm/swap-event-index.js';
+import type { Amount, ExchangePolicy, PoolState, Token } from '../core/amm/types.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
@@ -88,10 +89,10 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
   const poolMap = new Map(opened.pools.map((p) => [p.poolId, p]));
   let poolList: readonly PoolState[] | null = null;
   let tradableById: Map<string, Token[]> | null = null;
-  const events: SwapEvent[] = opened.events;
+  const events = new SwapEventIndex(opened.events);
   let lastMs = opened.lastLedgerMs;
   let lastMicros = opened.lastMicros;
-  let eventSeq = events.length === 0 ? 0 : events[events.length - 1]!.seq;
+  let eventSeq = opened.events.length === 0 ? 0 : opened.events[opened.events.length - 1]!.seq;
   let updateSeq = store.maxLedgerUpdateSeq();
   let pinnedMs: number | null = null;
   const listeners = new Set<(c: ExchangeChange) => void>();
@@ -179,7 +180,7 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
       if (ms > lastMs) lastMs = ms;
     },
     commitEvents: (evs) => {
-      for (const e of evs) events.push(e);
+      for (const e of evs) events.append(e);
     },
     emit: (change) => {
       for (const l of listeners) {
@@ -192,17 +193,6 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     },
   };
 
-  const lowerBound = (tsMs: number): number => {
-    let lo = 0;
-    let hi = events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (events[mid]!.tsMs < tsMs) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-
   const exchange: SimulatedExchange = {
     rng: o.rng,
     nowMs: () => Math.max(o.clock.nowMs(), lastMs),
@@ -213,13 +203,9 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     swapParty: () => market.swapParty,
     ccUsdPrice: (): Amount => computeReferencePrice(market.ccUsdPrice, exchange.nowMs()),
     ccUsdPriceAt: (tsMs) => computeReferencePrice(market.ccUsdPrice, tsMs),
-    swapEvents: (fromMs, toMs) => (toMs <= fromMs ? [] : events.slice(lowerBound(fromMs), lowerBound(toMs))),
-    countTraders: (fromMs, toMs) => {
-      const seen = new Set<string>();
-      for (let i = lowerBound(fromMs); i < events.length && events[i]!.tsMs < toMs; i++)
-        seen.add(events[i]!.trader);
-      return seen.size;
-    },
+    swapEvents: (fromMs, toMs) => events.slice(fromMs, toMs),
+    countTraders: (fromMs, toMs) => events.countTraders(fromMs, toMs),
+    swapEventLog: () => events,
     reserveHistory: (poolId, limit) => {
       const current = ctx.pool(poolId);
       return store.listReserveContracts(poolId, limit).map((c) => ({

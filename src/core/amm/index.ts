@@ -25,6 +25,15 @@ export {
   parseTickerId,
 } from './market-symbol.js';
 export {
+  computeAverageExecutionSecondsFromLog,
+  computePairActivityFromLog,
+  computeStatsFromLog,
+  computeTickersFromLog,
+  computeVolumeWindowFromLog,
+  type StatsFromLogInput,
+  type TickersFromLogInput,
+} from './market-windows.js';
+export {
   computeOrderbook,
   computeOrderbookLevels,
   computeOrderbookNumbers,
@@ -66,6 +75,13 @@ export {
   type StatsInput,
 } from './stats.js';
 export {
+  formatScaledAmount,
+  type PoolWindowActivity,
+  SwapEventIndex,
+  type SwapEventLog,
+  type SwapWindowTotals,
+} from './swap-event-index.js';
+export {
   computeCcReserve,
   computeFeeSplit,
   computeMidPrice,
@@ -97,7 +113,9 @@ export {
   computePairGroups,
   computePairs,
   computeTickers,
+  computeTickersWith,
   DAY_MS,
+  type PairActivity,
   type PairGroup,
   type TickersInput,
 } from './tickers.js';

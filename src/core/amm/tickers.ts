@@ -72,13 +72,23 @@ export interface TickersInput {
   readonly nowMs: number;
 }
 
+/** What the tickers take from a pair's events: sums, count, high and low. */
+export interface PairActivity {
+  readonly baseVolume: Dec;
+  readonly quoteVolume: Dec;
+  readonly volumeCc: Dec;
+  readonly high: Dec | null;
+  readonly low: Dec | null;
+  readonly count: number;
+}
+
 /** Sums, high and low of a pair's events in [fromMs, toMs). high/low are of `priceAfter` (mid after each swap). */
 export function computePairActivity(
   events: readonly SwapEvent[],
   poolIds: ReadonlySet<string>,
   fromMs: number,
   toMs: number,
-): { baseVolume: Dec; quoteVolume: Dec; volumeCc: Dec; high: Dec | null; low: Dec | null; count: number } {
+): PairActivity {
   let baseVolume = ZERO;
   let quoteVolume = ZERO;
   let volumeCc = ZERO;
@@ -106,7 +116,6 @@ export function computePairActivity(
  * Each value is the nearest JSON number to the exact decimal.
  */
 export function computeTickers(x: TickersInput): AggregatorTicker[] {
-  const ccUsd = toDec(x.ccUsdPrice, 'ccUsdPrice');
   const groups = computePairGroups(x.pools, x.cc);
   // one pass over the events: each pair's own events, in their original order (the same sums as
   // filtering all events per pair, without O(pairs × events) work on a long history)
@@ -121,11 +130,35 @@ export function computeTickers(x: TickersInput): AggregatorTicker[] {
     const i = groupOfPool.get(e.poolId);
     if (i !== undefined) eventsOf[i]?.push(e);
   }
+  return computeTickersWith(
+    x,
+    (ids, fromMs, toMs, i) => computePairActivity(eventsOf[i] ?? [], ids, fromMs, toMs),
+    groups,
+  );
+}
+
+/**
+ * The tickers with each pair's activity over [now − 24 h, now) taken from `activityOf` (the pair's
+ * pool ids, the window, the pair's index in `groups`): computeTickers scans the events,
+ * computeTickersFromLog (market-windows.ts) asks the swap-event index.
+ */
+export function computeTickersWith(
+  x: Omit<TickersInput, 'events'>,
+  activityOf: (
+    poolIds: ReadonlySet<string>,
+    fromMs: number,
+    toMs: number,
+    groupIndex: number,
+  ) => PairActivity,
+  groups: readonly PairGroup[] = computePairGroups(x.pools, x.cc),
+): AggregatorTicker[] {
+  const ccUsd = toDec(x.ccUsdPrice, 'ccUsdPrice');
+  const from = x.nowMs - DAY_MS;
   return groups.map((g, i) => {
     const mid = computeMidPriceExact(g.deepest);
     const fee = toDec(g.deepest.feeRate, 'feeRate');
     const ids = new Set(g.pools.map((p) => p.poolId));
-    const act = computePairActivity(eventsOf[i] ?? [], ids, from, x.nowMs);
+    const act = activityOf(ids, from, x.nowMs, i);
     let tvl = ZERO;
     for (const p of g.pools) if (p.active) tvl = tvl.add(computeTvlCc(p, x.cc));
     return {

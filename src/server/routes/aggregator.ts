@@ -9,9 +9,10 @@
  * (values, `Age`) with two fields added; without it the body is exactly the live one.
  */
 import { formatTickerId } from '../../core/amm/market-symbol.js';
+import { computeTickersFromLog } from '../../core/amm/market-windows.js';
 import { computeOrderbook, parseOrderbookDepth } from '../../core/amm/orderbook.js';
 import { findDeepestPool } from '../../core/amm/route.js';
-import { computePairs, computeTickers, DAY_MS } from '../../core/amm/tickers.js';
+import { computePairs } from '../../core/amm/tickers.js';
 import type { PoolState } from '../../core/amm/types.js';
 import type {
   AggregatorOrderbookResponse,
@@ -65,9 +66,9 @@ export function aggregatorTickers(deps: RouteDeps, ctx: RequestContext): Reply {
     CACHE_SECONDS.aggregatorTickers,
     (): AggregatorTickersResponse => {
       const snap = poolSnapshot(deps);
-      const tickers = computeTickers({
+      const tickers = computeTickersFromLog({
         pools: snap.all,
-        events: deps.exchange.swapEvents(snap.atMs - DAY_MS, snap.atMs),
+        log: deps.exchange.swapEventLog(),
         cc: deps.exchange.cc(),
         ccUsdPrice: deps.exchange.ccUsdPrice(),
         nowMs: snap.atMs,

@@ -2,15 +2,16 @@
  * GET /stats (public-api.md "Statistics", api-decisions §5) and the average execution time that
  * POST /connect/quote reports as `estimated_time_seconds` (api-decisions §4: /stats
  * swap_performance.avg_speed; "12.00" without history — the default lives in the quote core).
- * Both come from one 60-second window of the last 90 days of swap events. `pool_tvl` is the
+ * Both come from one 60-second window of the last 90 days of swap events, read from the swap-event
+ * index (O(log n) per window: the cost does not grow with the history). `pool_tvl` is the
  * exception (docs/decisions/server.md "Caching"): it is computed from the shared 5-second pool
  * snapshot — the one /pools/proof serves — and names it (`pool_tvl.updated_at` = the snapshot's
  * `updated_at`), so a verifier knows exactly which proven state the total describes; the reply is
  * therefore cached for the pool snapshot's 5 s.
  */
 import {
-  computeAverageExecutionSeconds,
-  computeStats,
+  computeAverageExecutionSecondsFromLog,
+  computeStatsFromLog,
   computeTotalTvlCc,
   DAY_MS,
 } from '../../core/amm/index.js';
@@ -28,11 +29,10 @@ interface StatsBundle {
 function statsBundle(deps: RouteDeps): StatsBundle {
   return deps.memo.get('stats', CACHE_SECONDS.stats * 1000, () => {
     const now = deps.clock.nowMs();
-    const events = deps.exchange.swapEvents(now - 90 * DAY_MS, now);
-    const recent = events.filter((e) => e.tsMs >= now - 30 * DAY_MS);
-    const avgExecutionSeconds = computeAverageExecutionSeconds(recent);
-    const stats = computeStats({
-      events,
+    const log = deps.exchange.swapEventLog();
+    const avgExecutionSeconds = computeAverageExecutionSecondsFromLog(log, now - 30 * DAY_MS, now);
+    const stats = computeStatsFromLog({
+      log,
       pools: deps.exchange.pools(),
       cc: deps.exchange.cc(),
       nowMs: now,

@@ -3,9 +3,10 @@
  * the half-open window [start_time, end_time). Defaults: end = now, start = end − 24 h. Max 32 days.
  * Timestamps: ISO 8601 with `Z` or `±hh:mm` and optional fractional seconds (see core/wire/timestamp.ts);
  * responses in `+00:00`. Caching: a closed window (end ≤ now) is immutable → 1 hour; the default
- * rolling window and windows reaching into the future → 30 seconds.
+ * rolling window and windows reaching into the future → 30 seconds. The totals come from the
+ * swap-event index's prefix sums: O(log n) per window, whatever its length or the history's.
  */
-import { computeVolumeWindow, DAY_MS } from '../../core/amm/index.js';
+import { computeVolumeWindowFromLog, DAY_MS } from '../../core/amm/index.js';
 import { formatApiTimestamp, parseQueryTimestamp } from '../../core/wire/timestamp.js';
 import type { VolumeResponse } from '../../core/wire/volume.js';
 import { RequestRejectedError } from '../../errors/server.js';
@@ -32,12 +33,11 @@ function readTime(ctx: RequestContext, name: string): number | undefined {
 }
 
 function body(deps: RouteDeps, startMs: number, endMs: number): VolumeResponse {
-  const events = deps.exchange.swapEvents(startMs, endMs);
   return {
     data: {
       start_time: formatApiTimestamp(startMs),
       end_time: formatApiTimestamp(endMs),
-      ...computeVolumeWindow({ events, startMs, endMs }),
+      ...computeVolumeWindowFromLog(deps.exchange.swapEventLog(), startMs, endMs),
     },
   };
 }

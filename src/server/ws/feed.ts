@@ -12,7 +12,7 @@ import {
   computeBarStart,
   computeCandles,
   computeMidPriceExact,
-  computePairActivity,
+  computePairActivityFromLog,
   DAY_MS,
   Dec,
   findDeepestPool,
@@ -152,13 +152,14 @@ export class MarketFeed {
     const all = this.#ex.pools();
     const deepest = findDeepestPool(findMarketPools(all, symbol), this.#ex.cc());
     const ids = new Set(all.filter((p) => formatPoolMarketSymbol(p) === symbol).map((p) => p.poolId));
-    const events = this.#events(now - DAY_MS, now + 1);
-    const act = computePairActivity(events, ids, now - DAY_MS, now + 1);
+    // the swap-event index: O(log n) per pool, whatever the length of the history
+    const log = this.#ex.swapEventLog();
+    const act = computePairActivityFromLog(log, ids, now - DAY_MS, now + 1);
     const mid = deepest === null ? null : computeMidPriceExact(deepest);
     const fee = deepest === null ? new Dec(0) : toDec(deepest.feeRate);
     let change = formatAmount('0');
     if (mid !== null) {
-      const first = events.find((e) => ids.has(e.poolId));
+      const first = log.firstEvent(ids, now - DAY_MS, now + 1);
       const ref = first === undefined ? null : toDec(first.priceAfter);
       if (ref?.gt(0)) change = formatAmount(mid.div(ref).sub(1));
     }

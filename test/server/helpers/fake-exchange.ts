@@ -3,6 +3,7 @@
  * createExchange). Seeded with the mainnet-like identifiers of api-decisions §2. `swap()` moves a
  * pool's reserves along x·y = k (no fee; enough to drive the routes) and emits an ExchangeChange.
  */
+import { SwapEventIndex } from '../../../src/core/amm/swap-event-index.js';
 import type { ExchangePolicy, PoolState, SwapEvent, Token } from '../../../src/core/amm/types.js';
 import type { ExchangeChange, ExchangeView } from '../../../src/sim/exchange.js';
 
@@ -101,6 +102,7 @@ export function createFakeExchange(startMs: number = T0): FakeExchange {
     pool('1002', FOO, CC, '100.0000000000', '2000.0000000000', '0.01', 4),
   ];
   const events: SwapEvent[] = [];
+  const log = new SwapEventIndex();
   const listeners = new Set<(c: ExchangeChange) => void>();
   let seq = 0;
   const ex: FakeExchange = {
@@ -114,6 +116,7 @@ export function createFakeExchange(startMs: number = T0): FakeExchange {
     swapEvents: (from, to) => events.filter((e) => e.tsMs >= from && e.tsMs < to),
     countTraders: (from, to) =>
       new Set(events.filter((e) => e.tsMs >= from && e.tsMs < to).map((e) => e.trader)).size,
+    swapEventLog: () => log,
     reserveHistory: (poolId) => pools.filter((p) => p.poolId === poolId),
     onChange(listener) {
       listeners.add(listener);
@@ -172,6 +175,7 @@ export function createFakeExchange(startMs: number = T0): FakeExchange {
         executionSeconds: '11.50',
       };
       events.push(e);
+      log.append(e);
       for (const l of listeners) l({ type: 'swap', events: [e], pools: [next] });
       return e;
     },
