@@ -1,7 +1,7 @@
 /**
  * Benchmark of contract-ID verification (spec/contract-id.md §1–§6) on the real blob vectors:
  * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
- * (decode + verify) and of verifyContractIdFast (issue 11: one pass from the blob, V10/V11),
+ * (decode + verify) and of verifyContractIdFast (issue 11: one pass from the blob for V10/V11, V12 from the decoded argument),
  * against the raw SHA-256 floor over exactly the same preimages
  * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
  *
@@ -158,7 +158,7 @@ console.log(
   `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
-  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast (one pass from base64; V12 falls back); fastNative = the same with the edge native base64 decoder (src/io/node-base64.ts)',
+  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast (one pass from base64 for V10/V11; V12 decoded without a private copy, typed through the per-template memo); fastNative = the same with the edge native base64 decoder (src/io/node-base64.ts)',
 );
 console.log(
   'sha node / sha noble = SHA-256 of the same two preimages only; ratio = verifyDecoded / sha node; ratioBlob = verifyBlob / sha node; ratioFast = fastBlob / sha node; ratioNative = fastNative / sha node\n',

@@ -5,10 +5,11 @@
  * check. Shared by the in-process path and the worker threads (./replay-worker.ts), so both give
  * the same findings; never throws for a bad blob (a finding says what went wrong).
  */
-import { type Finding, makeFinding } from '../core/audit/index.js';
+import { type Finding, makeFinding, type TemplateIdentity } from '../core/audit/index.js';
 import { compareReserveAmounts } from '../core/proof/compare-fields.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { hasProofReason, type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
+import { verifyReserveProofFast } from '../core/proof/reserve-proof-fast.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import { sha256Node } from '../io/node-sha256.js';
 import { batchBlob, type ContractBatch } from '../io/store/index.js';
@@ -113,13 +114,58 @@ export function computeReplayFindings(k: StoredContractInput, proof: ReserveProo
           reserveB: proof.provenFields.reserveB,
           totalLpSupply: proof.provenFields.totalLpSupply,
           createdAtMicros: proof.createdAtMicros,
-          template: `${t.packageId}:${t.packageName}:${t.moduleName}:${t.entityName}`,
+          template: templateKeyOf(t),
         };
   return { findings: f, proven };
 }
 
-/** Re-verifies one stored contract against its blob. */
+/** `packageId:packageName:module:entity` per template identity (the fast path reuses identities). */
+const TEMPLATE_KEYS = new WeakMap<TemplateIdentity, string>();
+
+function templateKeyOf(t: TemplateIdentity): string {
+  let k = TEMPLATE_KEYS.get(t);
+  if (k === undefined) {
+    k = `${t.packageId}:${t.packageName}:${t.moduleName}:${t.entityName}`;
+    TEMPLATE_KEYS.set(t, k);
+  }
+  return k;
+}
+
+/**
+ * Re-verifies one stored contract against its blob: the proof step's fast path answers a clean
+ * pass whose recorded values agree (no findings); anything else takes the full proof step, whose
+ * reasons make the findings. `blobIsPrivate`: nobody writes to `k.blob` meanwhile (a batch's).
+ */
 export function replayStoredContract(
+  k: StoredContractInput,
+  types: TypeEnv,
+  profile: ReserveProfile,
+  blobIsPrivate = false,
+): ReplayedContractResult {
+  const fast = verifyReserveProofFast({
+    contractId: k.contractId,
+    blob: k.blob,
+    types,
+    profile,
+    sha256: sha256Node,
+    blobIsPrivate,
+  });
+  if (fast !== null && compareReserveAmounts(fast.fields, k).length === 0)
+    return {
+      findings: [],
+      proven: {
+        reserveA: fast.fields.reserveA,
+        reserveB: fast.fields.reserveB,
+        totalLpSupply: fast.fields.totalLpSupply,
+        createdAtMicros: fast.createdAtMicros,
+        template: templateKeyOf(fast.template),
+      },
+    };
+  return replayStoredContractFull(k, types, profile);
+}
+
+/** Re-verifies one stored contract with the full proof step (the reference for the fast path). */
+export function replayStoredContractFull(
   k: StoredContractInput,
   types: TypeEnv,
   profile: ReserveProfile,
@@ -153,6 +199,8 @@ export function replayContractBatch(
       },
       types,
       profile,
+      // the batch owns its buffer and nobody writes to it
+      true,
     );
   return out;
 }

@@ -3,3 +3,4 @@ export * from './compare-fields.js';
 export * from './evidence.js';
 export * from './profile.js';
 export * from './reserve-proof.js';
+export * from './reserve-proof-fast.js';

@@ -182,12 +182,16 @@ export type ExtractResult =
   | { readonly ok: true; readonly value: ProvenFields }
   | { readonly ok: false; readonly reason: string };
 
-function locate(
-  fields: readonly Value[],
+/**
+ * The index of a role's field in the create argument's record (label first, when the labels are
+ * known), or the reason it cannot be located — independent of the blob, so it can be computed
+ * once per template (./reserve-proof-fast.ts).
+ */
+export function locateFieldIndex(
   role: FieldRole,
   l: FieldLocator,
   labels: readonly string[] | null,
-): Value | string {
+): number | string {
   let index = l.position;
   if (l.label !== null && labels !== null) {
     const byLabel = labels.indexOf(l.label);
@@ -198,13 +202,36 @@ function locate(
   }
   if (index === null)
     return `field "${l.label}" (${role}) has no position and no type information (pass --types or --dar)`;
+  return index;
+}
+
+function locate(
+  fields: readonly Value[],
+  role: FieldRole,
+  l: FieldLocator,
+  labels: readonly string[] | null,
+): Value | string {
+  const index = locateFieldIndex(role, l, labels);
+  if (typeof index === 'string') return index;
   const v = fields[index];
   if (v === undefined)
     return `${role} at position ${index} is beyond the ${fields.length} fields of the create argument`;
   return v;
 }
 
-function readInstrument(v: Value): TokenKey | null {
+/** The ProvenFields property each role fills. */
+export const PROVEN_FIELD_KEYS: Readonly<Record<FieldRole, keyof ProvenFields>> = {
+  pool_id: 'poolId',
+  token_a: 'tokenA',
+  token_b: 'tokenB',
+  reserve_a: 'reserveA',
+  reserve_b: 'reserveB',
+  total_lp_supply: 'totalLpSupply',
+  fee_rate: 'feeRate',
+};
+
+/** An InstrumentId record {admin: Party, id: Text} as a token key, or null. */
+export function readInstrument(v: Value): TokenKey | null {
   if (v.kind !== 'record' || v.fields.length !== 2) return null;
   const [admin, id] = v.fields;
   if (admin?.kind !== 'party' || id?.kind !== 'text') return null;
@@ -222,29 +249,20 @@ export function extractProvenFields(
 ): ExtractResult {
   if (createArg.kind !== 'record') return { ok: false, reason: 'the create argument is not a record' };
   const out: Record<string, unknown> = { poolId: null, tokenA: null, tokenB: null, feeRate: null };
-  const keys: Record<FieldRole, string> = {
-    pool_id: 'poolId',
-    token_a: 'tokenA',
-    token_b: 'tokenB',
-    reserve_a: 'reserveA',
-    reserve_b: 'reserveB',
-    total_lp_supply: 'totalLpSupply',
-    fee_rate: 'feeRate',
-  };
   for (const [role, l] of Object.entries(tp.fields) as [FieldRole, FieldLocator][]) {
     const v = locate(createArg.fields, role, l, labels);
     if (typeof v === 'string') return { ok: false, reason: v };
     if (l.type === 'Numeric') {
       if (v.kind !== 'numeric') return { ok: false, reason: `${role} is a ${v.kind}, expected a Numeric` };
-      out[keys[role]] = v.value;
+      out[PROVEN_FIELD_KEYS[role]] = v.value;
     } else if (l.type === 'Text') {
       if (v.kind !== 'text') return { ok: false, reason: `${role} is a ${v.kind}, expected Text` };
-      out[keys[role]] = v.value;
+      out[PROVEN_FIELD_KEYS[role]] = v.value;
     } else {
       const t = readInstrument(v);
       if (t === null)
         return { ok: false, reason: `${role} is not an InstrumentId record {admin: Party, id: Text}` };
-      out[keys[role]] = t;
+      out[PROVEN_FIELD_KEYS[role]] = t;
     }
   }
   return { ok: true, value: out as unknown as ProvenFields };
