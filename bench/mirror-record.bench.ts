@@ -6,7 +6,9 @@
  * mirror, and prints:
  * - the time of the record phase alone (MirrorStore.recordSnapshot: one transaction) around
  *   snapshot N for N in BENCH_RECORD_MARKS ("10,100,500"; median of the 5 snapshots ending at N),
- *   and its ratio to the first mark: flat means the write path does not grow with the file;
+ *   wall and CPU (user + system of this process: less sensitive to other jobs on the machine; the
+ *   SQLite write path is synchronous), and their ratios to the first mark: flat means the write
+ *   path does not grow with the file;
  * - after `mirror prune --keep-raw 0` and VACUUM, bytes per pool per snapshot and the bytes of
  *   every table and index (SQLite's dbstat), and a month of 30 s snapshots at that rate.
  * BENCH_RECORD_KEEP=<path> keeps the mirror there. The demo exchange's rate:
@@ -60,29 +62,36 @@ try {
   const mirror = openMirror(path);
   const inner = wrapSqliteMirror(mirror);
   const recordMs: number[] = [];
+  const recordCpuMs: number[] = [];
   const store: MirrorStore = new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop !== 'recordSnapshot') return Reflect.get(target, prop, receiver);
       return async (...args: Parameters<MirrorStore['recordSnapshot']>) => {
         const t = performance.now();
+        const cpu = process.cpuUsage();
         const r = await target.recordSnapshot(...args);
+        const used = process.cpuUsage(cpu);
         recordMs.push(performance.now() - t);
+        recordCpuMs.push((used.user + used.system) / 1000);
         return r;
       };
     },
   });
   console.log(`record: ${pools} pools, ${SWAPS_PER_MIN} swaps/min, 30 s between snapshots`);
   const first: number[] = [];
+  const firstCpu: number[] = [];
   for (let n = 1; n <= SNAPSHOTS; n++) {
     for (let i = 0; i < SWAPS_PER_MIN / 2; i++) simulateRandomSwap(s.ex, rng);
     s.clock.advanceMs(30_000);
     await takeSnapshot({ mirror: store, baseUrl: s.directBase, types });
     if (MARKS.includes(n)) {
       const m = median(recordMs.slice(-5));
+      const cpu = median(recordCpuMs.slice(-5));
       if (first.length === 0) first.push(m);
+      if (firstCpu.length === 0) firstCpu.push(cpu);
       const st = computeMirrorStats(mirror);
       console.log(
-        `record: snapshot ${n}: record phase ${m.toFixed(1)} ms (median of the last 5; ×${(m / (first[0] ?? m)).toFixed(2)} of snapshot ${MARKS[0]}), file ${st.fileBytes} bytes, ${st.contracts} contracts; load ${loadavg()[0]?.toFixed(2)}`,
+        `record: snapshot ${n}: record phase ${m.toFixed(1)} ms wall (median of the last 5; ×${(m / (first[0] ?? m)).toFixed(2)} of snapshot ${MARKS[0]}), ${cpu.toFixed(1)} ms CPU (×${(cpu / (firstCpu[0] ?? cpu)).toFixed(2)}), file ${st.fileBytes} bytes, ${st.contracts} contracts; load ${loadavg()[0]?.toFixed(2)}`,
       );
     }
   }
