@@ -97,8 +97,14 @@ describeBackends('compact observations', (backend) => {
 
   it('reads the same as the full rows a mirror from before schema 4 holds', async () => {
     const compact = await readObservations(t.store);
+    // schema 5: proof reserves equal to the row's reserves are stored NULL
+    expect(
+      await t.count('observations WHERE contract_key IS NOT NULL AND proof_reserve_a IS NULL'),
+    ).toBeGreaterThan(0);
     await t.exec(
       `UPDATE observations SET
+         proof_reserve_a = coalesce(proof_reserve_a, CASE WHEN contract_key IS NOT NULL THEN reserve_a END),
+         proof_reserve_b = coalesce(proof_reserve_b, CASE WHEN contract_key IS NOT NULL THEN reserve_b END),
          state_contract_id = CASE WHEN state_is_contract
            THEN (SELECT c.contract_id FROM contracts c WHERE c.ckey = observations.contract_key) ELSE state_contract_id END,
          state_is_contract = ${backend === 'sqlite' ? '0' : 'false'},
@@ -108,6 +114,7 @@ describeBackends('compact observations', (backend) => {
     );
     expect(await t.count('observations WHERE state_is_contract')).toBe(0);
     expect(await t.count('observations WHERE blob_sha256 IS NULL')).toBe(0);
+    expect(await t.count('observations WHERE contract_key IS NOT NULL AND proof_reserve_a IS NULL')).toBe(0);
     expect(await readObservations(t.store)).toEqual(compact);
   });
 });

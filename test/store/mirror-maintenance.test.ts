@@ -95,6 +95,8 @@ describe('mirror stats and prune', () => {
         for (const c of contracts) setRaw.run(c.blob, c.contractId);
         db.exec(`DELETE FROM blob_dictionaries;
           UPDATE observations SET
+            proof_reserve_a = coalesce(proof_reserve_a, CASE WHEN contract_key IS NOT NULL THEN reserve_a END),
+            proof_reserve_b = coalesce(proof_reserve_b, CASE WHEN contract_key IS NOT NULL THEN reserve_b END),
             state_contract_id = CASE WHEN state_is_contract
               THEN (SELECT c.contract_id FROM contracts c WHERE c.ckey = observations.contract_key) ELSE state_contract_id END,
             state_is_contract = 0,

@@ -9,6 +9,20 @@
  * migrations/005-contract-keys.ts) and the contract ID is read from the contract row.
  */
 
+/**
+ * `proof_reserve_a` / `_b` of the observation row aliased `o`, as the proof published them: from
+ * schema 5 a row with a proof stores NULL when they equal the row's `reserve_a` / `_b`
+ * (`computeProofReserveOmission`); a row without a proof has neither.
+ */
+export function computeProofReserveColumn(side: 'a' | 'b', o = 'o'): string {
+  return `coalesce(${o}.proof_reserve_${side}, CASE WHEN ${o}.contract_key IS NOT NULL THEN ${o}.reserve_${side} END)`;
+}
+
+/** What a new observation stores for a proof reserve: null when it equals the row's reserve (rebuilt on read). */
+export function computeProofReserveOmission(proof: string | null, observed: string | null): string | null {
+  return proof !== null && proof === observed ? null : proof;
+}
+
 /** The contract ID of the observation row aliased `o` (NULL when it had no proof) */
 export function computeContractIdColumn(o = 'o'): string {
   return `(SELECT ok.contract_id FROM contracts ok WHERE ok.ckey = ${o}.contract_key)`;

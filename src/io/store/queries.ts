@@ -10,6 +10,7 @@ import {
   computeBlobSha256Column,
   computeContractIdColumn,
   computeLedgerCreatedAtColumn,
+  computeProofReserveColumn,
   computeStateContractIdColumn,
 } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
@@ -24,8 +25,9 @@ import type {
 /** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
 export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, ${computeContractIdColumn()} AS contract_id,
   ${computeStateContractIdColumn()} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
-  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms, o.proof_reserve_a,
-  o.proof_reserve_b, ${computeBlobSha256Column()} AS blob_sha256`;
+  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms,
+  ${computeProofReserveColumn('a')} AS proof_reserve_a, ${computeProofReserveColumn('b')} AS proof_reserve_b,
+  ${computeBlobSha256Column()} AS blob_sha256`;
 
 type Row = Record<string, unknown>;
 

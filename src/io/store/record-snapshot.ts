@@ -17,7 +17,11 @@ import { StoreError } from '../../errors/store.js';
 import { encodeStoredBlob } from './blob-codec.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
-import { type ContractRowValues, computeObservationOmissions } from './observation-columns.js';
+import {
+  type ContractRowValues,
+  computeObservationOmissions,
+  computeProofReserveOmission,
+} from './observation-columns.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
@@ -263,6 +267,8 @@ export function recordSnapshot(
         rc?.ledger_created_at ?? null,
         row,
       );
+      const reserveA = s?.reserve_a ?? rc?.reserve_a ?? null;
+      const reserveB = s?.reserve_b ?? rc?.reserve_b ?? null;
       insObs.run(
         snapshotId,
         poolId,
@@ -270,16 +276,20 @@ export function recordSnapshot(
         row?.ckey ?? null,
         compact.stateContractId,
         s?.symbol ?? null,
-        s?.reserve_a ?? rc?.reserve_a ?? null,
-        s?.reserve_b ?? rc?.reserve_b ?? null,
+        reserveA,
+        reserveB,
         s?.price ?? null,
         s?.tvl_cc ?? null,
         s?.fee_rate ?? null,
         rc?.total_lp_supply ?? null,
         compact.ledgerCreatedAt,
         rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
-        rc?.reserve_a ?? null,
-        rc?.reserve_b ?? null,
+        row === undefined
+          ? (rc?.reserve_a ?? null)
+          : computeProofReserveOmission(rc?.reserve_a ?? null, reserveA),
+        row === undefined
+          ? (rc?.reserve_b ?? null)
+          : computeProofReserveOmission(rc?.reserve_b ?? null, reserveB),
         compact.blobSha256,
         compact.stateIsContract ? 1 : 0,
       );

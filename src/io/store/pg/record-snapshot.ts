@@ -19,7 +19,7 @@ import {
 import { StoreError } from '../../../errors/store.js';
 import { encodeStoredBlob } from '../blob-codec.js';
 import type { ContractVerifications } from '../mirror-store.js';
-import { computeObservationOmissions } from '../observation-columns.js';
+import { computeObservationOmissions, computeProofReserveOmission } from '../observation-columns.js';
 import { computeBlobDigest, computeSnapshotKey, type RecordSnapshotOptions } from '../record-snapshot.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from '../types.js';
 import {
@@ -264,21 +264,27 @@ export async function recordPgSnapshot(
           rc?.ledger_created_at ?? null,
           row,
         );
+        const reserveA = s?.reserve_a ?? rc?.reserve_a ?? null;
+        const reserveB = s?.reserve_b ?? rc?.reserve_b ?? null;
         obs.push([
           poolId,
           row?.ckey ?? null,
           compact.stateContractId,
           s?.symbol ?? null,
-          s?.reserve_a ?? rc?.reserve_a ?? null,
-          s?.reserve_b ?? rc?.reserve_b ?? null,
+          reserveA,
+          reserveB,
           s?.price ?? null,
           s?.tvl_cc ?? null,
           s?.fee_rate ?? null,
           rc?.total_lp_supply ?? null,
           compact.ledgerCreatedAt,
           rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
-          rc?.reserve_a ?? null,
-          rc?.reserve_b ?? null,
+          row === undefined
+            ? (rc?.reserve_a ?? null)
+            : computeProofReserveOmission(rc?.reserve_a ?? null, reserveA),
+          row === undefined
+            ? (rc?.reserve_b ?? null)
+            : computeProofReserveOmission(rc?.reserve_b ?? null, reserveB),
           compact.blobSha256,
           compact.stateIsContract,
         ]);
