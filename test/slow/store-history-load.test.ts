@@ -27,11 +27,11 @@ describe('history-check load', () => {
         `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
            entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
            fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
-           last_seen_ms) VALUES (?, ?, ?, ?, ?, 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve', ?, '2.0000000000',
-           '3.0000000000', '2026-11-01T00:00:00+00:00', ?, ?, 'blob', 'verified', NULL, ?, ?, 0, 0)`,
+           last_seen_ms, ckey) VALUES (?, ?, ?, ?, ?, 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve', ?, '2.0000000000',
+           '3.0000000000', '2026-11-01T00:00:00+00:00', ?, ?, 'blob', 'verified', NULL, ?, ?, 0, 0, ?)`,
       );
       const obs = mirrorDb(m).prepare(
-        `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, reserve_a, reserve_b, total_lp_supply,
+        `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_key, reserve_a, reserve_b, total_lp_supply,
            ledger_created_at) VALUES (?, ?, ?, ?, ?, '2.0000000000', '3.0000000000', '2026-11-01T00:00:00+00:00')`,
       );
       const blob = Buffer.alloc(600, 7);
@@ -42,8 +42,8 @@ describe('history-check load', () => {
             const n = s * POOLS + p;
             const cid = fixtureContractId(n);
             const ra = `${n}.0000000000`;
-            ins.run(cid, `pool-${p}`, blob, 'ab'.repeat(32), `u${n}`, ra, T + n, (T + n) * 1000, s, s);
-            obs.run(s, `pool-${p}`, T + s * 1000, cid, ra);
+            ins.run(cid, `pool-${p}`, blob, 'ab'.repeat(32), `u${n}`, ra, T + n, (T + n) * 1000, s, s, n);
+            obs.run(s, `pool-${p}`, T + s * 1000, n, ra);
           }
         }
       })();

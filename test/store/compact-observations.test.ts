@@ -97,16 +97,24 @@ describeBackends('compact observations', (backend) => {
 
   it('reads the same as the full rows a mirror from before schema 4 holds', async () => {
     const compact = await readObservations(t.store);
+    // schema 5: proof reserves equal to the row's reserves are stored NULL
+    expect(
+      await t.count('observations WHERE contract_key IS NOT NULL AND proof_reserve_a IS NULL'),
+    ).toBeGreaterThan(0);
     await t.exec(
       `UPDATE observations SET
-         state_contract_id = CASE WHEN state_is_contract THEN contract_id ELSE state_contract_id END,
+         proof_reserve_a = coalesce(proof_reserve_a, CASE WHEN contract_key IS NOT NULL THEN reserve_a END),
+         proof_reserve_b = coalesce(proof_reserve_b, CASE WHEN contract_key IS NOT NULL THEN reserve_b END),
+         state_contract_id = CASE WHEN state_is_contract
+           THEN (SELECT c.contract_id FROM contracts c WHERE c.ckey = observations.contract_key) ELSE state_contract_id END,
          state_is_contract = ${backend === 'sqlite' ? '0' : 'false'},
-         blob_sha256 = coalesce(blob_sha256, (SELECT c.blob_sha256 FROM contracts c WHERE c.contract_id = observations.contract_id)),
+         blob_sha256 = coalesce(blob_sha256, (SELECT c.blob_sha256 FROM contracts c WHERE c.ckey = observations.contract_key)),
          ledger_created_at = coalesce(ledger_created_at,
-           (SELECT c.ledger_created_at FROM contracts c WHERE c.contract_id = observations.contract_id))`,
+           (SELECT c.ledger_created_at FROM contracts c WHERE c.ckey = observations.contract_key))`,
     );
     expect(await t.count('observations WHERE state_is_contract')).toBe(0);
     expect(await t.count('observations WHERE blob_sha256 IS NULL')).toBe(0);
+    expect(await t.count('observations WHERE contract_key IS NOT NULL AND proof_reserve_a IS NULL')).toBe(0);
     expect(await readObservations(t.store)).toEqual(compact);
   });
 });

@@ -95,10 +95,14 @@ describe('mirror stats and prune', () => {
         for (const c of contracts) setRaw.run(c.blob, c.contractId);
         db.exec(`DELETE FROM blob_dictionaries;
           UPDATE observations SET
-            state_contract_id = CASE WHEN state_is_contract THEN contract_id ELSE state_contract_id END, state_is_contract = 0,
-            blob_sha256 = coalesce(blob_sha256, (SELECT c.blob_sha256 FROM contracts c WHERE c.contract_id = observations.contract_id)),
+            proof_reserve_a = coalesce(proof_reserve_a, CASE WHEN contract_key IS NOT NULL THEN reserve_a END),
+            proof_reserve_b = coalesce(proof_reserve_b, CASE WHEN contract_key IS NOT NULL THEN reserve_b END),
+            state_contract_id = CASE WHEN state_is_contract
+              THEN (SELECT c.contract_id FROM contracts c WHERE c.ckey = observations.contract_key) ELSE state_contract_id END,
+            state_is_contract = 0,
+            blob_sha256 = coalesce(blob_sha256, (SELECT c.blob_sha256 FROM contracts c WHERE c.ckey = observations.contract_key)),
             ledger_created_at = coalesce(ledger_created_at,
-              (SELECT c.ledger_created_at FROM contracts c WHERE c.contract_id = observations.contract_id))`);
+              (SELECT c.ledger_created_at FROM contracts c WHERE c.ckey = observations.contract_key))`);
       })();
       for (const c of contracts) expect(createHash('sha256').update(c.blob).digest('hex')).toBe(c.blobSha256);
     } finally {

@@ -83,10 +83,11 @@ describe('schema', () => {
       { version: 2, name: 'history-indexes' },
       { version: 3, name: 'history-state' },
       { version: 4, name: 'compact-mirror' },
+      { version: 5, name: 'contract-keys' },
     ]);
   });
 
-  it('migrates an existing v1 mirror to the latest version, keeping its data; the history join uses the covering index', () => {
+  it('migrates an existing v1 mirror to the latest version, keeping its data; the history join reads contracts by key', () => {
     const path = join(dir, 'v1.db');
     const db = new Database(path);
     db.exec(
@@ -112,18 +113,27 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(4);
+      expect(m2.schemaVersion).toBe(5);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4,
+        1, 2, 3, 4, 5,
       ]);
-      // migration 3: the first observation of each contract per pool, folds not computed yet
-      expect(mirrorDb(m2).prepare('SELECT pool_id, contract_id FROM pool_contracts').raw(true).all()).toEqual(
-        [['p', 'cid-1']],
-      );
+      // migration 3: the first observation of each contract per pool, folds not computed yet;
+      // migration 5: referenced by the contract's key
+      expect(
+        mirrorDb(m2)
+          .prepare(
+            'SELECT pc.pool_id, c.contract_id FROM pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key',
+          )
+          .raw(true)
+          .all(),
+      ).toEqual([['p', 'cid-1']]);
       expect(mirrorDb(m2).prepare('SELECT through_snapshot_id FROM history_state').pluck().get()).toBe(-1);
       const idx = mirrorDb(m2).prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
-      expect(idx).toEqual(expect.arrayContaining(['contracts_history', 'pool_contracts_ledger']));
+      expect(idx).toEqual(
+        expect.arrayContaining(['contracts_key', 'pool_contracts_ledger', 'observations_pool']),
+      );
       expect(idx).not.toContain('observations_contract'); // dropped by migration 3
+      expect(idx).not.toContain('contracts_history'); // dropped by migration 5
       const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
       expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
       expect(o?.template).toBe('pkg:amm-pools:Amm.Pool:PoolReserve');

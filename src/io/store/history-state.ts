@@ -39,11 +39,13 @@ export function toHistoryPoint(o: HistoryObservation): HistoryPoint {
 }
 
 // the first observation of a contract in a pool, with its contract row (same values as toHistoryPoint)
-const POINT_COLUMNS = `pc.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,
+const POINT_COLUMNS = `c.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,
   c.total_lp_supply, c.verification_status = 'verified' AND c.fields_source = 'blob',
   c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name`;
-const POINT_FROM =
-  'pool_contracts pc JOIN contracts c INDEXED BY contracts_history ON c.contract_id = pc.contract_id';
+const POINT_FROM = 'pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key';
+/** the first observation of contract ID ? in pool ? */
+const POINT_WHERE =
+  'pc.pool_id = ? AND pc.contract_key = (SELECT k.ckey FROM contracts k WHERE k.contract_id = ?)';
 
 /** A history point from the row of POINT_COLUMNS (both backends). */
 export function pointOfRow(r: unknown[]): HistoryPoint {
@@ -195,10 +197,10 @@ export function updateHistoryState(
   );
   const obs = db
     .prepare(
-      `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
+      `SELECT o.pool_id, o.observed_at_ms, c.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
          c.verification_status = 'verified' AND c.fields_source = 'blob',
          c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
-       FROM observations o LEFT JOIN contracts c INDEXED BY contracts_history ON c.contract_id = o.contract_id
+       FROM observations o LEFT JOIN contracts c ON c.ckey = o.contract_key
        WHERE o.snapshot_id = ? ORDER BY o.pool_id`,
     )
     .raw(true)
@@ -206,9 +208,7 @@ export function updateHistoryState(
   const refold = new Set<string>();
   if (through === previous) {
     const getRow = db.prepare(`SELECT ${HISTORY_COLUMNS} FROM pool_history WHERE pool_id = ?`).raw(true);
-    const getPrior = db
-      .prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE pc.pool_id = ? AND pc.contract_id = ?`)
-      .raw(true);
+    const getPrior = db.prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE ${POINT_WHERE}`).raw(true);
     for (const r of obs) {
       const poolId = r[0] as string;
       const observedAtMs = Number(r[1]);
@@ -238,11 +238,11 @@ export function updateHistoryState(
   }
   // the first observation of each contract in each pool (an older one, recorded late, replaces it)
   db.prepare(
-    `INSERT INTO pool_contracts (pool_id, contract_id, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
+    `INSERT INTO pool_contracts (pool_id, contract_key, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
        first_ledger_created_at_ms)
-     SELECT o.pool_id, o.contract_id, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
-     FROM observations o WHERE o.snapshot_id = ? AND o.contract_id IS NOT NULL
-     ON CONFLICT (pool_id, contract_id) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
+     SELECT o.pool_id, o.contract_key, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
+     FROM observations o WHERE o.snapshot_id = ? AND o.contract_key IS NOT NULL
+     ON CONFLICT (pool_id, contract_key) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
        first_observed_at_ms = excluded.first_observed_at_ms, first_ledger_created_at = excluded.first_ledger_created_at,
        first_ledger_created_at_ms = excluded.first_ledger_created_at_ms
      WHERE excluded.first_observed_at_ms < pool_contracts.first_observed_at_ms`,
@@ -250,9 +250,12 @@ export function updateHistoryState(
   if (through !== previous) refoldPools(mirror, undefined);
   else {
     if (changedContracts.length > 0) {
+      // per pool a primary-key lookup (O(pools), not a scan of pool_contracts)
       const pools = db
         .prepare(
-          'SELECT DISTINCT pool_id FROM pool_contracts WHERE contract_id IN (SELECT value FROM json_each(?))',
+          `SELECT h.pool_id FROM pool_history h WHERE EXISTS (SELECT 1 FROM pool_contracts pc
+             WHERE pc.pool_id = h.pool_id AND pc.contract_key IN
+               (SELECT k.ckey FROM contracts k WHERE k.contract_id IN (SELECT value FROM json_each(?))))`,
         )
         .pluck()
         .all(JSON.stringify(changedContracts)) as string[];
@@ -307,9 +310,7 @@ export function loadHistoryPast(
       folds.set(r[0] as string, h.fold);
       if (h.lastContractId !== null) lastSeenPools.set(r[0] as string, h.lastContractId);
     }
-    const getPrior = db
-      .prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE pc.pool_id = ? AND pc.contract_id = ?`)
-      .raw(true);
+    const getPrior = db.prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE ${POINT_WHERE}`).raw(true);
     const recent = db
       .prepare(
         `SELECT ${POINT_COLUMNS}, pc.first_snapshot_id FROM ${POINT_FROM}

@@ -6,7 +6,7 @@
  */
 
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
-import { computeLedgerCreatedAtColumn } from './observation-columns.js';
+import { computeContractIdColumn, computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type { MirrorVerificationStatus } from './types.js';
 
@@ -75,7 +75,7 @@ export function observationPointOfRow(r: unknown[]): ObservationPoint {
 
 /**
  * Streams the observations of a period ordered by pool, then time (then snapshot): one query over
- * the observations table only. Do not write to the same mirror while iterating.
+ * the observations table (contract IDs and omitted values from the contract row by its key). Do not write to the same mirror while iterating.
  */
 export function* iterateObservations(
   mirror: Mirror,
@@ -83,7 +83,7 @@ export function* iterateObservations(
 ): Generator<ObservationPoint, void, undefined> {
   try {
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+      `SELECT o.pool_id, o.observed_at_ms, ${computeContractIdColumn()}, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
          o.total_lp_supply
        FROM observations o WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );

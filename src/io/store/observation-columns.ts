@@ -4,17 +4,38 @@
  * proof's contract ID (`state_is_contract`), `blob_sha256` and `ledger_created_at` when they are the
  * contract row's (both immutable once the contract is stored) — and every read rebuilds the value
  * with these expressions (both backends), so reads return exactly what the full row held.
- * `computeObservationOmissions` decides, at write time, what a new row may omit.
+ * `computeObservationOmissions` decides, at write time, what a new row may omit. From schema 5 an
+ * observation references its contract by the contract's integer key (`contract_key` = `contracts.ckey`,
+ * migrations/005-contract-keys.ts) and the contract ID is read from the contract row.
  */
+
+/**
+ * `proof_reserve_a` / `_b` of the observation row aliased `o`, as the proof published them: from
+ * schema 5 a row with a proof stores NULL when they equal the row's `reserve_a` / `_b`
+ * (`computeProofReserveOmission`); a row without a proof has neither.
+ */
+export function computeProofReserveColumn(side: 'a' | 'b', o = 'o'): string {
+  return `coalesce(${o}.proof_reserve_${side}, CASE WHEN ${o}.contract_key IS NOT NULL THEN ${o}.reserve_${side} END)`;
+}
+
+/** What a new observation stores for a proof reserve: null when it equals the row's reserve (rebuilt on read). */
+export function computeProofReserveOmission(proof: string | null, observed: string | null): string | null {
+  return proof !== null && proof === observed ? null : proof;
+}
+
+/** The contract ID of the observation row aliased `o` (NULL when it had no proof) */
+export function computeContractIdColumn(o = 'o'): string {
+  return `(SELECT ok.contract_id FROM contracts ok WHERE ok.ckey = ${o}.contract_key)`;
+}
 
 /** the value of observation column `col` (`blob_sha256` or `ledger_created_at`) of the row aliased `o` */
 function fromContract(col: 'blob_sha256' | 'ledger_created_at', o: string): string {
-  return `coalesce(${o}.${col}, (SELECT oc.${col} FROM contracts oc WHERE oc.contract_id = ${o}.contract_id))`;
+  return `coalesce(${o}.${col}, (SELECT oc.${col} FROM contracts oc WHERE oc.ckey = ${o}.contract_key))`;
 }
 
 /** `state_contract_id` of the observation row aliased `o`, as published */
 export function computeStateContractIdColumn(o = 'o'): string {
-  return `CASE WHEN ${o}.state_is_contract THEN ${o}.contract_id ELSE ${o}.state_contract_id END`;
+  return `CASE WHEN ${o}.state_is_contract THEN ${computeContractIdColumn(o)} ELSE ${o}.state_contract_id END`;
 }
 
 /** `ledger_created_at` of the observation row aliased `o`, as published */

@@ -8,7 +8,9 @@ import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import {
   computeBlobSha256Column,
+  computeContractIdColumn,
   computeLedgerCreatedAtColumn,
+  computeProofReserveColumn,
   computeStateContractIdColumn,
 } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
@@ -21,10 +23,11 @@ import type {
 } from './types.js';
 
 /** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
-export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, o.contract_id,
+export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, ${computeContractIdColumn()} AS contract_id,
   ${computeStateContractIdColumn()} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
-  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms, o.proof_reserve_a,
-  o.proof_reserve_b, ${computeBlobSha256Column()} AS blob_sha256`;
+  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms,
+  ${computeProofReserveColumn('a')} AS proof_reserve_a, ${computeProofReserveColumn('b')} AS proof_reserve_b,
+  ${computeBlobSha256Column()} AS blob_sha256`;
 
 type Row = Record<string, unknown>;
 
@@ -107,8 +110,9 @@ export interface HistoryQuery {
 /**
  * Observations joined with their reserve contracts, grouped by pool, oldest first — the input of
  * the history checks (reserve continuity, LP supply, creation-time monotonicity, stale proofs).
- * One set-based query (a window function keeps the newest `limitPerPool` per pool); the join reads
- * the covering index `contracts_history` (migration 002), never the contract rows and their blobs.
+ * One set-based query (a window function keeps the newest `limitPerPool` per pool); the join goes
+ * through the contract key (`contracts_key`, migration 005) to the contract rows (small: blobs are
+ * stored compressed).
  * Pools come in pool-id order, or in the order of `poolIds` (a requested pool without
  * observations maps to an empty list).
  */
@@ -128,7 +132,7 @@ export function loadObservationsForHistoryChecks(
       `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
               c.created_at_ms, c.created_at_micros, c.fields_source,
               c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
-       FROM ${source} LEFT JOIN contracts c INDEXED BY contracts_history ON c.contract_id = o.contract_id
+       FROM ${source} LEFT JOIN contracts c ON c.ckey = o.contract_key
        WHERE ${bounded ? 'o.rn <= ?' : where}
        ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );

@@ -17,7 +17,11 @@ import { StoreError } from '../../errors/store.js';
 import { encodeStoredBlob } from './blob-codec.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
-import { type ContractRowValues, computeObservationOmissions } from './observation-columns.js';
+import {
+  type ContractRowValues,
+  computeObservationOmissions,
+  computeProofReserveOmission,
+} from './observation-columns.js';
 import type { Mirror } from './open-mirror.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
@@ -141,9 +145,11 @@ export function recordSnapshot(
       `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
          entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
          fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
-         last_seen_ms, blob_dict)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         last_seen_ms, blob_dict, ckey)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // the next contract key (schema 5): one past the highest, through the key's unique index
+    let nextKey = Number(db.prepare('SELECT coalesce(max(ckey), 0) + 1 FROM contracts').pluck().get());
     const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
     const insDict = db.prepare('INSERT INTO blob_dictionaries (pool_id, dict) VALUES (?, ?)');
     /** the stored form of a new contract's blob: deflated with its pool's dictionary (the pool's first blob) */
@@ -212,6 +218,7 @@ export function recordSnapshot(
           seenMs,
           seenMs,
           dictId,
+          nextKey++,
         );
       } else {
         touchContract.run(snapshotId, seenMs, cid);
@@ -236,45 +243,53 @@ export function recordSnapshot(
     }
 
     const insObs = db.prepare(
-      `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_id, state_contract_id, symbol, reserve_a,
+      `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_key, state_contract_id, symbol, reserve_a,
          reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms, proof_reserve_a,
          proof_reserve_b, blob_sha256, state_is_contract)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const getContractValues = db.prepare(
-      'SELECT blob_sha256 AS blobSha256, ledger_created_at AS ledgerCreatedAt FROM contracts WHERE contract_id = ?',
+      'SELECT ckey, blob_sha256 AS blobSha256, ledger_created_at AS ledgerCreatedAt FROM contracts WHERE contract_id = ?',
     );
     const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
     for (const poolId of poolIds) {
       const s = stateById.get(poolId);
       const p = proofByPool.get(poolId);
       const rc = p?.reserve_contract;
+      const row =
+        rc === undefined
+          ? undefined
+          : (getContractValues.get(rc.contract_id) as (ContractRowValues & { ckey: number }) | undefined);
       const compact = computeObservationOmissions(
         rc?.contract_id ?? null,
         s?.contract_id ?? null,
         rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
         rc?.ledger_created_at ?? null,
-        rc === undefined
-          ? undefined
-          : (getContractValues.get(rc.contract_id) as ContractRowValues | undefined),
+        row,
       );
+      const reserveA = s?.reserve_a ?? rc?.reserve_a ?? null;
+      const reserveB = s?.reserve_b ?? rc?.reserve_b ?? null;
       insObs.run(
         snapshotId,
         poolId,
         snapshot.startedAtMs,
-        rc?.contract_id ?? null,
+        row?.ckey ?? null,
         compact.stateContractId,
         s?.symbol ?? null,
-        s?.reserve_a ?? rc?.reserve_a ?? null,
-        s?.reserve_b ?? rc?.reserve_b ?? null,
+        reserveA,
+        reserveB,
         s?.price ?? null,
         s?.tvl_cc ?? null,
         s?.fee_rate ?? null,
         rc?.total_lp_supply ?? null,
         compact.ledgerCreatedAt,
         rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
-        rc?.reserve_a ?? null,
-        rc?.reserve_b ?? null,
+        row === undefined
+          ? (rc?.reserve_a ?? null)
+          : computeProofReserveOmission(rc?.reserve_a ?? null, reserveA),
+        row === undefined
+          ? (rc?.reserve_b ?? null)
+          : computeProofReserveOmission(rc?.reserve_b ?? null, reserveB),
         compact.blobSha256,
         compact.stateIsContract ? 1 : 0,
       );

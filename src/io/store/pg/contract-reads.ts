@@ -15,7 +15,7 @@ import {
   packContractBatch,
 } from '../contract-batches.js';
 import { type ObservationPoint, type ObservationRange, observationPointOfRow } from '../lookups.js';
-import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
+import { computeContractIdColumn, computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import type { ContractRange } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
 
@@ -166,7 +166,7 @@ export function iteratePgObservations(
       params.push(PAGE);
       const rows = await queryRows(
         c,
-        `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+        `SELECT o.pool_id, o.observed_at_ms, ${computeContractIdColumn()}, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
            o.total_lp_supply, o.snapshot_id
          FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
         params,

@@ -26,10 +26,10 @@ import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import { countPgRead, type PgMirror, queryRows, queryValue } from './connection.js';
 import { loadPgObservationsForHistoryChecks, type Queryable } from './queries.js';
 
-const POINT_COLUMNS = `pc.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,
+const POINT_COLUMNS = `c.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,
   c.total_lp_supply, c.verification_status = 'verified' AND c.fields_source = 'blob',
   c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name`;
-const POINT_FROM = 'pool_contracts pc JOIN contracts c ON c.contract_id = pc.contract_id';
+const POINT_FROM = 'pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key';
 
 async function writePoolHistories(q: Queryable, rows: readonly [string, PoolHistoryRow][]): Promise<void> {
   if (rows.length === 0) return;
@@ -119,7 +119,7 @@ async function loadPriors(
     q,
     `SELECT pc.pool_id, ${POINT_COLUMNS} FROM ${POINT_FROM}
      JOIN unnest($1::text[], $2::text[]) AS k (pool_id, contract_id)
-       ON pc.pool_id = k.pool_id AND pc.contract_id = k.contract_id`,
+       ON pc.pool_id = k.pool_id AND c.contract_id = k.contract_id`,
     [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
   );
   for (const r of rows) out.set(`${String(r[0])}\u0000${String(r[1])}`, r.slice(1));
@@ -142,10 +142,10 @@ export async function updatePgHistoryState(
   );
   const obs = await queryRows(
     q,
-    `SELECT o.pool_id, o.observed_at_ms, o.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
+    `SELECT o.pool_id, o.observed_at_ms, c.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
        c.verification_status = 'verified' AND c.fields_source = 'blob',
        c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
-     FROM observations o LEFT JOIN contracts c ON c.contract_id = o.contract_id
+     FROM observations o LEFT JOIN contracts c ON c.ckey = o.contract_key
      WHERE o.snapshot_id = $1 ORDER BY o.pool_id`,
     [snapshotId],
   );
@@ -195,11 +195,11 @@ export async function updatePgHistoryState(
   }
   // the first observation of each contract in each pool (an older one, recorded late, replaces it)
   await q.query(
-    `INSERT INTO pool_contracts (pool_id, contract_id, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
+    `INSERT INTO pool_contracts (pool_id, contract_key, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
        first_ledger_created_at_ms)
-     SELECT o.pool_id, o.contract_id, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
-     FROM observations o WHERE o.snapshot_id = $1 AND o.contract_id IS NOT NULL
-     ON CONFLICT (pool_id, contract_id) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
+     SELECT o.pool_id, o.contract_key, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
+     FROM observations o WHERE o.snapshot_id = $1 AND o.contract_key IS NOT NULL
+     ON CONFLICT (pool_id, contract_key) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
        first_observed_at_ms = excluded.first_observed_at_ms, first_ledger_created_at = excluded.first_ledger_created_at,
        first_ledger_created_at_ms = excluded.first_ledger_created_at_ms
      WHERE excluded.first_observed_at_ms < pool_contracts.first_observed_at_ms`,
@@ -210,7 +210,8 @@ export async function updatePgHistoryState(
     if (changedContracts.length > 0) {
       const pools = await queryRows(
         q,
-        'SELECT DISTINCT pool_id FROM pool_contracts WHERE contract_id = ANY($1::text[])',
+        `SELECT DISTINCT pc.pool_id FROM pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key
+         WHERE c.contract_id = ANY($1::text[])`,
         [[...changedContracts]],
       );
       for (const p of pools) refold.add(String(p[0]));

@@ -70,7 +70,7 @@ export async function loadPgObservationsForHistoryChecks(
     `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
             c.created_at_ms, c.created_at_micros, c.fields_source,
             c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
-     FROM ${source} LEFT JOIN contracts c ON c.contract_id = o.contract_id
+     FROM ${source} LEFT JOIN contracts c ON c.ckey = o.contract_key
      WHERE ${where}
      ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     params,

@@ -19,7 +19,7 @@ import {
 import { StoreError } from '../../../errors/store.js';
 import { encodeStoredBlob } from '../blob-codec.js';
 import type { ContractVerifications } from '../mirror-store.js';
-import { computeObservationOmissions } from '../observation-columns.js';
+import { computeObservationOmissions, computeProofReserveOmission } from '../observation-columns.js';
 import { computeBlobDigest, computeSnapshotKey, type RecordSnapshotOptions } from '../record-snapshot.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from '../types.js';
 import {
@@ -241,49 +241,60 @@ export async function recordPgSnapshot(
 
       const stateById = new Map<string, PoolStateInfo>(state.map((s) => [s.pool_id, s]));
       // what the contract rows hold (immutable columns), so observations store only what differs
-      const rowValues = new Map<string, { blobSha256: string; ledgerCreatedAt: string }>();
+      const rowValues = new Map<string, { blobSha256: string; ledgerCreatedAt: string; ckey: string }>();
       for (const r of await queryRows(
         c,
-        'SELECT contract_id, blob_sha256, ledger_created_at FROM contracts WHERE contract_id = ANY($1::text[])',
+        'SELECT contract_id, blob_sha256, ledger_created_at, ckey FROM contracts WHERE contract_id = ANY($1::text[])',
         [[...proofByPool.values()].map((p) => p.reserve_contract.contract_id)],
       ))
-        rowValues.set(String(r[0]), { blobSha256: String(r[1]), ledgerCreatedAt: String(r[2]) });
+        rowValues.set(String(r[0]), {
+          blobSha256: String(r[1]),
+          ledgerCreatedAt: String(r[2]),
+          ckey: String(r[3]),
+        });
       const obs: unknown[][] = [];
       for (const poolId of poolIds) {
         const s = stateById.get(poolId);
         const rc = proofByPool.get(poolId)?.reserve_contract;
+        const row = rc === undefined ? undefined : rowValues.get(rc.contract_id);
         const compact = computeObservationOmissions(
           rc?.contract_id ?? null,
           s?.contract_id ?? null,
           rc === undefined ? null : computeBlobDigest(rc.created_event_blob),
           rc?.ledger_created_at ?? null,
-          rc === undefined ? undefined : rowValues.get(rc.contract_id),
+          row,
         );
+        const reserveA = s?.reserve_a ?? rc?.reserve_a ?? null;
+        const reserveB = s?.reserve_b ?? rc?.reserve_b ?? null;
         obs.push([
           poolId,
-          rc?.contract_id ?? null,
+          row?.ckey ?? null,
           compact.stateContractId,
           s?.symbol ?? null,
-          s?.reserve_a ?? rc?.reserve_a ?? null,
-          s?.reserve_b ?? rc?.reserve_b ?? null,
+          reserveA,
+          reserveB,
           s?.price ?? null,
           s?.tvl_cc ?? null,
           s?.fee_rate ?? null,
           rc?.total_lp_supply ?? null,
           compact.ledgerCreatedAt,
           rc === undefined ? null : parseApiTimestampMs(rc.ledger_created_at),
-          rc?.reserve_a ?? null,
-          rc?.reserve_b ?? null,
+          row === undefined
+            ? (rc?.reserve_a ?? null)
+            : computeProofReserveOmission(rc?.reserve_a ?? null, reserveA),
+          row === undefined
+            ? (rc?.reserve_b ?? null)
+            : computeProofReserveOmission(rc?.reserve_b ?? null, reserveB),
           compact.blobSha256,
           compact.stateIsContract,
         ]);
       }
       if (obs.length > 0)
         await c.query(
-          `INSERT INTO observations (snapshot_id, observed_at_ms, pool_id, contract_id, state_contract_id, symbol,
+          `INSERT INTO observations (snapshot_id, observed_at_ms, pool_id, contract_key, state_contract_id, symbol,
              reserve_a, reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms,
              proof_reserve_a, proof_reserve_b, blob_sha256, state_is_contract)
-           SELECT $17::bigint, $18::bigint, u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],
+           SELECT $17::bigint, $18::bigint, u.* FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[],
              $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[],
              $13::text[], $14::text[], $15::text[], $16::boolean[]) AS u`,
           [...Array.from({ length: 16 }, (_x, i) => col(obs, i)), snapshotId, snapshot.startedAtMs],

@@ -1,0 +1,125 @@
+/**
+ * Mirror record and size benchmark (`npm run bench:mirror`; results in docs/bench/audit.md "The
+ * mirror's record phase and size"): takes BENCH_RECORD_SNAPSHOTS (500) snapshots of the bundled
+ * server with BENCH_RECORD_POOLS (200) pools under BENCH_RECORD_SWAPS_PER_MIN (600) swaps a minute
+ * (the server's clock advanced 30 s between snapshots, as the audit series does) into one SQLite
+ * mirror, and prints:
+ * - the time of the record phase alone (MirrorStore.recordSnapshot: one transaction) around
+ *   snapshot N for N in BENCH_RECORD_MARKS ("10,100,500"; median of the 5 snapshots ending at N),
+ *   wall and CPU (user + system of this process: less sensitive to other jobs on the machine; the
+ *   SQLite write path is synchronous), and their ratios to the first mark: flat means the write
+ *   path does not grow with the file;
+ * - after `mirror prune --keep-raw 0` and VACUUM, bytes per pool per snapshot and the bytes of
+ *   every table and index (SQLite's dbstat), and a month of 30 s snapshots at that rate.
+ * BENCH_RECORD_KEEP=<path> keeps the mirror there. The demo exchange's rate:
+ * `BENCH_RECORD_POOLS=8 BENCH_RECORD_SWAPS_PER_MIN=60` (`serve --traffic 60`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { loadTypesOrDefault } from '../src/io/files/default-types.js';
+import {
+  computeMirrorStats,
+  type MirrorStore,
+  openMirror,
+  pruneRawResponses,
+  vacuumMirror,
+  wrapSqliteMirror,
+} from '../src/io/store/index.js';
+import { takeSnapshot } from '../src/run/snapshot.js';
+import { createSeededRng } from '../src/sim/rng.js';
+import { simulateRandomSwap } from '../src/sim/traffic.js';
+import { startAuditServer } from '../test/helpers/tamper.js';
+
+const POOLS = Number(process.env.BENCH_RECORD_POOLS ?? 200);
+const SWAPS_PER_MIN = Number(process.env.BENCH_RECORD_SWAPS_PER_MIN ?? 600);
+const SNAPSHOTS = Number(process.env.BENCH_RECORD_SNAPSHOTS ?? 500);
+const MARKS = (process.env.BENCH_RECORD_MARKS ?? '10,100,500')
+  .split(',')
+  .filter((x) => x !== '')
+  .map(Number)
+  .filter((n) => n <= SNAPSHOTS);
+const SNAPSHOTS_PER_MONTH = (30 * 86_400) / 30;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+
+console.log(
+  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; ${new Date().toISOString()}, load ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+const s = await startAuditServer({ version: 'v12', extraPools: Math.max(0, POOLS - 8), seed: 'record' });
+const dir = mkdtempSync(join(tmpdir(), 'mirror-record-'));
+const path = process.env.BENCH_RECORD_KEEP ?? join(dir, 'mirror.db');
+try {
+  const pools = s.ex.pools().filter((p) => p.active).length;
+  const rng = createSeededRng('record-traffic');
+  const types = await loadTypesOrDefault({});
+  const mirror = openMirror(path);
+  const inner = wrapSqliteMirror(mirror);
+  const recordMs: number[] = [];
+  const recordCpuMs: number[] = [];
+  const store: MirrorStore = new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop !== 'recordSnapshot') return Reflect.get(target, prop, receiver);
+      return async (...args: Parameters<MirrorStore['recordSnapshot']>) => {
+        const t = performance.now();
+        const cpu = process.cpuUsage();
+        const r = await target.recordSnapshot(...args);
+        const used = process.cpuUsage(cpu);
+        recordMs.push(performance.now() - t);
+        recordCpuMs.push((used.user + used.system) / 1000);
+        return r;
+      };
+    },
+  });
+  console.log(`record: ${pools} pools, ${SWAPS_PER_MIN} swaps/min, 30 s between snapshots`);
+  const first: number[] = [];
+  const firstCpu: number[] = [];
+  for (let n = 1; n <= SNAPSHOTS; n++) {
+    for (let i = 0; i < SWAPS_PER_MIN / 2; i++) simulateRandomSwap(s.ex, rng);
+    s.clock.advanceMs(30_000);
+    await takeSnapshot({ mirror: store, baseUrl: s.directBase, types });
+    if (MARKS.includes(n)) {
+      const m = median(recordMs.slice(-5));
+      const cpu = median(recordCpuMs.slice(-5));
+      if (first.length === 0) first.push(m);
+      if (firstCpu.length === 0) firstCpu.push(cpu);
+      const st = computeMirrorStats(mirror);
+      console.log(
+        `record: snapshot ${n}: record phase ${m.toFixed(1)} ms wall (median of the last 5; ×${(m / (first[0] ?? m)).toFixed(2)} of snapshot ${MARKS[0]}), ${cpu.toFixed(1)} ms CPU (×${(cpu / (firstCpu[0] ?? cpu)).toFixed(2)}), file ${st.fileBytes} bytes, ${st.contracts} contracts; load ${loadavg()[0]?.toFixed(2)}`,
+      );
+    }
+  }
+  const p = pruneRawResponses(mirror, Number.MAX_SAFE_INTEGER);
+  vacuumMirror(mirror);
+  const st = computeMirrorStats(mirror);
+  mirror.close();
+  const perPool = st.fileBytes / (pools * st.snapshots);
+  const perSnapshot = st.fileBytes / st.snapshots;
+  console.log(
+    `size: after mirror prune --keep-raw 0 (${p.bodies} bodies removed) and VACUUM: ${st.fileBytes} bytes, ${st.snapshots} snapshots, ${st.contracts} contracts = ${Math.round(perPool)} bytes per pool per snapshot (goal ≤ 1,200), ${Math.round(perSnapshot)} bytes per snapshot → a month of 30 s snapshots ≈ ${((perSnapshot * SNAPSHOTS_PER_MONTH) / 1e6).toFixed(0)} MB`,
+  );
+  const db = new Database(path, { readonly: true });
+  const rows = db
+    .prepare(
+      `SELECT s.name, coalesce(m.type, 'table'), sum(s.pgsize) FROM dbstat s LEFT JOIN sqlite_master m ON m.name = s.name
+       GROUP BY s.name ORDER BY 3 DESC`,
+    )
+    .raw(true)
+    .all() as [string, string, number][];
+  db.close();
+  for (const [name, type, bytes] of rows) {
+    if (bytes < 8192) continue;
+    console.log(
+      `size: ${type.padEnd(5)} ${name.padEnd(36)} ${String(bytes).padStart(11)} bytes ${(bytes / (pools * st.snapshots)).toFixed(0).padStart(6)} per pool per snapshot`,
+    );
+  }
+} finally {
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
+}
