@@ -9,11 +9,10 @@
  */
 import type { AggregatorTicker } from '../wire/aggregator.js';
 import type { SwapStats } from '../wire/stats.js';
-import { formatApiTimestampSeconds } from '../wire/timestamp.js';
 import type { VolumeTotals } from '../wire/volume.js';
 import { Dec, toDec, ZERO } from './decimal.js';
 import { formatSeconds } from './format.js';
-import { computeAverageExecutionSeconds, computeStats, computeTotalTvlCc } from './stats.js';
+import { computeAverageExecutionSeconds, computeStats, computeTotalTvlCc, formatSwapStats } from './stats.js';
 import { formatScaledAmount, type SwapEventLog } from './swap-event-index.js';
 import {
   computePairActivity,
@@ -105,32 +104,18 @@ export function computeStatsFromLog(x: StatsFromLogInput): SwapStats {
   }
   const fastest = counts[0]?.seconds ?? null;
 
-  return {
-    swaps: {
-      count_1h: h1.count,
-      count_24h: d1.count,
-      count_7d: d7.count,
-      count_30d: d30.count,
-      cc_volume_1h: h1.volume,
-      cc_volume_24h: d1.volume,
-      cc_volume_7d: d7.volume,
-      cc_volume_30d: d30.volume,
-    },
-    swap_performance: {
-      chart_data: [...histogram.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([seconds, count]) => ({ seconds, count })),
-      avg_speed: avg.toDecimalPlaces(2, Dec.ROUND_HALF_UP).toNumber(),
-      consistency: n === 0 ? 0 : new Dec(within).div(n).toDecimalPlaces(4, Dec.ROUND_HALF_UP).toNumber(),
-      fastest: fastest === null ? 0 : fastest.toNumber(),
-    },
-    chart_volume: daily.map((v, i) => ({
-      day_bucket: formatApiTimestampSeconds(firstDay + i * DAY),
-      cc_volume_total: formatScaledAmount(v),
-    })),
-    pool_tvl: { tvl_cc: computeTotalTvlCc(x.pools, x.cc) },
-    active_traders: { count_90d: log.countTraders(nowMs - 90 * DAY, nowMs) },
-  };
+  return formatSwapStats({
+    windows: [h1, d1, d7, d30],
+    histogram,
+    avg,
+    within,
+    n,
+    fastest,
+    firstDayMs: firstDay,
+    dailyVolumes: daily.map((v) => formatScaledAmount(v)),
+    tvlCc: computeTotalTvlCc(x.pools, x.cc),
+    traders: log.countTraders(nowMs - 90 * DAY, nowMs),
+  });
 }
 
 /** A pair's activity over [fromMs, toMs) (= computePairActivity over those events). */

@@ -83,6 +83,47 @@ export function computeStats(x: StatsInput): SwapStats {
   const traders = new Set<string>();
   for (const e of x.events) if (inWindow(e, 90 * DAY)) traders.add(e.trader);
 
+  return formatSwapStats({
+    windows: [h1, d1, d7, d30],
+    histogram,
+    avg,
+    within,
+    n: speeds.length,
+    fastest,
+    firstDayMs: firstDay,
+    dailyVolumes: daily.map((v) => formatAmount(v)),
+    tvlCc: computeTotalTvlCc(x.pools, x.cc),
+    traders: traders.size,
+  });
+}
+
+/** One trailing window of /stats: swap count and CC volume (formatted). */
+export interface StatsWindow {
+  readonly count: number;
+  readonly volume: string;
+}
+
+/** What a /stats object is made of, computed by a scan (computeStats) or an event index. */
+export interface SwapStatsParts {
+  /** the 1 h, 24 h, 7 d and 30 d windows */
+  readonly windows: readonly [StatsWindow, StatsWindow, StatsWindow, StatsWindow];
+  /** execution seconds (whole) → swaps over 30 days */
+  readonly histogram: ReadonlyMap<number, number>;
+  readonly avg: Dec;
+  /** swaps completed within the estimated time, of `n` */
+  readonly within: number;
+  readonly n: number;
+  readonly fastest: Dec | null;
+  /** the first of the 30 daily buckets, and their formatted CC volumes */
+  readonly firstDayMs: number;
+  readonly dailyVolumes: readonly string[];
+  readonly tvlCc: Amount;
+  readonly traders: number;
+}
+
+/** The /stats wire object from its parts (the one place its shape and rounding are written). */
+export function formatSwapStats(p: SwapStatsParts): SwapStats {
+  const [h1, d1, d7, d30] = p.windows;
   return {
     swaps: {
       count_1h: h1.count,
@@ -95,22 +136,20 @@ export function computeStats(x: StatsInput): SwapStats {
       cc_volume_30d: d30.volume,
     },
     swap_performance: {
-      chart_data: [...histogram.entries()]
+      chart_data: [...p.histogram.entries()]
         .sort((a, b) => a[0] - b[0])
         .map(([seconds, count]) => ({ seconds, count })),
-      avg_speed: avg.toDecimalPlaces(2, Dec.ROUND_HALF_UP).toNumber(),
+      avg_speed: p.avg.toDecimalPlaces(2, Dec.ROUND_HALF_UP).toNumber(),
       consistency:
-        speeds.length === 0
-          ? 0
-          : new Dec(within).div(speeds.length).toDecimalPlaces(4, Dec.ROUND_HALF_UP).toNumber(),
-      fastest: fastest === null ? 0 : fastest.toNumber(),
+        p.n === 0 ? 0 : new Dec(p.within).div(p.n).toDecimalPlaces(4, Dec.ROUND_HALF_UP).toNumber(),
+      fastest: p.fastest === null ? 0 : p.fastest.toNumber(),
     },
-    chart_volume: daily.map((v, i) => ({
-      day_bucket: formatApiTimestampSeconds(firstDay + i * DAY),
-      cc_volume_total: formatAmount(v),
+    chart_volume: p.dailyVolumes.map((v, i) => ({
+      day_bucket: formatApiTimestampSeconds(p.firstDayMs + i * DAY),
+      cc_volume_total: v,
     })),
-    pool_tvl: { tvl_cc: computeTotalTvlCc(x.pools, x.cc) },
-    active_traders: { count_90d: traders.size },
+    pool_tvl: { tvl_cc: p.tvlCc },
+    active_traders: { count_90d: p.traders },
   };
 }
 
