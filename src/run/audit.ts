@@ -11,9 +11,13 @@ import {
   type AuditOutcome,
   type AuditResult,
   type AuditSnapshot,
+  type CheckCounts,
   computeAuditCoverage,
   computeAuditSnapshot,
+  computeCheckCounts,
+  computeFindingCounts,
   EMPTY_HISTORY_FOLD,
+  type FindingCounts,
   type HistoryPoint,
   type KnownContract,
   MARKET_STATE_HORIZON_MS,
@@ -86,13 +90,8 @@ export interface AuditSummary {
   readonly profile: string;
   readonly pools: number;
   readonly proofsProven: number;
-  readonly checks: {
-    readonly pass: number;
-    readonly fail: number;
-    readonly couldNotCheck: number;
-    readonly skipped: number;
-  };
-  readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
+  readonly checks: CheckCounts;
+  readonly findings: FindingCounts;
   /** what this run covered and what it did not (quotes, history, types): a pass proves no more */
   readonly coverage: AuditCoverage;
   readonly mirror: {
@@ -453,8 +452,6 @@ function summarise(
   mirror: MirrorStore | null,
   snapshotId: number | null,
 ): AuditSummary {
-  const count = (s: string): number => r.checks.filter((c) => c.status === s).length;
-  const sev = (s: string): number => r.findings.filter((f) => f.severity === s).length;
   return {
     outcome: r.outcome,
     ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(r.outcome) }),
@@ -463,13 +460,8 @@ function summarise(
     profile,
     pools: r.pools.length,
     proofsProven: r.pools.filter((p) => p.proof === 'proven').length,
-    checks: {
-      pass: count('pass'),
-      fail: count('fail'),
-      couldNotCheck: count('could-not-check'),
-      skipped: count('skipped'),
-    },
-    findings: { error: sev('error'), warning: sev('warning'), info: sev('info') },
+    checks: computeCheckCounts(r.checks),
+    findings: computeFindingCounts(r.findings),
     coverage,
     mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId: null },
     durationMs: t1 - t0,

@@ -5,7 +5,17 @@
  * charts. Counts are computed from the findings and checks themselves, so the page's numbers are
  * the JSON report's.
  */
-import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
+import {
+  type CheckCounts,
+  type CheckOutcome,
+  computeCheckCounts,
+  computeFindingCounts,
+  computeLabelCounts,
+  type Finding,
+  type FindingCounts,
+  formatCoverageLines,
+  type LabelCounts,
+} from '../../core/audit/index.js';
 import { redactUrl } from '../../io/http/redact-url.js';
 import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
@@ -13,15 +23,9 @@ import type { PoolHistoryRow } from '../../run/history.js';
 export interface ReportCounts {
   readonly pools: number;
   readonly proofsProven: number;
-  readonly checks: {
-    readonly pass: number;
-    readonly fail: number;
-    readonly couldNotCheck: number;
-    readonly skipped: number;
-  };
-  readonly findings: { readonly error: number; readonly warning: number; readonly info: number };
-  /** error and warning findings by label: proven (cryptographic evidence) vs asserted (the API's word) */
-  readonly labels: { readonly proven: number; readonly asserted: number; readonly couldNotCheck: number };
+  readonly checks: CheckCounts;
+  readonly findings: FindingCounts;
+  readonly labels: LabelCounts;
 }
 
 export interface ReportRun {
@@ -66,30 +70,12 @@ export function computeReportCounts(
   pools: number,
   proofsProven: number,
 ): ReportCounts {
-  const sev = (s: string): number => findings.filter((f) => f.severity === s).length;
-  const st = (s: string): number => checks.filter((c) => c.status === s).length;
-  const serious = findings.filter((f) => f.severity !== 'info');
-  const lab = (l: string): number => serious.filter((f) => f.label === l).length;
   return {
     pools,
     proofsProven,
-    checks: {
-      pass: st('pass'),
-      fail: st('fail'),
-      couldNotCheck: st('could-not-check'),
-      skipped: st('skipped'),
-    },
-    findings: { error: sev('error'), warning: sev('warning'), info: sev('info') },
-    labels: { proven: lab('proven'), asserted: lab('asserted'), couldNotCheck: lab('could-not-check') },
-  };
-}
-
-function findingCounts(findings: readonly Finding[], poolId: string): ReportPoolRow['findings'] {
-  const mine = findings.filter((f) => f.pool === poolId);
-  return {
-    error: mine.filter((f) => f.severity === 'error').length,
-    warning: mine.filter((f) => f.severity === 'warning').length,
-    info: mine.filter((f) => f.severity === 'info').length,
+    checks: computeCheckCounts(checks),
+    findings: computeFindingCounts(findings),
+    labels: computeLabelCounts(findings),
   };
 }
 
@@ -154,7 +140,7 @@ export function computeReportModelFromAudit(
       contractId: p.contractId,
       proof: p.proof,
       lastChange: computeLastChange(series.get(p.poolId)),
-      findings: findingCounts(r.findings, p.poolId),
+      findings: computeFindingCounts(r.findings, p.poolId),
     })),
     series: chartSeries,
   };
@@ -203,7 +189,7 @@ export function computeReportModelFromMirror(
       contractId: last?.contractId ?? null,
       proof: last?.verification ?? 'no proof',
       lastChange: computeLastChange(rows),
-      findings: findingCounts(findings, poolId),
+      findings: computeFindingCounts(findings, poolId),
     };
   });
   const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);

@@ -1,6 +1,7 @@
 /** The audit engine (the issue "reserve-audit audit"): pure checks over snapshots → findings. */
 
 export * from '../proof/profile.js';
+export * from './counts.js';
 export * from './coverage.js';
 export * from './decimal.js';
 export * from './entry-checks.js';
