@@ -19,7 +19,12 @@ import {
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
-import { type ContractKeyRange, type MirrorStore, openMirrorStore } from '../io/store/index.js';
+import {
+  type ContractKeyRange,
+  type MirrorStore,
+  type ObservationKeyRow,
+  openMirrorStore,
+} from '../io/store/index.js';
 import { formatMirrorTarget } from './history.js';
 import {
   type ReplayedContract,
@@ -119,33 +124,80 @@ export interface ReplayReport {
 }
 
 /**
- * The observations of the period as history points, per pool, oldest first (one streaming read);
- * a point is `proven` when its contract was re-verified above, and then carries the blob's values.
+ * What replay re-verified and proven: by contract row key for batches that carried their keys
+ * (this process's and its workers' reads), else by contract ID (distributed replay's results).
+ */
+export interface ReplayedContracts {
+  readonly byKey: Map<number, { readonly contractId: string; readonly proven: ReplayedContract }>;
+  readonly byId: Map<string, ReplayedContract>;
+}
+
+/** An observation row as a history point, with its contract's ID and, when proven, its blob's values. */
+function toHistoryPoint(
+  r: ObservationKeyRow,
+  contractId: string | null,
+  k: ReplayedContract | undefined,
+  contractLedgerCreatedAt: string | null,
+): HistoryPoint {
+  const at = r[3] ?? contractLedgerCreatedAt;
+  return {
+    observedAtMs: r[1],
+    contractId,
+    ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseTimestampMicros(at)),
+    reserveA: k?.reserveA ?? r[4],
+    reserveB: k?.reserveB ?? r[5],
+    totalLpSupply: k?.totalLpSupply ?? r[6],
+    proven: k !== undefined,
+    template: k?.template ?? null,
+    blobKey: null,
+  };
+}
+
+/**
+ * The observations of the period as history points, per pool, oldest first (one streaming read
+ * of the observations by contract key); a point is `proven` when its contract was re-verified
+ * above, and then carries the blob's values. Only observations of contracts not proven here are
+ * resolved to their contract's ID (and omitted ledger time) afterwards, in one lookup.
  */
 export async function loadObservationSeries(
   mirror: MirrorStore,
   fromMs: number | undefined,
   toMs: number | undefined,
-  replayed: ReadonlyMap<string, ReplayedContract>,
+  replayed: ReplayedContracts,
 ): Promise<Map<string, HistoryPoint[]>> {
   const out = new Map<string, HistoryPoint[]>();
-  for await (const r of mirror.iterateObservations({ fromMs, toMs })) {
-    const k = r.contractId === null ? undefined : replayed.get(r.contractId);
-    const at = r.ledgerCreatedAt;
-    const point: HistoryPoint = {
-      observedAtMs: r.observedAtMs,
-      contractId: r.contractId,
-      ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseTimestampMicros(at)),
-      reserveA: k?.reserveA ?? r.reserveA,
-      reserveB: k?.reserveB ?? r.reserveB,
-      totalLpSupply: k?.totalLpSupply ?? r.totalLpSupply,
-      proven: k !== undefined,
-      template: k?.template ?? null,
-      blobKey: null,
-    };
-    const list = out.get(r.poolId);
-    if (list === undefined) out.set(r.poolId, [point]);
-    else list.push(point);
+  const pending: { list: HistoryPoint[]; at: number; row: ObservationKeyRow; key: number }[] = [];
+  let list: HistoryPoint[] = [];
+  let listPool: string | null = null;
+  for await (const page of mirror.iterateObservationKeyPages({ fromMs, toMs })) {
+    for (const r of page) {
+      if (r[0] !== listPool) {
+        listPool = r[0];
+        const known = out.get(listPool);
+        list = known ?? [];
+        if (known === undefined) out.set(listPool, list);
+      }
+      const key = r[2];
+      const k = key === null ? undefined : replayed.byKey.get(key);
+      if (key === null) list.push(toHistoryPoint(r, null, undefined, null));
+      else if (k !== undefined) list.push(toHistoryPoint(r, k.contractId, k.proven, null));
+      else {
+        pending.push({ list, at: list.length, row: r, key });
+        list.push(toHistoryPoint(r, null, undefined, null));
+      }
+    }
+  }
+  if (pending.length > 0) {
+    const ids = await mirror.loadContractsByKey([...new Set(pending.map((p) => p.key))]);
+    for (const p of pending) {
+      const c = ids.get(p.key);
+      p.list[p.at] = toHistoryPoint(
+        p.row,
+        c?.contractId ?? null,
+        c === undefined ? undefined : replayed.byId.get(c.contractId),
+        c?.ledgerCreatedAt ?? null,
+      );
+    }
   }
   return out;
 }
@@ -168,7 +220,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const tSetup = now();
   let jobs = 1;
   let pool: ReplayPool | null = null;
-  const replayed = new Map<string, ReplayedContract>();
+  const replayed: ReplayedContracts = { byKey: new Map(), byId: new Map() };
   const c = new AuditCollector();
   let n = 0;
   let verified = 0;
@@ -184,13 +236,20 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       poolIds: readonly string[],
       ids: readonly string[],
       rs: ReplayedContractResult[],
+      keys: readonly number[] = [],
     ): void => {
+      const keyed = keys.length === rs.length;
       for (let i = 0; i < rs.length; i++) {
         const r = rs[i];
         const poolId = poolIds[i] ?? '';
         if (r === undefined) continue;
         n++;
-        if (r.proven !== null) replayed.set(ids[i] ?? '', r.proven);
+        if (r.proven !== null) {
+          const key = keys[i];
+          if (keyed && key !== undefined)
+            replayed.byKey.set(key, { contractId: ids[i] ?? '', proven: r.proven });
+          else replayed.byId.set(ids[i] ?? '', r.proven);
+        }
         const st = c.record('proof', 'replay.contract', poolId, r.findings);
         if (st === 'pass') verified++;
         else if (st === 'fail') mismatch++;
@@ -214,7 +273,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       );
     } else if (jobs === 1) {
       for await (const b of mirror.iterateContractBatches(range, batchSize)) {
-        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
+        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile), b.contractKeys);
         o.onBatch?.('main', b.contractIds.length);
       }
     } else {
@@ -240,7 +299,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       const drain = (): void => {
         while (queue.length > 0 && queue[0]?.done === true) {
           const q = queue.shift()?.value;
-          if (q !== null && q !== undefined) consume(q.poolIds, q.contractIds, q.results);
+          if (q !== null && q !== undefined) consume(q.poolIds, q.contractIds, q.results, q.contractKeys);
         }
       };
       for (const keys of ranges) {
@@ -270,6 +329,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
           const v = {
             contractIds: b.contractIds,
             poolIds: b.poolIds,
+            contractKeys: b.contractKeys,
             results: replayContractBatch(b, types, o.profile),
           };
           queue.push({ done: true, value: v, promise: Promise.resolve(v) });
@@ -281,7 +341,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
       for (const e of queue) {
         const q = await e.promise; // rejections (a failed worker) are raised here, in order
-        consume(q.poolIds, q.contractIds, q.results);
+        consume(q.poolIds, q.contractIds, q.results, q.contractKeys);
       }
     }
     const tContracts = now();
