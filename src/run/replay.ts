@@ -18,6 +18,7 @@ import {
 } from '../core/audit/index.js';
 import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
+import { ReplayError } from '../errors/replay.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import {
   type ContractKeyRange,
@@ -33,6 +34,7 @@ import {
 } from './replay-contract.js';
 import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
+import { locateReplayReader, type ReplayReader, startReplayReader } from './replay-read-thread.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
 const BATCH_SIZE = 512;
@@ -43,6 +45,18 @@ const BATCH_SIZE = 512;
  * contracts per worker the in-process path is as fast or faster.
  */
 const CONTRACTS_PER_WORKER = 20_000;
+
+/**
+ * `--jobs auto` verifying in this thread: contracts from which the mirror is read on a reader thread
+ * (./replay-reader.ts) while this one verifies — the thread costs ~0.1 s to start and saves the
+ * reading and inflating (~a quarter of the in-process run) when a second core is there.
+ */
+const READER_MIN_CONTRACTS = 20_000;
+
+/** `--jobs auto` with one verifying thread: read on a reader thread? (≥ 2 cores, a large mirror) */
+export function chooseReplayReader(contracts: number, cores: number = defaultReplayJobs()): boolean {
+  return cores >= 2 && contracts >= READER_MIN_CONTRACTS;
+}
 
 /** The machine's cores available to replay. */
 export function defaultReplayJobs(): number {
@@ -78,6 +92,11 @@ export interface ReplayOptions {
    * small mirrors); 1 = verify in this thread only; n > 1 = this thread and n − 1 workers, used as is.
    */
   readonly jobs?: number | 'auto';
+  /**
+   * with one verifying thread: read the mirror on a reader thread (./replay-reader.ts) — true / false,
+   * or chosen by chooseReplayReader when `jobs` is 'auto' and this is not given
+   */
+  readonly readerThread?: boolean;
   /** contracts per batch (default 512) */
   readonly batchSize?: number;
   /** called for every verified batch with the thread that verified it (instrumentation, tests) */
@@ -107,6 +126,8 @@ export interface ReplaySummary {
   readonly durationMs: number;
   /** verification threads used (1 = in-process); distributed: the processes that verified batches */
   readonly jobs: number;
+  /** the mirror was read on a reader thread while this one verified (`--jobs auto`, ./replay-reader.ts) */
+  readonly readerThread: boolean;
   /** contracts per second over the whole run (setup, contracts, history) */
   readonly contractsPerSecond: number;
   readonly phasesMs: {
@@ -164,12 +185,13 @@ export async function loadObservationSeries(
   fromMs: number | undefined,
   toMs: number | undefined,
   replayed: ReplayedContracts,
+  pages: AsyncIterable<ObservationKeyRow[]> = mirror.iterateObservationKeyPages({ fromMs, toMs }),
 ): Promise<Map<string, HistoryPoint[]>> {
   const out = new Map<string, HistoryPoint[]>();
   const pending: { list: HistoryPoint[]; at: number; row: ObservationKeyRow; key: number }[] = [];
   let list: HistoryPoint[] = [];
   let listPool: string | null = null;
-  for await (const page of mirror.iterateObservationKeyPages({ fromMs, toMs })) {
+  for await (const page of pages) {
     for (const r of page) {
       if (r[0] !== listPool) {
         listPool = r[0];
@@ -220,6 +242,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const tSetup = now();
   let jobs = 1;
   let pool: ReplayPool | null = null;
+  let reader: ReplayReader | null = null;
   const replayed: ReplayedContracts = { byKey: new Map(), byId: new Map() };
   const c = new AuditCollector();
   let n = 0;
@@ -257,13 +280,30 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
       }
     };
+    const auto = o.distributed === undefined && (o.jobs === undefined || o.jobs === 'auto');
+    const count = auto ? await mirror.countContracts(range) : 0;
     jobs =
       o.distributed !== undefined
         ? 0
-        : o.jobs === undefined || o.jobs === 'auto'
-          ? chooseReplayJobs(await mirror.countContracts(range))
-          : Math.max(1, Math.floor(o.jobs));
+        : auto
+          ? chooseReplayJobs(count)
+          : Math.max(1, Math.floor(o.jobs as number));
     const batchSize = Math.max(1, Math.floor(o.batchSize ?? BATCH_SIZE));
+    const wantReader =
+      jobs === 1 && o.distributed === undefined && (o.readerThread ?? (auto && chooseReplayReader(count)));
+    const readerUrl = wantReader ? locateReplayReader() : null;
+    if (wantReader && readerUrl === null && o.readerThread === true)
+      throw new ReplayError(
+        'REPLAY_WORKER_NOT_BUILT',
+        'the replay reader thread dist/run/replay-reader.js is missing: run npm run build',
+      );
+    if (readerUrl !== null)
+      reader = startReplayReader(readerUrl, {
+        mirrorPath: o.mirrorPath,
+        range,
+        batchSize,
+        observations: { fromMs: o.fromMs, toMs: o.toMs },
+      });
     if (o.distributed !== undefined) {
       // the batches' results come back in batch order: the same consumption as in-process
       jobs = await coordinateReplayRun(
@@ -272,7 +312,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         consume,
       );
     } else if (jobs === 1) {
-      for await (const b of mirror.iterateContractBatches(range, batchSize)) {
+      for await (const b of reader?.batches() ?? mirror.iterateContractBatches(range, batchSize)) {
         consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile), b.contractKeys);
         o.onBatch?.('main', b.contractIds.length);
       }
@@ -346,7 +386,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     }
     const tContracts = now();
     // history over the recorded period, with the values just re-verified (not the stored status)
-    const series = await loadObservationSeries(mirror, o.fromMs, o.toMs, replayed);
+    const series = await loadObservationSeries(
+      mirror,
+      o.fromMs,
+      o.toMs,
+      replayed,
+      reader?.observationPages(),
+    );
     const tHistoryLoaded = now();
     let observations = 0;
     for (const [poolId, points] of series) {
@@ -372,6 +418,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         observations,
         durationMs: Math.round(elapsed),
         jobs,
+        readerThread: reader !== null,
         contractsPerSecond: Math.round(n / Math.max(1e-9, elapsed / 1000)),
         phasesMs: {
           setup: Math.round(tSetup - t0),
@@ -385,6 +432,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     };
   } finally {
     await pool?.close();
+    await reader?.close();
     await mirror.close();
   }
 }
