@@ -13,6 +13,10 @@ import { ReplayError } from '../errors/replay.js';
 import { StoreError, type StoreErrorCode } from '../errors/store.js';
 import type { ContractBatch, ContractRange, ObservationKeyRow, ObservationRange } from '../io/store/index.js';
 
+/** Messages the reader posts ahead of the acknowledgements; one acknowledgement per ACK_EVERY taken. */
+export const READ_AHEAD = 8;
+export const ACK_EVERY = 4;
+
 export interface ReplayReaderData {
   readonly mirrorPath: string;
   readonly range: ContractRange;
@@ -82,13 +86,15 @@ export function startReplayReader(url: URL, data: ReplayReaderData): ReplayReade
       );
     notify();
   });
+  let taken = 0;
   const next = async (): Promise<ReplayReaderMessage> => {
     for (;;) {
       const m = queue.shift();
       if (m !== undefined) {
         if (m.kind === 'error') throw toError(m);
         if (m.kind === 'done') done = true;
-        else worker.postMessage(0); // one more message may be read ahead
+        // ACK_EVERY more messages may be read ahead (./replay-reader.ts)
+        else if (++taken % ACK_EVERY === 0) worker.postMessage(0);
         return m;
       }
       if (failure !== null) throw failure;

@@ -9,10 +9,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isReserveAuditError } from '../errors/index.js';
 import { openMirrorStore } from '../io/store/index.js';
-import type { ReplayReaderData, ReplayReaderMessage } from './replay-read-thread.js';
-
-/** Messages posted ahead of the main thread's acknowledgements. */
-const READ_AHEAD = 8;
+import {
+  ACK_EVERY,
+  READ_AHEAD,
+  type ReplayReaderData,
+  type ReplayReaderMessage,
+} from './replay-read-thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('replay-reader.js must run as a worker thread');
@@ -21,7 +23,7 @@ const data = workerData as ReplayReaderData;
 let credits = READ_AHEAD;
 let wake: (() => void) | null = null;
 port.on('message', () => {
-  credits++;
+  credits += ACK_EVERY;
   wake?.();
   wake = null;
 });
