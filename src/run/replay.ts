@@ -6,7 +6,7 @@
  * recorded period → a report. Pure checks from src/core/audit; the mirror is read through the
  * store's functions; never an exit code, never stdout.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import {
   AuditCollector,
   type AuditOutcome,
@@ -48,14 +48,23 @@ const CONTRACTS_PER_WORKER = 20_000;
 
 /**
  * `--jobs auto` verifying in this thread: contracts from which the mirror is read on a reader thread
- * (./replay-reader.ts) while this one verifies — the thread costs ~0.1 s to start and saves the
- * reading and inflating (~a quarter of the in-process run) when a second core is there.
+ * (./replay-reader.ts) while this one verifies. Measured over 100,000 contracts (docs/bench/audit.md,
+ * "A reader thread"): this thread's CPU falls from 3.7–4.8 s to 2.1–2.5 s and the reader takes ≈ 2 s,
+ * so with a free second core the run takes the longer of the two; with every core busy (load average
+ * 7–8 on 2 cores) the extra thread only competes and the run was 10–15 % slower.
  */
 const READER_MIN_CONTRACTS = 20_000;
 
-/** `--jobs auto` with one verifying thread: read on a reader thread? (≥ 2 cores, a large mirror) */
-export function chooseReplayReader(contracts: number, cores: number = defaultReplayJobs()): boolean {
-  return cores >= 2 && contracts >= READER_MIN_CONTRACTS;
+/**
+ * `--jobs auto` with one verifying thread: read on a reader thread when the mirror is large and the
+ * machine leaves a core free (`loadAverage`, the 1-minute load average, at most cores − 1).
+ */
+export function chooseReplayReader(
+  contracts: number,
+  cores: number = defaultReplayJobs(),
+  loadAverage: number = loadavg()[0] ?? 0,
+): boolean {
+  return cores >= 2 && contracts >= READER_MIN_CONTRACTS && loadAverage <= cores - 1;
 }
 
 /** The machine's cores available to replay. */

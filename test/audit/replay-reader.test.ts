@@ -3,7 +3,7 @@
  * mirror on another thread while this one verifies gives exactly the in-process report (tampered
  * contracts, a period), in small batches so that the read-ahead limit is exercised; a blob that does
  * not inflate is the same StoreError STORE_CORRUPT as in-process; `--jobs auto` reads on a thread
- * only for large mirrors with a second core. The reader runs compiled from dist/run (the suite's
+ * only for large mirrors with a second core left free. The reader runs compiled from dist/run (the suite's
  * globalSetup builds it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,8 +84,12 @@ it('a blob that does not inflate is STORE_CORRUPT from the reader thread as in-p
   expect((threaded as StoreError).shortMessage).toBe((inProcess as StoreError).shortMessage);
 }, 60_000);
 
-it('--jobs auto reads on a thread only for ≥ 20,000 contracts and ≥ 2 cores', () => {
-  expect(chooseReplayReader(19_999, 2)).toBe(false);
-  expect(chooseReplayReader(20_000, 2)).toBe(true);
-  expect(chooseReplayReader(1_000_000, 1)).toBe(false);
+it('--jobs auto reads on a thread only for ≥ 20,000 contracts, ≥ 2 cores and a free core', () => {
+  expect(chooseReplayReader(19_999, 2, 0)).toBe(false);
+  expect(chooseReplayReader(20_000, 2, 0)).toBe(true);
+  expect(chooseReplayReader(20_000, 2, 1)).toBe(true);
+  expect(chooseReplayReader(20_000, 2, 1.2)).toBe(false);
+  expect(chooseReplayReader(1_000_000, 8, 6.5)).toBe(true);
+  expect(chooseReplayReader(1_000_000, 8, 7.5)).toBe(false);
+  expect(chooseReplayReader(1_000_000, 1, 0)).toBe(false);
 });
