@@ -2,8 +2,9 @@
  * The `replay` pipeline (the issue "replay"): re-verify every reserve contract stored in the
  * mirror once per contract ID with the one proof step (./replay-contract.ts: decode → type → hash
  * → compare → reserves via the profile, then the recorded values against the blob's), in this
- * thread or on worker threads (./replay-pool.ts), then re-run the history checks over the
- * recorded period → a report. Pure checks from src/core/audit; the mirror is read through the
+ * thread (reading the mirror here or on a reader thread, ./replay-read-thread.ts) or on worker
+ * threads (./replay-pool.ts), then re-run the history checks over the recorded period
+ * (./replay-series.ts) → a report. Pure checks from src/core/audit; the mirror is read through the
  * store's functions; never an exit code, never stdout.
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -13,28 +14,18 @@ import {
   type AuditResult,
   checkHistorySeries,
   computeAuditOutcome,
-  type HistoryPoint,
   type ReserveProfile,
 } from '../core/audit/index.js';
-import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
 import { ReplayError } from '../errors/replay.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
-import {
-  type ContractKeyRange,
-  type MirrorStore,
-  type ObservationKeyRow,
-  openMirrorStore,
-} from '../io/store/index.js';
+import { type ContractKeyRange, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 import { formatMirrorTarget } from './history.js';
-import {
-  type ReplayedContract,
-  type ReplayedContractResult,
-  replayContractBatch,
-} from './replay-contract.js';
+import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
 import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
 import { locateReplayReader, type ReplayReader, startReplayReader } from './replay-read-thread.js';
+import { loadObservationSeries, type ReplayedContracts } from './replay-series.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
 const BATCH_SIZE = 512;
@@ -49,9 +40,9 @@ const CONTRACTS_PER_WORKER = 20_000;
 /**
  * `--jobs auto` verifying in this thread: contracts from which the mirror is read on a reader thread
  * (./replay-reader.ts) while this one verifies. Measured over 100,000 contracts (docs/bench/audit.md,
- * "A reader thread"): this thread's CPU falls from 3.7–4.8 s to 2.1–2.5 s and the reader takes ≈ 2 s,
- * so with a free second core the run takes the longer of the two; with every core busy (load average
- * 7–8 on 2 cores) the extra thread only competes and the run was 10–15 % slower.
+ * "Reading by contract key; a reader thread"): this thread's CPU falls from 3.4–4.3 s to 2.6–2.7 s
+ * and the reader takes 2.4–2.6 s, so with a free second core the run takes the longer of the two;
+ * with every core busy (load average 6–8 on 2 cores) the extra thread only competes and was slower.
  */
 const READER_MIN_CONTRACTS = 20_000;
 
@@ -151,86 +142,6 @@ export interface ReplayReport {
   readonly summary: ReplaySummary;
   readonly findings: AuditResult['findings'];
   readonly checks: AuditResult['checks'];
-}
-
-/**
- * What replay re-verified and proven: by contract row key for batches that carried their keys
- * (this process's and its workers' reads), else by contract ID (distributed replay's results).
- */
-export interface ReplayedContracts {
-  readonly byKey: Map<number, { readonly contractId: string; readonly proven: ReplayedContract }>;
-  readonly byId: Map<string, ReplayedContract>;
-}
-
-/** An observation row as a history point, with its contract's ID and, when proven, its blob's values. */
-function toHistoryPoint(
-  r: ObservationKeyRow,
-  contractId: string | null,
-  k: ReplayedContract | undefined,
-  contractLedgerCreatedAt: string | null,
-): HistoryPoint {
-  const at = r[3] ?? contractLedgerCreatedAt;
-  return {
-    observedAtMs: r[1],
-    contractId,
-    ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseTimestampMicros(at)),
-    reserveA: k?.reserveA ?? r[4],
-    reserveB: k?.reserveB ?? r[5],
-    totalLpSupply: k?.totalLpSupply ?? r[6],
-    proven: k !== undefined,
-    template: k?.template ?? null,
-    blobKey: null,
-  };
-}
-
-/**
- * The observations of the period as history points, per pool, oldest first (one streaming read
- * of the observations by contract key); a point is `proven` when its contract was re-verified
- * above, and then carries the blob's values. Only observations of contracts not proven here are
- * resolved to their contract's ID (and omitted ledger time) afterwards, in one lookup.
- */
-export async function loadObservationSeries(
-  mirror: MirrorStore,
-  fromMs: number | undefined,
-  toMs: number | undefined,
-  replayed: ReplayedContracts,
-  pages: AsyncIterable<ObservationKeyRow[]> = mirror.iterateObservationKeyPages({ fromMs, toMs }),
-): Promise<Map<string, HistoryPoint[]>> {
-  const out = new Map<string, HistoryPoint[]>();
-  const pending: { list: HistoryPoint[]; at: number; row: ObservationKeyRow; key: number }[] = [];
-  let list: HistoryPoint[] = [];
-  let listPool: string | null = null;
-  for await (const page of pages) {
-    for (const r of page) {
-      if (r[0] !== listPool) {
-        listPool = r[0];
-        const known = out.get(listPool);
-        list = known ?? [];
-        if (known === undefined) out.set(listPool, list);
-      }
-      const key = r[2];
-      const k = key === null ? undefined : replayed.byKey.get(key);
-      if (key === null) list.push(toHistoryPoint(r, null, undefined, null));
-      else if (k !== undefined) list.push(toHistoryPoint(r, k.contractId, k.proven, null));
-      else {
-        pending.push({ list, at: list.length, row: r, key });
-        list.push(toHistoryPoint(r, null, undefined, null));
-      }
-    }
-  }
-  if (pending.length > 0) {
-    const ids = await mirror.loadContractsByKey([...new Set(pending.map((p) => p.key))]);
-    for (const p of pending) {
-      const c = ids.get(p.key);
-      p.list[p.at] = toHistoryPoint(
-        p.row,
-        c?.contractId ?? null,
-        c === undefined ? undefined : replayed.byId.get(c.contractId),
-        c?.ledgerCreatedAt ?? null,
-      );
-    }
-  }
-  return out;
 }
 
 /** Re-verifies the mirror's contracts and re-runs the history checks. */

@@ -1,5 +1,5 @@
 /**
- * Replay's history points (src/run/replay.ts `loadObservationSeries`): the observations are read by
+ * Replay's history points (src/run/replay-series.ts `loadObservationSeries`): the observations are read by
  * contract row key and joined with what replay proved by key (its own batches) or by contract ID
  * (distributed replay's results); both give exactly the points of the reference join — every
  * observation read with its contract ID (`iterateObservations`) and matched by ID — on a mirror with
@@ -15,8 +15,8 @@ import { DEFAULT_RESERVE_PROFILE, type HistoryPoint } from '../../src/core/audit
 import { parseTimestampMicros } from '../../src/core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../../src/io/files/default-types.js';
 import { type MirrorStore, openMirrorStore } from '../../src/io/store/index.js';
-import { loadObservationSeries, type ReplayedContracts } from '../../src/run/replay.js';
 import { type ReplayedContract, replayContractBatch } from '../../src/run/replay-contract.js';
+import { loadObservationSeries, type ReplayedContracts } from '../../src/run/replay-series.js';
 import { buildReplayMirror } from './replay-mirror.js';
 
 let dir: string;
