@@ -18,7 +18,8 @@
  *    distributed replay with 1, 2 and 4 worker processes (BENCH_PG_CONTRACTS, BENCH_PG_WORKERS, BENCH_SKIP_PG).
  * Replay also prints its process CPU time (all threads) and contracts per CPU-second: on a machine
  * shared with other jobs that is what one free core would give (jobs 1).
- * The replay workers run the compiled dist/run/replay-worker.js: the npm script builds dist first.
+ * The replay workers and reader thread run compiled (dist/run/replay-worker.js, replay-reader.js):
+ * the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -90,7 +91,7 @@ async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;
   console.log(
-    `replay --jobs ${jobs} (${r.summary.jobs} thread(s)): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second`,
+    `replay --jobs ${jobs} (${r.summary.jobs} verifying thread(s)${r.summary.readerThread ? ' + a reader thread' : ''}): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second; load average ${loadavg()[0]?.toFixed(2)} at ${new Date().toISOString().slice(11, 19)} UTC`,
   );
 }
 

@@ -38,6 +38,8 @@ export type ReplayWorkerRequest =
 export interface RangeResults {
   readonly contractIds: string[];
   readonly poolIds: string[];
+  /** the contracts' row keys (empty when the worker did not read the batch) */
+  readonly contractKeys: number[];
   readonly results: ReplayedContractResult[];
 }
 
@@ -50,6 +52,7 @@ export type ReplayWorkerReply =
       /** present when the worker read the batch from the mirror */
       readonly contractIds?: string[];
       readonly poolIds?: string[];
+      readonly contractKeys?: number[];
     }
   | { readonly kind: 'error'; readonly id: number | null; readonly message: string };
 
@@ -126,6 +129,7 @@ export async function startReplayPool(jobs: number, data: ReplayWorkerData): Pro
           p?.resolve({
             contractIds: m.contractIds ?? [],
             poolIds: m.poolIds ?? [],
+            contractKeys: m.contractKeys ?? [],
             results: unpackReplayResults(m.results),
           });
         } else if (m.id === null) reject(fail(s, `could not start: ${m.message}`));

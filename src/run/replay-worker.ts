@@ -41,7 +41,13 @@ try {
         kind: 'results',
         id: req.id,
         results: packReplayResults(replayContractBatch(batch, types, profile)),
-        ...('batch' in req ? {} : { contractIds: batch.contractIds, poolIds: batch.poolIds }),
+        ...('batch' in req
+          ? {}
+          : {
+              contractIds: batch.contractIds,
+              poolIds: batch.poolIds,
+              contractKeys: batch.contractKeys,
+            }),
       };
     } catch (e) {
       reply = { kind: 'error', id: req.id, message: message(e) };

@@ -2,32 +2,30 @@
  * The `replay` pipeline (the issue "replay"): re-verify every reserve contract stored in the
  * mirror once per contract ID with the one proof step (./replay-contract.ts: decode → type → hash
  * → compare → reserves via the profile, then the recorded values against the blob's), in this
- * thread or on worker threads (./replay-pool.ts), then re-run the history checks over the
- * recorded period → a report. Pure checks from src/core/audit; the mirror is read through the
+ * thread (reading the mirror here or on a reader thread, ./replay-read-thread.ts) or on worker
+ * threads (./replay-pool.ts), then re-run the history checks over the recorded period
+ * (./replay-series.ts) → a report. Pure checks from src/core/audit; the mirror is read through the
  * store's functions; never an exit code, never stdout.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import {
   AuditCollector,
   type AuditOutcome,
   type AuditResult,
   checkHistorySeries,
   computeAuditOutcome,
-  type HistoryPoint,
   type ReserveProfile,
 } from '../core/audit/index.js';
-import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { AuditError } from '../errors/audit.js';
+import { ReplayError } from '../errors/replay.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { type ContractKeyRange, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 import { formatMirrorTarget } from './history.js';
-import {
-  type ReplayedContract,
-  type ReplayedContractResult,
-  replayContractBatch,
-} from './replay-contract.js';
+import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
 import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
+import { locateReplayReader, type ReplayReader, startReplayReader } from './replay-read-thread.js';
+import { loadObservationSeries, type ReplayedContracts } from './replay-series.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
 const BATCH_SIZE = 512;
@@ -38,6 +36,27 @@ const BATCH_SIZE = 512;
  * contracts per worker the in-process path is as fast or faster.
  */
 const CONTRACTS_PER_WORKER = 20_000;
+
+/**
+ * `--jobs auto` verifying in this thread: contracts from which the mirror is read on a reader thread
+ * (./replay-reader.ts) while this one verifies. Measured over 100,000 contracts (docs/bench/audit.md,
+ * "Reading by contract key; a reader thread"): this thread's CPU falls from 3.4–4.3 s to 2.6–2.7 s
+ * and the reader takes 2.4–2.6 s, so with a free second core the run takes the longer of the two;
+ * with every core busy (load average 6–8 on 2 cores) the extra thread only competes and was slower.
+ */
+const READER_MIN_CONTRACTS = 20_000;
+
+/**
+ * `--jobs auto` with one verifying thread: read on a reader thread when the mirror is large and the
+ * machine leaves a core free (`loadAverage`, the 1-minute load average, at most cores − 1).
+ */
+export function chooseReplayReader(
+  contracts: number,
+  cores: number = defaultReplayJobs(),
+  loadAverage: number = loadavg()[0] ?? 0,
+): boolean {
+  return cores >= 2 && contracts >= READER_MIN_CONTRACTS && loadAverage <= cores - 1;
+}
 
 /** The machine's cores available to replay. */
 export function defaultReplayJobs(): number {
@@ -73,6 +92,11 @@ export interface ReplayOptions {
    * small mirrors); 1 = verify in this thread only; n > 1 = this thread and n − 1 workers, used as is.
    */
   readonly jobs?: number | 'auto';
+  /**
+   * with one verifying thread: read the mirror on a reader thread (./replay-reader.ts) — true / false,
+   * or chosen by chooseReplayReader when `jobs` is 'auto' and this is not given
+   */
+  readonly readerThread?: boolean;
   /** contracts per batch (default 512) */
   readonly batchSize?: number;
   /** called for every verified batch with the thread that verified it (instrumentation, tests) */
@@ -102,6 +126,8 @@ export interface ReplaySummary {
   readonly durationMs: number;
   /** verification threads used (1 = in-process); distributed: the processes that verified batches */
   readonly jobs: number;
+  /** the mirror was read on a reader thread while this one verified (`--jobs auto`, ./replay-reader.ts) */
+  readonly readerThread: boolean;
   /** contracts per second over the whole run (setup, contracts, history) */
   readonly contractsPerSecond: number;
   readonly phasesMs: {
@@ -116,38 +142,6 @@ export interface ReplayReport {
   readonly summary: ReplaySummary;
   readonly findings: AuditResult['findings'];
   readonly checks: AuditResult['checks'];
-}
-
-/**
- * The observations of the period as history points, per pool, oldest first (one streaming read);
- * a point is `proven` when its contract was re-verified above, and then carries the blob's values.
- */
-export async function loadObservationSeries(
-  mirror: MirrorStore,
-  fromMs: number | undefined,
-  toMs: number | undefined,
-  replayed: ReadonlyMap<string, ReplayedContract>,
-): Promise<Map<string, HistoryPoint[]>> {
-  const out = new Map<string, HistoryPoint[]>();
-  for await (const r of mirror.iterateObservations({ fromMs, toMs })) {
-    const k = r.contractId === null ? undefined : replayed.get(r.contractId);
-    const at = r.ledgerCreatedAt;
-    const point: HistoryPoint = {
-      observedAtMs: r.observedAtMs,
-      contractId: r.contractId,
-      ledgerCreatedAtMicros: k?.createdAtMicros ?? (at === null ? null : parseTimestampMicros(at)),
-      reserveA: k?.reserveA ?? r.reserveA,
-      reserveB: k?.reserveB ?? r.reserveB,
-      totalLpSupply: k?.totalLpSupply ?? r.totalLpSupply,
-      proven: k !== undefined,
-      template: k?.template ?? null,
-      blobKey: null,
-    };
-    const list = out.get(r.poolId);
-    if (list === undefined) out.set(r.poolId, [point]);
-    else list.push(point);
-  }
-  return out;
 }
 
 /** Re-verifies the mirror's contracts and re-runs the history checks. */
@@ -168,7 +162,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   const tSetup = now();
   let jobs = 1;
   let pool: ReplayPool | null = null;
-  const replayed = new Map<string, ReplayedContract>();
+  let reader: ReplayReader | null = null;
+  const replayed: ReplayedContracts = { byKey: new Map(), byId: new Map() };
   const c = new AuditCollector();
   let n = 0;
   let verified = 0;
@@ -184,13 +179,20 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       poolIds: readonly string[],
       ids: readonly string[],
       rs: ReplayedContractResult[],
+      keys: readonly number[] = [],
     ): void => {
+      const keyed = keys.length === rs.length;
       for (let i = 0; i < rs.length; i++) {
         const r = rs[i];
         const poolId = poolIds[i] ?? '';
         if (r === undefined) continue;
         n++;
-        if (r.proven !== null) replayed.set(ids[i] ?? '', r.proven);
+        if (r.proven !== null) {
+          const key = keys[i];
+          if (keyed && key !== undefined)
+            replayed.byKey.set(key, { contractId: ids[i] ?? '', proven: r.proven });
+          else replayed.byId.set(ids[i] ?? '', r.proven);
+        }
         const st = c.record('proof', 'replay.contract', poolId, r.findings);
         if (st === 'pass') verified++;
         else if (st === 'fail') mismatch++;
@@ -198,13 +200,30 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         if (n % every === 0) o.onProgress?.(n, n / Math.max(1e-9, (now() - t0) / 1000));
       }
     };
+    const auto = o.distributed === undefined && (o.jobs === undefined || o.jobs === 'auto');
+    const count = auto ? await mirror.countContracts(range) : 0;
     jobs =
       o.distributed !== undefined
         ? 0
-        : o.jobs === undefined || o.jobs === 'auto'
-          ? chooseReplayJobs(await mirror.countContracts(range))
-          : Math.max(1, Math.floor(o.jobs));
+        : auto
+          ? chooseReplayJobs(count)
+          : Math.max(1, Math.floor(o.jobs as number));
     const batchSize = Math.max(1, Math.floor(o.batchSize ?? BATCH_SIZE));
+    const wantReader =
+      jobs === 1 && o.distributed === undefined && (o.readerThread ?? (auto && chooseReplayReader(count)));
+    const readerUrl = wantReader ? locateReplayReader() : null;
+    if (wantReader && readerUrl === null && o.readerThread === true)
+      throw new ReplayError(
+        'REPLAY_WORKER_NOT_BUILT',
+        'the replay reader thread dist/run/replay-reader.js is missing: run npm run build',
+      );
+    if (readerUrl !== null)
+      reader = startReplayReader(readerUrl, {
+        mirrorPath: o.mirrorPath,
+        range,
+        batchSize,
+        observations: { fromMs: o.fromMs, toMs: o.toMs },
+      });
     if (o.distributed !== undefined) {
       // the batches' results come back in batch order: the same consumption as in-process
       jobs = await coordinateReplayRun(
@@ -213,8 +232,8 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         consume,
       );
     } else if (jobs === 1) {
-      for await (const b of mirror.iterateContractBatches(range, batchSize)) {
-        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile));
+      for await (const b of reader?.batches() ?? mirror.iterateContractBatches(range, batchSize)) {
+        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile), b.contractKeys);
         o.onBatch?.('main', b.contractIds.length);
       }
     } else {
@@ -240,7 +259,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       const drain = (): void => {
         while (queue.length > 0 && queue[0]?.done === true) {
           const q = queue.shift()?.value;
-          if (q !== null && q !== undefined) consume(q.poolIds, q.contractIds, q.results);
+          if (q !== null && q !== undefined) consume(q.poolIds, q.contractIds, q.results, q.contractKeys);
         }
       };
       for (const keys of ranges) {
@@ -270,6 +289,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
           const v = {
             contractIds: b.contractIds,
             poolIds: b.poolIds,
+            contractKeys: b.contractKeys,
             results: replayContractBatch(b, types, o.profile),
           };
           queue.push({ done: true, value: v, promise: Promise.resolve(v) });
@@ -281,12 +301,18 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       }
       for (const e of queue) {
         const q = await e.promise; // rejections (a failed worker) are raised here, in order
-        consume(q.poolIds, q.contractIds, q.results);
+        consume(q.poolIds, q.contractIds, q.results, q.contractKeys);
       }
     }
     const tContracts = now();
     // history over the recorded period, with the values just re-verified (not the stored status)
-    const series = await loadObservationSeries(mirror, o.fromMs, o.toMs, replayed);
+    const series = await loadObservationSeries(
+      mirror,
+      o.fromMs,
+      o.toMs,
+      replayed,
+      reader?.observationPages(),
+    );
     const tHistoryLoaded = now();
     let observations = 0;
     for (const [poolId, points] of series) {
@@ -312,6 +338,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         observations,
         durationMs: Math.round(elapsed),
         jobs,
+        readerThread: reader !== null,
         contractsPerSecond: Math.round(n / Math.max(1e-9, elapsed / 1000)),
         phasesMs: {
           setup: Math.round(tSetup - t0),
@@ -325,6 +352,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     };
   } finally {
     await pool?.close();
+    await reader?.close();
     await mirror.close();
   }
 }

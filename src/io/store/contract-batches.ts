@@ -5,7 +5,9 @@
  * to a worker thread without copying. Ordered by ledger creation time, then contract ID; each
  * contract ID once (it is the table's primary key). For large replays the main thread only scans
  * the keys (`iterateContractKeyRanges`, the covering index `contracts_created`) and each worker
- * reads its batches itself from its own read-only connection (`loadContractBatch`).
+ * reads its batches itself from its own read-only connection (`loadContractBatch`). The SQLite
+ * reads take each pool's blob dictionary from a per-connection cache (a dictionary row is written
+ * once and never changed) instead of selecting its bytes again with every row.
  */
 
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
@@ -20,6 +22,8 @@ export interface ContractBatch {
   readonly reserveA: string[];
   readonly reserveB: string[];
   readonly totalLpSupply: string[];
+  /** the contract rows' integer keys (`contracts.ckey`, what observations reference) */
+  readonly contractKeys: number[];
   /** every blob of the batch, back to back, in a buffer of its own (transferable) */
   readonly blobs: Uint8Array;
   readonly ends: Uint32Array;
@@ -30,16 +34,30 @@ export function batchBlob(b: ContractBatch, i: number): Uint8Array {
   return b.blobs.subarray(i === 0 ? 0 : (b.ends[i - 1] ?? 0), b.ends[i] ?? 0);
 }
 
-/** The columns packContractBatch takes, in its order (both backends). */
-export const CONTRACT_BATCH_COLUMNS = `contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply, blob_dict,
-  ${BLOB_DICT_COLUMN}`;
+/** The row columns of a batch without the dictionary (SQLite reads dictionaries once: ./blob-dictionaries.ts). */
+export const CONTRACT_ROW_COLUMNS =
+  'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply, blob_dict, ckey';
+
+/** The columns packContractBatch takes by default, in its order: the row's, then its dictionary. */
+export const CONTRACT_BATCH_COLUMNS = `${CONTRACT_ROW_COLUMNS}, ${BLOB_DICT_COLUMN}`;
+
+/** The dictionary bytes of a row (default: its 9th column, BLOB_DICT_COLUMN). */
+export type RowDictionary = (row: unknown[]) => unknown;
+
+const dictionaryColumn: RowDictionary = (r) => r[8];
 
 /**
- * Packs rows of CONTRACT_BATCH_COLUMNS (contract_id, pool_id, stored blob, reserve_a, reserve_b,
- * total_lp_supply, blob_dict, dictionary) into a batch of original blobs (both backends).
+ * Packs rows of CONTRACT_ROW_COLUMNS (contract_id, pool_id, stored blob, reserve_a, reserve_b,
+ * total_lp_supply, blob_dict, ckey), each row's dictionary given by `dictOf` (default: a 9th
+ * column), into a batch of original blobs (both backends).
  */
-export function packContractBatch(rows: readonly unknown[][]): ContractBatch {
-  const originals = rows.map((r) => decodeStoredBlob(String(r[0]), r[2], r[6], r[7]));
+export function packContractBatch(
+  rows: readonly unknown[][],
+  dictOf: RowDictionary = dictionaryColumn,
+): ContractBatch {
+  const originals = rows.map((r) =>
+    decodeStoredBlob(String(r[0]), r[2], r[6], r[6] === null ? null : dictOf(r)),
+  );
   let size = 0;
   for (const b of originals) size += b.length;
   const blobs = new Uint8Array(new ArrayBuffer(size));
@@ -50,6 +68,7 @@ export function packContractBatch(rows: readonly unknown[][]): ContractBatch {
     reserveA: new Array<string>(rows.length),
     reserveB: new Array<string>(rows.length),
     totalLpSupply: new Array<string>(rows.length),
+    contractKeys: new Array<number>(rows.length),
     blobs,
     ends,
   };
@@ -64,8 +83,41 @@ export function packContractBatch(rows: readonly unknown[][]): ContractBatch {
     b.reserveA[i] = r[3] as string;
     b.reserveB[i] = r[4] as string;
     b.totalLpSupply[i] = r[5] as string;
+    b.contractKeys[i] = Number(r[7]);
   });
   return b;
+}
+
+/** Each open mirror's blob dictionaries read so far, by id (rows are insert-only). */
+const DICTIONARIES = new WeakMap<Mirror, Map<number, Uint8Array>>();
+
+/**
+ * The dictionary of a row of CONTRACT_ROW_COLUMNS through the mirror's cache; `preload` reads every
+ * dictionary first (needed while a statement iterates: the connection runs one at a time).
+ */
+function sqliteRowDictionary(mirror: Mirror, preload: boolean): RowDictionary {
+  let cache = DICTIONARIES.get(mirror);
+  if (cache === undefined) {
+    cache = new Map();
+    DICTIONARIES.set(mirror, cache);
+  }
+  const known = cache;
+  const db = mirrorDb(mirror);
+  if (preload)
+    for (const [id, dict] of db
+      .prepare('SELECT id, dict FROM blob_dictionaries')
+      .raw(true)
+      .iterate() as IterableIterator<[number, Uint8Array]>)
+      known.set(Number(id), dict);
+  const one = preload ? null : db.prepare('SELECT dict FROM blob_dictionaries WHERE id = ?').pluck();
+  return (r) => {
+    const id = Number(r[6]);
+    const hit = known.get(id);
+    if (hit !== undefined || one === null) return hit;
+    const d: unknown = one.get(id);
+    if (d instanceof Uint8Array) known.set(id, d);
+    return d;
+  };
 }
 
 /**
@@ -80,7 +132,8 @@ export function* iterateContractBatches(
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
-    const cols = CONTRACT_BATCH_COLUMNS;
+    const cols = CONTRACT_ROW_COLUMNS;
+    const dictOf = sqliteRowDictionary(mirror, true);
     const stmt = mirrorDb(mirror).prepare(
       range.poolId === undefined
         ? `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`
@@ -94,11 +147,11 @@ export function* iterateContractBatches(
     for (const r of it) {
       rows.push(r);
       if (rows.length >= batchSize) {
-        yield packContractBatch(rows);
+        yield packContractBatch(rows, dictOf);
         rows = [];
       }
     }
-    if (rows.length > 0) yield packContractBatch(rows);
+    if (rows.length > 0) yield packContractBatch(rows, dictOf);
   } catch (e) {
     throw guardError(mirror, 'iterateContractBatches', e);
   }
@@ -154,12 +207,13 @@ export function* iterateContractKeyRanges(
 export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): ContractBatch {
   try {
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT ${CONTRACT_BATCH_COLUMNS} FROM contracts
+      `SELECT ${CONTRACT_ROW_COLUMNS} FROM contracts
        WHERE (created_at_ms, contract_id) >= (?, ?) AND (created_at_ms, contract_id) <= (?, ?)
        ORDER BY created_at_ms, contract_id`,
     );
     stmt.raw(true);
-    return packContractBatch(stmt.all(r.first[0], r.first[1], r.last[0], r.last[1]) as unknown[][]);
+    const rows = stmt.all(r.first[0], r.first[1], r.last[0], r.last[1]) as unknown[][];
+    return packContractBatch(rows, sqliteRowDictionary(mirror, false));
   } catch (e) {
     throw guardError(mirror, 'loadContractBatch', e);
   }

@@ -97,3 +97,93 @@ export function* iterateObservations(
     throw guardError(mirror, 'iterateObservations', e);
   }
 }
+
+/**
+ * One observation as replay reads it (`iterateObservationKeyPages`): the proof's contract by its row
+ * key instead of its ID, and the ledger time the observation stored — null where the compact mirror
+ * omitted it as the contract row's (replay takes it from the contract it re-verified, or from
+ * `loadContractsByKey`). Reading the contract row for every observation cost replay more than the
+ * observations themselves.
+ */
+export type ObservationKeyRow = readonly [
+  poolId: string,
+  observedAtMs: number,
+  contractKey: number | null,
+  storedLedgerCreatedAt: string | null,
+  reserveA: string | null,
+  reserveB: string | null,
+  totalLpSupply: string | null,
+];
+
+/** The columns of an ObservationKeyRow, in its order (both backends). */
+export const OBSERVATION_KEY_COLUMNS =
+  'o.pool_id, o.observed_at_ms, o.contract_key, o.ledger_created_at, o.reserve_a, o.reserve_b, o.total_lp_supply';
+
+/** A row of OBSERVATION_KEY_COLUMNS as an ObservationKeyRow (types checked, numbers made numbers; in place). */
+export function toObservationKeyRow(r: unknown[]): ObservationKeyRow {
+  r[0] = String(r[0]);
+  r[1] = Number(r[1]);
+  r[2] = r[2] === null || r[2] === undefined ? null : Number(r[2]);
+  for (let i = 3; i < 7; i++) r[i] = str(r[i]);
+  return r as unknown as ObservationKeyRow;
+}
+
+/**
+ * Streams the observations of a period as key rows in pages of at most `pageSize`, ordered by pool,
+ * then time (then snapshot), as `iterateObservations`. Do not write to the same mirror meanwhile.
+ */
+export function* iterateObservationKeyPages(
+  mirror: Mirror,
+  range: ObservationRange = {},
+  pageSize = 4096,
+): Generator<ObservationKeyRow[], void, undefined> {
+  try {
+    const stmt = mirrorDb(mirror).prepare(
+      `SELECT ${OBSERVATION_KEY_COLUMNS} FROM observations o
+       WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
+    );
+    stmt.raw(true);
+    const it = stmt.iterate(
+      range.fromMs ?? Number.MIN_SAFE_INTEGER,
+      range.toMs ?? Number.MAX_SAFE_INTEGER,
+    ) as IterableIterator<unknown[]>;
+    let page: ObservationKeyRow[] = [];
+    for (const r of it) {
+      page.push(toObservationKeyRow(r));
+      if (page.length >= pageSize) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  } catch (e) {
+    throw guardError(mirror, 'iterateObservationKeyPages', e);
+  }
+}
+
+/** A contract row's ID and ledger creation time (what an observation omits in a compact mirror). */
+export interface ContractIdentity {
+  readonly contractId: string;
+  readonly ledgerCreatedAt: string;
+}
+
+/** Keys per lookup statement. */
+const KEYS_PER_LOOKUP = 10_000;
+
+/** The ID and ledger time of each of `keys` (contract row keys) that the mirror holds. */
+export function loadContractsByKey(mirror: Mirror, keys: readonly number[]): Map<number, ContractIdentity> {
+  return guardStore(mirror, 'loadContractsByKey', () => {
+    const out = new Map<number, ContractIdentity>();
+    const stmt = mirrorDb(mirror)
+      .prepare(
+        'SELECT ckey, contract_id, ledger_created_at FROM contracts WHERE ckey IN (SELECT value FROM json_each(?))',
+      )
+      .raw(true);
+    for (let i = 0; i < keys.length; i += KEYS_PER_LOOKUP)
+      for (const [k, contractId, ledgerCreatedAt] of stmt.all(
+        JSON.stringify(keys.slice(i, i + KEYS_PER_LOOKUP)),
+      ) as [number, string, string][])
+        out.set(Number(k), { contractId, ledgerCreatedAt });
+    return out;
+  });
+}

@@ -9,7 +9,7 @@ import type { ApiSnapshot } from '../../core/wire/index.js';
 import type { AuditRunInput, AuditRunRow } from './audit-runs.js';
 import type { ContractBatch, ContractKeyRange } from './contract-batches.js';
 import type { HistoryPast } from './history-state.js';
-import type { ObservationPoint, ObservationRange } from './lookups.js';
+import type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';
 import type { MirrorStats, PruneResult } from './maintenance.js';
 import type { MirrorReadStats } from './mirror-db.js';
 import type { ContractRange, HistoryQuery } from './queries.js';
@@ -76,6 +76,10 @@ export interface MirrorStore {
   loadContractBatch(keys: ContractKeyRange): Promise<ContractBatch>;
   /** the observations of a period ordered by pool, time, snapshot; one consistent read */
   iterateObservations(range?: ObservationRange): AsyncGenerator<ObservationPoint, void, undefined>;
+  /** the same observations with the contract's row key (replay), in pages; one consistent read */
+  iterateObservationKeyPages(range?: ObservationRange): AsyncGenerator<ObservationKeyRow[], void, undefined>;
+  /** the ID and ledger time of each contract row key that the mirror holds */
+  loadContractsByKey(keys: readonly number[]): Promise<Map<number, ContractIdentity>>;
 
   computeMirrorStats(): Promise<MirrorStats>;
   pruneRawResponses(beforeMs: number): Promise<PruneResult>;

@@ -7,7 +7,13 @@
 import { loadAuditRuns, recordAuditRun } from './audit-runs.js';
 import { iterateContractBatches, iterateContractKeyRanges, loadContractBatch } from './contract-batches.js';
 import { loadHistoryPast } from './history-state.js';
-import { iterateObservations, loadContractPools, loadVerificationStatuses } from './lookups.js';
+import {
+  iterateObservationKeyPages,
+  iterateObservations,
+  loadContractPools,
+  loadContractsByKey,
+  loadVerificationStatuses,
+} from './lookups.js';
 import { computeMirrorStats, pruneRawResponses, vacuumMirror } from './maintenance.js';
 import { readMirrorReadStats } from './mirror-db.js';
 import type { MirrorStore } from './mirror-store.js';
@@ -52,6 +58,8 @@ export function wrapSqliteMirror(m: Mirror): MirrorStore {
     iterateContractKeyRanges: (r, n) => toAsync(iterateContractKeyRanges(m, r, n)),
     loadContractBatch: async (k) => loadContractBatch(m, k),
     iterateObservations: (r) => toAsync(iterateObservations(m, r)),
+    iterateObservationKeyPages: (r) => toAsync(iterateObservationKeyPages(m, r)),
+    loadContractsByKey: async (keys) => loadContractsByKey(m, keys),
     computeMirrorStats: async () => computeMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),
     vacuumMirror: async () => vacuumMirror(m),

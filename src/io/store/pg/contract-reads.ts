@@ -14,7 +14,15 @@ import {
   type ContractKeyRange,
   packContractBatch,
 } from '../contract-batches.js';
-import { type ObservationPoint, type ObservationRange, observationPointOfRow } from '../lookups.js';
+import {
+  type ContractIdentity,
+  OBSERVATION_KEY_COLUMNS,
+  type ObservationKeyRow,
+  type ObservationPoint,
+  type ObservationRange,
+  observationPointOfRow,
+  toObservationKeyRow,
+} from '../lookups.js';
 import { computeContractIdColumn, computeLedgerCreatedAtColumn } from '../observation-columns.js';
 import type { ContractRange } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
@@ -177,4 +185,58 @@ export function iteratePgObservations(
       after = [String(last[0]), Number(last[1]), Number(last[7])];
     }
   });
+}
+
+/** The observations of a period as key rows (replay), in pages, ordered by pool, time, snapshot. */
+export function iteratePgObservationKeyPages(
+  h: PgMirror,
+  range: ObservationRange = {},
+): AsyncGenerator<ObservationKeyRow[], void, undefined> {
+  return inSnapshot(h, 'iterateObservationKeyPages', async function* (c) {
+    let after: [string, number, number] | null = null;
+    for (;;) {
+      const params: unknown[] = [
+        range.fromMs ?? Number.MIN_SAFE_INTEGER,
+        range.toMs ?? Number.MAX_SAFE_INTEGER,
+      ];
+      let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
+      if (after !== null) {
+        params.push(...after);
+        where += ' AND (o.pool_id, o.observed_at_ms, o.snapshot_id) > ($3, $4, $5)';
+      }
+      params.push(PAGE);
+      const rows = await queryRows(
+        c,
+        `SELECT ${OBSERVATION_KEY_COLUMNS}, o.snapshot_id
+         FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
+        params,
+      );
+      const last = rows[rows.length - 1];
+      if (last !== undefined) after = [String(last[0]), Number(last[1]), Number(last[7])];
+      if (rows.length > 0) yield rows.map((r) => toObservationKeyRow(r.slice(0, 7)));
+      if (last === undefined || rows.length < PAGE) return;
+    }
+  });
+}
+
+/** The ID and ledger time of each of `keys` (contract row keys) that the mirror holds. */
+export async function loadPgContractsByKey(
+  h: PgMirror,
+  keys: readonly number[],
+): Promise<Map<number, ContractIdentity>> {
+  const out = new Map<number, ContractIdentity>();
+  try {
+    for (let i = 0; i < keys.length; i += PAGE) {
+      const rows = await queryRows(
+        h.pool,
+        'SELECT ckey, contract_id, ledger_created_at FROM contracts WHERE ckey = ANY($1::bigint[])',
+        [keys.slice(i, i + PAGE)],
+      );
+      for (const r of rows)
+        out.set(Number(r[0]), { contractId: String(r[1]), ledgerCreatedAt: String(r[2]) });
+    }
+  } catch (e) {
+    throw toStoreError(h, 'STORE_CORRUPT', 'loadContractsByKey', e);
+  }
+  return out;
 }

@@ -14,8 +14,10 @@ import { createPgPool, guardPg, type PgMirror, withPgTransaction } from './conne
 import {
   iteratePgContractBatches,
   iteratePgContractKeyRanges,
+  iteratePgObservationKeyPages,
   iteratePgObservations,
   loadPgContractBatch,
+  loadPgContractsByKey,
 } from './contract-reads.js';
 import { loadPgHistoryPast } from './history-state.js';
 import { computePgMirrorStats, prunePgRawResponses, vacuumPgMirror } from './maintenance.js';
@@ -118,6 +120,8 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     iterateContractKeyRanges: (r, n) => iteratePgContractKeyRanges(h, r, n),
     loadContractBatch: (k) => loadPgContractBatch(h, k),
     iterateObservations: (r) => iteratePgObservations(h, r),
+    iterateObservationKeyPages: (r) => iteratePgObservationKeyPages(h, r),
+    loadContractsByKey: (keys) => loadPgContractsByKey(h, keys),
     computeMirrorStats: () => computePgMirrorStats(h, schemaVersion),
     pruneRawResponses: (before) => prunePgRawResponses(h, before),
     vacuumMirror: () => vacuumPgMirror(h),

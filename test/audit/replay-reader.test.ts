@@ -1,0 +1,95 @@
+/**
+ * Replay's reader thread (src/run/replay-reader.ts, src/run/replay-read-thread.ts): reading the
+ * mirror on another thread while this one verifies gives exactly the in-process report (tampered
+ * contracts, a period), in small batches so that the read-ahead limit is exercised; a blob that does
+ * not inflate is the same StoreError STORE_CORRUPT as in-process; `--jobs auto` reads on a thread
+ * only for large mirrors with a second core left free. The reader runs compiled from dist/run (the suite's
+ * globalSetup builds it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { StoreError } from '../../src/errors/store.js';
+import { chooseReplayReader, type ReplayReport, runReplay } from '../../src/run/replay.js';
+import { buildReplayMirror } from './replay-mirror.js';
+
+let dir: string;
+let path: string;
+const N = 240;
+const T0 = 1_790_000_000_000;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ra-replay-reader-'));
+  path = join(dir, 'm.sqlite');
+  buildReplayMirror(path, N, 40, 'replay-reader');
+  const db = new Database(path);
+  const ids = db
+    .prepare('SELECT contract_id FROM contracts ORDER BY created_at_ms, contract_id')
+    .pluck()
+    .all();
+  db.prepare("UPDATE contracts SET reserve_a = '1.0000000000' WHERE contract_id = ?").run(ids[5]);
+  db.prepare('UPDATE contracts SET blob = substr(blob, 1, 20), blob_dict = NULL WHERE contract_id = ?').run(
+    ids[77],
+  );
+  db.close();
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A report without its timings and thread choices. */
+function comparable(r: ReplayReport): unknown {
+  const { durationMs, contractsPerSecond, phasesMs, readerThread, ...summary } = r.summary;
+  return { summary, findings: r.findings, checks: r.checks };
+}
+
+it.each([
+  ['the whole mirror', {}],
+  ['a period', { fromMs: T0 + 1000, toMs: T0 + 4000 }],
+])(
+  'a reader thread gives exactly the in-process report (%s)',
+  async (_, period) => {
+    const base = { mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1, batchSize: 7, ...period };
+    const inProcess = await runReplay({ ...base, readerThread: false });
+    const threaded = await runReplay({ ...base, readerThread: true });
+    expect(inProcess.summary.readerThread).toBe(false);
+    expect(threaded.summary.readerThread).toBe(true);
+    expect(threaded.summary.contracts).toBeGreaterThan(0);
+    expect(threaded.summary.observations).toBeGreaterThan(threaded.summary.contracts - 1);
+    expect(threaded.findings.map((f) => f.code)).toContain('PROOF_BLOB_MALFORMED');
+    expect(comparable(threaded)).toEqual(comparable(inProcess));
+  },
+  60_000,
+);
+
+it('a blob that does not inflate is STORE_CORRUPT from the reader thread as in-process', async () => {
+  const copy = join(dir, 'corrupt.sqlite');
+  const src = new Database(path);
+  await src.backup(copy);
+  src.close();
+  const db = new Database(copy);
+  db.prepare(
+    "UPDATE contracts SET blob = x'ffffffff' WHERE ckey = (SELECT max(ckey) FROM contracts WHERE blob_dict IS NOT NULL)",
+  ).run();
+  db.close();
+  const run = (readerThread: boolean) =>
+    runReplay({ mirrorPath: copy, profile: DEFAULT_RESERVE_PROFILE, jobs: 1, batchSize: 16, readerThread });
+  const inProcess = await run(false).catch((e: unknown) => e);
+  const threaded = await run(true).catch((e: unknown) => e);
+  expect(inProcess).toBeInstanceOf(StoreError);
+  expect(threaded).toBeInstanceOf(StoreError);
+  expect((threaded as StoreError).code).toBe('STORE_CORRUPT');
+  expect((threaded as StoreError).shortMessage).toBe((inProcess as StoreError).shortMessage);
+}, 60_000);
+
+it('--jobs auto reads on a thread only for ≥ 20,000 contracts, ≥ 2 cores and a free core', () => {
+  expect(chooseReplayReader(19_999, 2, 0)).toBe(false);
+  expect(chooseReplayReader(20_000, 2, 0)).toBe(true);
+  expect(chooseReplayReader(20_000, 2, 1)).toBe(true);
+  expect(chooseReplayReader(20_000, 2, 1.2)).toBe(false);
+  expect(chooseReplayReader(1_000_000, 8, 6.5)).toBe(true);
+  expect(chooseReplayReader(1_000_000, 8, 7.5)).toBe(false);
+  expect(chooseReplayReader(1_000_000, 1, 0)).toBe(false);
+});
