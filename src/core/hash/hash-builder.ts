@@ -103,6 +103,77 @@ export class HashBuilder {
     return this;
   }
 
+  /** Raw bytes `src[start, end)`, no length prefix (no subarray view for short ranges). */
+  rawRange(src: Uint8Array, start: number, end: number): this {
+    const n = end - start;
+    this.ensure(n);
+    if (n < 32) {
+      const buf = this.buf;
+      let p = this.pos;
+      for (let i = start; i < end; i++) buf[p++] = src[i] as number;
+    } else this.buf.set(src.subarray(start, end), this.pos);
+    this.pos += n;
+    return this;
+  }
+
+  /** i32(end − start) ‖ src[start, end): `str` of a string whose UTF-8 bytes are that range. */
+  strRange(src: Uint8Array, start: number, end: number): this {
+    this.i32(end - start);
+    return this.rawRange(src, start, end);
+  }
+
+  /** i64 from its high and low 32-bit halves (big-endian), without a bigint. */
+  i64HiLo(hi: number, lo: number): this {
+    this.ensure(8);
+    this.view.setInt32(this.pos, hi | 0);
+    this.view.setInt32(this.pos + 4, lo | 0);
+    this.pos += 8;
+    return this;
+  }
+
+  /** The bytes of a binary string (each char code < 256), e.g. a `Sha256Binary` digest. */
+  binary(s: string): this {
+    const n = s.length;
+    this.ensure(n);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+    return this;
+  }
+
+  /**
+   * `numeric` of a valid serialized Numeric in `src[start, end)` whose unscaled value has at most 15
+   * digits (exact in a double): lp(Java BigInteger.toByteArray) without a string or a bigint.
+   * Returns whether the unscaled value is zero.
+   */
+  numericSmall(src: Uint8Array, start: number, end: number): boolean {
+    let i = start;
+    const neg = src[i] === 45;
+    if (neg) i++;
+    let v = 0;
+    for (; i < end; i++) {
+      const c = src[i] as number;
+      if (c !== 46) v = v * 10 + (c - 48);
+    }
+    // two's complement of -v is the complement of v - 1
+    const mag = neg && v !== 0 ? v - 1 : v;
+    const hi = Math.floor(mag / 4294967296);
+    const bits = hi > 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(mag >>> 0);
+    const len = (bits >> 3) + 1;
+    this.i32(len);
+    this.ensure(len);
+    const buf = this.buf;
+    let m = mag;
+    for (let k = this.pos + len - 1; k >= this.pos; k--) {
+      const byte = m % 256;
+      buf[k] = neg && v !== 0 ? 255 - byte : byte;
+      m = (m - byte) / 256;
+    }
+    this.pos += len;
+    return v === 0;
+  }
+
   /** lp(b) = i32(len) ‖ b */
   lp(b: Uint8Array): this {
     this.i32(b.length);

@@ -19,11 +19,13 @@ import {
   decodeCreatedEventBlobLazy,
   type LazyDecodedContract,
 } from '../codec/blob-decoder.js';
-import type { Base64Decoder } from '../codec/bytes.js';
+import { type Base64Decoder, type Base64ScratchDecoder, parseBase64 } from '../codec/bytes.js';
 import type { DecodedContract } from '../codec/contract.js';
 import { DEFAULT_MAX_BYTES } from '../codec/limits.js';
-import type { Sha256 } from './sha256.js';
-import { sha256Noble } from './sha256.js';
+import { binaryToHex } from './hex.js';
+import { computeVerdictOnePass } from './one-pass-verdict.js';
+import type { Sha256, Sha256Binary } from './sha256.js';
+import { binarySha256, sha256Noble } from './sha256.js';
 import { computeContractHashStreamed } from './stream-value-hash.js';
 import {
   type ContractIdVerification,
@@ -45,6 +47,13 @@ export interface VerifyContractIdFastOptions extends VerifyContractIdOptions {
    * (src/io/node-base64.ts). Anything it does not accept goes through the full path.
    */
   readonly base64?: Base64Decoder | undefined;
+  /**
+   * base64 decoding into a reused buffer for the one-pass verdict (src/io/node-base64.ts); when it
+   * gives null, or the verdict needs the full path, `base64` (or the pure parser) decodes again
+   */
+  readonly base64Scratch?: Base64ScratchDecoder | undefined;
+  /** the same SHA-256 as `sha256` with a binary-string digest, for the one-pass verdict (src/io/node-sha256.ts) */
+  readonly sha256Binary?: Sha256Binary | undefined;
 }
 
 /** Like verifyContractId (same status, suffixes and reasons), faster from the blob. Never throws. */
@@ -52,6 +61,21 @@ export function verifyContractIdFast(opts: VerifyContractIdFastOptions): Contrac
   const version = versionOfHex(opts.contractId);
   if (version === null) return verifyContractId(opts);
   const sha256: Sha256 = opts.sha256 ?? sha256Noble;
+  const blob0 = opts.blob;
+  if (version !== 'v12' && typeof blob0 === 'string' && opts.base64Scratch !== undefined) {
+    if ((blob0.length / 4) * 3 <= DEFAULT_MAX_BYTES + 2) {
+      const bytes = opts.base64Scratch(blob0);
+      if (bytes !== null) {
+        const hash = computeVerdictOnePass(
+          bytes,
+          opts.contractId,
+          version,
+          opts.sha256Binary ?? binarySha256(sha256),
+        );
+        if (hash !== null) return verifiedWithoutContract(opts.contractId, version, hash);
+      }
+    }
+  }
   let blob = opts.blob;
   if (typeof blob === 'string' && opts.base64 !== undefined) {
     // the size bound before anything is allocated, as parseBase64 does
@@ -61,7 +85,7 @@ export function verifyContractIdFast(opts: VerifyContractIdFastOptions): Contrac
     blob = bytes;
   }
   // fresh bytes from the base64 decoder: no private copy needed
-  const fresh = blob === opts.blob ? undefined : { copyInput: false };
+  let fresh = blob === opts.blob ? undefined : { copyInput: false };
   if (version === 'v12') {
     if (opts.types === undefined) return verifyContractId(opts);
     let contract: DecodedContract;
@@ -73,6 +97,24 @@ export function verifyContractIdFast(opts: VerifyContractIdFastOptions): Contrac
     const r = verifyDecodedContract({ contractId: opts.contractId, contract, types: opts.types, sha256 });
     return r.ok && r.version === 'v12' ? r : verifyContractId(opts);
   }
+  // the one-pass verdict (canonical blobs; anything else below)
+  let bytes: Uint8Array | null = typeof blob === 'string' ? null : blob;
+  if (bytes === null) {
+    try {
+      bytes = parseBase64(blob as string, 'created_event_blob', DEFAULT_MAX_BYTES);
+    } catch {
+      return verifyContractId(opts);
+    }
+    blob = bytes;
+    fresh = { copyInput: false };
+  }
+  const onePass = computeVerdictOnePass(
+    bytes,
+    opts.contractId,
+    version,
+    opts.sha256Binary ?? binarySha256(sha256),
+  );
+  if (onePass !== null) return verifiedWithoutContract(opts.contractId, version, onePass);
   let lazy: LazyDecodedContract;
   try {
     lazy = decodeCreatedEventBlobLazy(blob, fresh);
@@ -89,4 +131,26 @@ export function verifyContractIdFast(opts: VerifyContractIdFastOptions): Contrac
   });
   if (!r.ok || r.version !== version) return verifyContractId(opts);
   return { ...r, contract: null };
+}
+
+/** The result verifyContractId gives for a pass, from the published ID and the contract hash. */
+function verifiedWithoutContract(
+  contractId: string,
+  version: 'v10' | 'v11',
+  contractHash: string,
+): ContractIdVerification {
+  const suffix = contractId.slice(66);
+  return {
+    ok: true,
+    status: 'verified',
+    version,
+    reasons: [],
+    contractHash: binaryToHex(contractHash),
+    unicum: suffix.slice(8),
+    expectedSuffix: suffix,
+    actualSuffix: suffix,
+    embeddedContractIdMatches: true,
+    embeddedContractId: contractId,
+    contract: null,
+  };
 }
