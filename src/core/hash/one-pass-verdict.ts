@@ -24,11 +24,20 @@ import {
   isPartyIdBytes,
 } from '../codec/validate-bytes.js';
 import { WIRE_I64, WIRE_LEN, WireReader } from '../codec/wire-reader.js';
-import { HASH_VERSION_BYTE, LF_PURPOSE, UNICUM_PURPOSE } from './contract-id-version.js';
+import type { TemplateLookup, TemplateResolution, TypeEnv } from '../types/type-env.js';
+import {
+  type ContractIdVersion,
+  HASH_VERSION_BYTE,
+  HASHING_METHOD_OF,
+  LF_PURPOSE,
+  UNICUM_PURPOSE,
+} from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
 import { hexEqualsRange } from './hex.js';
 import type { Sha256Binary } from './sha256.js';
 import { streamValueInto } from './stream-value-hash.js';
+import { lookupTemplateOfBytes } from './template-of-bytes.js';
+import { streamTypedValueInto } from './typed-stream-hash.js';
 
 const TAG_CONTRACT_ID = (1 << 3) | WIRE_LEN;
 const TAG_PACKAGE_NAME = (2 << 3) | WIRE_LEN;
@@ -64,13 +73,16 @@ function isCurrentVersion(buf: Uint8Array, start: number, end: number): boolean 
   return (a === 0x32 && b === 0x2e && c === 0x31) || (a === 0x64 && b === 0x65 && c === 0x76);
 }
 
-/** Identifier { package_id; module_name+; name+ } in that order → identifier(...) of the preimage. */
-function writeIdentifier(r: WireReader, stop: number, b: HashBuilder): boolean {
+/**
+ * Identifier { package_id; module_name+; name+ } in that order → identifier(...) of the preimage
+ * (V10/V11), or only its qualified name (V12, `withPackageId` false).
+ */
+function writeIdentifier(r: WireReader, stop: number, b: HashBuilder, withPackageId: boolean): boolean {
   const buf = r.buf;
   if (r.readTag(stop) !== ((1 << 3) | WIRE_LEN)) return false;
   const pStop = r.readLength(stop, 'Identifier.package_id');
   if (!isPackageIdBytes(buf, r.pos, pStop)) return false;
-  b.strRange(buf, r.pos, pStop);
+  if (withPackageId) b.strRange(buf, r.pos, pStop);
   r.pos = pStop;
   for (const field of [2, 3]) {
     const countAt = b.length;
@@ -111,6 +123,41 @@ export function computeVerdictOnePass(
   version: 'v10' | 'v11',
   sha256: Sha256Binary,
 ): string | null {
+  return verdict(buf, contractId, version, sha256, null);
+}
+
+/** The V12 one-pass verdict: the contract hash and the template resolution it was typed with. */
+export interface TypedVerdict {
+  readonly contractHash: string;
+  readonly resolution: TemplateResolution;
+}
+
+/**
+ * Like computeVerdictOnePass for a V12 (`ca12`) contract ID: the create argument is typed with
+ * `types` as it is streamed (typed-stream-hash.ts). Null when it does not verify or is not the
+ * canonical shape — then ask the full path.
+ */
+export function computeTypedVerdictOnePass(
+  buf: Uint8Array,
+  contractId: string,
+  types: TypeEnv,
+  sha256: Sha256Binary,
+): TypedVerdict | null {
+  resolved = null;
+  const contractHash = verdict(buf, contractId, 'v12', sha256, types);
+  return contractHash === null || resolved === null ? null : { contractHash, resolution: resolved };
+}
+
+/** the V12 walk's template resolution (single-threaded scratch) */
+let resolved: TemplateResolution | null = null;
+
+function verdict(
+  buf: Uint8Array,
+  contractId: string,
+  version: ContractIdVersion,
+  sha256: Sha256Binary,
+  types: TypeEnv | null,
+): string | null {
   if (
     buf.length > DEFAULT_MAX_BYTES ||
     contractId.length !== 2 * CONTRACT_ID_BYTES ||
@@ -119,7 +166,7 @@ export function computeVerdictOnePass(
   )
     return null;
   try {
-    return walk(buf, contractId, version, sha256);
+    return walk(buf, contractId, version, sha256, types);
   } catch {
     // a CodecError of the wire reader: the full path reports it
     return null;
@@ -129,8 +176,9 @@ export function computeVerdictOnePass(
 function walk(
   buf: Uint8Array,
   contractId: string,
-  version: 'v10' | 'v11',
+  version: ContractIdVersion,
   sha256: Sha256Binary,
+  types: TypeEnv | null,
 ): string | null {
   const n = buf.length;
   const r = new WireReader(buf, null, n);
@@ -143,9 +191,11 @@ function walk(
   const end = r.readLength(n, 'Versioned.payload');
   if (end !== n) return null;
 
-  const legacy = version === 'v10';
   const ch = contractPre.reset();
-  ch.byte(HASH_VERSION_BYTE[legacy ? 'legacy' : 'upgradeFriendly']).byte(LF_PURPOSE.contractInstance);
+  ch.byte(HASH_VERSION_BYTE[HASHING_METHOD_OF[version]]).byte(LF_PURPOSE.contractInstance);
+  let nameAt = -1;
+  let nameStop = -1;
+  let lookup: TemplateLookup | null = null;
   let last = 0;
   let idAt = -1;
   let nameDone = false;
@@ -181,15 +231,25 @@ function walk(
         if (!isPackageNameBytes(buf, at, stop)) return null;
         ch.strRange(buf, at, stop);
         nameDone = true;
+        nameAt = at;
+        nameStop = stop;
         break;
       case TAG_TEMPLATE_ID:
         // the package name comes first in the preimage (and in the field order)
-        if (!nameDone || !writeIdentifier(r, stop, ch)) return null;
+        if (!nameDone || !writeIdentifier(r, stop, ch, types === null)) return null;
+        if (types !== null) {
+          lookup = lookupTemplateOfBytes(types, buf, nameAt, nameStop, at, stop);
+          if (!lookup.ok) return null;
+        }
         templateDone = true;
         break;
       case TAG_CREATE_ARG:
         if (!templateDone) return null;
-        if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, legacy)) return null;
+        if (types !== null) {
+          if (lookup === null || !lookup.ok) return null;
+          if (!streamTypedValueInto(ch, buf, at, stop, types, lookup, DEFAULT_MAX_DEPTH)) return null;
+        } else if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, version === 'v10'))
+          return null;
         argDone = true;
         break;
       case TAG_SIGNATORY:
@@ -245,5 +305,7 @@ function walk(
   if (unicum.length !== 32) return null;
   let d = 0;
   for (let i = 0; i < 32; i++) d |= unicum.charCodeAt(i) ^ (buf[idAt + 37 + i] as number);
-  return d === 0 ? contractHash : null;
+  if (d !== 0) return null;
+  if (lookup?.ok) resolved = lookup;
+  return contractHash;
 }
