@@ -156,19 +156,20 @@ export class HashBuilder {
       const c = src[i] as number;
       if (c !== 46) v = v * 10 + (c - 48);
     }
-    // two's complement of -v is the complement of v - 1
-    const mag = neg && v !== 0 ? v - 1 : v;
+    // two's complement of -v is the complement of v - 1; v < 10^15 < 2^50: two 32-bit halves
+    const flip = neg && v !== 0 ? 0xff : 0;
+    const mag = flip !== 0 ? v - 1 : v;
     const hi = Math.floor(mag / 4294967296);
-    const bits = hi > 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(mag >>> 0);
+    const lo = mag >>> 0;
+    const bits = hi > 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(lo);
     const len = (bits >> 3) + 1;
     this.i32(len);
     this.ensure(len);
     const buf = this.buf;
-    let m = mag;
-    for (let k = this.pos + len - 1; k >= this.pos; k--) {
-      const byte = m % 256;
-      buf[k] = neg && v !== 0 ? 255 - byte : byte;
-      m = (m - byte) / 256;
+    const last = this.pos + len - 1;
+    for (let k = 0; k < len; k++) {
+      const byte = k < 4 ? (lo >>> (8 * k)) & 0xff : (hi >>> (8 * (k - 4))) & 0xff;
+      buf[last - k] = byte ^ flip;
     }
     this.pos += len;
     return v === 0;

@@ -39,6 +39,7 @@ interface Walk {
 }
 
 const shared = new HashBuilder(8192);
+const latin1 = new TextDecoder('latin1');
 
 /**
  * The V10/V11 contract hash of a lazily decoded contract, streamed from its `create_arg` bytes;
@@ -165,7 +166,7 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
         break;
       }
       // a valid numeric is ASCII
-      const s = String.fromCharCode(...r.buf.subarray(at, nStop));
+      const s = latin1.decode(r.buf.subarray(at, nStop));
       r.pos = nStop;
       if (!F) b.numeric(s);
       else {

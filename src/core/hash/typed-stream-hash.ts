@@ -31,6 +31,7 @@ class GiveUp {}
 const GIVE_UP = new GiveUp();
 const LEN = 2;
 const L: ValueLayout = CURRENT_VALUE;
+const latin1 = new TextDecoder('latin1');
 
 interface Walk {
   readonly r: WireReader;
@@ -182,7 +183,7 @@ function value(w: Walk, end: number, t0: DamlType, f0: Frame | null, depth: numb
       r.pos = stop;
       b.byte(TNF_TAG.numeric);
       if (digits <= 15) b.numericSmall(buf, at, stop);
-      else b.numeric(String.fromCharCode(...buf.subarray(at, stop)));
+      else b.numeric(latin1.decode(buf.subarray(at, stop)));
       break;
     }
     case 7: {
