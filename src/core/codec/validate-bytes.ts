@@ -7,34 +7,43 @@
  */
 import { decodeUtf8 } from './utf8.js';
 
+/** Byte classes (bit flags) of the ASCII grammars below: one table load per byte. */
+const PARTY = 1;
+const NAME_START = 2;
+const NAME_PART = 4;
+const PACKAGE_NAME = 8;
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  const digit = c >= 48 && c <= 57;
+  let k = 0;
+  if (letter || digit || c === 58 || c === 95 || c === 45 || c === 32) k |= PARTY;
+  if (letter || c === 95 || c === 36) k |= NAME_START | NAME_PART;
+  if (digit) k |= NAME_PART;
+  if (letter || digit || c === 46 || c === 95 || c === 45) k |= PACKAGE_NAME;
+  CLASS[c] = k;
+}
+
+/** Every byte of `buf[start, end)` is in class `k`. */
+function allIn(buf: Uint8Array, start: number, end: number, k: number): boolean {
+  let all = k;
+  for (let i = start; i < end; i++) all &= CLASS[buf[i] as number] as number;
+  return all === k;
+}
+
 /** `isPartyId` of `buf[start, end)`: 1..255 bytes of [A-Za-z0-9:_\- ]. */
 export function isPartyIdBytes(buf: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
-  if (n <= 0 || n > 255) return false;
-  for (let i = start; i < end; i++) {
-    const c = buf[i] as number;
-    const ok =
-      (c >= 97 && c <= 122) ||
-      (c >= 65 && c <= 90) ||
-      (c >= 48 && c <= 58) ||
-      c === 95 ||
-      c === 45 ||
-      c === 32;
-    if (!ok) return false;
-  }
-  return true;
+  return n > 0 && n <= 255 && allIn(buf, start, end, PARTY);
 }
 
 /** `isDamlName` of `buf[start, end)`: [A-Za-z_$][A-Za-z0-9_$]*, 1..1000 bytes. */
 export function isDamlNameBytes(buf: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
   if (n <= 0 || n > 1000) return false;
-  for (let i = start; i < end; i++) {
-    const c = buf[i] as number;
-    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
-    if (!letter && !(i > start && c >= 48 && c <= 57)) return false;
-  }
-  return true;
+  return (
+    ((CLASS[buf[start] as number] as number) & NAME_START) !== 0 && allIn(buf, start + 1, end, NAME_PART)
+  );
 }
 
 /** `isPackageId` of `buf[start, end)`: 64 lower-case hex digits. */
@@ -50,19 +59,7 @@ export function isPackageIdBytes(buf: Uint8Array, start: number, end: number): b
 /** `isPackageName` of `buf[start, end)`: [A-Za-z0-9._-]{1,255}. */
 export function isPackageNameBytes(buf: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
-  if (n <= 0 || n > 255) return false;
-  for (let i = start; i < end; i++) {
-    const c = buf[i] as number;
-    const ok =
-      (c >= 97 && c <= 122) ||
-      (c >= 65 && c <= 90) ||
-      (c >= 48 && c <= 57) ||
-      c === 46 ||
-      c === 95 ||
-      c === 45;
-    if (!ok) return false;
-  }
-  return true;
+  return n > 0 && n <= 255 && allIn(buf, start, end, PACKAGE_NAME);
 }
 
 /**

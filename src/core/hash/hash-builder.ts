@@ -107,7 +107,8 @@ export class HashBuilder {
   rawRange(src: Uint8Array, start: number, end: number): this {
     const n = end - start;
     this.ensure(n);
-    if (n < 32) {
+    // a byte loop beats subarray + set (a view object per call) up to a few hundred bytes
+    if (n <= 256) {
       const buf = this.buf;
       let p = this.pos;
       for (let i = start; i < end; i++) buf[p++] = src[i] as number;

@@ -80,7 +80,13 @@ export function hexEqualsRange(s: string, buf: Uint8Array, start: number): boole
 
 /** Lower-case hex of a binary string (each char code < 256; see Sha256Binary). */
 export function binaryToHex(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) out += HEX[s.charCodeAt(i) & 0xff];
-  return out;
+  const n = s.length;
+  if (scratch.length < 2 * n) scratch = new Uint8Array(4 * n);
+  const out = scratch;
+  for (let i = 0; i < n; i++) {
+    const p = HEX_PAIR[s.charCodeAt(i) & 0xff] as number;
+    out[2 * i] = p >> 8;
+    out[2 * i + 1] = p & 0xff;
+  }
+  return ascii.decode(out.subarray(0, 2 * n));
 }

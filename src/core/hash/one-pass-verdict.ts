@@ -84,7 +84,7 @@ function writeIdentifier(r: WireReader, stop: number, b: HashBuilder, withPackag
   if (!isPackageIdBytes(buf, r.pos, pStop)) return false;
   if (withPackageId) b.strRange(buf, r.pos, pStop);
   r.pos = pStop;
-  for (const field of [2, 3]) {
+  for (let field = 2; field <= 3; field++) {
     const countAt = b.length;
     b.i32(0);
     let n = 0;
