@@ -22,7 +22,7 @@ import {
 } from '../codec/validate-bytes.js';
 import { WIRE_LEN, WireReader } from '../codec/wire-reader.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE } from './contract-id-version.js';
-import { HashBuilder, numericUnscaledBytes } from './hash-builder.js';
+import { HashBuilder } from './hash-builder.js';
 import type { Sha256 } from './sha256.js';
 
 /** Thrown inside the walk when the fast path does not handle the input. */
@@ -39,7 +39,6 @@ interface Walk {
 }
 
 const shared = new HashBuilder(8192);
-const latin1 = new TextDecoder('latin1');
 
 /**
  * The V10/V11 contract hash of a lazily decoded contract, streamed from its `create_arg` bytes;
@@ -157,22 +156,11 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
       const at = r.pos;
       const digits = numericDigitsBytes(r.buf, at, nStop);
       if (digits < 0) throw GIVE_UP;
-      if (digits <= 15) {
-        r.pos = nStop;
-        const mark = b.length;
-        if (F) b.i32(field);
-        // V11 field form: a zero numeric is a default, skipped
-        if (b.numericSmall(r.buf, at, nStop) && F) b.truncate(mark);
-        break;
-      }
-      // a valid numeric is ASCII
-      const s = latin1.decode(r.buf.subarray(at, nStop));
       r.pos = nStop;
-      if (!F) b.numeric(s);
-      else {
-        const bytes = numericUnscaledBytes(s);
-        if (!(bytes.length === 1 && bytes[0] === 0)) b.i32(field).lp(bytes);
-      }
+      const mark = b.length;
+      if (F) b.i32(field);
+      // V11 field form: a zero numeric is a default, skipped
+      if (b.numericRange(r.buf, at, nStop) && F) b.truncate(mark);
       break;
     }
     case 7: {

@@ -31,7 +31,6 @@ class GiveUp {}
 const GIVE_UP = new GiveUp();
 const LEN = 2;
 const L: ValueLayout = CURRENT_VALUE;
-const latin1 = new TextDecoder('latin1');
 
 interface Walk {
   readonly r: WireReader;
@@ -182,8 +181,7 @@ function value(w: Walk, end: number, t0: DamlType, f0: Frame | null, depth: numb
       if (stop - 1 - dot !== t.scale) throw GIVE_UP;
       r.pos = stop;
       b.byte(TNF_TAG.numeric);
-      if (digits <= 15) b.numericSmall(buf, at, stop);
-      else b.numeric(latin1.decode(buf.subarray(at, stop)));
+      b.numericRange(buf, at, stop);
       break;
     }
     case 7: {
