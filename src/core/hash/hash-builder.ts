@@ -157,16 +157,32 @@ export class HashBuilder {
     L[1] = 0;
     L[2] = 0;
     L[3] = 0;
-    for (; i < end; i++) {
-      const c = src[i] as number;
-      if (c === 46) continue;
-      let carry = c - 48;
-      for (let k = 0; k < 4; k++) {
-        const t = (L[k] as number) * 10 + carry;
-        const low = t >>> 0;
-        L[k] = low;
-        carry = (t - low) / 4294967296;
+    // up to 15 digits the value is exact in a double; longer ones are folded into the limbs
+    // 6 digits at a time (limb · 10^6 + carry stays below 2^53). One '.', at most one '-'.
+    if (end - i - 1 <= 15) {
+      let v = 0;
+      for (; i < end; i++) {
+        const c = src[i] as number;
+        if (c !== 46) v = v * 10 + (c - 48);
       }
+      const hi = Math.floor(v / 4294967296);
+      L[0] = v - hi * 4294967296;
+      L[1] = hi;
+    } else {
+      let v = 0;
+      let chunk = 1;
+      for (; i < end; i++) {
+        const c = src[i] as number;
+        if (c === 46) continue;
+        v = v * 10 + (c - 48);
+        chunk *= 10;
+        if (chunk === 1e6) {
+          foldLimbs(L, chunk, v);
+          v = 0;
+          chunk = 1;
+        }
+      }
+      foldLimbs(L, chunk, v);
     }
     const zero = ((L[0] as number) | (L[1] as number) | (L[2] as number) | (L[3] as number)) === 0;
     // two's complement of -v is the complement of v - 1
@@ -267,6 +283,17 @@ export class HashBuilder {
 
 /** numericRange's scratch: the unscaled magnitude in 32-bit limbs, least significant first. */
 const LIMBS = new Uint32Array(4);
+
+/** L = L · mul + add over the four limbs (mul ≤ 10^6, add < mul: every step exact in a double). */
+function foldLimbs(L: Uint32Array, mul: number, add: number): void {
+  let carry = add;
+  for (let k = 0; k < 4; k++) {
+    const t = (L[k] as number) * mul + carry;
+    const low = t % 4294967296;
+    L[k] = low;
+    carry = (t - low) / 4294967296;
+  }
+}
 
 /** Encoded str(s) (length prefix included) of long strings; bounded, cleared when full. */
 const STR_CACHE_MIN = 24;
