@@ -31,6 +31,7 @@ class GiveUp {}
 const GIVE_UP = new GiveUp();
 const LEN = 2;
 const L: ValueLayout = CURRENT_VALUE;
+const latin1 = new TextDecoder('latin1');
 
 interface Walk {
   readonly r: WireReader;
@@ -350,6 +351,8 @@ function record(
 /** The index of the constructor whose name is `buf[at, stop)`: bytes 4.. of `parts[i]` from `skip`. */
 function rankOf(c: Compiled, buf: Uint8Array, at: number, stop: number, skip: number): number {
   const n = stop - at;
+  // many constructors: the name → rank map (a scan per value would be O(values × constructors))
+  if (c.parts.length > 16) return c.ranks.get(latin1.decode(buf.subarray(at, stop))) ?? -1;
   for (let i = 0; i < c.parts.length; i++) {
     const p = c.parts[i] as Uint8Array;
     // part = [skip bytes] ‖ i32(len) ‖ name ‖ i32(rank)
