@@ -7,8 +7,8 @@ export * from './core/index.js';
 export { loadDarFile, loadTypeEnvFromFiles } from './io/files/dar-file.js';
 export { readTypeFile, readTypeFiles } from './io/files/type-file.js';
 export { fetchSnapshot } from './io/http/index.js';
-export { decodeBase64Node } from './io/node-base64.js';
-export { sha256Node } from './io/node-sha256.js';
+export { decodeBase64Node, decodeBase64NodeScratch } from './io/node-base64.js';
+export { sha256Node, sha256NodeBinary } from './io/node-sha256.js';
 export * as store from './io/store/index.js';
 export { type AuditReport, type RunAuditOptions, runAudit } from './run/audit.js';
 export {

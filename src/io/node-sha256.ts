@@ -4,7 +4,7 @@
  * faster per call than a 'buffer' digest (which allocates a pooled Buffer view per call).
  */
 import { hash } from 'node:crypto';
-import type { Sha256 } from '../core/hash/sha256.js';
+import type { Sha256, Sha256Binary } from '../core/hash/sha256.js';
 
 export const sha256Node: Sha256 = (data) => {
   const s = hash('sha256', data, 'binary');
@@ -12,3 +12,6 @@ export const sha256Node: Sha256 = (data) => {
   for (let i = 0; i < 32; i++) out[i] = s.charCodeAt(i);
   return out;
 };
+
+/** node:crypto's one-shot hash with a binary (latin1) string digest: no buffer per call. */
+export const sha256NodeBinary: Sha256Binary = (data) => hash('sha256', data, 'binary');

@@ -10,7 +10,8 @@ import { formatBase64 } from '../../src/core/codec/index.js';
 import type { ContractIdVerification } from '../../src/core/hash/verify-contract-id.js';
 import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
 import { verifyContractIdFast } from '../../src/core/hash/verify-contract-id-fast.js';
-import { decodeBase64Node } from '../../src/io/node-base64.js';
+import { decodeBase64Node, decodeBase64NodeScratch } from '../../src/io/node-base64.js';
+import { sha256Node, sha256NodeBinary } from '../../src/io/node-sha256.js';
 import { arbMutatedVector, realBlobs } from '../helpers/blob-fuzz.js';
 import { loadContractIdVectors } from '../helpers/vectors.js';
 import { spliceTypeEnv } from './fixture-env.js';
@@ -42,6 +43,17 @@ function same(contractId: string, blob: Uint8Array | string): boolean {
   const native = verifyContractIdFast({ contractId, blob, base64: decodeBase64Node });
   expect(summary(native)).toEqual(summary(full));
   expect(native.contract === null).toBe(fast.contract === null);
+  // and with the edges' one-pass seams (base64 into a reused buffer, binary-string digests)
+  const edge = verifyContractIdFast({
+    contractId,
+    blob,
+    base64: decodeBase64Node,
+    base64Scratch: decodeBase64NodeScratch,
+    sha256: sha256Node,
+    sha256Binary: sha256NodeBinary,
+  });
+  expect(summary(edge)).toEqual(summary(full));
+  expect(edge.contract === null).toBe(fast.contract === null);
   // with the Daml types V12 needs (V12 is then verified too, from its decoded argument; V10/V11
   // do not use types)
   if (!contractId.startsWith('ca12', 66)) return fast.contract === null && full.contract !== null;
@@ -54,6 +66,18 @@ function same(contractId: string, blob: Uint8Array | string): boolean {
     if (typedFast.contract !== null && typedFull.contract !== null)
       expect(typedFast.contract).toEqual(typedFull.contract);
   }
+  // V12 through the one-pass seams of the edges
+  const typedEdge = verifyContractIdFast({
+    contractId,
+    blob,
+    types,
+    base64: decodeBase64Node,
+    base64Scratch: decodeBase64NodeScratch,
+    sha256: sha256Node,
+    sha256Binary: sha256NodeBinary,
+  });
+  expect(summary(typedEdge)).toEqual(summary(typedFull));
+  expect(typedEdge.typing).toEqual(typedFull.typing);
   return fast.contract === null && full.contract !== null;
 }
 
@@ -76,6 +100,28 @@ describe('verifyContractIdFast agrees with verifyContractId', () => {
       }
     }
     expect(fast).toBeGreaterThan(0);
+  });
+
+  it('answers every real vector (V12 with its types) in one pass, without a decoded contract', () => {
+    for (const v of vectors) {
+      for (const blob of [
+        v.createdEventBlobBase64,
+        Uint8Array.from(Buffer.from(v.createdEventBlobBase64, 'base64')),
+      ]) {
+        for (const edge of [false, true]) {
+          const r = verifyContractIdFast({
+            contractId: v.contractId,
+            blob,
+            types,
+            ...(edge
+              ? { base64Scratch: decodeBase64NodeScratch, sha256: sha256Node, sha256Binary: sha256NodeBinary }
+              : {}),
+          });
+          expect(r.ok, v.name).toBe(true);
+          expect(r.contract, v.name).toBeNull();
+        }
+      }
+    }
   });
 
   it('on 10,000 mutated real blobs (the default fuzz corpus size) with their own and a foreign contract ID', () => {

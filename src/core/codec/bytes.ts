@@ -66,6 +66,13 @@ export function formatHex(bytes: Uint8Array): string {
  */
 export type Base64Decoder = (text: string) => Uint8Array | null;
 
+/**
+ * Like `Base64Decoder`, but the bytes are a view of a buffer the decoder reuses: valid only until
+ * its next call (no allocation per blob). For callers that are done with the bytes before they
+ * decode again (the one-pass verdict); src/io/node-base64.ts has one.
+ */
+export type Base64ScratchDecoder = (text: string) => Uint8Array | null;
+
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
@@ -115,7 +122,8 @@ export function parseBase64(text: string, field = 'base64', maxBytes = Number.PO
   }
   let pad = 0;
   if (text.length > 0 && text.charCodeAt(text.length - 1) === 61) pad = 1;
-  if (text.length > 1 && text.charCodeAt(text.length - 2) === 61) pad = 2;
+  // '=' only at the end: "AA=A" is not padded (and fails on its '=')
+  if (pad === 1 && text.length > 1 && text.charCodeAt(text.length - 2) === 61) pad = 2;
   const size = (text.length / 4) * 3 - pad;
   if (size > maxBytes) {
     throw new CodecError(

@@ -66,3 +66,27 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) d |= (a[i] as number) ^ (b[i] as number);
   return d === 0;
 }
+
+/** True when `s` (all of it) is exactly the lower-case hex of `buf[start, start + s.length / 2)`. */
+export function hexEqualsRange(s: string, buf: Uint8Array, start: number): boolean {
+  const n = s.length >> 1;
+  if ((s.length & 1) !== 0 || start + n > buf.length) return false;
+  let d = 0;
+  for (let i = 0, j = 0; i < n; i++, j += 2) {
+    d |= (HEX_PAIR[buf[start + i] as number] as number) ^ ((s.charCodeAt(j) << 8) | s.charCodeAt(j + 1));
+  }
+  return d === 0;
+}
+
+/** Lower-case hex of a binary string (each char code < 256; see Sha256Binary). */
+export function binaryToHex(s: string): string {
+  const n = s.length;
+  if (scratch.length < 2 * n) scratch = new Uint8Array(4 * n);
+  const out = scratch;
+  for (let i = 0; i < n; i++) {
+    const p = HEX_PAIR[s.charCodeAt(i) & 0xff] as number;
+    out[2 * i] = p >> 8;
+    out[2 * i + 1] = p & 0xff;
+  }
+  return ascii.decode(out.subarray(0, 2 * n));
+}

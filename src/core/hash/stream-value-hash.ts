@@ -3,26 +3,26 @@
  * `create_arg` Value straight from the blob's bytes into the hash preimage (enc_L / ufRecord), with
  * the same wire reader and the same checks as the value decoder, without building the value tree.
  *
+ * Names, parties and texts are validated on their bytes (validate-bytes.ts) and copied into the
+ * preimage as they are — well-formed UTF-8 is its own encoding — so no JS string is built for them.
+ *
  * It covers the common shapes only. Anything else — unknown fields, unsorted text maps, labels, a variant's value
  * before its constructor, Daml-2 contract-id structs, any decode error — makes it give up (null),
  * and the caller takes the full decoder path, which has the final word on every error.
  */
 import type { LazyDecodedContract } from '../codec/blob-decoder.js';
 import { CURRENT_VALUE, LEGACY_CONTRACT_ID_STRUCT, LEGACY_VALUE, type ValueLayout } from '../codec/schema.js';
-import { compareCodePoints } from '../codec/utf8.js';
+import { checkContractIdBytes, MAX_DATE, MAX_TIMESTAMP, MIN_DATE, MIN_TIMESTAMP } from '../codec/validate.js';
 import {
-  checkContractIdBytes,
-  checkNumeric,
-  isDamlName,
-  isPartyIdCached,
-  MAX_DATE,
-  MAX_TIMESTAMP,
-  MIN_DATE,
-  MIN_TIMESTAMP,
-} from '../codec/validate.js';
+  compareByteRanges,
+  isDamlNameBytes,
+  isPartyIdBytes,
+  isUtf8Bytes,
+  numericDigitsBytes,
+} from '../codec/validate-bytes.js';
 import { WIRE_LEN, WireReader } from '../codec/wire-reader.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE } from './contract-id-version.js';
-import { HashBuilder, numericUnscaledBytes } from './hash-builder.js';
+import { HashBuilder } from './hash-builder.js';
 import type { Sha256 } from './sha256.js';
 
 /** Thrown inside the walk when the fast path does not handle the input. */
@@ -57,21 +57,52 @@ export function computeContractHashStreamed(
     .byte(LF_PURPOSE.contractInstance)
     .str(c.packageName);
   b.identifier(t.packageId, t.module, t.entity);
-  const r = new WireReader(lazy.bytes, null, lazy.bytes.length);
-  r.pos = lazy.argStart;
-  const w: Walk = {
-    r,
-    layout: c.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE,
-    maxDepth: lazy.maxDepth,
-    b,
-    legacy,
-  };
-  try {
-    walkValue(w, lazy.argStop, 1, -1);
-  } catch {
+  if (!streamValueInto(b, lazy.bytes, lazy.argStart, lazy.argStop, c.layout, lazy.maxDepth, legacy))
     return null;
-  }
   return sha256(b.bytes());
+}
+
+/**
+ * Appends the V10 (enc_L) or V11 (enc_U) encoding of the Value in `buf[start, stop)` to `b`;
+ * false when the fast path does not handle it (then `b` holds a partial encoding).
+ */
+export function streamValueInto(
+  b: HashBuilder,
+  buf: Uint8Array,
+  start: number,
+  stop: number,
+  layout: 'legacy' | 'current',
+  maxDepth: number,
+  legacy: boolean,
+): boolean {
+  const r = new WireReader(buf, null, buf.length);
+  r.pos = start;
+  const w: Walk = { r, layout: layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE, maxDepth, b, legacy };
+  try {
+    walkValue(w, stop, 1, -1);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** The content end of a length-delimited field; its content starts at `r.pos`. */
+function span(r: WireReader, end: number): number {
+  return r.readLength(end, 'Value');
+}
+
+/** Decodes the zigzag (sint64) varint `lo`/`hi` into the two's-complement halves `w64` (no bigint). */
+const w64 = { hi: 0, lo: 0 };
+function unzigzag(lo: number, hi: number): void {
+  const neg = lo & 1;
+  let nlo = (lo >>> 1) | (hi << 31);
+  let nhi = hi >>> 1;
+  if (neg !== 0) {
+    nlo = ~nlo;
+    nhi = ~nhi;
+  }
+  w64.hi = nhi | 0;
+  w64.lo = nlo | 0;
 }
 
 /**
@@ -100,9 +131,10 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
       break;
     }
     case 3: {
-      const v = r.readSint64(end, 'Value.int64');
-      if (!F) b.i64(v);
-      else if (v !== 0n) b.i32(field).i64(v);
+      r.readVarint64(end, 'Value.int64');
+      unzigzag(r.lo, r.hi);
+      if (!F) b.i64HiLo(w64.hi, w64.lo);
+      else if ((w64.hi | w64.lo) !== 0) b.i32(field).i64HiLo(w64.hi, w64.lo);
       break;
     }
     case 4: {
@@ -120,26 +152,33 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
       break;
     }
     case 6: {
-      const s = r.readString(end, 'Value.numeric');
-      if (checkNumeric(s) !== null) throw GIVE_UP;
-      if (!F) b.numeric(s);
-      else {
-        const bytes = numericUnscaledBytes(s);
-        if (!(bytes.length === 1 && bytes[0] === 0)) b.i32(field).lp(bytes);
-      }
+      const nStop = span(r, end);
+      const at = r.pos;
+      const digits = numericDigitsBytes(r.buf, at, nStop);
+      if (digits < 0) throw GIVE_UP;
+      r.pos = nStop;
+      const mark = b.length;
+      if (F) b.i32(field);
+      // V11 field form: a zero numeric is a default, skipped
+      if (b.numericRange(r.buf, at, nStop) && F) b.truncate(mark);
       break;
     }
     case 7: {
-      const s = r.readString(end, 'Value.party');
-      if (!isPartyIdCached(s)) throw GIVE_UP;
+      const stop = span(r, end);
+      const at = r.pos;
+      if (!isPartyIdBytes(r.buf, at, stop)) throw GIVE_UP;
+      r.pos = stop;
       if (F) b.i32(field);
-      b.str(s);
+      b.strRange(r.buf, at, stop);
       break;
     }
     case 8: {
-      const s = r.readString(end, 'Value.text');
-      if (!F) b.str(s);
-      else if (s !== '') b.i32(field).str(s);
+      const stop = span(r, end);
+      const at = r.pos;
+      if (!isUtf8Bytes(r.buf, at, stop)) throw GIVE_UP;
+      r.pos = stop;
+      if (!F) b.strRange(r.buf, at, stop);
+      else if (stop > at) b.i32(field).strRange(r.buf, at, stop);
       break;
     }
     case 9: {
@@ -209,10 +248,12 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
       // constructor first, then the value, nothing else
       const t = r.readTag(stop);
       if (t >>> 3 !== layout.variantCtor || (t & 7) !== WIRE_LEN) throw GIVE_UP;
-      const ctor = r.readString(stop, 'Value.Variant.constructor');
-      if (!isDamlName(ctor)) throw GIVE_UP;
+      const cStop = span(r, stop);
+      const at = r.pos;
+      if (!isDamlNameBytes(r.buf, at, cStop)) throw GIVE_UP;
+      r.pos = cStop;
       if (F) b.i32(field);
-      b.str(ctor);
+      b.strRange(r.buf, at, cStop);
       nested(w, stop, layout.variantValue, depth, -1);
       if (r.pos !== stop) throw GIVE_UP;
       break;
@@ -221,10 +262,12 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
       const stop = r.readLength(end, 'Value.enum');
       const t = r.readTag(stop);
       if (t >>> 3 !== layout.enumValue || (t & 7) !== WIRE_LEN) throw GIVE_UP;
-      const ctor = r.readString(stop, 'Value.Enum.value');
-      if (r.pos !== stop || !isDamlName(ctor)) throw GIVE_UP;
+      const cStop = span(r, stop);
+      const at = r.pos;
+      if (cStop !== stop || !isDamlNameBytes(r.buf, at, cStop)) throw GIVE_UP;
+      r.pos = cStop;
       if (F) b.i32(field);
-      b.str(ctor);
+      b.strRange(r.buf, at, cStop);
       break;
     }
     case 16: // TextMap: entries already strictly sorted (else the decoder's sort and checks decide)
@@ -237,7 +280,8 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
       const countAt = b.length;
       b.i32(0);
       let n = 0;
-      let prev: string | null = null;
+      let prevAt = -1;
+      let prevStop = -1;
       while (r.pos < stop) {
         const t = r.readTag(stop);
         if (t >>> 3 !== (text ? layout.textMapEntries : layout.genMapEntries) || (t & 7) !== WIRE_LEN)
@@ -246,10 +290,15 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
         if (text) {
           const tk = r.readTag(eStop);
           if (tk >>> 3 !== layout.textMapKey || (tk & 7) !== WIRE_LEN) throw GIVE_UP;
-          const k = r.readString(eStop, 'Value.TextMap.Entry.key');
-          if (prev !== null && compareCodePoints(prev, k) >= 0) throw GIVE_UP;
-          prev = k;
-          b.str(k);
+          const kStop = span(r, eStop);
+          const at = r.pos;
+          if (!isUtf8Bytes(r.buf, at, kStop)) throw GIVE_UP;
+          // UTF-8 byte order is code-point order
+          if (prevAt >= 0 && compareByteRanges(r.buf, prevAt, prevStop, at, kStop) >= 0) throw GIVE_UP;
+          prevAt = at;
+          prevStop = kStop;
+          r.pos = kStop;
+          b.strRange(r.buf, at, kStop);
           nested(w, eStop, layout.textMapValue, depth, -1);
         } else {
           nested(w, eStop, layout.genMapKey, depth, -1);

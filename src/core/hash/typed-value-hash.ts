@@ -22,7 +22,7 @@ import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { TNF_TAG } from './typed-normal-form-hash.js';
 
-interface Frame {
+export interface Frame {
   readonly params: readonly string[];
   readonly args: readonly DamlType[];
   readonly parent: Frame | null;
@@ -62,7 +62,7 @@ function isOptionalType(t: DamlType, frame: Frame | null): boolean {
 }
 
 /** Per data type, the bytes that do not depend on the value, encoded once. */
-interface Compiled {
+export interface Compiled {
   readonly def: DataTypeDef;
   /** tag ‖ qualifiedName */
   readonly head: Uint8Array;
@@ -76,7 +76,7 @@ interface Compiled {
 
 const compiledCache = new WeakMap<DataTypeDef, Compiled>();
 
-function compile(def: DataTypeDef): Compiled {
+export function compile(def: DataTypeDef): Compiled {
   const hit = compiledCache.get(def);
   if (hit !== undefined) return hit;
   const tag =
@@ -113,7 +113,7 @@ function compile(def: DataTypeDef): Compiled {
  */
 const consCaches = new WeakMap<TypeEnv, { size: number; home: PackageTypes; map: Map<DamlType, Compiled> }>();
 
-function consCache(env: TypeEnv, home: PackageTypes): Map<DamlType, Compiled> {
+export function consCache(env: TypeEnv, home: PackageTypes): Map<DamlType, Compiled> {
   const e = consCaches.get(env);
   if (e !== undefined && e.size === env.packages.size && e.home === home) return e.map;
   const map = new Map<DamlType, Compiled>();

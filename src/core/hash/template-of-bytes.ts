@@ -1,0 +1,68 @@
+/**
+ * The V12 one-pass verdict's template lookup (one-pass-verdict.ts): the type environment's answer
+ * for a blob's package name and template identifier, found by their bytes — the blob's
+ * `package_name` and `template_id` fields as one latin1 key — so no strings are built for a
+ * template already seen. A miss builds the names once and asks `resolveTemplateCached`. The memo
+ * is per environment, bounded, and dropped when packages were added since (as the typed encoder's
+ * constructor cache is).
+ */
+import type { TemplateId } from '../codec/contract.js';
+import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
+import { resolveTemplateCached } from '../types/type-env.js';
+
+const latin1 = new TextDecoder('latin1');
+const MAX_ENTRIES = 1024;
+const memo = new WeakMap<TypeEnv, { size: number; map: Map<string, TemplateLookup> }>();
+
+/**
+ * The lookup of the template whose package name is `buf[nameAt, nameStop)` and whose Identifier
+ * message (already checked: package_id, then module_name segments, then name segments) is
+ * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key.
+ */
+export function lookupTemplateOfBytes(
+  env: TypeEnv,
+  buf: Uint8Array,
+  nameAt: number,
+  nameStop: number,
+  idAt: number,
+  idStop: number,
+): TemplateLookup {
+  let e = memo.get(env);
+  if (e === undefined || e.size !== env.packages.size) {
+    e = { size: env.packages.size, map: new Map() };
+    memo.set(env, e);
+  }
+  const key = latin1.decode(buf.subarray(nameAt, idStop));
+  const hit = e.map.get(key);
+  if (hit !== undefined) return hit;
+  const r = resolveTemplateCached(
+    env,
+    identifierOf(buf, idAt, idStop),
+    latin1.decode(buf.subarray(nameAt, nameStop)),
+  );
+  if (e.map.size >= MAX_ENTRIES) e.map.clear();
+  e.map.set(key, r);
+  return r;
+}
+
+/** The names of a checked Identifier message (fields 1, 2…, 3… with one-byte tags and lengths < 2^14). */
+function identifierOf(buf: Uint8Array, at: number, stop: number): TemplateId {
+  let packageId = '';
+  const module: string[] = [];
+  const entity: string[] = [];
+  let p = at;
+  while (p < stop) {
+    const field = (buf[p] as number) >>> 3;
+    let len = buf[p + 1] as number;
+    p += 2;
+    if (len >= 0x80) {
+      len = (len & 0x7f) | ((buf[p] as number) << 7);
+      p++;
+    }
+    const s = latin1.decode(buf.subarray(p, p + len));
+    p += len;
+    if (field === 1) packageId = s;
+    else (field === 2 ? module : entity).push(s);
+  }
+  return { packageId, module, entity };
+}
