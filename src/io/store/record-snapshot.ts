@@ -23,6 +23,7 @@ import {
   computeProofReserveOmission,
 } from './observation-columns.js';
 import type { Mirror } from './open-mirror.js';
+import { createTemplateKeyLookup } from './template-keys.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
 export interface RecordSnapshotOptions {
@@ -142,12 +143,12 @@ export function recordSnapshot(
       'SELECT verification_status, fields_source FROM contracts WHERE contract_id = ?',
     );
     const insContract = db.prepare(
-      `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
-         entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
+      `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, template_key, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
          fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
          last_seen_ms, blob_dict, ckey)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const templateKey = createTemplateKeyLookup(db);
     // the next contract key (schema 5): one past the highest, through the key's unique index
     let nextKey = Number(db.prepare('SELECT coalesce(max(ckey), 0) + 1 FROM contracts').pluck().get());
     const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
@@ -192,7 +193,6 @@ export function recordSnapshot(
       const ms = Number(fields.us / 1000n);
       if (old === undefined) {
         newContracts.push(cid);
-        const t = rc.template;
         const [blob, dictId] = storeBlob(p.pool_id, Buffer.from(rc.created_event_blob, 'base64'));
         insContract.run(
           cid,
@@ -200,10 +200,7 @@ export function recordSnapshot(
           blob,
           computeBlobDigest(rc.created_event_blob),
           rc.update_id,
-          t.package_id,
-          t.package_name,
-          t.module_name,
-          t.entity_name,
+          templateKey(rc.template),
           fields.a,
           fields.b,
           fields.lp,
