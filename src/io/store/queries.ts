@@ -5,6 +5,7 @@
  */
 import { StoreError } from '../../errors/store.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
+import { decodeHexColumn } from './hex-columns.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import {
   computeBlobSha256Column,
@@ -61,7 +62,7 @@ export function toObservation(r: Row): PoolObservation {
     ledgerCreatedAtMs: num(r.ledger_created_at_ms),
     proofReserveA: str(r.proof_reserve_a),
     proofReserveB: str(r.proof_reserve_b),
-    blobSha256: str(r.blob_sha256),
+    blobSha256: decodeHexColumn(r.blob_sha256),
   };
 }
 
@@ -181,7 +182,7 @@ export function toHistoryObservation(r: unknown[]): HistoryObservation {
     ledgerCreatedAtMs: num(r[13]),
     proofReserveA: str(r[14]),
     proofReserveB: str(r[15]),
-    blobSha256: str(r[16]),
+    blobSha256: decodeHexColumn(r[16]),
     verificationStatus: status,
     verificationReason: str(r[18]),
     contractReserveA: str(r[19]),
@@ -323,7 +324,7 @@ export function* iterateContracts(
         contractId: r[0] as string,
         poolId: r[1] as string,
         blob: decodeStoredBlob(r[0] as string, r[2], r[20], r[21]),
-        updateId: r[3] as string,
+        updateId: decodeHexColumn(r[3]) ?? '',
         packageId: t.package_id,
         packageName: t.package_name,
         moduleName: t.module_name,
@@ -339,7 +340,7 @@ export function* iterateContracts(
         firstSeenMs: r[16] as number,
         lastSeenMs: r[17] as number,
         createdAtMicros: BigInt(r[18] as number),
-        blobSha256: r[19] as string,
+        blobSha256: decodeHexColumn(r[19]) ?? '',
       };
     }
   } catch (e) {

@@ -15,6 +15,7 @@ import {
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
 import { encodeStoredBlob } from './blob-codec.js';
+import { decodeHexColumn, encodeHexColumn } from './hex-columns.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
 import {
@@ -198,8 +199,8 @@ export function recordSnapshot(
           cid,
           p.pool_id,
           blob,
-          computeBlobDigest(rc.created_event_blob),
-          rc.update_id,
+          encodeHexColumn(computeBlobDigest(rc.created_event_blob)),
+          encodeHexColumn(rc.update_id),
           templateKey(rc.template),
           fields.a,
           fields.b,
@@ -253,10 +254,16 @@ export function recordSnapshot(
       const s = stateById.get(poolId);
       const p = proofByPool.get(poolId);
       const rc = p?.reserve_contract;
-      const row =
+      const stored =
         rc === undefined
           ? undefined
-          : (getContractValues.get(rc.contract_id) as (ContractRowValues & { ckey: number }) | undefined);
+          : (getContractValues.get(rc.contract_id) as
+              | { ckey: number; blobSha256: unknown; ledgerCreatedAt: string }
+              | undefined);
+      const row: (ContractRowValues & { ckey: number }) | undefined =
+        stored === undefined
+          ? undefined
+          : { ...stored, blobSha256: decodeHexColumn(stored.blobSha256) ?? '' };
       const compact = computeObservationOmissions(
         rc?.contract_id ?? null,
         s?.contract_id ?? null,
