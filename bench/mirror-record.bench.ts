@@ -1,6 +1,6 @@
 /**
- * Mirror record and size benchmark (`npm run bench:mirror`; results in docs/bench/audit.md "The
- * mirror's record phase and size"): takes BENCH_RECORD_SNAPSHOTS (500) snapshots of the bundled
+ * Mirror record and size benchmark (`npm run bench:mirror`; results in docs/bench/audit.md
+ * "Contract keys and the record phase" and docs/bench/mirror.md, schema 6): takes BENCH_RECORD_SNAPSHOTS (500) snapshots of the bundled
  * server with BENCH_RECORD_POOLS (200) pools under BENCH_RECORD_SWAPS_PER_MIN (600) swaps a minute
  * (the server's clock advanced 30 s between snapshots, as the audit series does) into one SQLite
  * mirror, and prints:
