@@ -7,8 +7,9 @@
  *
  * `bodies` becomes a rowid table with a unique index on `sha256` (was WITHOUT ROWID, clustered by
  * the digest): a snapshot's new bodies (~2 MB at 200 pools) are appended at the end of the table
- * instead of split into random leaves all over it, which made every commit's checkpoint write pages
- * scattered over the whole file — the record phase grew with the mirror (docs/bench/mirror.md).
+ * instead of split into random leaves all over it (in a big mirror under I/O contention that
+ * made recording 2.3× what it costs in an empty file; the checkpoint of the other keyed b-trees
+ * still makes it ~2× on a quiet machine: docs/bench/mirror.md).
  * Same columns, same reads; `responses.body_sha256` still references `bodies (sha256)`.
  *
  * A contract row's `blob_sha256` and `update_id` (hex) are stored as bytes (../hex-columns.ts):
