@@ -1,6 +1,6 @@
 /**
- * Mirror record and size benchmark (`npm run bench:mirror`; results in docs/bench/audit.md "The
- * mirror's record phase and size"): takes BENCH_RECORD_SNAPSHOTS (500) snapshots of the bundled
+ * Mirror record and size benchmark (`npm run bench:mirror`; results in docs/bench/audit.md
+ * "Contract keys and the record phase" and docs/bench/mirror.md, schema 6): takes BENCH_RECORD_SNAPSHOTS (500) snapshots of the bundled
  * server with BENCH_RECORD_POOLS (200) pools under BENCH_RECORD_SWAPS_PER_MIN (600) swaps a minute
  * (the server's clock advanced 30 s between snapshots, as the audit series does) into one SQLite
  * mirror, and prints:
@@ -11,7 +11,8 @@
  *   path does not grow with the file;
  * - after `mirror prune --keep-raw 0` and VACUUM, bytes per pool per snapshot and the bytes of
  *   every table and index (SQLite's dbstat), and a month of 30 s snapshots at that rate.
- * BENCH_RECORD_KEEP=<path> keeps the mirror there. The demo exchange's rate:
+ * BENCH_RECORD_KEEP=<path> keeps the mirror there with every raw response (the sizes are measured
+ * on a copy: `VACUUM INTO`, then pruned and vacuumed). The demo exchange's rate:
  * `BENCH_RECORD_POOLS=8 BENCH_RECORD_SWAPS_PER_MIN=60` (`serve --traffic 60`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -95,16 +96,23 @@ try {
       );
     }
   }
-  const p = pruneRawResponses(mirror, Number.MAX_SAFE_INTEGER);
-  vacuumMirror(mirror);
-  const st = computeMirrorStats(mirror);
+  // sizes on a copy, so a kept mirror keeps its raw responses (a realistic file for the record phase)
+  const copyPath = join(dir, 'pruned.db');
   mirror.close();
+  const raw = new Database(path);
+  raw.prepare('VACUUM INTO ?').run(copyPath);
+  raw.close();
+  const pruned = openMirror(copyPath);
+  const p = pruneRawResponses(pruned, Number.MAX_SAFE_INTEGER);
+  vacuumMirror(pruned);
+  const st = computeMirrorStats(pruned);
+  pruned.close();
   const perPool = st.fileBytes / (pools * st.snapshots);
   const perSnapshot = st.fileBytes / st.snapshots;
   console.log(
     `size: after mirror prune --keep-raw 0 (${p.bodies} bodies removed) and VACUUM: ${st.fileBytes} bytes, ${st.snapshots} snapshots, ${st.contracts} contracts = ${Math.round(perPool)} bytes per pool per snapshot (goal ≤ 1,200), ${Math.round(perSnapshot)} bytes per snapshot → a month of 30 s snapshots ≈ ${((perSnapshot * SNAPSHOTS_PER_MONTH) / 1e6).toFixed(0)} MB`,
   );
-  const db = new Database(path, { readonly: true });
+  const db = new Database(copyPath, { readonly: true });
   const rows = db
     .prepare(
       `SELECT s.name, coalesce(m.type, 'table'), sum(s.pgsize) FROM dbstat s LEFT JOIN sqlite_master m ON m.name = s.name

@@ -28,11 +28,15 @@ describe('replay throughput', () => {
           },
         ]),
       );
+      mirrorDb(m)
+        .prepare(
+          "INSERT INTO templates (id, package_id, package_name, module_name, entity_name) VALUES (99, 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve')",
+        )
+        .run();
       const ins = mirrorDb(m).prepare(
-        `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
-           entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
+        `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, template_key, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
            fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
-           last_seen_ms) VALUES (?, ?, ?, ?, ?, 'pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve', '1.0000000000', '2.0000000000',
+           last_seen_ms) VALUES (?, ?, ?, ?, ?, 99, '1.0000000000', '2.0000000000',
            '3.0000000000', '2026-11-01T00:00:00+00:00', ?, ?, 'blob', 'verified', NULL, 1, 1, 0, 0)`,
       );
       const N = 100_000;

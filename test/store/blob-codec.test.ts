@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeStoredBlob, encodeStoredBlob } from '../../src/io/store/blob-codec.js';
+import { decodeHexColumn } from '../../src/io/store/hex-columns.js';
 import type { ContractBatch } from '../../src/io/store/index.js';
 import { batchBlob } from '../../src/io/store/index.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
@@ -106,7 +107,7 @@ describeBackends('compact blobs', (backend) => {
         createHash('sha256')
           .update(blob ?? '')
           .digest('hex'),
-      ).toBe(sha);
+      ).toBe(decodeHexColumn(sha)); // bytes on SQLite (schema 6), text on PostgreSQL
     }
     // the workers' path: one batch by key range
     const ranges = await collect(t.store.iterateContractKeyRanges({}, 5));

@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ApiSnapshot } from '../../src/core/wire/index.js';
-import { type ContractBatch, type MirrorStore, openMirrorStore } from '../../src/io/store/index.js';
+import {
+  type ContractBatch,
+  iterateContracts,
+  type MirrorContract,
+  type MirrorStore,
+  openMirror,
+  openMirrorStore,
+} from '../../src/io/store/index.js';
 import { applyMigrations } from '../../src/io/store/migration-runner.js';
 import { MIGRATIONS } from '../../src/io/store/migrations/index.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
@@ -68,23 +75,29 @@ async function readAll(m: MirrorStore): Promise<unknown> {
     byKey: (await Promise.all(ranges.map((r) => m.loadContractBatch(r)))).map(withoutKeys),
     pools2: await m.loadContractPools([fixtureContractId(0), fixtureContractId(1001), 'absent']),
     contracts: await m.countContracts(),
+    // every column but the wall-clock time of recording
+    snapshots: (await m.loadSnapshots()).map(({ recordedAtMs: _r, ...x }) => x),
+    bodies: await Promise.all(
+      Array.from({ length: 11 }, (_x, v) => snapshotOf(v).raw.map((r) => r.sha256))
+        .flat()
+        .map((h) => m.loadResponseBody(h)),
+    ),
   };
 }
 
-/** SQLite: a schema-4 file (migrations 1–4) holding the rows of the schema-5 mirror at `from`. */
-function buildSchema4Copy(from: string, to: string): void {
+/** SQLite: a schema-`version` file (4 or 5) holding the rows of the latest-schema mirror at `from`. */
+function buildOldCopy(from: string, to: string, version: 4 | 5): void {
   const db = new Database(to);
   try {
     applyMigrations(
       db,
-      MIGRATIONS.filter((m) => m.version <= 4),
+      MIGRATIONS.filter((m) => m.version <= version),
       { table: 'migrations', now: () => 0 },
     );
     db.exec(`ATTACH '${from}' AS s; DELETE FROM history_state;`);
     const columns = (table: string): string[] =>
-      (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter(
-        (c) => c !== 'ckey',
-      );
+      db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
+    const tmpl = ['package_id', 'package_name', 'module_name', 'entity_name'];
     for (const table of [
       'snapshots',
       'bodies',
@@ -96,8 +109,14 @@ function buildSchema4Copy(from: string, to: string): void {
       'audit_runs',
       'findings',
     ]) {
-      const cols = columns(table).join(', ');
-      db.exec(`INSERT INTO main.${table} (${cols}) SELECT ${cols} FROM s.${table}`);
+      const cols = columns(table);
+      // contracts: the template strings back from the lookup table (schema 6)
+      const select = cols
+        .map((c) =>
+          tmpl.includes(c) ? `(SELECT t.${c} FROM s.templates t WHERE t.id = x.template_key)` : `x.${c}`,
+        )
+        .join(', ');
+      db.exec(`INSERT INTO main.${table} (${cols.join(', ')}) SELECT ${select} FROM s.${table} x`);
     }
     for (const table of ['observations', 'pool_contracts']) {
       const cols = columns(table);
@@ -107,14 +126,28 @@ function buildSchema4Copy(from: string, to: string): void {
          FROM s.${table} x LEFT JOIN s.contracts k ON k.ckey = x.contract_key`,
       );
     }
-    expect(db.prepare('SELECT max(version) FROM migrations').pluck().get()).toBe(4);
+    expect(db.prepare('SELECT max(version) FROM migrations').pluck().get()).toBe(version);
   } finally {
     db.close();
   }
 }
 
+/** PostgreSQL: takes the database back to schema 6 (template strings in the contract row). */
+export const PG_BACK_TO_6 = [
+  `ALTER TABLE contracts ADD COLUMN package_id TEXT, ADD COLUMN package_name TEXT, ADD COLUMN module_name TEXT,
+     ADD COLUMN entity_name TEXT`,
+  `UPDATE contracts c SET package_id = t.package_id, package_name = t.package_name, module_name = t.module_name,
+     entity_name = t.entity_name FROM templates t WHERE t.id = c.template_key`,
+  `ALTER TABLE contracts ALTER COLUMN package_id SET NOT NULL, ALTER COLUMN package_name SET NOT NULL,
+     ALTER COLUMN module_name SET NOT NULL, ALTER COLUMN entity_name SET NOT NULL`,
+  'ALTER TABLE contracts DROP COLUMN template_key',
+  'DROP TABLE templates',
+  'DELETE FROM migrations WHERE version = 7',
+];
+
 /** PostgreSQL: takes the database back to schema 5 (contract IDs as text, contracts_history). */
 const PG_BACK_TO_5 = [
+  ...PG_BACK_TO_6,
   'ALTER TABLE observations ADD COLUMN contract_id TEXT COLLATE "C" REFERENCES contracts (contract_id)',
   'UPDATE observations o SET contract_id = c.contract_id FROM contracts c WHERE c.ckey = o.contract_key',
   'ALTER TABLE observations DROP COLUMN contract_key',
@@ -163,7 +196,7 @@ describeBackends('contract keys', (backend) => {
     if (backend === 'sqlite') {
       await t.store.close();
       const old = join(dir, 'schema4.db');
-      buildSchema4Copy(t.target, old);
+      buildOldCopy(t.target, old, 4);
       migrated = await openMirrorStore(old);
     } else {
       for (const sql of PG_BACK_TO_5) await t.exec(sql);
@@ -171,7 +204,7 @@ describeBackends('contract keys', (backend) => {
       migrated = await t.reopen();
     }
     extra.push(migrated);
-    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 5 : 6);
+    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 6 : 7);
     expect(await readAll(migrated)).toEqual(expected);
     // recording continues: new contracts get keys after the migrated ones, reads agree with the original
     for (let v = 8; v < 11; v++) await migrated.recordSnapshot(snapshotOf(v));
@@ -183,5 +216,75 @@ describeBackends('contract keys', (backend) => {
     } finally {
       await fresh.dispose();
     }
+  });
+  it('a mirror of schema 5 / 6 (template strings in every contract row) migrates to template keys and reads exactly the same', async () => {
+    const expected = await readAll(t.store);
+    let migrated: MirrorStore;
+    if (backend === 'sqlite') {
+      await t.store.close();
+      const old = join(dir, 'schema5.db');
+      buildOldCopy(t.target, old, 5);
+      const contracts = (path: string): MirrorContract[] => {
+        const m = openMirror(path, { readonly: true });
+        try {
+          return [...iterateContracts(m)];
+        } finally {
+          m.close();
+        }
+      };
+      const want = contracts(t.target);
+      expect(want[0]?.entityName).not.toBe('');
+      const db = new Database(old, { readonly: true });
+      const [distinct, rows] = db
+        .prepare('SELECT count(DISTINCT package_id || entity_name), count(*) FROM contracts')
+        .raw()
+        .get() as [number, number];
+      expect([distinct, rows > 8]).toEqual([1, true]);
+      db.close();
+      migrated = await openMirrorStore(old);
+      expect(contracts(old)).toEqual(want);
+      // bodies: a rowid table now (appended in insertion order), still the parent of responses
+      const db2 = new Database(old, { readonly: true });
+      const sql = String(db2.prepare("SELECT sql FROM sqlite_master WHERE name = 'bodies'").pluck().get());
+      expect(sql).not.toMatch(/WITHOUT ROWID/i);
+      expect(db2.pragma('foreign_key_check')).toEqual([]);
+      expect(
+        db2
+          .prepare('SELECT count(*) FROM responses r JOIN bodies b ON b.sha256 = r.body_sha256')
+          .pluck()
+          .get(),
+      ).toBe(db2.prepare('SELECT count(*) FROM responses').pluck().get());
+      db2.close();
+    } else {
+      for (const sql of PG_BACK_TO_6) await t.exec(sql);
+      expect(await t.count("contracts WHERE package_id <> ''")).toBe(await t.count('contracts'));
+      migrated = await t.reopen();
+    }
+    extra.push(migrated);
+    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 6 : 7);
+    expect(await readAll(migrated)).toEqual(expected);
+    for (let v = 8; v < 11; v++) await migrated.recordSnapshot(snapshotOf(v));
+    const fresh = await openTestMirror(backend);
+    try {
+      for (let v = 0; v < 11; v++) await fresh.store.recordSnapshot(snapshotOf(v));
+      expect(await readAll(migrated)).toEqual(await readAll(fresh.store));
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it('a template is stored once; contract rows hold its key', async () => {
+    expect(
+      await t.rows('SELECT package_id, package_name, module_name, entity_name FROM templates'),
+    ).toHaveLength(1);
+    const all = await t.count('contracts');
+    expect(all).toBeGreaterThan(8);
+    expect(await t.count('contracts WHERE template_key IS NOT NULL')).toBe(all);
+    const cols = await t.rows(
+      backend === 'sqlite'
+        ? "SELECT name FROM pragma_table_info('contracts') WHERE name LIKE '%package%'"
+        : "SELECT column_name FROM information_schema.columns WHERE table_name = 'contracts' AND column_name LIKE '%package%'",
+    );
+    expect(cols).toEqual([]);
   });
 });

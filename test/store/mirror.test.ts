@@ -25,6 +25,7 @@ import {
   recordAuditRun,
   recordSnapshot,
 } from '../../src/io/store/index.js';
+import { applyMigrations, type Migration } from '../../src/io/store/migration-runner.js';
 import { MIGRATION_001_INITIAL } from '../../src/io/store/migrations/001-initial.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
@@ -77,6 +78,7 @@ describe('schema', () => {
       'pool_history',
       'responses',
       'snapshots',
+      'templates',
     ]);
     expect(mirrorDb(mirror).prepare('SELECT version, name FROM migrations').all()).toEqual([
       { version: 1, name: 'initial' },
@@ -84,6 +86,7 @@ describe('schema', () => {
       { version: 3, name: 'history-state' },
       { version: 4, name: 'compact-mirror' },
       { version: 5, name: 'contract-keys' },
+      { version: 6, name: 'template-keys' },
     ]);
   });
 
@@ -113,10 +116,19 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(5);
+      expect(m2.schemaVersion).toBe(6);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5,
+        1, 2, 3, 4, 5, 6,
       ]);
+      // migration 6: the template strings in the lookup table, the row holds its key
+      expect(
+        mirrorDb(m2)
+          .prepare(
+            'SELECT t.package_id, t.package_name, t.module_name, t.entity_name FROM contracts c JOIN templates t ON t.id = c.template_key',
+          )
+          .raw(true)
+          .all(),
+      ).toEqual([['pkg', 'amm-pools', 'Amm.Pool', 'PoolReserve']]);
       // migration 3: the first observation of each contract per pool, folds not computed yet;
       // migration 5: referenced by the contract's key
       expect(
@@ -143,6 +155,55 @@ describe('schema', () => {
     const ro = openMirror(path, { readonly: true });
     expect(ro.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
     ro.close();
+  });
+
+  it('a migration that rebuilds a referenced table runs with foreign keys off, checks them before COMMIT, and turns them back on', () => {
+    const db = new Database(join(dir, 'fk.db'));
+    try {
+      const table = { table: 'migrations', now: () => 0 };
+      applyMigrations(
+        db,
+        [
+          {
+            version: 1,
+            name: 'parent-child',
+            statements: [
+              'CREATE TABLE parent (k TEXT PRIMARY KEY) WITHOUT ROWID',
+              'CREATE TABLE child (k TEXT NOT NULL REFERENCES parent (k))',
+              "INSERT INTO parent VALUES ('a'); INSERT INTO child VALUES ('a')",
+            ],
+          },
+        ],
+        table,
+      );
+      const rebuild = (copy: string): Migration => ({
+        version: 2,
+        name: 'rebuild',
+        rebuildsReferencedTable: true,
+        statements: [
+          'CREATE TABLE parent2 (id INTEGER PRIMARY KEY, k TEXT NOT NULL UNIQUE)',
+          `INSERT INTO parent2 (k) ${copy}`,
+          'DROP TABLE parent',
+          'ALTER TABLE parent2 RENAME TO parent',
+        ],
+      });
+      // a rebuild that loses a parent row: refused, rolled back, foreign keys on again
+      expect(() => applyMigrations(db, [rebuild("SELECT k FROM parent WHERE k <> 'a'")], table)).toThrow(
+        expect.objectContaining({ code: 'STORE_CORRUPT' }),
+      );
+      expect(db.prepare('SELECT max(version) FROM migrations').pluck().get()).toBe(1);
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'parent'").pluck().get()).toMatch(
+        /WITHOUT ROWID/,
+      );
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      // a faithful rebuild: applied, the child still references the new table, foreign keys on
+      expect(applyMigrations(db, [rebuild('SELECT k FROM parent')], table)).toBe(2);
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(() => db.prepare("INSERT INTO child VALUES ('zz')").run()).toThrow(/FOREIGN KEY/);
+    } finally {
+      db.close();
+    }
   });
 
   it('reopening does not re-apply migrations; read-only opening works on a migrated file', () => {

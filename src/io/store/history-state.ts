@@ -21,6 +21,7 @@ import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 import { loadObservationsForHistoryChecks } from './queries.js';
+import { computeTemplateColumn } from './template-keys.js';
 import type { HistoryObservation } from './types.js';
 
 /** An observation as a point of the history series check. */
@@ -41,7 +42,7 @@ export function toHistoryPoint(o: HistoryObservation): HistoryPoint {
 // the first observation of a contract in a pool, with its contract row (same values as toHistoryPoint)
 const POINT_COLUMNS = `c.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,
   c.total_lp_supply, c.verification_status = 'verified' AND c.fields_source = 'blob',
-  c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name`;
+  ${computeTemplateColumn()}`;
 const POINT_FROM = 'pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key';
 /** the first observation of contract ID ? in pool ? */
 const POINT_WHERE =
@@ -199,7 +200,7 @@ export function updateHistoryState(
     .prepare(
       `SELECT o.pool_id, o.observed_at_ms, c.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
          c.verification_status = 'verified' AND c.fields_source = 'blob',
-         c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
+         ${computeTemplateColumn()}
        FROM observations o LEFT JOIN contracts c ON c.ckey = o.contract_key
        WHERE o.snapshot_id = ? ORDER BY o.pool_id`,
     )

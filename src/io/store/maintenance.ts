@@ -50,6 +50,7 @@ export const MIRROR_TABLES = [
   'audit_runs',
   'findings',
   'blob_dictionaries',
+  'templates',
 ] as const;
 
 /** Sizes and counts of a mirror. */

@@ -14,6 +14,11 @@ export interface Migration {
   readonly name: string;
   /** SQL statements (one may hold several, separated by semicolons) */
   readonly statements: readonly string[];
+  /**
+   * rebuilds a table other tables reference (SQLite's documented procedure): foreign keys are
+   * switched off around the transaction and `foreign_key_check` must find nothing before COMMIT
+   */
+  readonly rebuildsReferencedTable?: boolean;
 }
 
 export interface MigrationTable {
@@ -62,10 +67,24 @@ export function applyMigrations(
   const record = db.prepare(`INSERT INTO ${table} (version, name, applied_at_ms) VALUES (?, ?, ?)`);
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (m.version <= version) continue;
-    db.transaction(() => {
-      for (const sql of m.statements) db.exec(sql);
-      record.run(m.version, m.name, t.now());
-    }).immediate();
+    const fkOn = m.rebuildsReferencedTable === true && db.pragma('foreign_keys', { simple: true }) === 1;
+    if (fkOn) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        for (const sql of m.statements) db.exec(sql);
+        if (m.rebuildsReferencedTable === true) {
+          const bad = db.pragma('foreign_key_check') as unknown[];
+          if (bad.length > 0)
+            throw new StoreError(
+              'STORE_CORRUPT',
+              `migration ${m.version} expected no foreign key violations, got ${bad.length} (${JSON.stringify(bad[0])})`,
+            );
+        }
+        record.run(m.version, m.name, t.now());
+      }).immediate();
+    } finally {
+      if (fkOn) db.pragma('foreign_keys = ON');
+    }
     version = m.version;
   }
   return version;

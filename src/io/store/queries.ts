@@ -5,6 +5,7 @@
  */
 import { StoreError } from '../../errors/store.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
+import { decodeHexColumn } from './hex-columns.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import {
   computeBlobSha256Column,
@@ -14,6 +15,7 @@ import {
   computeStateContractIdColumn,
 } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
+import { computeTemplateColumn, readTemplates } from './template-keys.js';
 import type {
   HistoryObservation,
   MirrorContract,
@@ -60,7 +62,7 @@ export function toObservation(r: Row): PoolObservation {
     ledgerCreatedAtMs: num(r.ledger_created_at_ms),
     proofReserveA: str(r.proof_reserve_a),
     proofReserveB: str(r.proof_reserve_b),
-    blobSha256: str(r.blob_sha256),
+    blobSha256: decodeHexColumn(r.blob_sha256),
   };
 }
 
@@ -131,7 +133,7 @@ export function loadObservationsForHistoryChecks(
     const stmt = mirrorDb(mirror).prepare(
       `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
               c.created_at_ms, c.created_at_micros, c.fields_source,
-              c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
+              ${computeTemplateColumn()}
        FROM ${source} LEFT JOIN contracts c ON c.ckey = o.contract_key
        WHERE ${bounded ? 'o.rn <= ?' : where}
        ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
@@ -180,7 +182,7 @@ export function toHistoryObservation(r: unknown[]): HistoryObservation {
     ledgerCreatedAtMs: num(r[13]),
     proofReserveA: str(r[14]),
     proofReserveB: str(r[15]),
-    blobSha256: str(r[16]),
+    blobSha256: decodeHexColumn(r[16]),
     verificationStatus: status,
     verificationReason: str(r[18]),
     contractReserveA: str(r[19]),
@@ -295,7 +297,8 @@ export function* iterateContracts(
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
-    const cols = `contract_id, pool_id, blob, update_id, package_id, package_name, module_name, entity_name, reserve_a,
+    const templates = readTemplates(mirrorDb(mirror));
+    const cols = `contract_id, pool_id, blob, update_id, template_key, NULL, NULL, NULL, reserve_a,
       reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
       first_seen_ms, last_seen_ms, created_at_micros, blob_sha256, blob_dict, ${BLOB_DICT_COLUMN}`;
     const stmt =
@@ -311,15 +314,21 @@ export function* iterateContracts(
       range.poolId === undefined ? stmt.iterate(from, to) : stmt.iterate(range.poolId, from, to)
     ) as IterableIterator<unknown[]>;
     for (const r of it) {
+      const t = templates.get(r[4] as number);
+      if (t === undefined)
+        throw new StoreError(
+          'STORE_CORRUPT',
+          `"template_key" expected a key of table templates, got ${String(r[4])}`,
+        );
       yield {
         contractId: r[0] as string,
         poolId: r[1] as string,
         blob: decodeStoredBlob(r[0] as string, r[2], r[20], r[21]),
-        updateId: r[3] as string,
-        packageId: r[4] as string,
-        packageName: r[5] as string,
-        moduleName: r[6] as string,
-        entityName: r[7] as string,
+        updateId: decodeHexColumn(r[3]) ?? '',
+        packageId: t.package_id,
+        packageName: t.package_name,
+        moduleName: t.module_name,
+        entityName: t.entity_name,
         reserveA: r[8] as string,
         reserveB: r[9] as string,
         totalLpSupply: r[10] as string,
@@ -331,7 +340,7 @@ export function* iterateContracts(
         firstSeenMs: r[16] as number,
         lastSeenMs: r[17] as number,
         createdAtMicros: BigInt(r[18] as number),
-        blobSha256: r[19] as string,
+        blobSha256: decodeHexColumn(r[19]) ?? '',
       };
     }
   } catch (e) {

@@ -15,6 +15,7 @@ import {
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
 import { encodeStoredBlob } from './blob-codec.js';
+import { decodeHexColumn, encodeHexColumn } from './hex-columns.js';
 import { updateHistoryState } from './history-state.js';
 import { mirrorDb } from './mirror-db.js';
 import {
@@ -23,6 +24,7 @@ import {
   computeProofReserveOmission,
 } from './observation-columns.js';
 import type { Mirror } from './open-mirror.js';
+import { createTemplateKeyLookup } from './template-keys.js';
 import type { ContractVerificationInput, RecordSnapshotResult } from './types.js';
 
 export interface RecordSnapshotOptions {
@@ -142,12 +144,12 @@ export function recordSnapshot(
       'SELECT verification_status, fields_source FROM contracts WHERE contract_id = ?',
     );
     const insContract = db.prepare(
-      `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name, module_name,
-         entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
+      `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, template_key, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms, created_at_micros,
          fields_source, verification_status, verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms,
          last_seen_ms, blob_dict, ckey)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const templateKey = createTemplateKeyLookup(db);
     // the next contract key (schema 5): one past the highest, through the key's unique index
     let nextKey = Number(db.prepare('SELECT coalesce(max(ckey), 0) + 1 FROM contracts').pluck().get());
     const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
@@ -192,18 +194,14 @@ export function recordSnapshot(
       const ms = Number(fields.us / 1000n);
       if (old === undefined) {
         newContracts.push(cid);
-        const t = rc.template;
         const [blob, dictId] = storeBlob(p.pool_id, Buffer.from(rc.created_event_blob, 'base64'));
         insContract.run(
           cid,
           p.pool_id,
           blob,
-          computeBlobDigest(rc.created_event_blob),
-          rc.update_id,
-          t.package_id,
-          t.package_name,
-          t.module_name,
-          t.entity_name,
+          encodeHexColumn(computeBlobDigest(rc.created_event_blob)),
+          encodeHexColumn(rc.update_id),
+          templateKey(rc.template),
           fields.a,
           fields.b,
           fields.lp,
@@ -256,10 +254,16 @@ export function recordSnapshot(
       const s = stateById.get(poolId);
       const p = proofByPool.get(poolId);
       const rc = p?.reserve_contract;
-      const row =
+      const stored =
         rc === undefined
           ? undefined
-          : (getContractValues.get(rc.contract_id) as (ContractRowValues & { ckey: number }) | undefined);
+          : (getContractValues.get(rc.contract_id) as
+              | { ckey: number; blobSha256: unknown; ledgerCreatedAt: string }
+              | undefined);
+      const row: (ContractRowValues & { ckey: number }) | undefined =
+        stored === undefined
+          ? undefined
+          : { ...stored, blobSha256: decodeHexColumn(stored.blobSha256) ?? '' };
       const compact = computeObservationOmissions(
         rc?.contract_id ?? null,
         s?.contract_id ?? null,

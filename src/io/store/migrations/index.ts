@@ -9,6 +9,7 @@ import { MIGRATION_002_HISTORY_INDEXES } from './002-history-indexes.js';
 import { MIGRATION_003_HISTORY_STATE } from './003-history-state.js';
 import { MIGRATION_004_COMPACT_MIRROR } from './004-compact-mirror.js';
 import { MIGRATION_005_CONTRACT_KEYS } from './005-contract-keys.js';
+import { MIGRATION_006_TEMPLATE_KEYS } from './006-template-keys.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
@@ -16,6 +17,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'history-state', statements: MIGRATION_003_HISTORY_STATE },
   { version: 4, name: 'compact-mirror', statements: MIGRATION_004_COMPACT_MIRROR },
   { version: 5, name: 'contract-keys', statements: MIGRATION_005_CONTRACT_KEYS },
+  {
+    version: 6,
+    name: 'template-keys',
+    statements: MIGRATION_006_TEMPLATE_KEYS,
+    rebuildsReferencedTable: true,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(MIGRATIONS);

@@ -23,12 +23,13 @@ import {
   toHistoryPoint,
 } from '../history-state.js';
 import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
+import { computeTemplateColumn } from '../template-keys.js';
 import { countPgRead, type PgMirror, queryRows, queryValue } from './connection.js';
 import { loadPgObservationsForHistoryChecks, type Queryable } from './queries.js';
 
 const POINT_COLUMNS = `c.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,
   c.total_lp_supply, c.verification_status = 'verified' AND c.fields_source = 'blob',
-  c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name`;
+  ${computeTemplateColumn()}`;
 const POINT_FROM = 'pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key';
 
 async function writePoolHistories(q: Queryable, rows: readonly [string, PoolHistoryRow][]): Promise<void> {
@@ -144,7 +145,7 @@ export async function updatePgHistoryState(
     q,
     `SELECT o.pool_id, o.observed_at_ms, c.contract_id, ${computeLedgerCreatedAtColumn()}, c.reserve_a, c.reserve_b, c.total_lp_supply,
        c.verification_status = 'verified' AND c.fields_source = 'blob',
-       c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
+       ${computeTemplateColumn()}
      FROM observations o LEFT JOIN contracts c ON c.ckey = o.contract_key
      WHERE o.snapshot_id = $1 ORDER BY o.pool_id`,
     [snapshotId],

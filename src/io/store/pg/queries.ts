@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { HistoryQuery } from '../queries.js';
 import { OBS_COLUMNS, toHistoryObservation, toObservation, toSnapshotRow } from '../queries.js';
+import { computeTemplateColumn } from '../template-keys.js';
 import type {
   HistoryObservation,
   MirrorSnapshotRow,
@@ -69,7 +70,7 @@ export async function loadPgObservationsForHistoryChecks(
     q,
     `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
             c.created_at_ms, c.created_at_micros, c.fields_source,
-            c.package_id || ':' || c.package_name || ':' || c.module_name || ':' || c.entity_name
+            ${computeTemplateColumn()}
      FROM ${source} LEFT JOIN contracts c ON c.ckey = o.contract_key
      WHERE ${where}
      ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,

@@ -207,18 +207,36 @@ export async function recordPgSnapshot(
           if (packed !== null) r[2] = packed;
           r.push(packed === null ? null : (d?.id ?? null));
         }
+        // template strings (columns 5–8) → their key in the lookup table (schema 7)
+        const tkey = (r: unknown[]): string => r.slice(5, 9).map(String).join('\u0000');
+        const templates = new Map<string, unknown[]>();
+        for (const r of fresh) templates.set(tkey(r), r.slice(5, 9));
+        const parts = [...templates.values()];
+        await c.query(
+          `INSERT INTO templates (package_id, package_name, module_name, entity_name)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+          [0, 1, 2, 3].map((i) => col(parts, i)),
+        );
+        const keys = new Map<string, string>();
+        for (const r of await queryRows(
+          c,
+          `SELECT t.id, t.package_id, t.package_name, t.module_name, t.entity_name FROM templates t
+           JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u (p, n, m, e)
+             ON t.package_id = u.p AND t.package_name = u.n AND t.module_name = u.m AND t.entity_name = u.e`,
+          [0, 1, 2, 3].map((i) => col(parts, i)),
+        ))
+          keys.set(r.slice(1, 5).map(String).join('\u0000'), String(r[0]));
+        for (const r of fresh) r.splice(5, 4, keys.get(tkey(r)) ?? null);
         const got = await queryRows(
           c,
-          `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, package_id, package_name,
-             module_name, entity_name, reserve_a, reserve_b, total_lp_supply, ledger_created_at, created_at_ms,
-             created_at_micros, fields_source, verification_status, verification_reason, blob_dict, first_seen_snapshot,
-             last_seen_snapshot, first_seen_ms, last_seen_ms)
-           SELECT u.*, $20::bigint, $20::bigint, $21::bigint, $21::bigint FROM unnest($1::text[], $2::text[],
-             $3::bytea[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-             $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], $16::text[], $17::text[],
-             $18::text[], $19::bigint[]) AS u
+          `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, template_key, reserve_a, reserve_b,
+             total_lp_supply, ledger_created_at, created_at_ms, created_at_micros, fields_source, verification_status,
+             verification_reason, blob_dict, first_seen_snapshot, last_seen_snapshot, first_seen_ms, last_seen_ms)
+           SELECT u.*, $17::bigint, $17::bigint, $18::bigint, $18::bigint FROM unnest($1::text[], $2::text[],
+             $3::bytea[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[],
+             $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::text[], $16::bigint[]) AS u
            ON CONFLICT (contract_id) DO NOTHING RETURNING contract_id`,
-          [...Array.from({ length: 19 }, (_x, i) => col(fresh, i)), snapshotId, seenMs],
+          [...Array.from({ length: 16 }, (_x, i) => col(fresh, i)), snapshotId, seenMs],
         );
         for (const r of got) inserted.add(String(r[0]));
         // a contract another writer inserted first is an existing one
