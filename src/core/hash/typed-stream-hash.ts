@@ -24,8 +24,9 @@ import type { TemplateResolution, TypeEnv } from '../types/type-env.js';
 import { resolveDataTypeRef } from '../types/type-env.js';
 import { DEFAULT_MAX_TYPING_DEPTH } from '../types/type-value.js';
 import type { HashBuilder } from './hash-builder.js';
+import { type Frame, resolved, resolveTypeVars } from './type-frames.js';
 import { TNF_TAG } from './typed-normal-form-hash.js';
-import { type Compiled, compile, consCache, type Frame } from './typed-value-hash.js';
+import { type Compiled, compile, consCache } from './typed-value-hash.js';
 
 class GiveUp {}
 const GIVE_UP = new GiveUp();
@@ -80,24 +81,13 @@ export function streamTypedValueInto(
   }
 }
 
-/** Resolves type variables through the frames. */
-let rType: DamlType = { kind: 'unit' };
-let rFrame: Frame | null = null;
 function resolve(t: DamlType, frame: Frame | null): void {
-  while (t.kind === 'var') {
-    if (frame === null) throw GIVE_UP;
-    const i = frame.params.indexOf(t.name);
-    if (i < 0) throw GIVE_UP;
-    t = frame.args[i] as DamlType;
-    frame = frame.parent;
-  }
-  rType = t;
-  rFrame = frame;
+  if (!resolveTypeVars(t, frame)) throw GIVE_UP;
 }
 
 function isOptionalType(t: DamlType, frame: Frame | null): boolean {
   resolve(t, frame);
-  return rType.kind === 'optional';
+  return resolved.type.kind === 'optional';
 }
 
 /** A nested Value under tag `expectField` (wire type LEN) ending at `end`, typed `t`; true when it is None. */
@@ -124,8 +114,8 @@ function value(w: Walk, end: number, t0: DamlType, f0: Frame | null, depth: numb
   let frame = f0;
   if (t.kind === 'var') {
     resolve(t0, f0);
-    t = rType;
-    frame = rFrame;
+    t = resolved.type;
+    frame = resolved.frame;
   }
   const tag = r.readTag(end);
   const f = tag >>> 3;

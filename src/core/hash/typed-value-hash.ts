@@ -20,13 +20,10 @@ import { HASH_VERSION_BYTE, LF_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
+import { type Frame, resolved, resolveTypeVars } from './type-frames.js';
 import { TNF_TAG } from './typed-normal-form-hash.js';
 
-export interface Frame {
-  readonly params: readonly string[];
-  readonly args: readonly DamlType[];
-  readonly parent: Frame | null;
-}
+export type { Frame } from './type-frames.js';
 
 /** Thrown inside the fast path only; never escapes a public function. */
 class TypingStop {}
@@ -40,25 +37,13 @@ interface Ctx {
   readonly maxDepth: number;
 }
 
-/** Resolved type + the frame its variables live in (module-level scratch; single-threaded). */
-let rType: DamlType = { kind: 'unit' };
-let rFrame: Frame | null = null;
-
 function resolve(t: DamlType, frame: Frame | null): void {
-  while (t.kind === 'var') {
-    if (frame === null) throw STOP;
-    const i = frame.params.indexOf(t.name);
-    if (i < 0) throw STOP;
-    t = frame.args[i] as DamlType;
-    frame = frame.parent;
-  }
-  rType = t;
-  rFrame = frame;
+  if (!resolveTypeVars(t, frame)) throw STOP;
 }
 
 function isOptionalType(t: DamlType, frame: Frame | null): boolean {
   resolve(t, frame);
-  return rType.kind === 'optional';
+  return resolved.type.kind === 'optional';
 }
 
 /** Per data type, the bytes that do not depend on the value, encoded once. */
@@ -133,8 +118,8 @@ function enc(b: HashBuilder, v: Value, t0: DamlType, f0: Frame | null, ctx: Ctx,
   let frame = f0;
   if (t.kind === 'var') {
     resolve(t0, f0);
-    t = rType;
-    frame = rFrame;
+    t = resolved.type;
+    frame = resolved.frame;
   }
   switch (t.kind) {
     case 'unit':
