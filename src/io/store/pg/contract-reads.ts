@@ -154,36 +154,51 @@ export async function loadPgContractBatch(h: PgMirror, r: ContractKeyRange): Pro
   }
 }
 
+/**
+ * Pages of `columns` (seven of them) and the snapshot ID of the observations of a period, ordered by
+ * pool, time, snapshot, read by keyset (the last row's pool, time and snapshot start the next page).
+ */
+async function* pageObservationRows(
+  c: pg.PoolClient,
+  range: ObservationRange,
+  columns: string,
+): AsyncGenerator<unknown[][], void, undefined> {
+  let after: [string, number, number] | null = null;
+  for (;;) {
+    const params: unknown[] = [
+      range.fromMs ?? Number.MIN_SAFE_INTEGER,
+      range.toMs ?? Number.MAX_SAFE_INTEGER,
+    ];
+    let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
+    if (after !== null) {
+      params.push(...after);
+      where += ' AND (o.pool_id, o.observed_at_ms, o.snapshot_id) > ($3, $4, $5)';
+    }
+    params.push(PAGE);
+    const rows = await queryRows(
+      c,
+      `SELECT ${columns}, o.snapshot_id
+       FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
+      params,
+    );
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    yield rows;
+    if (rows.length < PAGE) return;
+    after = [String(last[0]), Number(last[1]), Number(last[7])];
+  }
+}
+
 /** The observations of a period ordered by pool, time, snapshot. */
 export function iteratePgObservations(
   h: PgMirror,
   range: ObservationRange = {},
 ): AsyncGenerator<ObservationPoint, void, undefined> {
   return inSnapshot(h, 'iterateObservations', async function* (c) {
-    let after: [string, number, number] | null = null;
-    for (;;) {
-      const params: unknown[] = [
-        range.fromMs ?? Number.MIN_SAFE_INTEGER,
-        range.toMs ?? Number.MAX_SAFE_INTEGER,
-      ];
-      let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
-      if (after !== null) {
-        params.push(...after);
-        where += ' AND (o.pool_id, o.observed_at_ms, o.snapshot_id) > ($3, $4, $5)';
-      }
-      params.push(PAGE);
-      const rows = await queryRows(
-        c,
-        `SELECT o.pool_id, o.observed_at_ms, ${computeContractIdColumn()}, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
-           o.total_lp_supply, o.snapshot_id
-         FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
-        params,
-      );
+    const columns = `o.pool_id, o.observed_at_ms, ${computeContractIdColumn()}, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+           o.total_lp_supply`;
+    for await (const rows of pageObservationRows(c, range, columns))
       for (const r of rows) yield observationPointOfRow(r);
-      const last = rows[rows.length - 1];
-      if (last === undefined || rows.length < PAGE) return;
-      after = [String(last[0]), Number(last[1]), Number(last[7])];
-    }
   });
 }
 
@@ -193,29 +208,8 @@ export function iteratePgObservationKeyPages(
   range: ObservationRange = {},
 ): AsyncGenerator<ObservationKeyRow[], void, undefined> {
   return inSnapshot(h, 'iterateObservationKeyPages', async function* (c) {
-    let after: [string, number, number] | null = null;
-    for (;;) {
-      const params: unknown[] = [
-        range.fromMs ?? Number.MIN_SAFE_INTEGER,
-        range.toMs ?? Number.MAX_SAFE_INTEGER,
-      ];
-      let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
-      if (after !== null) {
-        params.push(...after);
-        where += ' AND (o.pool_id, o.observed_at_ms, o.snapshot_id) > ($3, $4, $5)';
-      }
-      params.push(PAGE);
-      const rows = await queryRows(
-        c,
-        `SELECT ${OBSERVATION_KEY_COLUMNS}, o.snapshot_id
-         FROM observations o WHERE ${where} ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id LIMIT $${params.length}`,
-        params,
-      );
-      const last = rows[rows.length - 1];
-      if (last !== undefined) after = [String(last[0]), Number(last[1]), Number(last[7])];
-      if (rows.length > 0) yield rows.map((r) => toObservationKeyRow(r.slice(0, 7)));
-      if (last === undefined || rows.length < PAGE) return;
-    }
+    for await (const rows of pageObservationRows(c, range, OBSERVATION_KEY_COLUMNS))
+      yield rows.map((r) => toObservationKeyRow(r.slice(0, 7)));
   });
 }
 
