@@ -69,6 +69,7 @@ export async function readAll(m: MirrorStore): Promise<unknown> {
 /** PostgreSQL: takes the database back to schema 7 (`contracts_pool`; `pool_contracts` keyed by pool first). */
 export const PG_BACK_TO_7 = [
   'CREATE INDEX contracts_pool ON contracts (pool_id, created_at_ms)',
+  'CREATE INDEX responses_body ON responses (body_sha256)',
   'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (pool_id, contract_key)',
   'DELETE FROM migrations WHERE version = 8',
 ];

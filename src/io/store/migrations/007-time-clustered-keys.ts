@@ -11,9 +11,13 @@
  *   contract keys grow with time, so a snapshot's new rows are appended; every read of it is by
  *   contract key (the point of a contract in a pool, the pools of changed contracts) or through
  *   `pool_contracts_ledger` (pool, ledger time), which stays. Every row is copied; reads are the same.
+ * And on the raw side `responses_body` (`body_sha256`: a random digest, one scattered leaf per new
+ * body) is dropped: only pruning reads responses by body, and it builds that index for its own
+ * transaction (../maintenance.ts).
  */
 export const MIGRATION_007_TIME_CLUSTERED_KEYS: readonly string[] = [
   'DROP INDEX contracts_pool',
+  'DROP INDEX responses_body',
   `CREATE TABLE pool_contracts_v7 (
      pool_id TEXT NOT NULL,
      contract_key INTEGER NOT NULL REFERENCES contracts (ckey),

@@ -259,11 +259,13 @@ const V7: readonly string[] = [
 ];
 
 /**
- * v8 = SQLite v7 (../migrations/007-time-clustered-keys.ts): no `contracts_pool`, and
- * `pool_contracts` keyed by (contract key, pool) so a snapshot's new entries go to the end of its index
+ * v8 = SQLite v7 (../migrations/007-time-clustered-keys.ts): no `contracts_pool` and no
+ * `responses_body` (pruning builds it for its transaction), and `pool_contracts` keyed by
+ * (contract key, pool) so a snapshot's new entries go to the end of its index
  */
 const V8: readonly string[] = [
   'DROP INDEX contracts_pool',
+  'DROP INDEX responses_body',
   'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (contract_key, pool_id)',
 ];
 
