@@ -11,11 +11,14 @@
  *   path does not grow with the file;
  * - after `mirror prune --keep-raw 0` and VACUUM, bytes per pool per snapshot and the bytes of
  *   every table and index (SQLite's dbstat), and a month of 30 s snapshots at that rate.
+ * BENCH_RECORD_WAL=1 also prints, for the snapshot 5 before each mark, the distinct pages its record
+ * phase wrote to the WAL by b-tree (WAL truncated before it; pages mapped with dbstat): the pages the
+ * checkpoint then writes back into the file (docs/bench/mirror.md "Time-clustered keys").
  * BENCH_RECORD_KEEP=<path> keeps the mirror there with every raw response (the sizes are measured
  * on a copy: `VACUUM INTO`, then pruned and vacuumed). The demo exchange's rate:
  * `BENCH_RECORD_POOLS=8 BENCH_RECORD_SWAPS_PER_MIN=60` (`serve --traffic 60`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -42,6 +45,31 @@ const MARKS = (process.env.BENCH_RECORD_MARKS ?? '10,100,500')
   .map(Number)
   .filter((n) => n <= SNAPSHOTS);
 const SNAPSHOTS_PER_MONTH = (30 * 86_400) / 30;
+const WAL = process.env.BENCH_RECORD_WAL === '1';
+
+/** Empties the WAL of the mirror at `path` (a second connection; the mirror's stays open). */
+function truncateWal(path: string): void {
+  const db = new Database(path);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+/** The distinct pages in the WAL of `path`, counted by the b-tree that owns them now. */
+function countWalPagesByTree(path: string): { pages: number; byTree: [string, number][] } {
+  const buf = readFileSync(`${path}-wal`);
+  const pageSize = buf.length >= 32 ? buf.readUInt32BE(8) : 0;
+  const pages = new Set<number>();
+  for (let off = 32; pageSize > 0 && off + 24 + pageSize <= buf.length; off += 24 + pageSize)
+    pages.add(buf.readUInt32BE(off));
+  const db = new Database(path, { readonly: true });
+  const counts = new Map<string, number>();
+  for (const [name, pageno] of db.prepare('SELECT name, pageno FROM dbstat').raw(true).iterate() as Iterable<
+    [string, number]
+  >)
+    if (pages.has(pageno)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  db.close();
+  return { pages: pages.size, byTree: [...counts].sort((a, b) => b[1] - a[1]) };
+}
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -81,10 +109,18 @@ try {
   console.log(`record: ${pools} pools, ${SWAPS_PER_MIN} swaps/min, 30 s between snapshots`);
   const first: number[] = [];
   const firstCpu: number[] = [];
+  let walLine = '';
   for (let n = 1; n <= SNAPSHOTS; n++) {
     for (let i = 0; i < SWAPS_PER_MIN / 2; i++) simulateRandomSwap(s.ex, rng);
     s.clock.advanceMs(30_000);
+    // outside the 5 snapshots of a mark's median: its checkpoint state is changed here
+    const countWal = WAL && MARKS.includes(n + 5);
+    if (countWal) truncateWal(path);
     await takeSnapshot({ mirror: store, baseUrl: s.directBase, types });
+    if (countWal) {
+      const w = countWalPagesByTree(path);
+      walLine = `record: snapshot ${n}: ${w.pages} distinct pages written to the WAL: ${w.byTree.map(([t, c]) => `${t} ${c}`).join(', ')}`;
+    }
     if (MARKS.includes(n)) {
       const m = median(recordMs.slice(-5));
       const cpu = median(recordCpuMs.slice(-5));
@@ -94,6 +130,8 @@ try {
       console.log(
         `record: snapshot ${n}: record phase ${m.toFixed(1)} ms wall (median of the last 5; ×${(m / (first[0] ?? m)).toFixed(2)} of snapshot ${MARKS[0]}), ${cpu.toFixed(1)} ms CPU (×${(cpu / (firstCpu[0] ?? cpu)).toFixed(2)}), file ${st.fileBytes} bytes, ${st.contracts} contracts; load ${loadavg()[0]?.toFixed(2)}`,
       );
+      if (walLine !== '') console.log(walLine);
+      walLine = '';
     }
   }
   // sizes on a copy, so a kept mirror keeps its raw responses (a realistic file for the record phase)

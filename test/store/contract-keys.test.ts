@@ -12,9 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import {
-  type ContractBatch,
   iterateContracts,
   type MirrorContract,
   type MirrorStore,
@@ -23,67 +21,8 @@ import {
 } from '../../src/io/store/index.js';
 import { applyMigrations } from '../../src/io/store/migration-runner.js';
 import { MIGRATIONS } from '../../src/io/store/migrations/index.js';
-import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
+import { PG_BACK_TO_7, POOL_IDS, readAll, snapshotOf } from './mirror-reads.js';
 import { describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
-
-const T = Date.UTC(2026, 10, 1, 12, 0, 0);
-const POOL_IDS = ['1000', '1001', '1002', '1003'];
-
-/** snapshot `v`: pool i changes contract every (i + 1) snapshots; in v3 pool 1000's state is stale, in v4 pool 1002 has none */
-function snapshotOf(v: number): ApiSnapshot {
-  const ps: FixturePool[] = POOL_IDS.map((poolId, i) => {
-    const gen = Math.floor(v / (i + 1));
-    return {
-      poolId,
-      contractId: fixtureContractId(i * 1000 + gen),
-      reserveA: `${100 + gen}.0000000000`,
-      reserveB: `${200 - gen}.5000000000`,
-      createdAtMs: T + gen * (i + 1) * 60_000 + i,
-    };
-  });
-  const s = makeSnapshot(T + v * 60_000, ps);
-  if ((v !== 3 && v !== 4) || !s.poolsState.ok) return s;
-  const state = s.poolsState.value.data.pools.flatMap((p) =>
-    v === 4 && p.pool_id === '1002'
-      ? []
-      : [v === 3 && p.pool_id === '1000' ? { ...p, contract_id: fixtureContractId(7) } : p],
-  );
-  return { ...s, poolsState: { ok: true, value: { data: { ...s.poolsState.value.data, pools: state } } } };
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
-
-/** Every read of the store that involves contracts, observations or the incremental history. */
-/** A batch without its row keys (the PostgreSQL migration numbers existing rows afresh). */
-const withoutKeys = ({ contractKeys: _, ...b }: ContractBatch): Omit<ContractBatch, 'contractKeys'> => b;
-
-async function readAll(m: MirrorStore): Promise<unknown> {
-  const latest = await m.loadLatestObservations();
-  const ranges = await collect(m.iterateContractKeyRanges({}, 3));
-  return {
-    latest,
-    pools: await Promise.all(POOL_IDS.map((p) => m.loadPoolHistory(p))),
-    history: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
-    bounded: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: 2 }))],
-    past: await m.loadHistoryPast(new Map(latest.map((o) => [o.poolId, o.contractId ?? ''])), T + 3 * 60_000),
-    points: await collect(m.iterateObservations()),
-    batches: (await collect(m.iterateContractBatches({}, 3))).map(withoutKeys),
-    byKey: (await Promise.all(ranges.map((r) => m.loadContractBatch(r)))).map(withoutKeys),
-    pools2: await m.loadContractPools([fixtureContractId(0), fixtureContractId(1001), 'absent']),
-    contracts: await m.countContracts(),
-    // every column but the wall-clock time of recording
-    snapshots: (await m.loadSnapshots()).map(({ recordedAtMs: _r, ...x }) => x),
-    bodies: await Promise.all(
-      Array.from({ length: 11 }, (_x, v) => snapshotOf(v).raw.map((r) => r.sha256))
-        .flat()
-        .map((h) => m.loadResponseBody(h)),
-    ),
-  };
-}
 
 /** SQLite: a schema-`version` file (4 or 5) holding the rows of the latest-schema mirror at `from`. */
 function buildOldCopy(from: string, to: string, version: 4 | 5): void {
@@ -134,6 +73,7 @@ function buildOldCopy(from: string, to: string, version: 4 | 5): void {
 
 /** PostgreSQL: takes the database back to schema 6 (template strings in the contract row). */
 export const PG_BACK_TO_6 = [
+  ...PG_BACK_TO_7,
   `ALTER TABLE contracts ADD COLUMN package_id TEXT, ADD COLUMN package_name TEXT, ADD COLUMN module_name TEXT,
      ADD COLUMN entity_name TEXT`,
   `UPDATE contracts c SET package_id = t.package_id, package_name = t.package_name, module_name = t.module_name,
@@ -204,7 +144,7 @@ describeBackends('contract keys', (backend) => {
       migrated = await t.reopen();
     }
     extra.push(migrated);
-    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 6 : 7);
+    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 7 : 8);
     expect(await readAll(migrated)).toEqual(expected);
     // recording continues: new contracts get keys after the migrated ones, reads agree with the original
     for (let v = 8; v < 11; v++) await migrated.recordSnapshot(snapshotOf(v));
@@ -261,7 +201,7 @@ describeBackends('contract keys', (backend) => {
       migrated = await t.reopen();
     }
     extra.push(migrated);
-    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 6 : 7);
+    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 7 : 8);
     expect(await readAll(migrated)).toEqual(expected);
     for (let v = 8; v < 11; v++) await migrated.recordSnapshot(snapshotOf(v));
     const fresh = await openTestMirror(backend);

@@ -87,6 +87,7 @@ describe('schema', () => {
       { version: 4, name: 'compact-mirror' },
       { version: 5, name: 'contract-keys' },
       { version: 6, name: 'template-keys' },
+      { version: 7, name: 'time-clustered-keys' },
     ]);
   });
 
@@ -116,9 +117,9 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(6);
+      expect(m2.schemaVersion).toBe(7);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5, 6,
+        1, 2, 3, 4, 5, 6, 7,
       ]);
       // migration 6: the template strings in the lookup table, the row holds its key
       expect(
@@ -146,6 +147,7 @@ describe('schema', () => {
       );
       expect(idx).not.toContain('observations_contract'); // dropped by migration 3
       expect(idx).not.toContain('contracts_history'); // dropped by migration 5
+      expect(idx).not.toContain('contracts_pool'); // dropped by migration 7
       const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
       expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
       expect(o?.template).toBe('pkg:amm-pools:Amm.Pool:PoolReserve');

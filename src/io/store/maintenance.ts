@@ -109,6 +109,9 @@ export interface PruneResult {
   readonly bodyBytes: number;
 }
 
+/** the transient index of responses by body that pruning builds and drops (both backends) */
+export const PRUNE_INDEX = 'prune_responses_body';
+
 /**
  * Removes the raw responses of the snapshots that started before `beforeMs`, and every body no
  * remaining response references, in one immediate transaction. Snapshots, contracts (blobs
@@ -132,11 +135,15 @@ export function pruneRawResponses(mirror: Mirror, beforeMs: number): PruneResult
         'DELETE FROM responses WHERE snapshot_id IN (SELECT id FROM snapshots WHERE started_at_ms < ?)',
       )
       .run(beforeMs).changes;
+    // the index of responses by body exists only here (schema 7): built once for the orphan
+    // search and the foreign-key checks of the deletes, so recording never maintains it
+    db.exec(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_sha256)`);
     const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_sha256 = b.sha256)';
     const bodyBytes = Number(
       db.prepare(`SELECT coalesce(sum(size), 0) FROM bodies b WHERE ${orphan}`).pluck().get(),
     );
     const bodies = db.prepare(`DELETE FROM bodies AS b WHERE ${orphan}`).run().changes;
+    db.exec(`DROP INDEX ${PRUNE_INDEX}`);
     return { snapshots, responses, bodies, bodyBytes };
   });
   try {

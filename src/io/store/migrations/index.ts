@@ -10,6 +10,7 @@ import { MIGRATION_003_HISTORY_STATE } from './003-history-state.js';
 import { MIGRATION_004_COMPACT_MIRROR } from './004-compact-mirror.js';
 import { MIGRATION_005_CONTRACT_KEYS } from './005-contract-keys.js';
 import { MIGRATION_006_TEMPLATE_KEYS } from './006-template-keys.js';
+import { MIGRATION_007_TIME_CLUSTERED_KEYS } from './007-time-clustered-keys.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: MIGRATION_006_TEMPLATE_KEYS,
     rebuildsReferencedTable: true,
   },
+  { version: 7, name: 'time-clustered-keys', statements: MIGRATION_007_TIME_CLUSTERED_KEYS },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(MIGRATIONS);

@@ -6,7 +6,7 @@
  * itself, so "free bytes" is not reported (0).
  */
 import { StoreError } from '../../../errors/store.js';
-import { MIRROR_TABLES, type MirrorStats, type PruneResult } from '../maintenance.js';
+import { MIRROR_TABLES, type MirrorStats, PRUNE_INDEX, type PruneResult } from '../maintenance.js';
 import {
   MIRROR_WRITE_LOCK,
   type PgMirror,
@@ -76,8 +76,11 @@ export async function prunePgRawResponses(h: PgMirror, beforeMs: number): Promis
             [beforeMs],
           )
         ).rowCount ?? 0;
+      // responses by body: built for this transaction only (schema 8), as on SQLite
+      await c.query(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_sha256)`);
       const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_sha256 = b.sha256)';
       const gone = await queryRows(c, `DELETE FROM bodies AS b WHERE ${orphan} RETURNING size`);
+      await c.query(`DROP INDEX ${PRUNE_INDEX}`);
       const bodyBytes = gone.reduce((s, r) => s + Number(r[0]), 0);
       return { snapshots, responses, bodies: gone.length, bodyBytes };
     });

@@ -258,6 +258,17 @@ const V7: readonly string[] = [
      DROP COLUMN entity_name`,
 ];
 
+/**
+ * v8 = SQLite v7 (../migrations/007-time-clustered-keys.ts): no `contracts_pool` and no
+ * `responses_body` (pruning builds it for its transaction), and `pool_contracts` keyed by
+ * (contract key, pool) so a snapshot's new entries go to the end of its index
+ */
+const V8: readonly string[] = [
+  'DROP INDEX contracts_pool',
+  'DROP INDEX responses_body',
+  'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (contract_key, pool_id)',
+];
+
 export const PG_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: V1 },
   { version: 2, name: 'history-indexes', statements: V2 },
@@ -266,6 +277,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'compact-mirror', statements: V5 },
   { version: 6, name: 'contract-keys', statements: V6 },
   { version: 7, name: 'template-keys', statements: V7 },
+  { version: 8, name: 'time-clustered-keys', statements: V8 },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION: number = computeLatestVersion(PG_MIGRATIONS);

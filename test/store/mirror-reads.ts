@@ -1,0 +1,75 @@
+/**
+ * The reads a schema migration must leave unchanged (not a test file): a small series of snapshots
+ * (`snapshotOf`: four pools changing contracts at different rates, a stale state, a pool without
+ * state) and `readAll`, every read of the store that involves contracts, observations, bodies or
+ * the incremental history — compared before and after a migration on both backends.
+ */
+import type { ApiSnapshot } from '../../src/core/wire/index.js';
+import type { ContractBatch, MirrorStore } from '../../src/io/store/index.js';
+import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
+
+export const T = Date.UTC(2026, 10, 1, 12, 0, 0);
+export const POOL_IDS = ['1000', '1001', '1002', '1003'];
+
+/** snapshot `v`: pool i changes contract every (i + 1) snapshots; in v3 pool 1000's state is stale, in v4 pool 1002 has none */
+export function snapshotOf(v: number): ApiSnapshot {
+  const ps: FixturePool[] = POOL_IDS.map((poolId, i) => {
+    const gen = Math.floor(v / (i + 1));
+    return {
+      poolId,
+      contractId: fixtureContractId(i * 1000 + gen),
+      reserveA: `${100 + gen}.0000000000`,
+      reserveB: `${200 - gen}.5000000000`,
+      createdAtMs: T + gen * (i + 1) * 60_000 + i,
+    };
+  });
+  const s = makeSnapshot(T + v * 60_000, ps);
+  if ((v !== 3 && v !== 4) || !s.poolsState.ok) return s;
+  const state = s.poolsState.value.data.pools.flatMap((p) =>
+    v === 4 && p.pool_id === '1002'
+      ? []
+      : [v === 3 && p.pool_id === '1000' ? { ...p, contract_id: fixtureContractId(7) } : p],
+  );
+  return { ...s, poolsState: { ok: true, value: { data: { ...s.poolsState.value.data, pools: state } } } };
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** A batch without its row keys (the PostgreSQL migration numbers existing rows afresh). */
+const withoutKeys = ({ contractKeys: _, ...b }: ContractBatch): Omit<ContractBatch, 'contractKeys'> => b;
+
+export async function readAll(m: MirrorStore): Promise<unknown> {
+  const latest = await m.loadLatestObservations();
+  const ranges = await collect(m.iterateContractKeyRanges({}, 3));
+  return {
+    latest,
+    pools: await Promise.all(POOL_IDS.map((p) => m.loadPoolHistory(p))),
+    history: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
+    bounded: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: 2 }))],
+    past: await m.loadHistoryPast(new Map(latest.map((o) => [o.poolId, o.contractId ?? ''])), T + 3 * 60_000),
+    points: await collect(m.iterateObservations()),
+    batches: (await collect(m.iterateContractBatches({}, 3))).map(withoutKeys),
+    byKey: (await Promise.all(ranges.map((r) => m.loadContractBatch(r)))).map(withoutKeys),
+    pools2: await m.loadContractPools([fixtureContractId(0), fixtureContractId(1001), 'absent']),
+    contracts: await m.countContracts(),
+    // every column but the wall-clock time of recording
+    snapshots: (await m.loadSnapshots()).map(({ recordedAtMs: _r, ...x }) => x),
+    bodies: await Promise.all(
+      Array.from({ length: 11 }, (_x, v) => snapshotOf(v).raw.map((r) => r.sha256))
+        .flat()
+        .map((h) => m.loadResponseBody(h)),
+    ),
+  };
+}
+
+/** PostgreSQL: takes the database back to schema 7 (`contracts_pool`; `pool_contracts` keyed by pool first). */
+export const PG_BACK_TO_7 = [
+  'CREATE INDEX contracts_pool ON contracts (pool_id, created_at_ms)',
+  'CREATE INDEX responses_body ON responses (body_sha256)',
+  'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (pool_id, contract_key)',
+  'DELETE FROM migrations WHERE version = 8',
+];
