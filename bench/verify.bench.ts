@@ -1,7 +1,7 @@
 /**
  * Benchmark of contract-ID verification (spec/contract-id.md §1–§6) on the real blob vectors:
  * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
- * (decode + verify) and of verifyContractIdFast (issue 11: one pass from the blob for V10/V11, V12 from the decoded argument),
+ * (decode + verify) and of verifyContractIdFast and isContractIdVerifiedFast (issue 11: one pass from the blob),
  * against the raw SHA-256 floor over exactly the same preimages
  * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
  *
@@ -21,7 +21,7 @@ import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js'
 import { sha256Noble } from '../src/core/hash/sha256.js';
 import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
 import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
-import { verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
+import { isContractIdVerifiedFast, verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
 import { createTypeEnv } from '../src/core/types/type-env.js';
 import { parseTypeFile } from '../src/core/types/type-file.js';
 import { typeCreateArgument } from '../src/core/types/type-value.js';
@@ -83,6 +83,7 @@ interface Row {
   fastBlob: number;
   fastNative: number;
   fastEdge: number;
+  fastVerdict: number;
   shaNode: number;
   shaCreate: number;
   shaOneShot: number;
@@ -114,12 +115,23 @@ for (const b of loadContractIdVectors().blobVectors) {
     types: env,
   });
   if (!fastCheck.ok) throw new Error(`${b.name} does not verify on the fast path`);
+  const edgeOpts = {
+    contractId: b.contractId,
+    blob: b.createdEventBlobBase64,
+    types: env,
+    sha256: sha256Node,
+    base64: decodeBase64Node,
+    base64Scratch: decodeBase64NodeScratch,
+    sha256Binary: sha256NodeBinary,
+  };
+  if (!isContractIdVerifiedFast(edgeOpts)) throw new Error(`${b.name} does not verify on the verdict path`);
   const [
     verifyDecoded,
     verifyBlob,
     fastBlob,
     fastNative,
     fastEdge,
+    fastVerdict,
     shaNode,
     shaCreate,
     shaOneShot,
@@ -165,6 +177,9 @@ for (const b of loadContractIdVectors().blobVectors) {
       });
     },
     () => {
+      isContractIdVerifiedFast(edgeOpts);
+    },
+    () => {
       sha256Node(chPre);
       sha256Node(uPre);
     },
@@ -180,7 +195,7 @@ for (const b of loadContractIdVectors().blobVectors) {
       sha256Noble(chPre);
       sha256Noble(uPre);
     },
-  ]) as [number, number, number, number, number, number, number, number, number];
+  ]) as [number, number, number, number, number, number, number, number, number, number];
   rows.push({
     name: b.name,
     version,
@@ -190,6 +205,7 @@ for (const b of loadContractIdVectors().blobVectors) {
     fastBlob,
     fastNative,
     fastEdge,
+    fastVerdict,
     shaNode,
     shaCreate,
     shaOneShot,
@@ -202,7 +218,7 @@ console.log(
   `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
-  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast with the pure base64 parser; fastNative = the same with the native base64 seam (src/io/node-base64.ts); fastEdge = the same with the one-pass seams too (base64 into a reused buffer, binary-string SHA-256)',
+  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast with the pure base64 parser; fastNative = the same with the native base64 seam (src/io/node-base64.ts); fastEdge = the same with the one-pass seams too (base64 into a reused buffer, binary-string SHA-256); fastVerdict = isContractIdVerifiedFast (the verdict only, no result object) with the same seams',
 );
 console.log(
   'SHA-256 of the same two preimages only: node = the sha256Node seam (one-shot + copy), create = createHash().update().digest(), oneshot = hash(…, "binary"), noble = @noble/hashes; FLOOR = the fastest node one; every ratio = rate / floor\n',
@@ -213,12 +229,13 @@ const head = [
   'fastBlob',
   'fastNative',
   'fastEdge',
+  'fastVerdict',
   'sha node',
   'sha create',
   'sha oneshot',
   'sha noble',
 ];
-const ratioHead = ['ratio', 'ratioBlob', 'ratioFast', 'ratioNative', 'ratioEdge'];
+const ratioHead = ['ratio', 'ratioBlob', 'ratioFast', 'ratioNative', 'ratioEdge', 'ratioVerdict'];
 console.log(
   `${'vector'.padEnd(38)} ver  bytes ${head.map((h) => h.padStart(13)).join('')} ${ratioHead.map((h) => h.padStart(12)).join('')}`,
 );
@@ -232,13 +249,16 @@ const ratesOf = (r: Row) => [
   r.fastBlob,
   r.fastNative,
   r.fastEdge,
+  r.fastVerdict,
   r.shaNode,
   r.shaCreate,
   r.shaOneShot,
   r.shaNoble,
 ];
 const ratiosOf = (r: Row) =>
-  [r.verifyDecoded, r.verifyBlob, r.fastBlob, r.fastNative, r.fastEdge].map((x) => x / r.floor);
+  [r.verifyDecoded, r.verifyBlob, r.fastBlob, r.fastNative, r.fastEdge, r.fastVerdict].map(
+    (x) => x / r.floor,
+  );
 for (const r of rows) line(r.name, r.version, r.preimageBytes, ratesOf(r), ratiosOf(r));
 for (const v of ['v10', 'v11', 'v12'] as const) {
   const rs = rows.filter((r) => r.version === v);

@@ -15,13 +15,14 @@
  * this walk accepts is made here too, on the bytes. Pure; never throws; bounded by the input length
  * and the decoder's depth limit.
  */
+import { BytesMemo } from '../codec/bytes-memo.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH } from '../codec/limits.js';
 import {
   compareByteRanges,
   isDamlNameBytes,
   isPackageIdBytes,
   isPackageNameBytes,
-  isPartyIdBytes,
+  isPartyIdBytesMemo,
 } from '../codec/validate-bytes.js';
 import { WIRE_I64, WIRE_LEN, WireReader } from '../codec/wire-reader.js';
 import type { TemplateLookup, TemplateResolution, TypeEnv } from '../types/type-env.js';
@@ -61,6 +62,35 @@ const unicumPre = new HashBuilder(1024);
 /** [start, end) of each signatory, then of each non-signatory stakeholder */
 const sigs = new Int32Array(2 * MAX_PARTIES);
 const others = new Int32Array(2 * MAX_PARTIES);
+
+/**
+ * Template identifiers that passed writeIdentifier, by their Identifier message bytes → what it
+ * wrote: with the package id (V10/V11) and without (V12). They recur in every blob of a template.
+ */
+const identifierWithPackage = new BytesMemo<Uint8Array>(64, 1024);
+const identifierQualified = new BytesMemo<Uint8Array>(64, 1024);
+
+/** writeIdentifier, remembered by the Identifier message's bytes `[r.pos, stop)`. */
+function writeIdentifierMemo(
+  r: WireReader,
+  view: DataView,
+  stop: number,
+  b: HashBuilder,
+  withPackageId: boolean,
+): boolean {
+  const memo = withPackageId ? identifierWithPackage : identifierQualified;
+  const at = r.pos;
+  const hit = memo.get(r.buf, view, at, stop);
+  if (hit !== undefined) {
+    b.raw(hit);
+    r.pos = stop;
+    return true;
+  }
+  const mark = b.length;
+  if (!writeIdentifier(r, stop, b, withPackageId)) return false;
+  memo.set(r.buf, at, stop, b.bytes().slice(mark));
+  return true;
+}
 
 /** The version string `buf[start, end)` is "2.1", "2" or "dev" (the current layout's). */
 function isCurrentVersion(buf: Uint8Array, start: number, end: number): boolean {
@@ -182,6 +212,7 @@ function walk(
 ): string | null {
   const n = buf.length;
   const r = new WireReader(buf, null, n);
+  const view = new DataView(buf.buffer, buf.byteOffset, n);
   // Versioned { version = 1; payload = 2 }, nothing else
   if (r.readTag(n) !== ((1 << 3) | WIRE_LEN)) return null;
   const vStop = r.readLength(n, 'Versioned.version');
@@ -236,7 +267,7 @@ function walk(
         break;
       case TAG_TEMPLATE_ID:
         // the package name comes first in the preimage (and in the field order)
-        if (!nameDone || !writeIdentifier(r, stop, ch, types === null)) return null;
+        if (!nameDone || !writeIdentifierMemo(r, view, stop, ch, types === null)) return null;
         if (types !== null) {
           lookup = lookupTemplateOfBytes(types, buf, nameAt, nameStop, at, stop);
           if (!lookup.ok) return null;
@@ -247,14 +278,14 @@ function walk(
         if (!templateDone) return null;
         if (types !== null) {
           if (lookup === null || !lookup.ok) return null;
-          if (!streamTypedValueInto(ch, buf, at, stop, types, lookup, DEFAULT_MAX_DEPTH)) return null;
-        } else if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, version === 'v10'))
+          if (!streamTypedValueInto(ch, buf, at, stop, types, lookup, DEFAULT_MAX_DEPTH, view)) return null;
+        } else if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, version === 'v10', view))
           return null;
         argDone = true;
         break;
       case TAG_SIGNATORY:
       case TAG_STAKEHOLDER: {
-        if (!isPartyIdBytes(buf, at, stop)) return null;
+        if (!isPartyIdBytesMemo(buf, view, at, stop)) return null;
         const own = tag === TAG_SIGNATORY;
         const list = own ? sigs : others;
         const k = own ? nSigs : nOthers;
