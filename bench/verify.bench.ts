@@ -22,11 +22,15 @@ import { sha256Noble } from '../src/core/hash/sha256.js';
 import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
 import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
 import { isContractIdVerifiedFast, verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
+import { DEFAULT_RESERVE_PROFILE } from '../src/core/proof/profile.js';
+import { verifyReserveProofFast } from '../src/core/proof/reserve-proof-fast.js';
 import { createTypeEnv } from '../src/core/types/type-env.js';
 import { parseTypeFile } from '../src/core/types/type-file.js';
 import { typeCreateArgument } from '../src/core/types/type-value.js';
 import { decodeBase64Node, decodeBase64NodeScratch } from '../src/io/node-base64.js';
 import { sha256Node, sha256NodeBinary } from '../src/io/node-sha256.js';
+import { mintReserveContract, RESERVE_TYPE_ENV } from '../src/sim/mint.js';
+import { createSeededRng } from '../src/sim/rng.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';
 
 const MS = Number(process.env.BENCH_MS ?? 1000);
@@ -271,4 +275,87 @@ for (const v of ['v10', 'v11', 'v12'] as const) {
     mean(ratesOf),
     mean(ratiosOf),
   );
+}
+
+// The replay's proof step on the simulator's reserve contracts (issue 11 item 2): proven reserves
+// from the blob's bytes through verifyReserveProofFast — its decoding path (decode the blob, type,
+// hash, read the fields from the value tree) and its one pass (the verdict's walk, the fields read
+// from the bytes, with the binary-digest seam replay passes) — against the same SHA-256 floor.
+const rng = createSeededRng('verify-bench-reserves');
+const tok = (id: string) => ({ admin: `${id.toLowerCase()}::1220${'ab'.repeat(32)}`, id });
+console.log(
+  "\nreserve proofs (simulator PoolReserve contracts, default profile): decoding = verifyReserveProofFast without the binary seam; onePass = with it (replay's path); rates per CPU-second, ratios against the fastest SHA-256 floor of the same two preimages",
+);
+console.log(
+  `${'contract'.padEnd(38)} ver  bytes ${['decoding', 'onePass', 'sha oneshot', 'floor'].map((h) => h.padStart(13)).join('')} ${['ratioDecoding', 'ratioOnePass'].map((h) => h.padStart(14)).join('')}`,
+);
+for (const version of ['v10', 'v11', 'v12'] as const) {
+  let previous: Uint8Array | null = null;
+  for (let k = 0; k < 2; k++) {
+    const m = mintReserveContract({
+      fields: {
+        operator: `operator::1220${'cd'.repeat(32)}`,
+        poolId: `pool-${k}`,
+        tokenA: tok('CC'),
+        tokenB: tok(`T${k}`),
+        reserveA: `${1_000_000 + k}.1234567890`,
+        reserveB: `${2_000_000 - k}.5000000000`,
+        totalLpSupply: '1414213.5623730950',
+        feeRate: '0.0030000000',
+        sequence: BigInt(k),
+        previous,
+      },
+      version,
+      createdAtMicros: 1_790_000_000_000_000n + BigInt(k),
+      rng,
+      sha256: sha256Node,
+    });
+    previous = m.contractIdBytes;
+    const contract = decodeCreatedEventBlob(m.blob);
+    const typed = version === 'v12' ? typeCreateArgument(contract, RESERVE_TYPE_ENV).value : undefined;
+    const chPre = computeContractHashPreimage(version, { ...contract, typedCreateArg: typed });
+    const uPre = computeUnicumPreimage({
+      salt: contract.authenticationData.salt?.bytes as Uint8Array,
+      createdAt: contract.createdAt,
+      signatories: contract.signatories,
+      stakeholders: contract.stakeholders,
+      key: contract.key,
+      contractHash: sha256Node(chPre),
+    });
+    const base = {
+      contractId: m.contractId,
+      blob: m.blob,
+      types: RESERVE_TYPE_ENV,
+      profile: DEFAULT_RESERVE_PROFILE,
+      sha256: sha256Node,
+      blobIsPrivate: true,
+    };
+    const one = { ...base, sha256Binary: sha256NodeBinary };
+    if (verifyReserveProofFast(base) === null || verifyReserveProofFast(one) === null)
+      throw new Error(`minted ${version} contract not proven`);
+    const [decoding, onePass, shaNode, shaCreate, shaOneShot] = measure([
+      () => {
+        verifyReserveProofFast(base);
+      },
+      () => {
+        verifyReserveProofFast(one);
+      },
+      () => {
+        sha256Node(chPre);
+        sha256Node(uPre);
+      },
+      () => {
+        createHash('sha256').update(chPre).digest();
+        createHash('sha256').update(uPre).digest();
+      },
+      () => {
+        hash('sha256', chPre, 'binary');
+        hash('sha256', uPre, 'binary');
+      },
+    ]) as [number, number, number, number, number];
+    const floor = Math.max(shaNode, shaCreate, shaOneShot);
+    console.log(
+      `${`PoolReserve ${k === 0 ? 'first' : 'linked'} (${version.toUpperCase()})`.padEnd(38)} ${version} ${String(chPre.length + uPre.length).padStart(6)} ${[decoding, onePass, shaOneShot, floor].map((x) => fmt(x).padStart(13)).join('')} ${[decoding / floor, onePass / floor].map((x) => x.toFixed(2).padStart(14)).join('')}`,
+    );
+  }
 }

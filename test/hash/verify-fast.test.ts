@@ -64,8 +64,8 @@ function same(contractId: string, blob: Uint8Array | string): boolean {
     sha256: sha256Node,
     sha256Binary: sha256NodeBinary,
   };
+  // (without the seams it is verifyContractIdFast's ok by construction)
   expect(isContractIdVerifiedFast({ contractId, blob, ...edgeSeams })).toBe(full.ok);
-  expect(isContractIdVerifiedFast({ contractId, blob })).toBe(full.ok);
   // with the Daml types V12 needs (V12 is then verified too, from its decoded argument; V10/V11
   // do not use types)
   if (!contractId.startsWith('ca12', 66)) return fast.contract === null && full.contract !== null;
@@ -152,8 +152,8 @@ describe('verifyContractIdFast agrees with verifyContractId', () => {
     // the corpus reaches both failure kinds (decode errors, and blobs that decode to another hash)
     expect(statuses).toContain('could-not-check');
     expect(statuses).toContain('mismatch');
-    // 10,000 cases through up to five verifications each: slow on a loaded 2-core machine
-  }, 90_000);
+    // 10,000 cases through up to seven verifications each: slow on a loaded 2-core machine
+  }, 150_000);
 
   it('on every truncation of every real blob', () => {
     realBlobs.forEach((blob, i) => {

@@ -25,7 +25,8 @@ import {
   isPartyIdBytesMemo,
 } from '../codec/validate-bytes.js';
 import { WIRE_I64, WIRE_LEN, WireReader } from '../codec/wire-reader.js';
-import type { TemplateLookup, TemplateResolution, TypeEnv } from '../types/type-env.js';
+import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
+
 import {
   type ContractIdVersion,
   HASH_VERSION_BYTE,
@@ -39,6 +40,9 @@ import type { Sha256Binary } from './sha256.js';
 import { streamValueInto } from './stream-value-hash.js';
 import { lookupTemplateOfBytes } from './template-of-bytes.js';
 import { streamTypedValueInto } from './typed-stream-hash.js';
+
+/** the environment's answer for a template it resolved */
+type Resolved = Extract<TemplateLookup, { ok: true }>;
 
 const TAG_CONTRACT_ID = (1 << 3) | WIRE_LEN;
 const TAG_PACKAGE_NAME = (2 << 3) | WIRE_LEN;
@@ -159,7 +163,8 @@ export function computeVerdictOnePass(
 /** The V12 one-pass verdict: the contract hash and the template resolution it was typed with. */
 export interface TypedVerdict {
   readonly contractHash: string;
-  readonly resolution: TemplateResolution;
+  /** the environment's (remembered) answer for the template, as resolveTemplateCached gives it */
+  readonly resolution: Resolved;
 }
 
 /**
@@ -178,8 +183,40 @@ export function computeTypedVerdictOnePass(
   return contractHash === null || resolved === null ? null : { contractHash, resolution: resolved };
 }
 
+/**
+ * Where the last walk that answered found the fields a caller may want to read after the verdict
+ * (the reserve proof's one pass, src/core/proof/reserve-proof-one-pass.ts): byte offsets into its
+ * input, valid until the next walk. Single-threaded scratch, like the preimage builders.
+ */
+export interface OnePassSpans {
+  /** the `package_name` field's bytes */
+  nameAt: number;
+  nameStop: number;
+  /** the `template_id` Identifier message */
+  idAt: number;
+  idStop: number;
+  /** the `create_arg` Value message */
+  argAt: number;
+  argStop: number;
+  /** `created_at` in µs as two's-complement halves (checked: |µs| < 2^53) */
+  microsHi: number;
+  microsLo: number;
+}
+
+/** the spans of the last walk that answered (see OnePassSpans) */
+export const lastOnePassSpans: OnePassSpans = {
+  nameAt: 0,
+  nameStop: 0,
+  idAt: 0,
+  idStop: 0,
+  argAt: 0,
+  argStop: 0,
+  microsHi: 0,
+  microsLo: 0,
+};
+
 /** the V12 walk's template resolution (single-threaded scratch) */
-let resolved: TemplateResolution | null = null;
+let resolved: Resolved | null = null;
 
 function verdict(
   buf: Uint8Array,
@@ -237,6 +274,10 @@ function walk(
   let microsHi = 0;
   let microsLo = 0;
   let saltAt = -1;
+  let idStart = -1;
+  let idStop = -1;
+  let argAt = -1;
+  let argStop = -1;
   while (r.pos < end) {
     const tag = r.readTag(end);
     const f = tag >>> 3;
@@ -273,6 +314,8 @@ function walk(
           if (!lookup.ok) return null;
         }
         templateDone = true;
+        idStart = at;
+        idStop = stop;
         break;
       case TAG_CREATE_ARG:
         if (!templateDone) return null;
@@ -282,6 +325,8 @@ function walk(
         } else if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, version === 'v10', view))
           return null;
         argDone = true;
+        argAt = at;
+        argStop = stop;
         break;
       case TAG_SIGNATORY:
       case TAG_STAKEHOLDER: {
@@ -338,5 +383,14 @@ function walk(
   for (let i = 0; i < 32; i++) d |= unicum.charCodeAt(i) ^ (buf[idAt + 37 + i] as number);
   if (d !== 0) return null;
   if (lookup?.ok) resolved = lookup;
+  const spans = lastOnePassSpans;
+  spans.nameAt = nameAt;
+  spans.nameStop = nameStop;
+  spans.idAt = idStart;
+  spans.idStop = idStop;
+  spans.argAt = argAt;
+  spans.argStop = argStop;
+  spans.microsHi = microsHi;
+  spans.microsLo = microsLo;
   return contractHash;
 }
