@@ -15,15 +15,8 @@
  * this walk accepts is made here too, on the bytes. Pure; never throws; bounded by the input length
  * and the decoder's depth limit.
  */
-import { BytesMemo } from '../codec/bytes-memo.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH } from '../codec/limits.js';
-import {
-  compareByteRanges,
-  isDamlNameBytes,
-  isPackageIdBytes,
-  isPackageNameBytes,
-  isPartyIdBytesMemo,
-} from '../codec/validate-bytes.js';
+import { compareByteRanges, isPackageNameBytes, isPartyIdBytesMemo } from '../codec/validate-bytes.js';
 import { WIRE_I64, WIRE_LEN, WireReader } from '../codec/wire-reader.js';
 import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
 
@@ -36,6 +29,7 @@ import {
 } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
 import { hexEqualsRange } from './hex.js';
+import { writeIdentifierOfBytes } from './identifier-bytes.js';
 import type { Sha256Binary } from './sha256.js';
 import { streamValueInto } from './stream-value-hash.js';
 import { lookupTemplateOfBytes } from './template-of-bytes.js';
@@ -67,35 +61,6 @@ const unicumPre = new HashBuilder(1024);
 const sigs = new Int32Array(2 * MAX_PARTIES);
 const others = new Int32Array(2 * MAX_PARTIES);
 
-/**
- * Template identifiers that passed writeIdentifier, by their Identifier message bytes → what it
- * wrote: with the package id (V10/V11) and without (V12). They recur in every blob of a template.
- */
-const identifierWithPackage = new BytesMemo<Uint8Array>(64, 1024);
-const identifierQualified = new BytesMemo<Uint8Array>(64, 1024);
-
-/** writeIdentifier, remembered by the Identifier message's bytes `[r.pos, stop)`. */
-function writeIdentifierMemo(
-  r: WireReader,
-  view: DataView,
-  stop: number,
-  b: HashBuilder,
-  withPackageId: boolean,
-): boolean {
-  const memo = withPackageId ? identifierWithPackage : identifierQualified;
-  const at = r.pos;
-  const hit = memo.get(r.buf, view, at, stop);
-  if (hit !== undefined) {
-    b.raw(hit);
-    r.pos = stop;
-    return true;
-  }
-  const mark = b.length;
-  if (!writeIdentifier(r, stop, b, withPackageId)) return false;
-  memo.set(r.buf, at, stop, b.bytes().slice(mark));
-  return true;
-}
-
 /** The version string `buf[start, end)` is "2.1", "2" or "dev" (the current layout's). */
 function isCurrentVersion(buf: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
@@ -105,35 +70,6 @@ function isCurrentVersion(buf: Uint8Array, start: number, end: number): boolean 
   const b = buf[start + 1];
   const c = buf[start + 2];
   return (a === 0x32 && b === 0x2e && c === 0x31) || (a === 0x64 && b === 0x65 && c === 0x76);
-}
-
-/**
- * Identifier { package_id; module_name+; name+ } in that order → identifier(...) of the preimage
- * (V10/V11), or only its qualified name (V12, `withPackageId` false).
- */
-function writeIdentifier(r: WireReader, stop: number, b: HashBuilder, withPackageId: boolean): boolean {
-  const buf = r.buf;
-  if (r.readTag(stop) !== ((1 << 3) | WIRE_LEN)) return false;
-  const pStop = r.readLength(stop, 'Identifier.package_id');
-  if (!isPackageIdBytes(buf, r.pos, pStop)) return false;
-  if (withPackageId) b.strRange(buf, r.pos, pStop);
-  r.pos = pStop;
-  for (let field = 2; field <= 3; field++) {
-    const countAt = b.length;
-    b.i32(0);
-    let n = 0;
-    while (r.pos < stop && buf[r.pos] === ((field << 3) | WIRE_LEN)) {
-      r.pos++;
-      const sStop = r.readLength(stop, 'Identifier');
-      if (!isDamlNameBytes(buf, r.pos, sStop)) return false;
-      b.strRange(buf, r.pos, sStop);
-      r.pos = sStop;
-      n++;
-    }
-    if (n === 0) return false;
-    b.patchI32(countAt, n);
-  }
-  return r.pos === stop;
 }
 
 /** seq(parties) as lp(i32(n) ‖ str(p)…) from the recorded ranges. */
@@ -308,7 +244,7 @@ function walk(
         break;
       case TAG_TEMPLATE_ID:
         // the package name comes first in the preimage (and in the field order)
-        if (!nameDone || !writeIdentifierMemo(r, view, stop, ch, types === null)) return null;
+        if (!nameDone || !writeIdentifierOfBytes(r, view, stop, ch, types === null)) return null;
         if (types !== null) {
           lookup = lookupTemplateOfBytes(types, buf, nameAt, nameStop, at, stop);
           if (!lookup.ok) return null;

@@ -12,6 +12,7 @@
  * gives null and the caller takes the decoding fast path or the full step. Pure; never throws.
  */
 import type { TemplateIdentity } from '../audit/snapshot.js';
+import { BytesMemo } from '../codec/bytes-memo.js';
 import { CURRENT_VALUE } from '../codec/schema.js';
 import { decodeUtf8 } from '../codec/utf8.js';
 import { WIRE_LEN } from '../codec/wire-reader.js';
@@ -71,15 +72,11 @@ function versionOfHex(id: string): ContractIdVersion | null {
 }
 
 /**
- * Plans by the blob's `package_name` + `template_id` bytes (one latin1 key), per profile and type
- * environment; dropped when packages were added to the environment, bounded.
+ * Plans by the blob's `package_name` + `template_id` bytes (BytesMemo: compared byte for byte, no
+ * string), per profile and type environment; dropped when packages were added to the environment.
  */
 const NO_TYPES: object = {};
-const MAX_KEYS = 1024;
-const PLANS = new WeakMap<
-  ReserveProfile,
-  WeakMap<object, { size: number; map: Map<string, TemplatePlan> }>
->();
+const PLANS = new WeakMap<ReserveProfile, WeakMap<object, { size: number; memo: BytesMemo<TemplatePlan> }>>();
 
 function planOfBytes(
   buf: Uint8Array,
@@ -97,11 +94,11 @@ function planOfBytes(
   const size = types === undefined ? 0 : types.packages.size;
   let e = byEnv.get(envKey);
   if (e === undefined || e.size !== size) {
-    e = { size, map: new Map() };
+    e = { size, memo: new BytesMemo(64, 2048) };
     byEnv.set(envKey, e);
   }
-  const key = latin1.decode(buf.subarray(s.nameAt, s.idStop));
-  const hit = e.map.get(key);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  const hit = e.memo.get(buf, view, s.nameAt, s.idStop);
   // a plan made from an older answer of the environment is made again
   if (hit !== undefined && hit.lookup === lookup) return hit;
   const plan = planOf(
@@ -110,8 +107,7 @@ function planOfBytes(
     types,
     profile,
   );
-  if (e.map.size >= MAX_KEYS) e.map.clear();
-  e.map.set(key, plan);
+  e.memo.set(buf, s.nameAt, s.idStop, plan);
   return plan;
 }
 
