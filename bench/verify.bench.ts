@@ -241,11 +241,11 @@ const head = [
 ];
 const ratioHead = ['ratio', 'ratioBlob', 'ratioFast', 'ratioNative', 'ratioEdge', 'ratioVerdict'];
 console.log(
-  `${'vector'.padEnd(38)} ver  bytes ${head.map((h) => h.padStart(13)).join('')} ${ratioHead.map((h) => h.padStart(12)).join('')}`,
+  `${'vector'.padEnd(38)} ver  bytes ${head.map((h) => h.padStart(13)).join('')} ${ratioHead.map((h) => h.padStart(13)).join('')}`,
 );
 const line = (name: string, version: string, bytes: number, rates: number[], ratios: number[]) =>
   console.log(
-    `${name.padEnd(38)} ${version} ${String(Math.round(bytes)).padStart(6)} ${rates.map((x) => fmt(x).padStart(13)).join('')} ${ratios.map((x) => x.toFixed(2).padStart(12)).join('')}`,
+    `${name.padEnd(38)} ${version} ${String(Math.round(bytes)).padStart(6)} ${rates.map((x) => fmt(x).padStart(13)).join('')} ${ratios.map((x) => x.toFixed(2).padStart(13)).join('')}`,
   );
 const ratesOf = (r: Row) => [
   r.verifyDecoded,
