@@ -1,7 +1,7 @@
 /**
  * Benchmark of contract-ID verification (spec/contract-id.md §1–§6) on the real blob vectors:
  * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
- * (decode + verify) and of verifyContractIdFast (issue 11: one pass from the blob for V10/V11, V12 from the decoded argument),
+ * (decode + verify) and of verifyContractIdFast and isContractIdVerifiedFast (issue 11: one pass from the blob),
  * against the raw SHA-256 floor over exactly the same preimages
  * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
  *
@@ -21,12 +21,16 @@ import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js'
 import { sha256Noble } from '../src/core/hash/sha256.js';
 import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
 import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
-import { verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
+import { isContractIdVerifiedFast, verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
+import { DEFAULT_RESERVE_PROFILE } from '../src/core/proof/profile.js';
+import { verifyReserveProofFast } from '../src/core/proof/reserve-proof-fast.js';
 import { createTypeEnv } from '../src/core/types/type-env.js';
 import { parseTypeFile } from '../src/core/types/type-file.js';
 import { typeCreateArgument } from '../src/core/types/type-value.js';
 import { decodeBase64Node, decodeBase64NodeScratch } from '../src/io/node-base64.js';
 import { sha256Node, sha256NodeBinary } from '../src/io/node-sha256.js';
+import { mintReserveContract, RESERVE_TYPE_ENV } from '../src/sim/mint.js';
+import { createSeededRng } from '../src/sim/rng.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';
 
 const MS = Number(process.env.BENCH_MS ?? 1000);
@@ -83,6 +87,7 @@ interface Row {
   fastBlob: number;
   fastNative: number;
   fastEdge: number;
+  fastVerdict: number;
   shaNode: number;
   shaCreate: number;
   shaOneShot: number;
@@ -114,12 +119,23 @@ for (const b of loadContractIdVectors().blobVectors) {
     types: env,
   });
   if (!fastCheck.ok) throw new Error(`${b.name} does not verify on the fast path`);
+  const edgeOpts = {
+    contractId: b.contractId,
+    blob: b.createdEventBlobBase64,
+    types: env,
+    sha256: sha256Node,
+    base64: decodeBase64Node,
+    base64Scratch: decodeBase64NodeScratch,
+    sha256Binary: sha256NodeBinary,
+  };
+  if (!isContractIdVerifiedFast(edgeOpts)) throw new Error(`${b.name} does not verify on the verdict path`);
   const [
     verifyDecoded,
     verifyBlob,
     fastBlob,
     fastNative,
     fastEdge,
+    fastVerdict,
     shaNode,
     shaCreate,
     shaOneShot,
@@ -165,6 +181,9 @@ for (const b of loadContractIdVectors().blobVectors) {
       });
     },
     () => {
+      isContractIdVerifiedFast(edgeOpts);
+    },
+    () => {
       sha256Node(chPre);
       sha256Node(uPre);
     },
@@ -180,7 +199,7 @@ for (const b of loadContractIdVectors().blobVectors) {
       sha256Noble(chPre);
       sha256Noble(uPre);
     },
-  ]) as [number, number, number, number, number, number, number, number, number];
+  ]) as [number, number, number, number, number, number, number, number, number, number];
   rows.push({
     name: b.name,
     version,
@@ -190,6 +209,7 @@ for (const b of loadContractIdVectors().blobVectors) {
     fastBlob,
     fastNative,
     fastEdge,
+    fastVerdict,
     shaNode,
     shaCreate,
     shaOneShot,
@@ -202,7 +222,7 @@ console.log(
   `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
-  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast with the pure base64 parser; fastNative = the same with the native base64 seam (src/io/node-base64.ts); fastEdge = the same with the one-pass seams too (base64 into a reused buffer, binary-string SHA-256)',
+  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast with the pure base64 parser; fastNative = the same with the native base64 seam (src/io/node-base64.ts); fastEdge = the same with the one-pass seams too (base64 into a reused buffer, binary-string SHA-256); fastVerdict = isContractIdVerifiedFast (the verdict only, no result object) with the same seams',
 );
 console.log(
   'SHA-256 of the same two preimages only: node = the sha256Node seam (one-shot + copy), create = createHash().update().digest(), oneshot = hash(…, "binary"), noble = @noble/hashes; FLOOR = the fastest node one; every ratio = rate / floor\n',
@@ -213,18 +233,19 @@ const head = [
   'fastBlob',
   'fastNative',
   'fastEdge',
+  'fastVerdict',
   'sha node',
   'sha create',
   'sha oneshot',
   'sha noble',
 ];
-const ratioHead = ['ratio', 'ratioBlob', 'ratioFast', 'ratioNative', 'ratioEdge'];
+const ratioHead = ['ratio', 'ratioBlob', 'ratioFast', 'ratioNative', 'ratioEdge', 'ratioVerdict'];
 console.log(
-  `${'vector'.padEnd(38)} ver  bytes ${head.map((h) => h.padStart(13)).join('')} ${ratioHead.map((h) => h.padStart(12)).join('')}`,
+  `${'vector'.padEnd(38)} ver  bytes ${head.map((h) => h.padStart(13)).join('')} ${ratioHead.map((h) => h.padStart(13)).join('')}`,
 );
 const line = (name: string, version: string, bytes: number, rates: number[], ratios: number[]) =>
   console.log(
-    `${name.padEnd(38)} ${version} ${String(Math.round(bytes)).padStart(6)} ${rates.map((x) => fmt(x).padStart(13)).join('')} ${ratios.map((x) => x.toFixed(2).padStart(12)).join('')}`,
+    `${name.padEnd(38)} ${version} ${String(Math.round(bytes)).padStart(6)} ${rates.map((x) => fmt(x).padStart(13)).join('')} ${ratios.map((x) => x.toFixed(2).padStart(13)).join('')}`,
   );
 const ratesOf = (r: Row) => [
   r.verifyDecoded,
@@ -232,13 +253,16 @@ const ratesOf = (r: Row) => [
   r.fastBlob,
   r.fastNative,
   r.fastEdge,
+  r.fastVerdict,
   r.shaNode,
   r.shaCreate,
   r.shaOneShot,
   r.shaNoble,
 ];
 const ratiosOf = (r: Row) =>
-  [r.verifyDecoded, r.verifyBlob, r.fastBlob, r.fastNative, r.fastEdge].map((x) => x / r.floor);
+  [r.verifyDecoded, r.verifyBlob, r.fastBlob, r.fastNative, r.fastEdge, r.fastVerdict].map(
+    (x) => x / r.floor,
+  );
 for (const r of rows) line(r.name, r.version, r.preimageBytes, ratesOf(r), ratiosOf(r));
 for (const v of ['v10', 'v11', 'v12'] as const) {
   const rs = rows.filter((r) => r.version === v);
@@ -251,4 +275,87 @@ for (const v of ['v10', 'v11', 'v12'] as const) {
     mean(ratesOf),
     mean(ratiosOf),
   );
+}
+
+// The replay's proof step on the simulator's reserve contracts (issue 11 item 2): proven reserves
+// from the blob's bytes through verifyReserveProofFast — its decoding path (decode the blob, type,
+// hash, read the fields from the value tree) and its one pass (the verdict's walk, the fields read
+// from the bytes, with the binary-digest seam replay passes) — against the same SHA-256 floor.
+const rng = createSeededRng('verify-bench-reserves');
+const tok = (id: string) => ({ admin: `${id.toLowerCase()}::1220${'ab'.repeat(32)}`, id });
+console.log(
+  "\nreserve proofs (simulator PoolReserve contracts, default profile): decoding = verifyReserveProofFast without the binary seam; onePass = with it (replay's path); rates per CPU-second, ratios against the fastest SHA-256 floor of the same two preimages",
+);
+console.log(
+  `${'contract'.padEnd(38)} ver  bytes ${['decoding', 'onePass', 'sha oneshot', 'floor'].map((h) => h.padStart(13)).join('')} ${['ratioDecoding', 'ratioOnePass'].map((h) => h.padStart(14)).join('')}`,
+);
+for (const version of ['v10', 'v11', 'v12'] as const) {
+  let previous: Uint8Array | null = null;
+  for (let k = 0; k < 2; k++) {
+    const m = mintReserveContract({
+      fields: {
+        operator: `operator::1220${'cd'.repeat(32)}`,
+        poolId: `pool-${k}`,
+        tokenA: tok('CC'),
+        tokenB: tok(`T${k}`),
+        reserveA: `${1_000_000 + k}.1234567890`,
+        reserveB: `${2_000_000 - k}.5000000000`,
+        totalLpSupply: '1414213.5623730950',
+        feeRate: '0.0030000000',
+        sequence: BigInt(k),
+        previous,
+      },
+      version,
+      createdAtMicros: 1_790_000_000_000_000n + BigInt(k),
+      rng,
+      sha256: sha256Node,
+    });
+    previous = m.contractIdBytes;
+    const contract = decodeCreatedEventBlob(m.blob);
+    const typed = version === 'v12' ? typeCreateArgument(contract, RESERVE_TYPE_ENV).value : undefined;
+    const chPre = computeContractHashPreimage(version, { ...contract, typedCreateArg: typed });
+    const uPre = computeUnicumPreimage({
+      salt: contract.authenticationData.salt?.bytes as Uint8Array,
+      createdAt: contract.createdAt,
+      signatories: contract.signatories,
+      stakeholders: contract.stakeholders,
+      key: contract.key,
+      contractHash: sha256Node(chPre),
+    });
+    const base = {
+      contractId: m.contractId,
+      blob: m.blob,
+      types: RESERVE_TYPE_ENV,
+      profile: DEFAULT_RESERVE_PROFILE,
+      sha256: sha256Node,
+      blobIsPrivate: true,
+    };
+    const one = { ...base, sha256Binary: sha256NodeBinary };
+    if (verifyReserveProofFast(base) === null || verifyReserveProofFast(one) === null)
+      throw new Error(`minted ${version} contract not proven`);
+    const [decoding, onePass, shaNode, shaCreate, shaOneShot] = measure([
+      () => {
+        verifyReserveProofFast(base);
+      },
+      () => {
+        verifyReserveProofFast(one);
+      },
+      () => {
+        sha256Node(chPre);
+        sha256Node(uPre);
+      },
+      () => {
+        createHash('sha256').update(chPre).digest();
+        createHash('sha256').update(uPre).digest();
+      },
+      () => {
+        hash('sha256', chPre, 'binary');
+        hash('sha256', uPre, 'binary');
+      },
+    ]) as [number, number, number, number, number];
+    const floor = Math.max(shaNode, shaCreate, shaOneShot);
+    console.log(
+      `${`PoolReserve ${k === 0 ? 'first' : 'linked'} (${version.toUpperCase()})`.padEnd(38)} ${version} ${String(chPre.length + uPre.length).padStart(6)} ${[decoding, onePass, shaOneShot, floor].map((x) => fmt(x).padStart(13)).join('')} ${[decoding / floor, onePass / floor].map((x) => x.toFixed(2).padStart(14)).join('')}`,
+    );
+  }
 }

@@ -11,7 +11,7 @@ import type { ReserveProfile } from '../core/proof/profile.js';
 import { hasProofReason, type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import { verifyReserveProofFast } from '../core/proof/reserve-proof-fast.js';
 import type { TypeEnv } from '../core/types/type-env.js';
-import { sha256Node } from '../io/node-sha256.js';
+import { sha256Node, sha256NodeBinary } from '../io/node-sha256.js';
 import { batchBlob, type ContractBatch } from '../io/store/index.js';
 
 /** What re-verifying one stored contract proved (structured-cloneable). */
@@ -148,6 +148,7 @@ export function replayStoredContract(
     types,
     profile,
     sha256: sha256Node,
+    sha256Binary: sha256NodeBinary,
     blobIsPrivate,
   });
   if (fast !== null && compareReserveAmounts(fast.fields, k).length === 0)

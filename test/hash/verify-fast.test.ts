@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { formatBase64 } from '../../src/core/codec/index.js';
 import type { ContractIdVerification } from '../../src/core/hash/verify-contract-id.js';
 import { verifyContractId } from '../../src/core/hash/verify-contract-id.js';
-import { verifyContractIdFast } from '../../src/core/hash/verify-contract-id-fast.js';
+import {
+  isContractIdVerifiedFast,
+  verifyContractIdFast,
+} from '../../src/core/hash/verify-contract-id-fast.js';
 import { decodeBase64Node, decodeBase64NodeScratch } from '../../src/io/node-base64.js';
 import { sha256Node, sha256NodeBinary } from '../../src/io/node-sha256.js';
 import { arbMutatedVector, realBlobs } from '../helpers/blob-fuzz.js';
@@ -54,6 +57,15 @@ function same(contractId: string, blob: Uint8Array | string): boolean {
   });
   expect(summary(edge)).toEqual(summary(full));
   expect(edge.contract === null).toBe(fast.contract === null);
+  // the verdict-only entry point: exactly the full path's ok, through the seams and without
+  const edgeSeams = {
+    base64: decodeBase64Node,
+    base64Scratch: decodeBase64NodeScratch,
+    sha256: sha256Node,
+    sha256Binary: sha256NodeBinary,
+  };
+  // (without the seams it is verifyContractIdFast's ok by construction)
+  expect(isContractIdVerifiedFast({ contractId, blob, ...edgeSeams })).toBe(full.ok);
   // with the Daml types V12 needs (V12 is then verified too, from its decoded argument; V10/V11
   // do not use types)
   if (!contractId.startsWith('ca12', 66)) return fast.contract === null && full.contract !== null;
@@ -78,6 +90,7 @@ function same(contractId: string, blob: Uint8Array | string): boolean {
   });
   expect(summary(typedEdge)).toEqual(summary(typedFull));
   expect(typedEdge.typing).toEqual(typedFull.typing);
+  expect(isContractIdVerifiedFast({ contractId, blob, types, ...edgeSeams })).toBe(typedFull.ok);
   return fast.contract === null && full.contract !== null;
 }
 
@@ -139,13 +152,44 @@ describe('verifyContractIdFast agrees with verifyContractId', () => {
     // the corpus reaches both failure kinds (decode errors, and blobs that decode to another hash)
     expect(statuses).toContain('could-not-check');
     expect(statuses).toContain('mismatch');
-    // 10,000 cases through up to five verifications each: slow on a loaded 2-core machine
-  }, 90_000);
+    // 10,000 cases through up to seven verifications each: slow on a loaded 2-core machine
+  }, 150_000);
 
   it('on every truncation of every real blob', () => {
     realBlobs.forEach((blob, i) => {
       for (let n = 0; n < blob.length; n++) same(vectors[i]!.contractId, blob.subarray(0, n));
     });
+  });
+
+  it('after a pass, on the same blob with one byte of a remembered party or identifier made invalid', () => {
+    // the one pass remembers validated parties and template identifiers by their bytes: a blob
+    // that differs from a remembered one in a single byte must be checked afresh (and fail)
+    const enc = new TextEncoder();
+    let changed = 0;
+    vectors.forEach((v, i) => {
+      const blob = realBlobs[i]!;
+      same(v.contractId, v.createdEventBlobBase64);
+      const needles = [
+        ...v.decoded.signatories,
+        ...v.decoded.nonSignatoryStakeholders,
+        v.decoded.templateId.split(':')[0]!,
+      ];
+      for (const needle of needles) {
+        const bytes = enc.encode(needle);
+        const at = indexOfBytes(blob, bytes);
+        if (at < 0) continue;
+        for (const offset of [1, Math.floor(bytes.length / 2) - 1, bytes.length - 2]) {
+          for (const bad of [0x21, 0x2e, 0x41, 0xc3]) {
+            const copy = blob.slice();
+            copy[at + offset] = bad;
+            same(v.contractId, formatBase64(copy));
+            same(v.contractId, copy);
+            changed++;
+          }
+        }
+      }
+    });
+    expect(changed).toBeGreaterThan(100);
   });
 
   it('on a V10/V11 blob under the wrong version byte and a non-canonical ID', () => {
@@ -186,3 +230,12 @@ describe('verifyContractIdFast agrees with verifyContractId', () => {
     }
   });
 });
+
+/** The first index of `needle` in `hay`, or -1. */
+function indexOfBytes(hay: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}

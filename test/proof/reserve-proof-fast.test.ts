@@ -14,8 +14,9 @@ import type { ContractIdVersion } from '../../src/core/hash/contract-id-version.
 import { DEFAULT_RESERVE_PROFILE, type ReserveProfile } from '../../src/core/proof/profile.js';
 import { verifyReserveProof } from '../../src/core/proof/reserve-proof.js';
 import { verifyReserveProofFast } from '../../src/core/proof/reserve-proof-fast.js';
+import { verifyReserveProofOnePass } from '../../src/core/proof/reserve-proof-one-pass.js';
 import type { TypeEnv } from '../../src/core/types/type-env.js';
-import { sha256Node } from '../../src/io/node-sha256.js';
+import { sha256Node, sha256NodeBinary } from '../../src/io/node-sha256.js';
 import {
   replayStoredContract,
   replayStoredContractFull,
@@ -69,12 +70,23 @@ interface Case {
   readonly profile: ReserveProfile;
 }
 
+/** how many cases the one pass answered itself */
+let onePassAnswered = 0;
+
 /** Both paths on one case; returns true when the fast path answered (the full step proved it). */
 function same(c: Case): boolean {
   const full = verifyReserveProof({ ...c, sha256: sha256Node });
   const fast = verifyReserveProofFast({ ...c, sha256: sha256Node });
   const privateFast = verifyReserveProofFast({ ...c, sha256: sha256Node, blobIsPrivate: true });
   expect(privateFast).toEqual(fast);
+  // the one pass from the bytes: when it answers, exactly the decoding fast path's answer
+  const onePass = verifyReserveProofOnePass({ ...c, sha256Binary: sha256NodeBinary });
+  if (onePass !== null) {
+    expect(onePass).toEqual(fast);
+    onePassAnswered++;
+  }
+  const withBinary = verifyReserveProofFast({ ...c, sha256: sha256Node, sha256Binary: sha256NodeBinary });
+  expect(withBinary).toEqual(fast);
   if (fast === null) {
     expect(full.status).not.toBe('proven');
     return false;
@@ -124,6 +136,25 @@ describe('verifyReserveProofFast agrees with verifyReserveProof', () => {
       // the simulator's types and the default (by-label) profile: always proven
       expect(same({ ...base, types: RESERVE_TYPE_ENV, profile: DEFAULT_RESERVE_PROFILE })).toBe(true);
       expect(same({ ...base, types: RESERVE_TYPE_ENV, profile: BY_POSITION })).toBe(true);
+      // the simulator's contracts are answered in one pass from the bytes, for every version
+      for (const profile of [DEFAULT_RESERVE_PROFILE, BY_POSITION])
+        expect(
+          verifyReserveProofOnePass({
+            ...base,
+            types: RESERVE_TYPE_ENV,
+            profile,
+            sha256Binary: sha256NodeBinary,
+          }),
+        ).not.toBeNull();
+      if (m.version !== 'v12')
+        expect(
+          verifyReserveProofOnePass({
+            ...base,
+            types: undefined,
+            profile: BY_POSITION,
+            sha256Binary: sha256NodeBinary,
+          }),
+        ).not.toBeNull();
       // no types: V12 cannot be verified, V10/V11 by position only
       expect(same({ ...base, types: undefined, profile: BY_POSITION })).toBe(m.version !== 'v12');
       // (the default profile gives positions as well as labels)
@@ -183,6 +214,7 @@ describe('verifyReserveProofFast agrees with verifyReserveProof', () => {
     }
     // some real contracts have a Numeric field and are proven through the fast path
     expect(proven).toBeGreaterThan(0);
+    expect(onePassAnswered).toBeGreaterThan(0);
   });
 
   it('on 2,000 mutated minted blobs with their own and a foreign contract ID', () => {

@@ -5,6 +5,7 @@
  * the decoded range (test/codec/validate-bytes.test.ts); all the grammars but text are ASCII, so a
  * byte outside them fails exactly as the decoded char would.
  */
+import { BytesMemo } from './bytes-memo.js';
 import { decodeUtf8 } from './utf8.js';
 
 /** Byte classes (bit flags) of the ASCII grammars below: one table load per byte. */
@@ -35,6 +36,20 @@ function allIn(buf: Uint8Array, start: number, end: number, k: number): boolean 
 export function isPartyIdBytes(buf: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
   return n > 0 && n <= 255 && allIn(buf, start, end, PARTY);
+}
+
+/** party ids that passed isPartyIdBytes, by their bytes (they recur in every blob of a ledger) */
+const validParties = new BytesMemo<true>(256, 255);
+
+/**
+ * isPartyIdBytes, remembered: a range byte-for-byte equal to one that passed before passes
+ * without the per-byte check (`view`: a DataView of all of `buf`, see BytesMemo.get).
+ */
+export function isPartyIdBytesMemo(buf: Uint8Array, view: DataView, start: number, end: number): boolean {
+  if (validParties.get(buf, view, start, end) === true) return true;
+  if (!isPartyIdBytes(buf, start, end)) return false;
+  validParties.set(buf, start, end, true);
+  return true;
 }
 
 /** `isDamlName` of `buf[start, end)`: [A-Za-z_$][A-Za-z0-9_$]*, 1..1000 bytes. */

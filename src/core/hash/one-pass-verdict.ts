@@ -16,15 +16,10 @@
  * and the decoder's depth limit.
  */
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH } from '../codec/limits.js';
-import {
-  compareByteRanges,
-  isDamlNameBytes,
-  isPackageIdBytes,
-  isPackageNameBytes,
-  isPartyIdBytes,
-} from '../codec/validate-bytes.js';
+import { compareByteRanges, isPackageNameBytes, isPartyIdBytesMemo } from '../codec/validate-bytes.js';
 import { WIRE_I64, WIRE_LEN, WireReader } from '../codec/wire-reader.js';
-import type { TemplateLookup, TemplateResolution, TypeEnv } from '../types/type-env.js';
+import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
+
 import {
   type ContractIdVersion,
   HASH_VERSION_BYTE,
@@ -34,10 +29,14 @@ import {
 } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
 import { hexEqualsRange } from './hex.js';
+import { writeIdentifierOfBytes } from './identifier-bytes.js';
 import type { Sha256Binary } from './sha256.js';
 import { streamValueInto } from './stream-value-hash.js';
 import { lookupTemplateOfBytes } from './template-of-bytes.js';
 import { streamTypedValueInto } from './typed-stream-hash.js';
+
+/** the environment's answer for a template it resolved */
+type Resolved = Extract<TemplateLookup, { ok: true }>;
 
 const TAG_CONTRACT_ID = (1 << 3) | WIRE_LEN;
 const TAG_PACKAGE_NAME = (2 << 3) | WIRE_LEN;
@@ -73,35 +72,6 @@ function isCurrentVersion(buf: Uint8Array, start: number, end: number): boolean 
   return (a === 0x32 && b === 0x2e && c === 0x31) || (a === 0x64 && b === 0x65 && c === 0x76);
 }
 
-/**
- * Identifier { package_id; module_name+; name+ } in that order → identifier(...) of the preimage
- * (V10/V11), or only its qualified name (V12, `withPackageId` false).
- */
-function writeIdentifier(r: WireReader, stop: number, b: HashBuilder, withPackageId: boolean): boolean {
-  const buf = r.buf;
-  if (r.readTag(stop) !== ((1 << 3) | WIRE_LEN)) return false;
-  const pStop = r.readLength(stop, 'Identifier.package_id');
-  if (!isPackageIdBytes(buf, r.pos, pStop)) return false;
-  if (withPackageId) b.strRange(buf, r.pos, pStop);
-  r.pos = pStop;
-  for (let field = 2; field <= 3; field++) {
-    const countAt = b.length;
-    b.i32(0);
-    let n = 0;
-    while (r.pos < stop && buf[r.pos] === ((field << 3) | WIRE_LEN)) {
-      r.pos++;
-      const sStop = r.readLength(stop, 'Identifier');
-      if (!isDamlNameBytes(buf, r.pos, sStop)) return false;
-      b.strRange(buf, r.pos, sStop);
-      r.pos = sStop;
-      n++;
-    }
-    if (n === 0) return false;
-    b.patchI32(countAt, n);
-  }
-  return r.pos === stop;
-}
-
 /** seq(parties) as lp(i32(n) ‖ str(p)…) from the recorded ranges. */
 function writeParties(b: HashBuilder, buf: Uint8Array, ranges: Int32Array, n: number): void {
   const lenAt = b.length;
@@ -129,7 +99,8 @@ export function computeVerdictOnePass(
 /** The V12 one-pass verdict: the contract hash and the template resolution it was typed with. */
 export interface TypedVerdict {
   readonly contractHash: string;
-  readonly resolution: TemplateResolution;
+  /** the environment's (remembered) answer for the template, as resolveTemplateCached gives it */
+  readonly resolution: Resolved;
 }
 
 /**
@@ -148,8 +119,40 @@ export function computeTypedVerdictOnePass(
   return contractHash === null || resolved === null ? null : { contractHash, resolution: resolved };
 }
 
+/**
+ * Where the last walk that answered found the fields a caller may want to read after the verdict
+ * (the reserve proof's one pass, src/core/proof/reserve-proof-one-pass.ts): byte offsets into its
+ * input, valid until the next walk. Single-threaded scratch, like the preimage builders.
+ */
+export interface OnePassSpans {
+  /** the `package_name` field's bytes */
+  nameAt: number;
+  nameStop: number;
+  /** the `template_id` Identifier message */
+  idAt: number;
+  idStop: number;
+  /** the `create_arg` Value message */
+  argAt: number;
+  argStop: number;
+  /** `created_at` in µs as two's-complement halves (checked: |µs| < 2^53) */
+  microsHi: number;
+  microsLo: number;
+}
+
+/** the spans of the last walk that answered (see OnePassSpans) */
+export const lastOnePassSpans: OnePassSpans = {
+  nameAt: 0,
+  nameStop: 0,
+  idAt: 0,
+  idStop: 0,
+  argAt: 0,
+  argStop: 0,
+  microsHi: 0,
+  microsLo: 0,
+};
+
 /** the V12 walk's template resolution (single-threaded scratch) */
-let resolved: TemplateResolution | null = null;
+let resolved: Resolved | null = null;
 
 function verdict(
   buf: Uint8Array,
@@ -182,6 +185,7 @@ function walk(
 ): string | null {
   const n = buf.length;
   const r = new WireReader(buf, null, n);
+  const view = new DataView(buf.buffer, buf.byteOffset, n);
   // Versioned { version = 1; payload = 2 }, nothing else
   if (r.readTag(n) !== ((1 << 3) | WIRE_LEN)) return null;
   const vStop = r.readLength(n, 'Versioned.version');
@@ -206,6 +210,10 @@ function walk(
   let microsHi = 0;
   let microsLo = 0;
   let saltAt = -1;
+  let idStart = -1;
+  let idStop = -1;
+  let argAt = -1;
+  let argStop = -1;
   while (r.pos < end) {
     const tag = r.readTag(end);
     const f = tag >>> 3;
@@ -236,25 +244,29 @@ function walk(
         break;
       case TAG_TEMPLATE_ID:
         // the package name comes first in the preimage (and in the field order)
-        if (!nameDone || !writeIdentifier(r, stop, ch, types === null)) return null;
+        if (!nameDone || !writeIdentifierOfBytes(r, view, stop, ch, types === null)) return null;
         if (types !== null) {
           lookup = lookupTemplateOfBytes(types, buf, nameAt, nameStop, at, stop);
           if (!lookup.ok) return null;
         }
         templateDone = true;
+        idStart = at;
+        idStop = stop;
         break;
       case TAG_CREATE_ARG:
         if (!templateDone) return null;
         if (types !== null) {
           if (lookup === null || !lookup.ok) return null;
-          if (!streamTypedValueInto(ch, buf, at, stop, types, lookup, DEFAULT_MAX_DEPTH)) return null;
-        } else if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, version === 'v10'))
+          if (!streamTypedValueInto(ch, buf, at, stop, types, lookup, DEFAULT_MAX_DEPTH, view)) return null;
+        } else if (!streamValueInto(ch, buf, at, stop, 'current', DEFAULT_MAX_DEPTH, version === 'v10', view))
           return null;
         argDone = true;
+        argAt = at;
+        argStop = stop;
         break;
       case TAG_SIGNATORY:
       case TAG_STAKEHOLDER: {
-        if (!isPartyIdBytes(buf, at, stop)) return null;
+        if (!isPartyIdBytesMemo(buf, view, at, stop)) return null;
         const own = tag === TAG_SIGNATORY;
         const list = own ? sigs : others;
         const k = own ? nSigs : nOthers;
@@ -307,5 +319,14 @@ function walk(
   for (let i = 0; i < 32; i++) d |= unicum.charCodeAt(i) ^ (buf[idAt + 37 + i] as number);
   if (d !== 0) return null;
   if (lookup?.ok) resolved = lookup;
+  const spans = lastOnePassSpans;
+  spans.nameAt = nameAt;
+  spans.nameStop = nameStop;
+  spans.idAt = idStart;
+  spans.idStop = idStop;
+  spans.argAt = argAt;
+  spans.argStop = argStop;
+  spans.microsHi = microsHi;
+  spans.microsLo = microsLo;
   return contractHash;
 }

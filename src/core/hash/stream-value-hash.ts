@@ -17,6 +17,7 @@ import {
   compareByteRanges,
   isDamlNameBytes,
   isPartyIdBytes,
+  isPartyIdBytesMemo,
   isUtf8Bytes,
   numericDigitsBytes,
 } from '../codec/validate-bytes.js';
@@ -36,6 +37,8 @@ interface Walk {
   readonly b: HashBuilder;
   /** V10 (enc_L) or V11 (enc_U / ufRecord) */
   readonly legacy: boolean;
+  /** a DataView of the whole input, for the remembered party check (null: check every byte) */
+  readonly view: DataView | null;
 }
 
 const shared = new HashBuilder(8192);
@@ -74,10 +77,18 @@ export function streamValueInto(
   layout: 'legacy' | 'current',
   maxDepth: number,
   legacy: boolean,
+  view: DataView | null = null,
 ): boolean {
   const r = new WireReader(buf, null, buf.length);
   r.pos = start;
-  const w: Walk = { r, layout: layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE, maxDepth, b, legacy };
+  const w: Walk = {
+    r,
+    layout: layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE,
+    maxDepth,
+    b,
+    legacy,
+    view,
+  };
   try {
     walkValue(w, stop, 1, -1);
   } catch {
@@ -166,7 +177,8 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
     case 7: {
       const stop = span(r, end);
       const at = r.pos;
-      if (!isPartyIdBytes(r.buf, at, stop)) throw GIVE_UP;
+      if (w.view !== null ? !isPartyIdBytesMemo(r.buf, w.view, at, stop) : !isPartyIdBytes(r.buf, at, stop))
+        throw GIVE_UP;
       r.pos = stop;
       if (F) b.i32(field);
       b.strRange(r.buf, at, stop);

@@ -37,7 +37,7 @@ export function lookupTemplateOfBytes(
   if (hit !== undefined) return hit;
   const r = resolveTemplateCached(
     env,
-    identifierOf(buf, idAt, idStop),
+    decodeIdentifierOfBytes(buf, idAt, idStop),
     latin1.decode(buf.subarray(nameAt, nameStop)),
   );
   if (e.map.size >= MAX_ENTRIES) e.map.clear();
@@ -46,7 +46,7 @@ export function lookupTemplateOfBytes(
 }
 
 /** The names of a checked Identifier message (fields 1, 2…, 3… with one-byte tags and lengths < 2^14). */
-function identifierOf(buf: Uint8Array, at: number, stop: number): TemplateId {
+export function decodeIdentifierOfBytes(buf: Uint8Array, at: number, stop: number): TemplateId {
   let packageId = '';
   const module: string[] = [];
   const entity: string[] = [];

@@ -15,6 +15,7 @@ import {
   compareByteRanges,
   isDamlNameBytes,
   isPartyIdBytes,
+  isPartyIdBytesMemo,
   isUtf8Bytes,
   numericDigitsBytes,
 } from '../codec/validate-bytes.js';
@@ -41,6 +42,8 @@ interface Walk {
   readonly cons: Map<DamlType, Compiled>;
   readonly home: TemplateResolution['package'];
   readonly maxDepth: number;
+  /** a DataView of the whole input, for the remembered party check (null: check every byte) */
+  readonly view: DataView | null;
 }
 
 /**
@@ -55,6 +58,7 @@ export function streamTypedValueInto(
   env: TypeEnv,
   resolution: TemplateResolution,
   maxDepth: number,
+  view: DataView | null = null,
 ): boolean {
   const def = resolution.dataType;
   if (def.params.length !== 0) return false;
@@ -67,6 +71,7 @@ export function streamTypedValueInto(
     cons: consCache(env, resolution.package),
     home: resolution.package,
     maxDepth: Math.min(maxDepth, DEFAULT_MAX_TYPING_DEPTH + 1),
+    view,
   };
   try {
     // the create argument: a record Value of the template's type
@@ -178,7 +183,8 @@ function value(w: Walk, end: number, t0: DamlType, f0: Frame | null, depth: numb
     case 7: {
       if (t.kind !== 'party') throw GIVE_UP;
       const stop = r.readLength(end, 'Value.party');
-      if (!isPartyIdBytes(buf, r.pos, stop)) throw GIVE_UP;
+      if (w.view !== null ? !isPartyIdBytesMemo(buf, w.view, r.pos, stop) : !isPartyIdBytes(buf, r.pos, stop))
+        throw GIVE_UP;
       b.byte(TNF_TAG.party).strRange(buf, r.pos, stop);
       r.pos = stop;
       break;

@@ -41,8 +41,9 @@ import {
 /** The version of a V1 contract ID from its hex (`00` ‖ 64 hex ‖ `ca1N…`), or null. */
 function versionOfHex(id: string): 'v10' | 'v11' | 'v12' | null {
   if (id.length !== 138 || id.charCodeAt(66) !== 0x63 || id.charCodeAt(67) !== 0x61) return null;
-  const v = id.slice(68, 70);
-  return v === '10' ? 'v10' : v === '11' ? 'v11' : v === '12' ? 'v12' : null;
+  if (id.charCodeAt(68) !== 0x31) return null;
+  const v = id.charCodeAt(69);
+  return v === 0x30 ? 'v10' : v === 0x31 ? 'v11' : v === 0x32 ? 'v12' : null;
 }
 
 export interface VerifyContractIdFastOptions extends VerifyContractIdOptions {
@@ -129,6 +130,32 @@ export function verifyContractIdFast(opts: VerifyContractIdFastOptions): Contrac
   });
   if (!r.ok || r.version !== version) return verifyContractId(opts);
   return { ...r, contract: null };
+}
+
+/**
+ * `verifyContractIdFast(opts).ok`, for callers that need only the verdict (the bench, a filter):
+ * a pass of the one-pass verdict answers with no result object and no hex strings; everything
+ * else is verifyContractIdFast's (and so verifyContractId's) verdict. Never throws.
+ */
+export function isContractIdVerifiedFast(opts: VerifyContractIdFastOptions): boolean {
+  const blob = opts.blob;
+  const shaBinary = opts.sha256Binary;
+  if (typeof blob === 'string' && opts.base64Scratch !== undefined && shaBinary !== undefined) {
+    const version = versionOfHex(opts.contractId);
+    if (version !== null && (blob.length / 4) * 3 <= DEFAULT_MAX_BYTES + 2) {
+      const bytes = opts.base64Scratch(blob);
+      if (bytes !== null) {
+        if (version !== 'v12') {
+          if (computeVerdictOnePass(bytes, opts.contractId, version, shaBinary) !== null) return true;
+        } else if (
+          opts.types !== undefined &&
+          computeTypedVerdictOnePass(bytes, opts.contractId, opts.types, shaBinary) !== null
+        )
+          return true;
+      }
+    }
+  }
+  return verifyContractIdFast(opts).ok;
 }
 
 /** The one-pass verdict as verifyContractId's result for a pass; null when it did not answer. */

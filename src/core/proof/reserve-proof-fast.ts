@@ -13,34 +13,19 @@
  * template not in the profile, unreadable fields, a typing error — it returns null, and the
  * caller runs verifyReserveProof for the exact status and reasons. Pure; never throws.
  */
-import type { TemplateIdentity } from '../audit/snapshot.js';
 import { decodeCreatedEventBlob } from '../codec/blob-decoder.js';
-import type { DecodedContract, TemplateId } from '../codec/contract.js';
 import type { Value } from '../codec/value.js';
 import { computeContractHash } from '../hash/contract-hash.js';
 import { parseContractIdEqualTo } from '../hash/contract-id.js';
-import type { Sha256 } from '../hash/sha256.js';
+import type { Sha256, Sha256Binary } from '../hash/sha256.js';
 import { computeTypedContractHash } from '../hash/typed-value-hash.js';
 import { computeUnicum } from '../hash/unicum.js';
-import { resolveTemplateCached, type TemplateLookup, type TypeEnv } from '../types/type-env.js';
-import {
-  type FieldLocator,
-  type FieldRole,
-  findTemplateProfile,
-  locateFieldIndex,
-  PROVEN_FIELD_KEYS,
-  type ProvenFields,
-  type ReserveProfile,
-  readInstrument,
-} from './profile.js';
+import type { TypeEnv } from '../types/type-env.js';
+import { type ProvenFields, type ReserveProfile, readInstrument } from './profile.js';
+import { type FastReserveProof, verifyReserveProofOnePass } from './reserve-proof-one-pass.js';
+import { type FieldSlot, planOf } from './template-plan.js';
 
-/** A proven reserve contract, as verifyReserveProof would prove it. */
-export interface FastReserveProof {
-  readonly template: TemplateIdentity;
-  readonly createdAtMicros: bigint;
-  /** equal to verifyReserveProof's `provenFields` */
-  readonly fields: ProvenFields;
-}
+export type { FastReserveProof } from './reserve-proof-one-pass.js';
 
 export interface VerifyReserveProofFastOptions {
   /** the published contract ID, lower-case hex */
@@ -56,104 +41,11 @@ export interface VerifyReserveProofFastOptions {
    * instead of taking a private copy (replay's batch buffers)
    */
   readonly blobIsPrivate?: boolean;
-}
-
-/** One profile field, located once per template. */
-interface FieldSlot {
-  readonly role: FieldRole;
-  readonly key: keyof ProvenFields;
-  readonly index: number;
-  readonly type: FieldLocator['type'];
-}
-
-/** What a template contributes to every proof of its contracts. */
-interface TemplatePlan {
-  readonly packageName: string;
-  readonly module: readonly string[];
-  readonly entity: readonly string[];
-  /** the type environment's answer this plan was made from (null: no types) */
-  readonly lookup: TemplateLookup | null;
-  readonly identity: TemplateIdentity;
-  /** null: the fast path cannot prove this template (not in the profile, unlocatable fields) */
-  readonly slots: readonly FieldSlot[] | null;
-}
-
-const NO_TYPES: object = {};
-/** Plans per profile, per type environment, per package id. */
-const PLANS = new WeakMap<ReserveProfile, WeakMap<object, Map<string, TemplatePlan[]>>>();
-/** Bounds for hostile inputs with many templates (a plan is small; the lists are scanned). */
-const MAX_PACKAGES = 1024;
-const MAX_PLANS_PER_PACKAGE = 64;
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function makePlan(
-  t: TemplateId,
-  packageName: string,
-  lookup: TemplateLookup | null,
-  profile: ReserveProfile,
-): TemplatePlan {
-  const identity: TemplateIdentity = {
-    packageId: t.packageId,
-    packageName,
-    moduleName: t.module.join('.'),
-    entityName: t.entity.join('.'),
-  };
-  const labels = lookup?.ok === true ? lookup.dataType.fields.map((f) => f.name) : null;
-  const tp = findTemplateProfile(profile, identity);
-  let slots: FieldSlot[] | null = null;
-  if (tp !== null) {
-    slots = [];
-    for (const [role, l] of Object.entries(tp.fields) as [FieldRole, FieldLocator][]) {
-      const index = locateFieldIndex(role, l, labels);
-      if (typeof index === 'string') {
-        slots = null;
-        break;
-      }
-      slots.push({ role, key: PROVEN_FIELD_KEYS[role], index, type: l.type });
-    }
-  }
-  return { packageName, module: [...t.module], entity: [...t.entity], lookup, identity, slots };
-}
-
-function planOf(c: DecodedContract, types: TypeEnv | undefined, profile: ReserveProfile): TemplatePlan {
-  let byEnv = PLANS.get(profile);
-  if (byEnv === undefined) {
-    byEnv = new WeakMap();
-    PLANS.set(profile, byEnv);
-  }
-  const envKey = types ?? NO_TYPES;
-  let byPackage = byEnv.get(envKey);
-  if (byPackage === undefined) {
-    byPackage = new Map();
-    byEnv.set(envKey, byPackage);
-  }
-  const t = c.templateId;
-  // resolveTemplateCached is itself remembered per environment and changes when packages are
-  // added: a plan made from an older answer is made again
-  const lookup = types === undefined ? null : resolveTemplateCached(types, t, c.packageName);
-  let list = byPackage.get(t.packageId);
-  if (list === undefined) {
-    if (byPackage.size >= MAX_PACKAGES) byPackage.clear();
-    list = [];
-    byPackage.set(t.packageId, list);
-  }
-  for (let i = 0; i < list.length; i++) {
-    const p = list[i] as TemplatePlan;
-    if (p.packageName === c.packageName && sameNames(p.entity, t.entity) && sameNames(p.module, t.module)) {
-      if (p.lookup === lookup) return p;
-      const fresh = makePlan(t, c.packageName, lookup, profile);
-      list[i] = fresh;
-      return fresh;
-    }
-  }
-  const p = makePlan(t, c.packageName, lookup, profile);
-  if (list.length < MAX_PLANS_PER_PACKAGE) list.push(p);
-  return p;
+  /**
+   * the same SHA-256 as `sha256` with a binary-string digest (src/io/node-sha256.ts): when given,
+   * the one pass from the bytes (./reserve-proof-one-pass.ts) is tried first
+   */
+  readonly sha256Binary?: Sha256Binary | undefined;
 }
 
 /** The profile's fields of a create argument, or null where extractProvenFields would fail. */
@@ -191,12 +83,22 @@ function unicumEquals(unicum: Uint8Array, idBytes: Uint8Array): boolean {
  * verifyReserveProof for the status and reasons). Never throws.
  */
 export function verifyReserveProofFast(o: VerifyReserveProofFastOptions): FastReserveProof | null {
+  if (o.sha256Binary !== undefined) {
+    const one = verifyReserveProofOnePass({
+      contractId: o.contractId,
+      blob: o.blob,
+      types: o.types,
+      profile: o.profile,
+      sha256Binary: o.sha256Binary,
+    });
+    if (one !== null) return one;
+  }
   try {
     const c = decodeCreatedEventBlob(o.blob, o.blobIsPrivate === true ? { copyInput: false } : undefined);
     // published = embedded, read straight from the published hex
     const id = parseContractIdEqualTo(o.contractId, c.contractId);
     if (id === null) return null;
-    const plan = planOf(c, o.types, o.profile);
+    const plan = planOf(c.templateId, c.packageName, o.types, o.profile);
     if (plan.slots === null) return null;
     let contractHash: Uint8Array;
     if (id.version === 'v12') {
