@@ -1,9 +1,10 @@
 /**
  * The main thread's side of replay's reader thread (./replay-reader.ts): starts it on the compiled
- * dist/run/replay-reader.js and hands its messages out, in order, as two streams — the contract
- * batches, then the observation pages — acknowledging each message as it is taken (the reader keeps
- * a bounded number ahead). A typed error raised in the reader is raised again here with its code
- * (a corrupt blob is the same StoreError as in-process); a reader that dies is ReplayError
+ * dist/run/replay-reader.js and hands its messages out, each stream in order, as two streams — the
+ * contract batches, acknowledged as they are taken (the reader keeps a bounded number ahead), and
+ * the observation pages, which the reader reads beside them on a second connection. A typed error
+ * raised in the reader is raised again here with its code, in the stream it belongs to (a corrupt
+ * blob is the same StoreError as in-process); a reader that dies is ReplayError
  * REPLAY_WORKER_FAILED.
  */
 import { existsSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { ReplayError } from '../errors/replay.js';
 import { StoreError, type StoreErrorCode } from '../errors/store.js';
 import type { ContractBatch, ContractRange, ObservationKeyRow, ObservationRange } from '../io/store/index.js';
 
-/** Messages the reader posts ahead of the acknowledgements; one acknowledgement per ACK_EVERY taken. */
+/** Batches the reader posts ahead of the acknowledgements; one acknowledgement per ACK_EVERY taken. */
 export const READ_AHEAD = 8;
 export const ACK_EVERY = 4;
 
@@ -24,17 +25,26 @@ export interface ReplayReaderData {
   readonly observations: ObservationRange;
 }
 
+/** The reader's two streams: the contract batches, and the observation pages read beside them. */
+export type ReplayReaderStream = 'contracts' | 'observations';
+
 export type ReplayReaderMessage =
   | { readonly kind: 'batch'; readonly batch: ContractBatch }
   | { readonly kind: 'contracts-done' }
   | { readonly kind: 'observations'; readonly rows: ObservationKeyRow[] }
-  | { readonly kind: 'done' }
-  | { readonly kind: 'error'; readonly name: string; readonly code: string | null; readonly message: string };
+  | { readonly kind: 'observations-done' }
+  | {
+      readonly kind: 'error';
+      readonly stream: ReplayReaderStream;
+      readonly name: string;
+      readonly code: string | null;
+      readonly message: string;
+    };
 
 export interface ReplayReader {
-  /** the contract batches in replay order (call once, before observationPages) */
+  /** the contract batches in replay order (call once) */
   batches(): AsyncGenerator<ContractBatch, void, undefined>;
-  /** then the observations of the period as key rows, in pages */
+  /** the observations of the period as key rows, in pages (call once; they are read beside the batches) */
   observationPages(): AsyncGenerator<ObservationKeyRow[], void, undefined>;
   /** stops the thread (idempotent) */
   close(): Promise<void>;
@@ -56,20 +66,62 @@ function toError(m: Extract<ReplayReaderMessage, { kind: 'error' }>): Error {
   );
 }
 
+/**
+ * The messages of one of the reader's streams, in order: `next` waits for the next one and raises
+ * the stream's error (or the thread's failure) in its place.
+ */
+class StreamQueue {
+  private readonly items: ReplayReaderMessage[] = [];
+  private wake: (() => void) | null = null;
+  ended = false;
+
+  constructor(private readonly failure: () => Error | null) {}
+
+  push(m: ReplayReaderMessage): void {
+    this.items.push(m);
+    this.notify();
+  }
+
+  notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  async next(): Promise<ReplayReaderMessage> {
+    for (;;) {
+      const m = this.items.shift();
+      if (m !== undefined) {
+        if (m.kind === 'error') throw toError(m);
+        return m;
+      }
+      const f = this.failure();
+      if (f !== null) throw f;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+}
+
 /** Starts the reader thread at `url` (locateReplayReader) over `data`. */
 export function startReplayReader(url: URL, data: ReplayReaderData): ReplayReader {
   const worker = new Worker(url, { workerData: data });
-  const queue: ReplayReaderMessage[] = [];
   let failure: Error | null = null;
-  let done = false;
-  let wake: (() => void) | null = null;
+  const contracts = new StreamQueue(() => failure);
+  const observations = new StreamQueue(() => failure);
   const notify = (): void => {
-    wake?.();
-    wake = null;
+    contracts.notify();
+    observations.notify();
   };
   worker.on('message', (m: ReplayReaderMessage) => {
-    queue.push(m);
-    notify();
+    const q =
+      m.kind === 'observations' ||
+      m.kind === 'observations-done' ||
+      (m.kind === 'error' && m.stream === 'observations')
+        ? observations
+        : contracts;
+    if (m.kind === 'contracts-done' || m.kind === 'observations-done') q.ended = true;
+    q.push(m);
   });
   worker.on('error', (e) => {
     failure ??= new ReplayError('REPLAY_WORKER_FAILED', `replay reader thread failed: ${e.message}`, {
@@ -79,7 +131,7 @@ export function startReplayReader(url: URL, data: ReplayReaderData): ReplayReade
   });
   worker.on('exit', (code) => {
     // messages posted before the exit are delivered first
-    if (!done)
+    if (!contracts.ended || !observations.ended)
       failure ??= new ReplayError(
         'REPLAY_WORKER_FAILED',
         `replay reader thread exited (code ${code}) before the end of the mirror`,
@@ -87,42 +139,28 @@ export function startReplayReader(url: URL, data: ReplayReaderData): ReplayReade
     notify();
   });
   let taken = 0;
-  const next = async (): Promise<ReplayReaderMessage> => {
-    for (;;) {
-      const m = queue.shift();
-      if (m !== undefined) {
-        if (m.kind === 'error') throw toError(m);
-        if (m.kind === 'done') done = true;
-        // ACK_EVERY more messages may be read ahead (./replay-reader.ts)
-        else if (++taken % ACK_EVERY === 0) worker.postMessage(0);
-        return m;
-      }
-      if (failure !== null) throw failure;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  };
   return {
     async *batches() {
       for (;;) {
-        const m = await next();
-        if (m.kind === 'batch') yield m.batch;
-        else if (m.kind === 'contracts-done') return;
-        else
+        const m = await contracts.next();
+        if (m.kind === 'contracts-done') return;
+        if (m.kind !== 'batch')
           throw new ReplayError('REPLAY_WORKER_FAILED', `replay reader thread sent ${m.kind} among batches`);
+        // ACK_EVERY more batches may be read ahead (./replay-reader.ts)
+        if (++taken % ACK_EVERY === 0) worker.postMessage(0);
+        yield m.batch;
       }
     },
     async *observationPages() {
       for (;;) {
-        const m = await next();
-        if (m.kind === 'observations') yield m.rows;
-        else if (m.kind === 'done') return;
-        else
+        const m = await observations.next();
+        if (m.kind === 'observations-done') return;
+        if (m.kind !== 'observations')
           throw new ReplayError(
             'REPLAY_WORKER_FAILED',
             `replay reader thread sent ${m.kind} among observations`,
           );
+        yield m.rows;
       }
     },
     close: async () => {

@@ -3,7 +3,8 @@
  * mirror on another thread while this one verifies gives exactly the in-process report (tampered
  * contracts, a period), in small batches so that the read-ahead limit is exercised; a blob that does
  * not inflate is the same StoreError STORE_CORRUPT as in-process; `--jobs auto` reads on a thread
- * only for large mirrors with a second core left free. The reader runs compiled from dist/run (the suite's
+ * only for large mirrors with a second core left free; the observations come on a stream of their
+ * own, beside the batches (the read-ahead limit does not hold them back). The reader runs compiled from dist/run (the suite's
  * globalSetup builds it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,7 @@ import {
   runReplay,
   sampleIdleCores,
 } from '../../src/run/replay.js';
+import { locateReplayReader, READ_AHEAD, startReplayReader } from '../../src/run/replay-read-thread.js';
 import { buildReplayMirror } from './replay-mirror.js';
 
 let dir: string;
@@ -88,6 +90,33 @@ it('a blob that does not inflate is STORE_CORRUPT from the reader thread as in-p
   expect(threaded).toBeInstanceOf(StoreError);
   expect((threaded as StoreError).code).toBe('STORE_CORRUPT');
   expect((threaded as StoreError).shortMessage).toBe((inProcess as StoreError).shortMessage);
+}, 60_000);
+
+it('the reader sends the observations beside the batches, not after them (read-ahead full, none taken)', async () => {
+  const url = locateReplayReader();
+  expect(url).not.toBeNull();
+  const reader = startReplayReader(url as URL, {
+    mirrorPath: path,
+    range: {},
+    batchSize: 7,
+    observations: {},
+  });
+  try {
+    // no batch taken: the reader is held at READ_AHEAD batches, yet every observation arrives
+    let observations = 0;
+    for await (const rows of reader.observationPages()) observations += rows.length;
+    expect(observations).toBeGreaterThanOrEqual(N);
+    let contracts = 0;
+    let batches = 0;
+    for await (const b of reader.batches()) {
+      contracts += b.contractIds.length;
+      batches++;
+    }
+    expect(batches).toBeGreaterThan(2 * READ_AHEAD);
+    expect(contracts).toBe(N);
+  } finally {
+    await reader.close();
+  }
 }, 60_000);
 
 it('--jobs auto reads on a thread only for ≥ 20,000 contracts, ≥ 2 cores and room for two threads', () => {
