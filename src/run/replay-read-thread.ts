@@ -10,26 +10,60 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ReserveProfile } from '../core/proof/profile.js';
 import { ReplayError } from '../errors/replay.js';
 import { StoreError, type StoreErrorCode } from '../errors/store.js';
 import type { ContractBatch, ContractRange, ObservationKeyRow, ObservationRange } from '../io/store/index.js';
+import type { PackedReplayResults } from './replay-contract.js';
 
-/** Batches the reader posts ahead of the acknowledgements; one acknowledgement per ACK_EVERY taken. */
+/**
+ * Batches the reader posts ahead of the acknowledgements; one acknowledgement per ACK_EVERY taken
+ * (every batch: the reader decides from how many wait here whether to verify the next itself).
+ */
 export const READ_AHEAD = 8;
-export const ACK_EVERY = 4;
+export const ACK_EVERY = 1;
+
+/**
+ * When the reader verifies batches itself (./replay-reader.ts): 'when-ahead' = a batch read while
+ * enough batches already wait for the main thread (instead of idling; both threads stay busy),
+ * 'always' = every batch (tests), 'never' = none (the main thread verifies every batch).
+ */
+export type ReaderVerifies = 'when-ahead' | 'always' | 'never';
 
 export interface ReplayReaderData {
   readonly mirrorPath: string;
   readonly range: ContractRange;
   readonly batchSize: number;
   readonly observations: ObservationRange;
+  /** what the reader needs to verify batches itself: the main thread's type sources and profile */
+  readonly verify?: {
+    readonly when: ReaderVerifies;
+    readonly typeFiles: readonly string[];
+    readonly dars: readonly string[];
+    readonly cwd?: string | undefined;
+    readonly profile: ReserveProfile;
+  };
 }
+
+/** A batch the reader verified itself: the rows' identities and their packed results. */
+export interface ReaderVerifiedBatch {
+  readonly kind: 'verified';
+  readonly contractIds: string[];
+  readonly poolIds: string[];
+  readonly contractKeys: number[];
+  readonly results: PackedReplayResults;
+}
+
+/** What the contract stream carries, in replay order: a batch to verify, or one the reader verified. */
+export type ReaderContractItem =
+  | { readonly kind: 'batch'; readonly batch: ContractBatch }
+  | ReaderVerifiedBatch;
 
 /** The reader's two streams: the contract batches, and the observation pages read beside them. */
 export type ReplayReaderStream = 'contracts' | 'observations';
 
 export type ReplayReaderMessage =
-  | { readonly kind: 'batch'; readonly batch: ContractBatch }
+  | ReaderContractItem
   | { readonly kind: 'contracts-done' }
   | { readonly kind: 'observations'; readonly rows: ObservationKeyRow[] }
   | { readonly kind: 'observations-done' }
@@ -42,8 +76,8 @@ export type ReplayReaderMessage =
     };
 
 export interface ReplayReader {
-  /** the contract batches in replay order (call once) */
-  batches(): AsyncGenerator<ContractBatch, void, undefined>;
+  /** the contract batches in replay order, each to verify or verified by the reader (call once) */
+  batches(): AsyncGenerator<ReaderContractItem, void, undefined>;
   /** the observations of the period as key rows, in pages (call once; they are read beside the batches) */
   observationPages(): AsyncGenerator<ObservationKeyRow[], void, undefined>;
   /** stops the thread (idempotent) */
@@ -144,11 +178,11 @@ export function startReplayReader(url: URL, data: ReplayReaderData): ReplayReade
       for (;;) {
         const m = await contracts.next();
         if (m.kind === 'contracts-done') return;
-        if (m.kind !== 'batch')
+        if (m.kind !== 'batch' && m.kind !== 'verified')
           throw new ReplayError('REPLAY_WORKER_FAILED', `replay reader thread sent ${m.kind} among batches`);
         // ACK_EVERY more batches may be read ahead (./replay-reader.ts)
         if (++taken % ACK_EVERY === 0) worker.postMessage(0);
-        yield m.batch;
+        yield m;
       }
     },
     async *observationPages() {
