@@ -80,10 +80,14 @@ async function benchReplay(): Promise<void> {
 async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
   const t = performance.now();
   const cpu0 = process.cpuUsage();
+  const by = { main: 0, worker: 0, reader: 0 };
   const r = await runReplay({
     mirrorPath: path,
     jobs,
     profile: DEFAULT_RESERVE_PROFILE,
+    onBatch: (thread, n) => {
+      by[thread] += n;
+    },
     progressEvery: Number(process.env.BENCH_EVERY ?? 25_000),
     onProgress: (n, rate) => console.log(`  replayed ${n} (${Math.round(rate)}/s)`),
   });
@@ -91,7 +95,7 @@ async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;
   console.log(
-    `replay --jobs ${jobs} (${r.summary.jobs} verifying thread(s)${r.summary.readerThread ? ' + a reader thread' : ''}): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second; load average ${loadavg()[0]?.toFixed(2)} at ${new Date().toISOString().slice(11, 19)} UTC`,
+    `replay --jobs ${jobs} (${r.summary.jobs} verifying thread(s)${r.summary.readerThread ? ` + a reader thread, which verified ${by.reader}` : ''}): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second; load average ${loadavg()[0]?.toFixed(2)} at ${new Date().toISOString().slice(11, 19)} UTC`,
   );
 }
 

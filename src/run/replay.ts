@@ -2,7 +2,8 @@
  * The `replay` pipeline (the issue "replay"): re-verify every reserve contract stored in the
  * mirror once per contract ID with the one proof step (./replay-contract.ts: decode → type → hash
  * → compare → reserves via the profile, then the recorded values against the blob's), in this
- * thread (reading the mirror here or on a reader thread, ./replay-read-thread.ts) or on worker
+ * thread (reading the mirror here, or on a reader thread that also verifies the batches it reads
+ * while this one is behind, ./replay-read-thread.ts) or on worker
  * threads (./replay-pool.ts), then re-run the history checks over the recorded period
  * (./replay-series.ts) → a report. Pure checks from src/core/audit; the mirror is read through the
  * store's functions; never an exit code, never stdout.
@@ -21,10 +22,15 @@ import { ReplayError } from '../errors/replay.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { type ContractKeyRange, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 import { formatMirrorTarget } from './history.js';
-import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
+import { type ReplayedContractResult, replayContractBatch, unpackReplayResults } from './replay-contract.js';
 import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { type RangeResults, type ReplayPool, startReplayPool } from './replay-pool.js';
-import { locateReplayReader, type ReplayReader, startReplayReader } from './replay-read-thread.js';
+import {
+  locateReplayReader,
+  type ReaderVerifies,
+  type ReplayReader,
+  startReplayReader,
+} from './replay-read-thread.js';
 import { loadObservationSeries, type ReplayedContracts } from './replay-series.js';
 
 /** Contracts per batch handed to a worker (large enough to amortise messaging, small for latency). */
@@ -116,10 +122,15 @@ export interface ReplayOptions {
    * or chosen by chooseReplayReader when `jobs` is 'auto' and this is not given
    */
   readonly readerThread?: boolean;
+  /**
+   * with a reader thread: which batches it verifies itself (default 'when-ahead': those it reads
+   * while READ_AHEAD batches already wait here, so that neither thread idles; ./replay-read-thread.ts)
+   */
+  readonly readerVerifies?: ReaderVerifies;
   /** contracts per batch (default 512) */
   readonly batchSize?: number;
   /** called for every verified batch with the thread that verified it (instrumentation, tests) */
-  readonly onBatch?: (thread: 'main' | 'worker', contracts: number) => void;
+  readonly onBatch?: (thread: 'main' | 'worker' | 'reader', contracts: number) => void;
   /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
   /**
@@ -247,6 +258,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         range,
         batchSize,
         observations: { fromMs: o.fromMs, toMs: o.toMs },
+        verify: {
+          when: o.readerVerifies ?? 'when-ahead',
+          typeFiles: o.typeFiles ?? [],
+          dars: o.dars ?? [],
+          cwd: o.cwd,
+          profile: o.profile,
+        },
       });
     if (o.distributed !== undefined) {
       // the batches' results come back in batch order: the same consumption as in-process
@@ -255,8 +273,20 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
         { ...o.distributed, range, profile: o.profile, types },
         consume,
       );
+    } else if (reader !== null) {
+      // the reader's batches in order: to verify here, or verified by the reader while it was ahead
+      for await (const m of reader.batches()) {
+        if (m.kind === 'batch') {
+          const b = m.batch;
+          consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile), b.contractKeys);
+          o.onBatch?.('main', b.contractIds.length);
+        } else {
+          consume(m.poolIds, m.contractIds, unpackReplayResults(m.results), m.contractKeys);
+          o.onBatch?.('reader', m.contractIds.length);
+        }
+      }
     } else if (jobs === 1) {
-      for await (const b of reader?.batches() ?? mirror.iterateContractBatches(range, batchSize)) {
+      for await (const b of mirror.iterateContractBatches(range, batchSize)) {
         consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile), b.contractKeys);
         o.onBatch?.('main', b.contractIds.length);
       }

@@ -1,10 +1,12 @@
 /**
  * Replay's reader thread (src/run/replay-reader.ts, src/run/replay-read-thread.ts): reading the
  * mirror on another thread while this one verifies gives exactly the in-process report (tampered
- * contracts, a period), in small batches so that the read-ahead limit is exercised; a blob that does
- * not inflate is the same StoreError STORE_CORRUPT as in-process; `--jobs auto` reads on a thread
- * only for large mirrors with a second core left free. The reader runs compiled from dist/run (the suite's
- * globalSetup builds it).
+ * contracts, a period), in small batches so that the read-ahead limit is exercised, whether the
+ * reader verifies none, all or (the default) the batches it reads while ahead; a blob that does not
+ * inflate is the same StoreError STORE_CORRUPT as in-process; `--jobs auto` reads on a thread only
+ * for large mirrors with a second core left free; the observations come on a stream of their own,
+ * beside the batches (the read-ahead limit does not hold them back). The reader runs compiled from
+ * dist/run (the suite's globalSetup builds it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import {
   runReplay,
   sampleIdleCores,
 } from '../../src/run/replay.js';
+import { locateReplayReader, READ_AHEAD, startReplayReader } from '../../src/run/replay-read-thread.js';
 import { buildReplayMirror } from './replay-mirror.js';
 
 let dir: string;
@@ -59,13 +62,27 @@ it.each([
   async (_, period) => {
     const base = { mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1, batchSize: 7, ...period };
     const inProcess = await runReplay({ ...base, readerThread: false });
-    const threaded = await runReplay({ ...base, readerThread: true });
     expect(inProcess.summary.readerThread).toBe(false);
-    expect(threaded.summary.readerThread).toBe(true);
-    expect(threaded.summary.contracts).toBeGreaterThan(0);
-    expect(threaded.summary.observations).toBeGreaterThan(threaded.summary.contracts - 1);
-    expect(threaded.findings.map((f) => f.code)).toContain('PROOF_BLOB_MALFORMED');
-    expect(comparable(threaded)).toEqual(comparable(inProcess));
+    // the reader verifying none, every, or (the default) the batches it reads while ahead
+    for (const readerVerifies of ['never', 'always', undefined] as const) {
+      const by = { main: 0, worker: 0, reader: 0 };
+      const threaded = await runReplay({
+        ...base,
+        readerThread: true,
+        ...(readerVerifies === undefined ? {} : { readerVerifies }),
+        onBatch: (t, n) => {
+          by[t] += n;
+        },
+      });
+      expect(threaded.summary.readerThread).toBe(true);
+      expect(threaded.summary.contracts).toBeGreaterThan(0);
+      expect(threaded.summary.observations).toBeGreaterThan(threaded.summary.contracts - 1);
+      expect(threaded.findings.map((f) => f.code)).toContain('PROOF_BLOB_MALFORMED');
+      expect(JSON.stringify(comparable(threaded))).toBe(JSON.stringify(comparable(inProcess)));
+      expect(by.main + by.reader).toBe(threaded.summary.contracts);
+      if (readerVerifies === 'never') expect(by.reader).toBe(0);
+      if (readerVerifies === 'always') expect(by.main).toBe(0);
+    }
   },
   60_000,
 );
@@ -88,6 +105,33 @@ it('a blob that does not inflate is STORE_CORRUPT from the reader thread as in-p
   expect(threaded).toBeInstanceOf(StoreError);
   expect((threaded as StoreError).code).toBe('STORE_CORRUPT');
   expect((threaded as StoreError).shortMessage).toBe((inProcess as StoreError).shortMessage);
+}, 60_000);
+
+it('the reader sends the observations beside the batches, not after them (read-ahead full, none taken)', async () => {
+  const url = locateReplayReader();
+  expect(url).not.toBeNull();
+  const reader = startReplayReader(url as URL, {
+    mirrorPath: path,
+    range: {},
+    batchSize: 7,
+    observations: {},
+  });
+  try {
+    // no batch taken: the reader is held at READ_AHEAD batches, yet every observation arrives
+    let observations = 0;
+    for await (const rows of reader.observationPages()) observations += rows.length;
+    expect(observations).toBeGreaterThanOrEqual(N);
+    let contracts = 0;
+    let batches = 0;
+    for await (const b of reader.batches()) {
+      contracts += b.kind === 'batch' ? b.batch.contractIds.length : b.contractIds.length;
+      batches++;
+    }
+    expect(batches).toBeGreaterThan(2 * READ_AHEAD);
+    expect(contracts).toBe(N);
+  } finally {
+    await reader.close();
+  }
 }, 60_000);
 
 it('--jobs auto reads on a thread only for ≥ 20,000 contracts, ≥ 2 cores and room for two threads', () => {

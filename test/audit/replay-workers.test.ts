@@ -77,7 +77,7 @@ describe('replay with worker threads', () => {
       batchSize: 8,
     });
     for (const jobs of [2, 3]) {
-      const by = { main: 0, worker: 0 };
+      const by = { main: 0, worker: 0, reader: 0 };
       const many = await runReplay({
         mirrorPath: path,
         profile: DEFAULT_RESERVE_PROFILE,

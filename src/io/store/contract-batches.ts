@@ -10,7 +10,7 @@
  * once and never changed) instead of selecting its bytes again with every row.
  */
 
-import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
+import { BLOB_DICT_COLUMN, decodeStoredBlobInto, MAX_BLOB_BYTES } from './blob-codec.js';
 import { mirrorDb } from './mirror-db.js';
 import { guardError, type Mirror } from './open-mirror.js';
 import type { ContractRange } from './queries.js';
@@ -49,43 +49,52 @@ const dictionaryColumn: RowDictionary = (r) => r[8];
 /**
  * Packs rows of CONTRACT_ROW_COLUMNS (contract_id, pool_id, stored blob, reserve_a, reserve_b,
  * total_lp_supply, blob_dict, ckey), each row's dictionary given by `dictOf` (default: a 9th
- * column), into a batch of original blobs (both backends).
+ * column), into a batch of original blobs (both backends). The blobs are inflated straight into
+ * one reused buffer and copied once into the batch's own.
  */
 export function packContractBatch(
   rows: readonly unknown[][],
   dictOf: RowDictionary = dictionaryColumn,
 ): ContractBatch {
-  const originals = rows.map((r) =>
-    decodeStoredBlob(String(r[0]), r[2], r[6], r[6] === null ? null : dictOf(r)),
-  );
-  let size = 0;
-  for (const b of originals) size += b.length;
-  const blobs = new Uint8Array(new ArrayBuffer(size));
   const ends = new Uint32Array(rows.length);
-  const b: ContractBatch = {
+  const b = {
     contractIds: new Array<string>(rows.length),
     poolIds: new Array<string>(rows.length),
     reserveA: new Array<string>(rows.length),
     reserveB: new Array<string>(rows.length),
     totalLpSupply: new Array<string>(rows.length),
     contractKeys: new Array<number>(rows.length),
-    blobs,
     ends,
   };
   let at = 0;
-  rows.forEach((r, i) => {
-    b.contractIds[i] = r[0] as string;
-    b.poolIds[i] = r[1] as string;
-    const blob = originals[i] as Uint8Array;
-    blobs.set(blob, at);
-    at += blob.length;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as unknown[];
+    const id = r[0] as string;
+    const stored = r[2];
+    const dictId = r[6];
+    arena = withRoom(arena, at + (stored instanceof Uint8Array ? stored.length : 0) + MAX_BLOB_BYTES + 1);
+    at += decodeStoredBlobInto(String(id), stored, dictId, dictId === null ? null : dictOf(r), arena, at);
     ends[i] = at;
+    b.contractIds[i] = id;
+    b.poolIds[i] = r[1] as string;
     b.reserveA[i] = r[3] as string;
     b.reserveB[i] = r[4] as string;
     b.totalLpSupply[i] = r[5] as string;
     b.contractKeys[i] = Number(r[7]);
-  });
-  return b;
+  }
+  // slice: a buffer of the batch's own (transferable), the arena stays for the next batch
+  return { ...b, blobs: arena.slice(0, at) };
+}
+
+/** Where packContractBatch inflates a batch's blobs (one per thread, grown when needed). */
+let arena: Uint8Array = new Uint8Array(0);
+
+/** `buf` when it holds `size` bytes, else a buffer twice as large (or `size`) with its bytes. */
+function withRoom(buf: Uint8Array, size: number): Uint8Array {
+  if (buf.length >= size) return buf;
+  const grown = new Uint8Array(Math.max(size, 2 * buf.length));
+  grown.set(buf);
+  return grown;
 }
 
 /** Each open mirror's blob dictionaries read so far, by id (rows are insert-only). */
