@@ -144,7 +144,7 @@ describeBackends('contract keys', (backend) => {
       migrated = await t.reopen();
     }
     extra.push(migrated);
-    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 7 : 8);
+    expect(migrated.schemaVersion).toBe(8);
     expect(await readAll(migrated)).toEqual(expected);
     // recording continues: new contracts get keys after the migrated ones, reads agree with the original
     for (let v = 8; v < 11; v++) await migrated.recordSnapshot(snapshotOf(v));
@@ -201,7 +201,7 @@ describeBackends('contract keys', (backend) => {
       migrated = await t.reopen();
     }
     extra.push(migrated);
-    expect(migrated.schemaVersion).toBe(backend === 'sqlite' ? 7 : 8);
+    expect(migrated.schemaVersion).toBe(8);
     expect(await readAll(migrated)).toEqual(expected);
     for (let v = 8; v < 11; v++) await migrated.recordSnapshot(snapshotOf(v));
     const fresh = await openTestMirror(backend);

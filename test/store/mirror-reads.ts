@@ -66,6 +66,44 @@ export async function readAll(m: MirrorStore): Promise<unknown> {
   };
 }
 
+/**
+ * SQLite: takes the mirror back to schema 7 (bodies unique by digest and referenced by it,
+ * `observations_pool`). Run outside a transaction: foreign keys are off while tables are rebuilt.
+ */
+export const SQLITE_BACK_TO_7 = [
+  'PRAGMA foreign_keys = OFF',
+  `CREATE TABLE bodies_v7 (
+     id INTEGER PRIMARY KEY,
+     sha256 TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64),
+     size INTEGER NOT NULL,
+     body BLOB NOT NULL
+   )`,
+  'INSERT INTO bodies_v7 (id, sha256, size, body) SELECT min(id), sha256, size, body FROM bodies GROUP BY sha256',
+  `CREATE TABLE responses_v7 (
+     snapshot_id INTEGER NOT NULL REFERENCES snapshots (id) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     method TEXT NOT NULL,
+     url TEXT NOT NULL,
+     request_body TEXT,
+     status INTEGER NOT NULL,
+     content_type TEXT,
+     body_sha256 TEXT NOT NULL REFERENCES bodies (sha256),
+     started_at_ms INTEGER NOT NULL,
+     duration_ms INTEGER NOT NULL,
+     PRIMARY KEY (snapshot_id, seq)
+   ) WITHOUT ROWID`,
+  `INSERT INTO responses_v7 SELECT snapshot_id, seq, method, url, request_body, status, content_type, body_sha256,
+     started_at_ms, duration_ms FROM responses`,
+  'DROP TABLE responses',
+  'DROP TABLE bodies',
+  'ALTER TABLE bodies_v7 RENAME TO bodies',
+  'ALTER TABLE responses_v7 RENAME TO responses',
+  'DROP INDEX observations_period',
+  'CREATE INDEX observations_pool ON observations (pool_id, observed_at_ms)',
+  'DELETE FROM migrations WHERE version = 8',
+  'PRAGMA foreign_keys = ON',
+];
+
 /** PostgreSQL: takes the database back to schema 7 (`contracts_pool`; `pool_contracts` keyed by pool first). */
 export const PG_BACK_TO_7 = [
   'CREATE INDEX contracts_pool ON contracts (pool_id, created_at_ms)',

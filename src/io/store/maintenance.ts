@@ -137,8 +137,8 @@ export function pruneRawResponses(mirror: Mirror, beforeMs: number): PruneResult
       .run(beforeMs).changes;
     // the index of responses by body exists only here (schema 7): built once for the orphan
     // search and the foreign-key checks of the deletes, so recording never maintains it
-    db.exec(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_sha256)`);
-    const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_sha256 = b.sha256)';
+    db.exec(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_id)`);
+    const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_id = b.id)';
     const bodyBytes = Number(
       db.prepare(`SELECT coalesce(sum(size), 0) FROM bodies b WHERE ${orphan}`).pluck().get(),
     );

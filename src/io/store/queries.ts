@@ -6,6 +6,7 @@
 import { StoreError } from '../../errors/store.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { decodeHexColumn } from './hex-columns.js';
+import { OBSERVATION_PERIOD_SQL } from './migrations/008-appended-raw-bodies.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import {
   computeBlobSha256Column,
@@ -66,7 +67,11 @@ export function toObservation(r: Row): PoolObservation {
   };
 }
 
-/** Every observation of one pool, oldest first (optionally only the newest `limit`). */
+/**
+ * Every observation of one pool, oldest first (optionally only the newest `limit`). Read one
+ * observation period at a time, newest first, through `observations_period` (schema 8: the index
+ * is clustered by period, not by pool, so that recording appends to it), until `limit` are found.
+ */
 export function loadPoolHistory(
   mirror: Mirror,
   poolId: string,
@@ -74,13 +79,27 @@ export function loadPoolHistory(
 ): PoolObservation[] {
   return guardStore(mirror, 'loadPoolHistory', () => {
     const limit = options.limit ?? -1;
-    const rows = mirrorDb(mirror)
+    const db = mirrorDb(mirror);
+    const span = db
       .prepare(
-        `SELECT * FROM (SELECT ${OBS_COLUMNS} FROM observations o WHERE o.pool_id = ?
-           ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT ?) ORDER BY observed_at_ms, snapshot_id`,
+        `SELECT (SELECT min(${OBSERVATION_PERIOD_SQL}) FROM observations), (SELECT max(${OBSERVATION_PERIOD_SQL}) FROM observations)`,
       )
-      .all(poolId, limit) as Row[];
-    return rows.map(toObservation);
+      .raw(true)
+      .get() as [number | null, number | null];
+    const inPeriod = db.prepare(
+      `SELECT ${OBS_COLUMNS} FROM observations o WHERE (o.${OBSERVATION_PERIOD_SQL}) = ? AND o.pool_id = ?`,
+    );
+    const rows: Row[] = [];
+    const [first, last] = span;
+    if (first !== null && last !== null && limit !== 0)
+      for (let p = last; p >= first && (limit < 0 || rows.length < limit); p--)
+        rows.push(...(inPeriod.all(p, poolId) as Row[]));
+    rows.sort(
+      (a, b) =>
+        (num(a.observed_at_ms) ?? 0) - (num(b.observed_at_ms) ?? 0) ||
+        (num(a.snapshot_id) ?? 0) - (num(b.snapshot_id) ?? 0),
+    );
+    return (limit < 0 ? rows : rows.slice(Math.max(0, rows.length - limit))).map(toObservation);
   });
 }
 
@@ -270,10 +289,18 @@ export function toSnapshotRow(r: Row): MirrorSnapshotRow {
   };
 }
 
-/** The stored bytes of a response body, or null when no body has this digest. */
+/**
+ * The stored bytes of a response body, or null when no kept response has this digest. A scan of
+ * the responses (schema 8 keeps no index by digest: recording would maintain it for every new body).
+ */
 export function loadResponseBody(mirror: Mirror, sha256: string): Uint8Array | null {
   return guardStore(mirror, 'loadResponseBody', () => {
-    const v = mirrorDb(mirror).prepare('SELECT body FROM bodies WHERE sha256 = ?').pluck().get(sha256);
+    const v = mirrorDb(mirror)
+      .prepare(
+        'SELECT b.body FROM responses r JOIN bodies b ON b.id = r.body_id WHERE r.body_sha256 = ? LIMIT 1',
+      )
+      .pluck()
+      .get(sha256);
     return v instanceof Uint8Array ? v : null;
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Recording one ApiSnapshot into the mirror in ONE immediate transaction (docs/decisions/mirror.md
- * "crash safety"): response bodies content-addressed by sha256 (stored once), the snapshot and its
+ * "crash safety"): response bodies (stored once while unchanged from one snapshot to the next), the snapshot and its
  * responses, every reserve contract of both proof sets (upserted by contract ID: first/last seen,
  * verification status), one observation per pool, and the incremental history (./history-state.ts).
  * Idempotent: a snapshot is keyed by
@@ -119,13 +119,36 @@ export function recordSnapshot(
       );
     const snapshotId = Number(snap.lastInsertRowid);
 
-    const insBody = db.prepare('INSERT OR IGNORE INTO bodies (sha256, size, body) VALUES (?, ?, ?)');
+    // bodies by digest: those of the latest earlier snapshot that kept its raw responses, then this
+    // one's as they are stored — an unchanged response costs no new body, and no index by digest
+    // is maintained (schema 8: one scattered leaf per new body in a big mirror)
+    const bodyIds = new Map<string, number>();
+    const previous = db
+      .prepare(
+        `SELECT body_sha256, body_id FROM responses
+         WHERE snapshot_id = (SELECT max(snapshot_id) FROM responses WHERE snapshot_id < ?)`,
+      )
+      .raw(true)
+      .all(snapshotId) as [string, number][];
+    for (const [sha, id] of previous) bodyIds.set(sha, id);
+    const insBody = db.prepare('INSERT INTO bodies (sha256, size, body) VALUES (?, ?, ?)');
     const insResp = db.prepare(
-      `INSERT INTO responses (snapshot_id, seq, method, url, request_body, status, content_type, body_sha256, started_at_ms, duration_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO responses (snapshot_id, seq, method, url, request_body, status, content_type, body_sha256, body_id,
+         started_at_ms, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     snapshot.raw.forEach((r, i) => {
-      insBody.run(r.sha256, r.body.length, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+      let bodyId = bodyIds.get(r.sha256);
+      if (bodyId === undefined) {
+        bodyId = Number(
+          insBody.run(
+            r.sha256,
+            r.body.length,
+            Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength),
+          ).lastInsertRowid,
+        );
+        bodyIds.set(r.sha256, bodyId);
+      }
       insResp.run(
         snapshotId,
         i,
@@ -135,6 +158,7 @@ export function recordSnapshot(
         r.status,
         r.contentType,
         r.sha256,
+        bodyId,
         r.startedAtMs,
         r.durationMs,
       );

@@ -11,6 +11,7 @@ import { MIGRATION_004_COMPACT_MIRROR } from './004-compact-mirror.js';
 import { MIGRATION_005_CONTRACT_KEYS } from './005-contract-keys.js';
 import { MIGRATION_006_TEMPLATE_KEYS } from './006-template-keys.js';
 import { MIGRATION_007_TIME_CLUSTERED_KEYS } from './007-time-clustered-keys.js';
+import { MIGRATION_008_APPENDED_RAW_BODIES } from './008-appended-raw-bodies.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
@@ -25,6 +26,12 @@ export const MIGRATIONS: readonly Migration[] = [
     rebuildsReferencedTable: true,
   },
   { version: 7, name: 'time-clustered-keys', statements: MIGRATION_007_TIME_CLUSTERED_KEYS },
+  {
+    version: 8,
+    name: 'appended-raw-bodies',
+    statements: MIGRATION_008_APPENDED_RAW_BODIES,
+    rebuildsReferencedTable: true,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(MIGRATIONS);
