@@ -35,6 +35,11 @@ export interface ReplayReaderData {
   readonly range: ContractRange;
   readonly batchSize: number;
   readonly observations: ObservationRange;
+  /**
+   * false: read only the observations (replay with workers, which read their own batches: the
+   * history's rows are then ready when the last batch is verified); the contract stream just ends
+   */
+  readonly contracts?: boolean;
   /** what the reader needs to verify batches itself: the main thread's type sources and profile */
   readonly verify?: {
     readonly when: ReaderVerifies;

@@ -134,7 +134,9 @@ async function withMirror(read: (m: MirrorStore) => Promise<void>): Promise<void
 }
 
 await Promise.all([
-  stream('contracts', () => withMirror(readBatches)),
+  stream('contracts', () =>
+    data.contracts === false ? postBatch({ kind: 'contracts-done' }) : withMirror(readBatches),
+  ),
   stream('observations', () => withMirror(readObservations)),
 ]);
 // nothing keeps the thread alive once done: the acknowledgement listener goes

@@ -119,7 +119,8 @@ export interface ReplayOptions {
   readonly jobs?: number | 'auto';
   /**
    * with one verifying thread: read the mirror on a reader thread (./replay-reader.ts) — true / false,
-   * or chosen by chooseReplayReader when `jobs` is 'auto' and this is not given
+   * or chosen by chooseReplayReader when `jobs` is 'auto' and this is not given. With workers the
+   * reader thread reads only the observations, beside the workers (unless false; when built)
    */
   readonly readerThread?: boolean;
   /**
@@ -295,6 +296,17 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       // flight, read from the mirror by itself; while they are all busy this thread verifies the
       // next batch. Batches are consumed in submission order: the output is the in-process one
       const workers = jobs - 1;
+      // the observations on a reader thread meanwhile (no contract stream: the workers read their
+      // own batches), so that the history's rows are ready when the last batch is verified
+      const observationsUrl = o.readerThread === false ? null : locateReplayReader();
+      if (observationsUrl !== null)
+        reader = startReplayReader(observationsUrl, {
+          mirrorPath: o.mirrorPath,
+          range,
+          batchSize,
+          observations: { fromMs: o.fromMs, toMs: o.toMs },
+          contracts: false,
+        });
       pool = await startReplayPool(workers, {
         typeFiles: o.typeFiles ?? [],
         dars: o.dars ?? [],

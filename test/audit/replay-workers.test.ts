@@ -62,8 +62,17 @@ describe('replay with worker threads', () => {
       checks: unknown;
     };
     expect(two.summary.jobs).toBe(2);
-    const { durationMs, contractsPerSecond, phasesMs, jobs, ...rest } = two.summary;
-    const { durationMs: d1, contractsPerSecond: c1, phasesMs: p1, jobs: j1, ...rest1 } = one.summary;
+    // with workers the observations are read on the reader thread meanwhile
+    expect(two.summary.readerThread).toBe(true);
+    const { durationMs, contractsPerSecond, phasesMs, jobs, readerThread, ...rest } = two.summary;
+    const {
+      durationMs: d1,
+      contractsPerSecond: c1,
+      phasesMs: p1,
+      jobs: j1,
+      readerThread: r1,
+      ...rest1
+    } = one.summary;
     expect(rest).toEqual(rest1);
     expect(two.findings).toEqual(JSON.parse(stringifyJson(one.findings)));
     expect(two.checks).toEqual(JSON.parse(stringifyJson(one.checks.filter((c) => c.status !== 'pass'))));
@@ -90,12 +99,43 @@ describe('replay with worker threads', () => {
       expect(by.main + by.worker).toBe(N);
       expect(by.worker).toBeGreaterThan(0);
       expect(by.main).toBeGreaterThan(0);
-      const { durationMs, contractsPerSecond, phasesMs, jobs: j, ...rest } = many.summary;
-      const { durationMs: d1, contractsPerSecond: c1, phasesMs: p1, jobs: j1, ...rest1 } = one.summary;
+      const { durationMs, contractsPerSecond, phasesMs, jobs: j, readerThread, ...rest } = many.summary;
+      const {
+        durationMs: d1,
+        contractsPerSecond: c1,
+        phasesMs: p1,
+        jobs: j1,
+        readerThread: r1,
+        ...rest1
+      } = one.summary;
       expect(j).toBe(jobs);
+      expect(readerThread).toBe(true);
       expect(rest).toEqual(rest1);
       expect(many.findings).toEqual(one.findings);
       expect(many.checks).toEqual(one.checks);
+    }
+  }, 60_000);
+
+  it('with workers, observations read on the reader thread or here give the same report, period included', async () => {
+    const db = new Database(path, { readonly: true });
+    const [lo, hi] = db
+      .prepare('SELECT min(observed_at_ms), max(observed_at_ms) FROM observations')
+      .raw(true)
+      .get() as [number, number];
+    db.close();
+    // the whole mirror, and its middle half (observations by time, contracts by ledger time)
+    const quarter = Math.floor((hi - lo) / 4);
+    for (const range of [{}, { fromMs: lo + quarter, toMs: hi - quarter }]) {
+      const base = { mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 2, batchSize: 32, ...range };
+      const here = await runReplay({ ...base, readerThread: false });
+      const beside = await runReplay(base);
+      expect(here.summary.readerThread).toBe(false);
+      expect(beside.summary.readerThread).toBe(true);
+      expect(beside.summary.observations).toBe(here.summary.observations);
+      expect(beside.summary.observations).toBeGreaterThan(0);
+      expect(beside.summary.contracts).toBe(here.summary.contracts);
+      expect(beside.findings).toEqual(here.findings);
+      expect(beside.checks).toEqual(here.checks);
     }
   }, 60_000);
 
