@@ -188,15 +188,7 @@ for (const b of loadContractIdVectors().blobVectors) {
       });
     },
     () => {
-      verifyContractIdFast({
-        contractId: b.contractId,
-        blob: b.createdEventBlobBase64,
-        types: env,
-        sha256: sha256Node,
-        base64: decodeBase64Node,
-        base64Scratch: decodeBase64NodeScratch,
-        sha256Binary: sha256NodeBinary,
-      });
+      verifyContractIdFast(edgeOpts);
     },
     () => {
       isContractIdVerifiedFast(edgeOpts);
