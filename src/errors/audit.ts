@@ -14,8 +14,8 @@ export type AuditErrorCode =
   /** the mirror file is missing, unreadable or holds no data for the request */
   | 'MIRROR_UNAVAILABLE'
   /**
-   * a command option is out of range or malformed. Kept for compatibility: the CLI now reports
-   * option errors as a UsageError ('OPTION_INVALID', src/errors/usage.ts)
+   * an option of a library entry point is out of range or malformed (e.g. runReplay's `fromMs`);
+   * the CLI reports its own option errors as a UsageError ('OPTION_INVALID', src/errors/usage.ts)
    */
   | 'AUDIT_OPTION_INVALID';
 

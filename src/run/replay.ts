@@ -175,8 +175,22 @@ export interface ReplayReport {
   readonly checks: AuditResult['checks'];
 }
 
+/** the largest |ms| a Date holds (ECMA-262: ±8.64e15) */
+const MAX_DATE_MS = 8.64e15;
+
+/** A period bound is an integer time a Date can hold (the summary prints it as one). */
+function assertReplayTime(name: 'fromMs' | 'toMs', ms: number | undefined): void {
+  if (ms === undefined || (Number.isInteger(ms) && Math.abs(ms) <= MAX_DATE_MS)) return;
+  throw new AuditError(
+    'AUDIT_OPTION_INVALID',
+    `"${name}" expected an integer time in ms within ±8.64e15 (the Date range), got ${String(ms)}`,
+  );
+}
+
 /** Re-verifies the mirror's contracts and re-runs the history checks. */
 export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
+  assertReplayTime('fromMs', o.fromMs);
+  assertReplayTime('toMs', o.toMs);
   const now = o.now ?? (() => performance.now());
   const t0 = now();
   const types = await loadTypesOrDefault(o);
