@@ -66,11 +66,21 @@ export async function readAll(m: MirrorStore): Promise<unknown> {
   };
 }
 
+/** SQLite: takes the mirror back to schema 8 (`pool_contracts_ledger` over every row, nothing settled). */
+export const SQLITE_BACK_TO_8 = [
+  'DROP INDEX pool_contracts_unsettled',
+  'ALTER TABLE pool_contracts DROP COLUMN settled',
+  'CREATE INDEX pool_contracts_ledger ON pool_contracts (pool_id, first_ledger_created_at_ms)',
+  'ALTER TABLE history_state DROP COLUMN settled_below_ms',
+  'DELETE FROM migrations WHERE version = 9',
+];
+
 /**
  * SQLite: takes the mirror back to schema 7 (bodies unique by digest and referenced by it,
  * `observations_pool`). Run outside a transaction: foreign keys are off while tables are rebuilt.
  */
 export const SQLITE_BACK_TO_7 = [
+  ...SQLITE_BACK_TO_8,
   'PRAGMA foreign_keys = OFF',
   `CREATE TABLE bodies_v7 (
      id INTEGER PRIMARY KEY,

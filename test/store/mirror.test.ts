@@ -89,6 +89,7 @@ describe('schema', () => {
       { version: 6, name: 'template-keys' },
       { version: 7, name: 'time-clustered-keys' },
       { version: 8, name: 'appended-raw-bodies' },
+      { version: 9, name: 'settled-pool-contracts' },
     ]);
   });
 
@@ -118,9 +119,9 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(8);
+      expect(m2.schemaVersion).toBe(9);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5, 6, 7, 8,
+        1, 2, 3, 4, 5, 6, 7, 8, 9,
       ]);
       // migration 6: the template strings in the lookup table, the row holds its key
       expect(
@@ -144,8 +145,9 @@ describe('schema', () => {
       expect(mirrorDb(m2).prepare('SELECT through_snapshot_id FROM history_state').pluck().get()).toBe(-1);
       const idx = mirrorDb(m2).prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all();
       expect(idx).toEqual(
-        expect.arrayContaining(['contracts_key', 'pool_contracts_ledger', 'observations_period']),
+        expect.arrayContaining(['contracts_key', 'pool_contracts_unsettled', 'observations_period']),
       );
+      expect(idx).not.toContain('pool_contracts_ledger'); // replaced by pool_contracts_unsettled in migration 9
       expect(idx).not.toContain('observations_pool'); // replaced by observations_period in migration 8
       expect(idx).not.toContain('observations_contract'); // dropped by migration 3
       expect(idx).not.toContain('contracts_history'); // dropped by migration 5

@@ -10,11 +10,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, it } from 'vitest';
-import { type MirrorStore, openMirror, openMirrorStore, wrapSqliteMirror } from '../../src/io/store/index.js';
+import {
+  LATEST_SCHEMA_VERSION,
+  type MirrorStore,
+  openMirror,
+  openMirrorStore,
+  PG_LATEST_SCHEMA_VERSION,
+  wrapSqliteMirror,
+} from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 
 export type BackendName = 'sqlite' | 'postgres';
+
+/** The schema version a freshly migrated mirror of `backend` has. */
+export function latestSchemaVersion(backend: BackendName): number {
+  return backend === 'sqlite' ? LATEST_SCHEMA_VERSION : PG_LATEST_SCHEMA_VERSION;
+}
 
 export interface TestMirror {
   readonly backend: BackendName;

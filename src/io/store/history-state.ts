@@ -21,6 +21,7 @@ import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 import { loadObservationsForHistoryChecks } from './queries.js';
+import { isHorizonUnsettled, settlePoolContracts, unsettlePoolContracts } from './settled-contracts.js';
 import { computeTemplateColumn } from './template-keys.js';
 import type { HistoryObservation } from './types.js';
 
@@ -248,8 +249,10 @@ export function updateHistoryState(
        first_ledger_created_at_ms = excluded.first_ledger_created_at_ms
      WHERE excluded.first_observed_at_ms < pool_contracts.first_observed_at_ms`,
   ).run(snapshotId);
-  if (through !== previous) refoldPools(mirror, undefined);
-  else {
+  if (through !== previous) {
+    refoldPools(mirror, undefined);
+    unsettlePoolContracts(db, undefined);
+  } else {
     if (changedContracts.length > 0) {
       // per pool a primary-key lookup (O(pools), not a scan of pool_contracts)
       const pools = db
@@ -263,7 +266,10 @@ export function updateHistoryState(
       for (const p of pools) refold.add(p);
     }
     refoldPools(mirror, [...refold]);
+    // an out-of-order observation or a changed verification can reorder a pool's settled rows
+    unsettlePoolContracts(db, [...refold]);
   }
+  settlePoolContracts(db);
   db.prepare('UPDATE history_state SET through_snapshot_id = ? WHERE id = 1').run(snapshotId);
 }
 
@@ -296,12 +302,15 @@ export function loadHistoryPast(
     const db = mirrorDb(mirror);
     const state = db
       .prepare(
-        'SELECT h.through_snapshot_id, (SELECT coalesce(max(id), 0) FROM snapshots) FROM history_state h WHERE h.id = 1',
+        `SELECT h.through_snapshot_id, (SELECT coalesce(max(id), 0) FROM snapshots), h.settled_below_ms
+         FROM history_state h WHERE h.id = 1`,
       )
       .raw(true)
-      .get() as [number, number] | undefined;
+      .get() as [number, number, number | null] | undefined;
     countMirrorRead(mirror, 1);
     if (state === undefined || state[0] !== state[1]) return null;
+    // a horizon before the settle watermark: the unsettled rows may not hold what it needs
+    if (!isHorizonUnsettled(state[2], horizonMs)) return null;
     const rows = db.prepare(`SELECT ${HISTORY_COLUMNS} FROM pool_history`).raw(true).all() as unknown[][];
     countMirrorRead(mirror, rows.length);
     const folds = new Map<string, HistoryFold>();
@@ -315,13 +324,13 @@ export function loadHistoryPast(
     const recent = db
       .prepare(
         `SELECT ${POINT_COLUMNS}, pc.first_snapshot_id FROM ${POINT_FROM}
-         WHERE pc.pool_id = ? AND pc.first_ledger_created_at_ms >= ?`,
+         WHERE pc.pool_id = ? AND pc.settled = 0 AND pc.first_ledger_created_at_ms >= ?`,
       )
       .raw(true);
     const before = db
       .prepare(
         `SELECT ${POINT_COLUMNS}, pc.first_snapshot_id FROM ${POINT_FROM}
-         WHERE pc.pool_id = ? AND pc.first_ledger_created_at_ms < ?
+         WHERE pc.pool_id = ? AND pc.settled = 0 AND pc.first_ledger_created_at_ms < ?
            AND c.verification_status = 'verified' AND c.fields_source = 'blob'
          ORDER BY pc.first_ledger_created_at_ms DESC, pc.first_observed_at_ms DESC, pc.first_snapshot_id DESC LIMIT 2`,
       )

@@ -12,6 +12,7 @@ import { MIGRATION_005_CONTRACT_KEYS } from './005-contract-keys.js';
 import { MIGRATION_006_TEMPLATE_KEYS } from './006-template-keys.js';
 import { MIGRATION_007_TIME_CLUSTERED_KEYS } from './007-time-clustered-keys.js';
 import { MIGRATION_008_APPENDED_RAW_BODIES } from './008-appended-raw-bodies.js';
+import { MIGRATION_009_SETTLED_POOL_CONTRACTS } from './009-settled-pool-contracts.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: MIGRATION_008_APPENDED_RAW_BODIES,
     rebuildsReferencedTable: true,
   },
+  { version: 9, name: 'settled-pool-contracts', statements: MIGRATION_009_SETTLED_POOL_CONTRACTS },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(MIGRATIONS);
