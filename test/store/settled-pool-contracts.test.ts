@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MARKET_STATE_HORIZON_MS } from '../../src/core/audit/market-time.js';
+import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import { loadHistoryPast } from '../../src/io/store/history-state.js';
 import type { ContractVerificationInput } from '../../src/io/store/index.js';
 import { type Mirror, openMirror, wrapSqliteMirror } from '../../src/io/store/index.js';
@@ -61,6 +62,22 @@ function settledRows(): number {
     .get() as number;
 }
 
+/** The snapshot with the ledger time of the contracts marked `badTime` replaced by text that does not parse. */
+function withBadTimes(
+  s: ApiSnapshot,
+  minted: ReadonlyMap<string, { readonly badTime: boolean }>,
+): ApiSnapshot {
+  if (!s.proofsBefore.ok) return s;
+  const data = s.proofsBefore.value.data;
+  const pools = data.pools.map((p) =>
+    minted.get(p.reserve_contract.contract_id)?.badTime === true
+      ? { ...p, reserve_contract: { ...p.reserve_contract, ledger_created_at: 'not-a-time' } }
+      : p,
+  );
+  const proofs = { ok: true as const, value: { ...s.proofsBefore.value, data: { ...data, pools } } };
+  return { ...s, proofsBefore: proofs, proofsAfter: proofs };
+}
+
 describe('settled pool contracts', () => {
   it.each(['a', 'b', 'c'])(
     'the audit read through the unsettled rows equals the full index at every horizon from the watermark on (seed %s)',
@@ -69,7 +86,7 @@ describe('settled pool contracts', () => {
       const store = wrapSqliteMirror(mirror);
       /** per pool: its contract generation; every contract ever minted, with its ledger time */
       const gen = Array.from({ length: POOLS }, () => 0);
-      const minted = new Map<string, { poolId: string; createdAtMs: number }>();
+      const minted = new Map<string, { poolId: string; createdAtMs: number; badTime: boolean }>();
       let compared = 0;
       let newestStart = 0;
       for (let v = 0; v < SNAPSHOTS; v++) {
@@ -88,7 +105,8 @@ describe('settled pool contracts', () => {
           const contractId = fixtureContractId(i * 1000 + Math.max(0, gen[i] as number));
           let m = minted.get(contractId);
           if (m === undefined) {
-            m = { poolId, createdAtMs: at - rng.int(6 * 60_000) };
+            // one in ten is published with a ledger time that does not parse (stored without one)
+            m = { poolId, createdAtMs: at - rng.int(6 * 60_000), badTime: rng.float() < 0.1 };
             minted.set(contractId, m);
           }
           const p: FixturePool = {
@@ -113,7 +131,7 @@ describe('settled pool contracts', () => {
             });
           else if (r < 0.9) verify.set(contractId, { status: 'could-not-check', reason: 'no types' });
         }
-        await store.recordSnapshot(makeSnapshot(at, list), verify, { now: () => at });
+        await store.recordSnapshot(withBadTimes(makeSnapshot(at, list), minted), verify, { now: () => at });
 
         const w = watermark();
         expect(w).toBe(computeSettleWatermark(newestStart));
@@ -133,6 +151,22 @@ describe('settled pool contracts', () => {
         expect(loadHistoryPast(mirror, current, (w as number) - 1)).toBeNull();
       }
       expect(compared).toBe(SNAPSHOTS * 5);
+      // rows without a ledger time exist, and none of them is in the index
+      const db = mirrorDb(mirror);
+      expect(
+        db
+          .prepare('SELECT count(*) FROM pool_contracts WHERE first_ledger_created_at_ms IS NULL')
+          .pluck()
+          .get(),
+      ).toBeGreaterThan(0);
+      expect(
+        db
+          .prepare(
+            'SELECT count(*) FROM pool_contracts WHERE first_ledger_created_at_ms IS NULL AND settled = 0',
+          )
+          .pluck()
+          .get(),
+      ).toBe(0);
       // the index really is small: most rows are settled
       const all = mirrorDb(mirror).prepare('SELECT count(*) FROM pool_contracts').pluck().get() as number;
       expect(settledRows()).toBeGreaterThan(all / 2);

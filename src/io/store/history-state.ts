@@ -238,15 +238,17 @@ export function updateHistoryState(
       });
     }
   }
-  // the first observation of each contract in each pool (an older one, recorded late, replaces it)
+  // the first observation of each contract in each pool (an older one, recorded late, replaces it);
+  // one without a ledger time is settled at once: no audit reads it (settled-contracts.ts)
   db.prepare(
     `INSERT INTO pool_contracts (pool_id, contract_key, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
-       first_ledger_created_at_ms)
-     SELECT o.pool_id, o.contract_key, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms
+       first_ledger_created_at_ms, settled)
+     SELECT o.pool_id, o.contract_key, o.snapshot_id, o.observed_at_ms, ${computeLedgerCreatedAtColumn()}, o.ledger_created_at_ms,
+       o.ledger_created_at_ms IS NULL
      FROM observations o WHERE o.snapshot_id = ? AND o.contract_key IS NOT NULL
      ON CONFLICT (pool_id, contract_key) DO UPDATE SET first_snapshot_id = excluded.first_snapshot_id,
        first_observed_at_ms = excluded.first_observed_at_ms, first_ledger_created_at = excluded.first_ledger_created_at,
-       first_ledger_created_at_ms = excluded.first_ledger_created_at_ms
+       first_ledger_created_at_ms = excluded.first_ledger_created_at_ms, settled = excluded.settled
      WHERE excluded.first_observed_at_ms < pool_contracts.first_observed_at_ms`,
   ).run(snapshotId);
   if (through !== previous) {

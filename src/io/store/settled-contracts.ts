@@ -44,7 +44,11 @@ export function settlePoolContracts(db: Database.Database): void {
     | undefined;
   const w = Math.max(old ?? Number.NEGATIVE_INFINITY, computeSettleWatermark(newest));
   // per unsettled row before W: how many verified rows of its pool before W are newer (the order of
-  // the audit's read: ledger time, first observation, first snapshot — unique per pool)
+  // the audit's read: ledger time, first observation, first snapshot — unique per pool). Driven by
+  // the pools (pool_history has every pool with observations), so each pool's rows are a range of
+  // the index below W: the rows after W — a busy exchange's last minutes — are not visited.
+  // (A pool without a pool_history row, a mirror whose folds are not built yet, just stays unsettled.
+  // A row without a ledger time is settled when it is written: no audit reads it.)
   const rows = db
     .prepare(
       `SELECT contract_key, pool_id FROM (
@@ -52,9 +56,11 @@ export function settlePoolContracts(db: Database.Database): void {
            coalesce(sum(${VERIFIED}) OVER (PARTITION BY pc.pool_id
              ORDER BY pc.first_ledger_created_at_ms DESC, pc.first_observed_at_ms DESC, pc.first_snapshot_id DESC
              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS newer
-         FROM pool_contracts pc JOIN contracts c ON c.ckey = pc.contract_key
-         WHERE pc.settled = 0 AND (pc.first_ledger_created_at_ms < ? OR pc.first_ledger_created_at_ms IS NULL)
-       ) WHERE ms IS NULL OR NOT v OR newer >= 2`,
+         FROM pool_history h
+           CROSS JOIN pool_contracts pc ON pc.pool_id = h.pool_id AND pc.settled = 0
+             AND pc.first_ledger_created_at_ms < ?
+           JOIN contracts c ON c.ckey = pc.contract_key
+       ) WHERE NOT v OR newer >= 2`,
     )
     .raw(true)
     .all(w) as [number, string][];
@@ -69,14 +75,16 @@ export function settlePoolContracts(db: Database.Database): void {
  * cases in the module comment.
  */
 export function unsettlePoolContracts(db: Database.Database, poolIds: readonly string[] | undefined): void {
+  // a row without a ledger time stays settled (history-state.ts settles it as it is written)
+  const unsettled = 'SET settled = 0 WHERE settled = 1 AND first_ledger_created_at_ms IS NOT NULL';
   if (poolIds === undefined) {
-    db.prepare('UPDATE pool_contracts SET settled = 0 WHERE settled = 1').run();
+    db.prepare(`UPDATE pool_contracts ${unsettled}`).run();
     return;
   }
   if (poolIds.length === 0) return;
-  db.prepare(
-    'UPDATE pool_contracts SET settled = 0 WHERE settled = 1 AND pool_id IN (SELECT value FROM json_each(?))',
-  ).run(JSON.stringify(poolIds));
+  db.prepare(`UPDATE pool_contracts ${unsettled} AND pool_id IN (SELECT value FROM json_each(?))`).run(
+    JSON.stringify(poolIds),
+  );
 }
 
 /**

@@ -7,11 +7,13 @@
  * among them: `settled` = 0. Rows created more than the horizon (and a slack) before the newest
  * snapshot are settled by each recorded snapshot, except each pool's two newest verified ones
  * (../settled-contracts.ts); `history_state.settled_below_ms` is that watermark, and an audit whose
- * horizon lies before it reads the whole history instead. The index is built unsettled; the next
- * recorded snapshot settles it.
+ * horizon lies before it reads the whole history instead. The index is built with only the rows
+ * without a ledger time settled; the next recorded snapshot settles the rest.
  */
 export const MIGRATION_009_SETTLED_POOL_CONTRACTS: readonly string[] = [
   'ALTER TABLE pool_contracts ADD COLUMN settled INTEGER NOT NULL DEFAULT 0 CHECK (settled IN (0, 1))',
+  // no ledger time: no audit reads the row
+  'UPDATE pool_contracts SET settled = 1 WHERE first_ledger_created_at_ms IS NULL',
   'DROP INDEX pool_contracts_ledger',
   `CREATE INDEX pool_contracts_unsettled ON pool_contracts (pool_id, first_ledger_created_at_ms)
    WHERE settled = 0`,
