@@ -254,6 +254,13 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
           ? chooseReplayJobs(count)
           : Math.max(1, Math.floor(o.jobs as number));
     const batchSize = Math.max(1, Math.floor(o.batchSize ?? BATCH_SIZE));
+    /** what a reader thread reads, whichever way it is started below */
+    const readerData = {
+      mirrorPath: o.mirrorPath,
+      range,
+      batchSize,
+      observations: { fromMs: o.fromMs, toMs: o.toMs },
+    };
     const wantReader =
       jobs === 1 &&
       o.distributed === undefined &&
@@ -269,10 +276,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       );
     if (readerUrl !== null)
       reader = startReplayReader(readerUrl, {
-        mirrorPath: o.mirrorPath,
-        range,
-        batchSize,
-        observations: { fromMs: o.fromMs, toMs: o.toMs },
+        ...readerData,
         verify: {
           when: o.readerVerifies ?? 'when-ahead',
           typeFiles: o.typeFiles ?? [],
@@ -314,13 +318,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       // own batches), so that the history's rows are ready when the last batch is verified
       const observationsUrl = o.readerThread === false ? null : locateReplayReader();
       if (observationsUrl !== null)
-        reader = startReplayReader(observationsUrl, {
-          mirrorPath: o.mirrorPath,
-          range,
-          batchSize,
-          observations: { fromMs: o.fromMs, toMs: o.toMs },
-          contracts: false,
-        });
+        reader = startReplayReader(observationsUrl, { ...readerData, contracts: false });
       pool = await startReplayPool(workers, {
         typeFiles: o.typeFiles ?? [],
         dars: o.dars ?? [],
