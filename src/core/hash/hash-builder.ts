@@ -172,38 +172,36 @@ export class HashBuilder {
     let i = start;
     const neg = src[i] === 45;
     if (neg) i++;
-    const L = LIMBS;
-    L[0] = 0;
-    L[1] = 0;
-    L[2] = 0;
-    L[3] = 0;
-    // up to 15 digits the value is exact in a double; longer ones are folded into the limbs
-    // 6 digits at a time (limb · 10^6 + carry stays below 2^53). One '.', at most one '-'.
+    // up to 15 digits (and the one '.') the value is exact in a double
     if (end - i - 1 <= 15) {
       let v = 0;
       for (; i < end; i++) {
         const c = src[i] as number;
         if (c !== 46) v = v * 10 + (c - 48);
       }
-      const hi = Math.floor(v / 4294967296);
-      L[0] = v - hi * 4294967296;
-      L[1] = hi;
-    } else {
-      let v = 0;
-      let chunk = 1;
-      for (; i < end; i++) {
-        const c = src[i] as number;
-        if (c === 46) continue;
-        v = v * 10 + (c - 48);
-        chunk *= 10;
-        if (chunk === 1e6) {
-          foldLimbs(L, chunk, v);
-          v = 0;
-          chunk = 1;
-        }
-      }
-      foldLimbs(L, chunk, v);
+      return this.smallNumeric(v, neg);
     }
+    // longer ones are folded into four 32-bit limbs 6 digits at a time (limb · 10^6 + carry
+    // stays below 2^53)
+    const L = LIMBS;
+    L[0] = 0;
+    L[1] = 0;
+    L[2] = 0;
+    L[3] = 0;
+    let v = 0;
+    let chunk = 1;
+    for (; i < end; i++) {
+      const c = src[i] as number;
+      if (c === 46) continue;
+      v = v * 10 + (c - 48);
+      chunk *= 10;
+      if (chunk === 1e6) {
+        foldLimbs(L, chunk, v);
+        v = 0;
+        chunk = 1;
+      }
+    }
+    foldLimbs(L, chunk, v);
     const zero = ((L[0] as number) | (L[1] as number) | (L[2] as number) | (L[3] as number)) === 0;
     // two's complement of -v is the complement of v - 1
     const flip = neg && !zero ? 0xff : 0;
@@ -227,6 +225,36 @@ export class HashBuilder {
       buf[last - k] = ((limb >>> (8 * (k & 3))) & 0xff) ^ flip;
     }
     this.pos += len;
+    return zero;
+  }
+
+  /**
+   * numericRange's common case: the unscaled magnitude `v` < 10^15 (< 2^50, exact), written as
+   * lp(toByteArray) from its two 32-bit halves — no limbs, at most 7 bytes.
+   */
+  private smallNumeric(v: number, neg: boolean): boolean {
+    const zero = v === 0;
+    const flip = neg && !zero ? 0xff : 0;
+    // two's complement of -v is the complement of v - 1
+    const m = flip !== 0 ? v - 1 : v;
+    const hi = Math.floor(m / 4294967296);
+    const lo = (m - hi * 4294967296) >>> 0;
+    const bits = hi !== 0 ? 64 - Math.clz32(hi) : 32 - Math.clz32(lo);
+    const len = (bits >> 3) + 1;
+    this.ensure(4 + len);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p] = 0;
+    buf[p + 1] = 0;
+    buf[p + 2] = 0;
+    buf[p + 3] = len;
+    p += 4;
+    const last = p + len - 1;
+    for (let k = 0; k < len; k++) {
+      const byte = k < 4 ? lo >>> (8 * k) : hi >>> (8 * (k - 4));
+      buf[last - k] = (byte & 0xff) ^ flip;
+    }
+    this.pos = p + len;
     return zero;
   }
 
@@ -309,9 +337,9 @@ function foldLimbs(L: Uint32Array, mul: number, add: number): void {
   let carry = add;
   for (let k = 0; k < 4; k++) {
     const t = (L[k] as number) * mul + carry;
-    const low = t % 4294967296;
-    L[k] = low;
-    carry = (t - low) / 4294967296;
+    // t < 2^53: dividing by 2^32 and flooring is exact (and cheaper than %)
+    carry = Math.floor(t / 4294967296);
+    L[k] = t - carry * 4294967296;
   }
 }
 
