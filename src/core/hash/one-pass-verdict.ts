@@ -246,7 +246,7 @@ function walk(
         // the package name comes first in the preimage (and in the field order)
         if (!nameDone || !writeIdentifierOfBytes(r, view, stop, ch, types === null)) return null;
         if (types !== null) {
-          lookup = lookupTemplateOfBytes(types, buf, nameAt, nameStop, at, stop);
+          lookup = lookupTemplateOfBytes(types, buf, view, nameAt, nameStop, at, stop);
           if (!lookup.ok) return null;
         }
         templateDone = true;

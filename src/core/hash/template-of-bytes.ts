@@ -1,27 +1,32 @@
 /**
  * The V12 one-pass verdict's template lookup (one-pass-verdict.ts): the type environment's answer
  * for a blob's package name and template identifier, found by their bytes — the blob's
- * `package_name` and `template_id` fields as one latin1 key — so no strings are built for a
- * template already seen. A miss builds the names once and asks `resolveTemplateCached`. The memo
- * is per environment, bounded, and dropped when packages were added since (as the typed encoder's
- * constructor cache is).
+ * `package_name` and `template_id` fields as one key, compared byte for byte (BytesMemo) — so no
+ * strings are built for a template already seen. A miss builds the names once and asks
+ * `resolveTemplateCached`. The memo is per environment, bounded, and dropped when packages were
+ * added since (as the typed encoder's constructor cache is).
  */
+import { BytesMemo } from '../codec/bytes-memo.js';
 import type { TemplateId } from '../codec/contract.js';
 import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
 import { resolveTemplateCached } from '../types/type-env.js';
 
 const latin1 = new TextDecoder('latin1');
-const MAX_ENTRIES = 1024;
-const memo = new WeakMap<TypeEnv, { size: number; map: Map<string, TemplateLookup> }>();
+/** memo slots per environment (direct-mapped) and the longest key remembered */
+const SLOTS = 1024;
+const MAX_KEY_BYTES = 2048;
+const memo = new WeakMap<TypeEnv, { size: number; map: BytesMemo<TemplateLookup> }>();
 
 /**
  * The lookup of the template whose package name is `buf[nameAt, nameStop)` and whose Identifier
  * message (already checked: package_id, then module_name segments, then name segments) is
- * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key.
+ * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key. `view`: a DataView of all of `buf`'s
+ * bytes (`new DataView(buf.buffer, buf.byteOffset, buf.length)`).
  */
 export function lookupTemplateOfBytes(
   env: TypeEnv,
   buf: Uint8Array,
+  view: DataView,
   nameAt: number,
   nameStop: number,
   idAt: number,
@@ -29,19 +34,17 @@ export function lookupTemplateOfBytes(
 ): TemplateLookup {
   let e = memo.get(env);
   if (e === undefined || e.size !== env.packages.size) {
-    e = { size: env.packages.size, map: new Map() };
+    e = { size: env.packages.size, map: new BytesMemo(SLOTS, MAX_KEY_BYTES) };
     memo.set(env, e);
   }
-  const key = latin1.decode(buf.subarray(nameAt, idStop));
-  const hit = e.map.get(key);
+  const hit = e.map.get(buf, view, nameAt, idStop);
   if (hit !== undefined) return hit;
   const r = resolveTemplateCached(
     env,
     decodeIdentifierOfBytes(buf, idAt, idStop),
     latin1.decode(buf.subarray(nameAt, nameStop)),
   );
-  if (e.map.size >= MAX_ENTRIES) e.map.clear();
-  e.map.set(key, r);
+  e.map.set(buf, nameAt, idStop, r);
   return r;
 }
 

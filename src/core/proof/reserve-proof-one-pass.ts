@@ -80,6 +80,7 @@ const PLANS = new WeakMap<ReserveProfile, WeakMap<object, { size: number; memo: 
 
 function planOfBytes(
   buf: Uint8Array,
+  view: DataView,
   types: TypeEnv | undefined,
   profile: ReserveProfile,
   lookup: TemplateLookup | null,
@@ -97,7 +98,6 @@ function planOfBytes(
     e = { size, memo: new BytesMemo(64, 2048) };
     byEnv.set(envKey, e);
   }
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
   const hit = e.memo.get(buf, view, s.nameAt, s.idStop);
   // a plan made from an older answer of the environment is made again
   if (hit !== undefined && hit.lookup === lookup) return hit;
@@ -224,6 +224,7 @@ export function verifyReserveProofOnePass(o: VerifyReserveProofOnePassOptions): 
   const types = o.types;
   try {
     let lookup: TemplateLookup | null = null;
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
     if (version === 'v12') {
       if (types === undefined) return null;
       const v = computeTypedVerdictOnePass(buf, o.contractId, types, o.sha256Binary);
@@ -233,9 +234,9 @@ export function verifyReserveProofOnePass(o: VerifyReserveProofOnePassOptions): 
       if (computeVerdictOnePass(buf, o.contractId, version, o.sha256Binary) === null) return null;
       const s = lastOnePassSpans;
       if (types !== undefined)
-        lookup = lookupTemplateOfBytes(types, buf, s.nameAt, s.nameStop, s.idAt, s.idStop);
+        lookup = lookupTemplateOfBytes(types, buf, view, s.nameAt, s.nameStop, s.idAt, s.idStop);
     }
-    const plan = planOfBytes(buf, types, o.profile, lookup);
+    const plan = planOfBytes(buf, view, types, o.profile, lookup);
     if (plan.slots === null || plan.lookup !== lookup) return null;
     const s = lastOnePassSpans;
     const n = locateFields(buf, s.argAt, s.argStop);
