@@ -9,6 +9,7 @@ export * from './finding.js';
 export * from './finding-codes.js';
 export * from './from-api-snapshot.js';
 export * from './history-checks.js';
+export * from './history-fold-earlier.js';
 export * from './lp-share.js';
 export * from './market-cache.js';
 export * from './market-checks.js';

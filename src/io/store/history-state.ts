@@ -4,12 +4,15 @@
  * observation of each contract ID in each pool (`pool_contracts`), and the snapshot the folds are
  * current through (`history_state`). `updateHistoryState` runs inside recordSnapshot's
  * transaction; `loadHistoryPast` is what an audit reads: O(pools) rows, whatever the mirror's
- * length. A pool whose fold cannot be stepped (an observation older than the pool's latest, a
- * contract whose stored verification changed) is re-folded from its whole series; a mirror whose
+ * length. An observation older than the pool's latest (a snapshot recorded out of order) steps the
+ * fold back from the first points the mirror keeps (foldWithEarlierObservation); a pool whose fold
+ * cannot be had so, or one of whose contracts changed its stored verification, is re-folded from
+ * its whole series; a mirror whose
  * folds are not current (just migrated) is re-folded as a whole by the next recorded snapshot.
  */
 
 import {
+  computeFoldWithEarlierPoint,
   computeHistoryFold,
   type HistoryFold,
   type HistoryPoint,
@@ -17,6 +20,7 @@ import {
 } from '../../core/audit/index.js';
 import { LP_SHARE_TOLERANCE } from '../../core/audit/lp-share.js';
 import { parseTimestampMicros } from '../../core/wire/timestamp.js';
+import { OBSERVATION_PERIOD_SHIFT, OBSERVATION_PERIOD_SQL } from './migrations/008-appended-raw-bodies.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardStore, type Mirror } from './open-mirror.js';
@@ -81,6 +85,56 @@ export function newPointOfRow(r: unknown[], observedAtMs: number, contractId: st
     proven: Number(r[7]) === 1,
     template: r[8] as string,
     blobKey: null,
+  };
+}
+
+/**
+ * The pool_history row after an observation older than the pool's latest (`r`: the row of a new
+ * observation of snapshot `snapshotId`, see newPointOfRow), from the fold and the first points the mirror keeps
+ * (`firstPoint`: the pool's first point of a contract ID, as pool_contracts holds it before this
+ * snapshot's rows are added; `provenFirstBetween`: the pool's last proven first point observed
+ * strictly between two times, null if none, undefined if not known); null when the pool must be re-folded from its whole series — the fold
+ * cannot tell, or a contract's first point moves earlier with another ledger time (which would
+ * reorder the pool's settled rows). Both backends.
+ */
+export function foldWithEarlierObservation(
+  h: PoolHistoryRow,
+  r: unknown[],
+  snapshotId: number,
+  observedAtMs: number,
+  contractId: string | null,
+  firstPoint: (contractId: string | null) => HistoryPoint | undefined,
+  provenFirstBetween: (afterMs: number, beforeMs: number) => HistoryPoint | null | undefined,
+): PoolHistoryRow | null {
+  let fold = h.fold;
+  if (contractId !== null) {
+    const point = newPointOfRow(r, observedAtMs, contractId);
+    const prior = firstPoint(contractId);
+    if (
+      prior !== undefined &&
+      prior.observedAtMs > observedAtMs &&
+      prior.ledgerCreatedAtMicros !== point.ledgerCreatedAtMicros
+    )
+      return null;
+    const takesLastProven =
+      prior !== undefined && prior.observedAtMs > observedAtMs && fold.lastProven?.contractId === contractId;
+    const next = computeFoldWithEarlierPoint(fold, point, {
+      prior,
+      lastProvenFirstAtMs:
+        fold.lastProven === null ? null : (firstPoint(fold.lastProven.contractId)?.observedAtMs ?? null),
+      provenFirstBetween: takesLastProven ? provenFirstBetween(observedAtMs, prior.observedAtMs) : undefined,
+    });
+    if (next === null) return null;
+    fold = next;
+  }
+  return {
+    fold,
+    observations: h.observations + 1,
+    firstObservedAtMs: Math.min(h.firstObservedAtMs, observedAtMs),
+    lastObservedAtMs: h.lastObservedAtMs,
+    // the latest recorded observation, as a re-fold keeps it (the highest snapshot id)
+    lastSnapshotId: snapshotId,
+    lastContractId: contractId,
   };
 }
 
@@ -211,6 +265,20 @@ export function updateHistoryState(
   if (through === previous) {
     const getRow = db.prepare(`SELECT ${HISTORY_COLUMNS} FROM pool_history WHERE pool_id = ?`).raw(true);
     const getPrior = db.prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE ${POINT_WHERE}`).raw(true);
+    // the last proven first point of another contract of the pool observed in (after, before], through
+    // the period index
+    const getProvenFirstBetween = db
+      .prepare(
+        `SELECT ${POINT_COLUMNS} FROM observations o
+         JOIN pool_contracts pc ON pc.pool_id = o.pool_id AND pc.contract_key = o.contract_key
+           AND pc.first_snapshot_id = o.snapshot_id
+         JOIN contracts c ON c.ckey = pc.contract_key
+         WHERE (o.${OBSERVATION_PERIOD_SQL}) BETWEEN (? >> ${OBSERVATION_PERIOD_SHIFT}) AND (? >> ${OBSERVATION_PERIOD_SHIFT})
+           AND o.pool_id = ? AND o.observed_at_ms > ? AND o.observed_at_ms <= ? AND c.contract_id <> ?
+           AND c.verification_status = 'verified' AND c.fields_source = 'blob'
+         ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT 1`,
+      )
+      .raw(true);
     for (const r of obs) {
       const poolId = r[0] as string;
       const observedAtMs = Number(r[1]);
@@ -218,7 +286,28 @@ export function updateHistoryState(
       const row = getRow.get(poolId) as unknown[] | undefined;
       const h = row === undefined ? null : foldOfRow(row);
       if (h !== null && observedAtMs < h.lastObservedAtMs) {
-        refold.add(poolId); // out of order: the fold cannot be stepped
+        // out of order: the fold is stepped back from what the mirror knows, or the pool re-folded
+        const firstPoint = (id: string | null): HistoryPoint | undefined => {
+          const r = id === null ? undefined : (getPrior.get(poolId, id) as unknown[] | undefined);
+          return r === undefined ? undefined : pointOfRow(r);
+        };
+        const between = (afterMs: number, beforeMs: number): HistoryPoint | null => {
+          const b = getProvenFirstBetween.get(afterMs, beforeMs, poolId, afterMs, beforeMs, contractId) as
+            | unknown[]
+            | undefined;
+          return b === undefined ? null : pointOfRow(b);
+        };
+        const earlier = foldWithEarlierObservation(
+          h,
+          r,
+          snapshotId,
+          observedAtMs,
+          contractId,
+          firstPoint,
+          between,
+        );
+        if (earlier === null) refold.add(poolId);
+        else writePoolHistory(mirror, poolId, earlier);
         continue;
       }
       let fold = h?.fold ?? computeHistoryFold([]);

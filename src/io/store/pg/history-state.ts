@@ -15,6 +15,7 @@ import {
 import { LP_SHARE_TOLERANCE } from '../../../core/audit/lp-share.js';
 import {
   foldOfRow,
+  foldWithEarlierObservation,
   HISTORY_COLUMNS,
   type HistoryPast,
   newPointOfRow,
@@ -159,10 +160,51 @@ export async function updatePgHistoryState(
       [obs.map((r) => r[0])],
     ))
       folds.set(String(r[0]), foldOfRow(r));
-    const priors = await loadPriors(
-      q,
-      obs.filter((r) => r[2] !== null).map((r) => [String(r[0]), String(r[2])] as const),
-    );
+    // the first points of the observed contracts and, for a pool observed out of order, of its last
+    // proven contract (foldWithEarlierObservation)
+    const pairs: (readonly [string, string])[] = [];
+    for (const r of obs) {
+      const poolId = String(r[0]);
+      if (r[2] !== null) pairs.push([poolId, String(r[2])]);
+      const hr = folds.get(poolId);
+      if (hr === undefined || Number(r[1]) >= hr.lastObservedAtMs) continue;
+      if (hr.fold.lastProven !== null) pairs.push([poolId, hr.fold.lastProven.contractId]);
+    }
+    const priors = await loadPriors(q, pairs);
+    const firstPointOf =
+      (poolId: string) =>
+      (id: string | null): HistoryPoint | undefined => {
+        const row = id === null ? undefined : priors.get(`${poolId}\u0000${id}`);
+        return row === undefined ? undefined : pointOfRow(row);
+      };
+    // for a pool whose out-of-order point takes the first place of its last proven contract from a
+    // later point: the last proven first point between the two (observations_pool)
+    const between = new Map<string, HistoryPoint | null>();
+    for (const r of obs) {
+      const poolId = String(r[0]);
+      const observedAtMs = Number(r[1]);
+      const hr = folds.get(poolId);
+      if (r[2] === null || hr === undefined || observedAtMs >= hr.lastObservedAtMs) continue;
+      const prior = firstPointOf(poolId)(String(r[2]));
+      if (
+        prior === undefined ||
+        prior.observedAtMs <= observedAtMs ||
+        hr.fold.lastProven?.contractId !== r[2]
+      )
+        continue;
+      const rows = await queryRows(
+        q,
+        `SELECT ${POINT_COLUMNS} FROM observations o
+         JOIN pool_contracts pc ON pc.pool_id = o.pool_id AND pc.contract_key = o.contract_key
+           AND pc.first_snapshot_id = o.snapshot_id
+         JOIN contracts c ON c.ckey = pc.contract_key
+         WHERE o.pool_id = $1 AND o.observed_at_ms > $2 AND o.observed_at_ms <= $3 AND c.contract_id <> $4
+           AND c.verification_status = 'verified' AND c.fields_source = 'blob'
+         ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT 1`,
+        [poolId, observedAtMs, prior.observedAtMs, r[2]],
+      );
+      between.set(poolId, rows[0] === undefined ? null : pointOfRow(rows[0]));
+    }
     const writes: [string, PoolHistoryRow][] = [];
     for (const r of obs) {
       const poolId = String(r[0]);
@@ -170,7 +212,18 @@ export async function updatePgHistoryState(
       const contractId = r[2] as string | null;
       const hr = folds.get(poolId) ?? null;
       if (hr !== null && observedAtMs < hr.lastObservedAtMs) {
-        refold.add(poolId); // out of order: the fold cannot be stepped
+        // out of order: the fold is stepped back from what the mirror knows, or the pool re-folded
+        const earlier = foldWithEarlierObservation(
+          hr,
+          r,
+          snapshotId,
+          observedAtMs,
+          contractId,
+          firstPointOf(poolId),
+          () => between.get(poolId),
+        );
+        if (earlier === null) refold.add(poolId);
+        else writes.push([poolId, earlier]);
         continue;
       }
       let fold: HistoryFold = hr?.fold ?? computeHistoryFold([]);
