@@ -13,7 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ContractVerificationInput, openMirror, wrapSqliteMirror } from '../src/io/store/index.js';
-import { type FixturePool, fixtureContractId, makeSnapshot } from '../test/store/snapshot-fixture.js';
+import {
+  type FixturePool,
+  fixtureContractId,
+  makeSnapshot,
+  verifiedInputOf,
+} from '../test/store/snapshot-fixture.js';
 
 const POOLS = Number(process.env.BENCH_OOO_POOLS ?? 200);
 const SNAPSHOTS = Number(process.env.BENCH_OOO_SNAPSHOTS ?? 1000);
@@ -54,16 +59,7 @@ const mirror = openMirror(join(dir, 'mirror.db'));
 const store = wrapSqliteMirror(mirror);
 async function record(atMs: number, list: readonly FixturePool[]): Promise<number> {
   const v = new Map<string, ContractVerificationInput>();
-  for (const c of list)
-    v.set(c.contractId, {
-      status: 'verified',
-      decoded: {
-        reserveA: c.reserveA,
-        reserveB: c.reserveB,
-        totalLpSupply: c.lp ?? '1000.0000000000',
-        createdAtMicros: BigInt(c.createdAtMs) * 1000n,
-      },
-    });
+  for (const c of list) v.set(c.contractId, verifiedInputOf(c));
   const t0 = performance.now();
   await store.recordSnapshot(makeSnapshot(atMs, list), v, { now: () => atMs });
   return performance.now() - t0;

@@ -25,7 +25,7 @@ import {
   toHistoryPoint,
 } from '../../src/io/store/index.js';
 import { loadMirrorHistory } from '../../src/run/audit.js';
-import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
+import { type FixturePool, fixtureContractId, makeSnapshot, verifiedInputOf } from './snapshot-fixture.js';
 import { describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -106,17 +106,7 @@ async function record(
   reverify = false,
 ): Promise<void> {
   const v = new Map<string, ContractVerificationInput>();
-  for (const c of list)
-    if (c.proven || reverify)
-      v.set(c.contractId, {
-        status: 'verified',
-        decoded: {
-          reserveA: c.reserveA,
-          reserveB: c.reserveB,
-          totalLpSupply: c.lp ?? '1000.0000000000',
-          createdAtMicros: BigInt(c.createdAtMs) * 1000n,
-        },
-      });
+  for (const c of list) if (c.proven || reverify) v.set(c.contractId, verifiedInputOf(c));
   await m.recordSnapshot(makeSnapshot(atMs, list), v, { now: () => atMs });
 }
 

@@ -12,6 +12,7 @@ import type {
   RawResponse,
 } from '../../src/core/wire/index.js';
 import { formatApiTimestamp } from '../../src/core/wire/index.js';
+import type { ContractVerificationInput } from '../../src/io/store/index.js';
 
 export interface FixturePool {
   readonly poolId: string;
@@ -29,6 +30,19 @@ export const CC = {
 };
 
 /** A 69-byte V1-shaped contract ID (hex) derived from a number. */
+/** A verified verification of a fixture pool's contract: its reserves, LP supply and creation time as decoded. */
+export function verifiedInputOf(p: FixturePool): ContractVerificationInput {
+  return {
+    status: 'verified',
+    decoded: {
+      reserveA: p.reserveA,
+      reserveB: p.reserveB,
+      totalLpSupply: p.lp ?? '1000.0000000000',
+      createdAtMicros: BigInt(p.createdAtMs) * 1000n,
+    },
+  };
+}
+
 export function fixtureContractId(n: number): string {
   const h = createHash('sha256').update(`cid-${n}`).digest('hex');
   return `00${h}ca1220${createHash('sha256').update(`sfx-${n}`).digest('hex')}`;
