@@ -7,8 +7,8 @@
  * length. An observation older than the pool's latest (a snapshot recorded out of order) steps the
  * fold back from the first points the mirror keeps (foldWithEarlierObservation); a pool whose fold
  * cannot be had so, or one of whose contracts changed its stored verification, is re-folded from
- * its whole series; a mirror whose
- * folds are not current (just migrated) is re-folded as a whole by the next recorded snapshot.
+ * its whole series; a mirror whose folds are not current (just migrated) is re-folded as a whole by
+ * the next recorded snapshot.
  */
 
 import {
@@ -90,12 +90,13 @@ export function newPointOfRow(r: unknown[], observedAtMs: number, contractId: st
 
 /**
  * The pool_history row after an observation older than the pool's latest (`r`: the row of a new
- * observation of snapshot `snapshotId`, see newPointOfRow), from the fold and the first points the mirror keeps
- * (`firstPoint`: the pool's first point of a contract ID, as pool_contracts holds it before this
- * snapshot's rows are added; `provenFirstBetween`: the pool's last proven first point observed
- * strictly between two times, null if none, undefined if not known); null when the pool must be re-folded from its whole series — the fold
- * cannot tell, or a contract's first point moves earlier with another ledger time (which would
- * reorder the pool's settled rows). Both backends.
+ * observation of snapshot `snapshotId`, see newPointOfRow), from the fold and the first points the
+ * mirror keeps: `firstPoint` gives the pool's first point of a contract ID as pool_contracts holds
+ * it before this snapshot's rows are added; `provenFirstBetween(after, before)` the pool's last
+ * proven first point of another contract observed in (after, before] (null: none; undefined: not
+ * known). Null when the pool must be re-folded from its whole series: the fold cannot tell, or a
+ * contract's first point moves earlier with another ledger time (which would reorder the pool's
+ * settled rows). Both backends.
  */
 export function foldWithEarlierObservation(
   h: PoolHistoryRow,
@@ -266,10 +267,11 @@ export function updateHistoryState(
     const getRow = db.prepare(`SELECT ${HISTORY_COLUMNS} FROM pool_history WHERE pool_id = ?`).raw(true);
     const getPrior = db.prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE ${POINT_WHERE}`).raw(true);
     // the last proven first point of another contract of the pool observed in (after, before], through
-    // the period index
-    const getProvenFirstBetween = db
-      .prepare(
-        `SELECT ${POINT_COLUMNS} FROM observations o
+    // the period index (prepared when a snapshot comes out of order)
+    const provenFirstBetweenSql = () =>
+      db
+        .prepare(
+          `SELECT ${POINT_COLUMNS} FROM observations o
          JOIN pool_contracts pc ON pc.pool_id = o.pool_id AND pc.contract_key = o.contract_key
            AND pc.first_snapshot_id = o.snapshot_id
          JOIN contracts c ON c.ckey = pc.contract_key
@@ -277,8 +279,9 @@ export function updateHistoryState(
            AND o.pool_id = ? AND o.observed_at_ms > ? AND o.observed_at_ms <= ? AND c.contract_id <> ?
            AND c.verification_status = 'verified' AND c.fields_source = 'blob'
          ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT 1`,
-      )
-      .raw(true);
+        )
+        .raw(true);
+    let getProvenFirstBetween: ReturnType<typeof provenFirstBetweenSql> | null = null;
     for (const r of obs) {
       const poolId = r[0] as string;
       const observedAtMs = Number(r[1]);
@@ -288,10 +291,11 @@ export function updateHistoryState(
       if (h !== null && observedAtMs < h.lastObservedAtMs) {
         // out of order: the fold is stepped back from what the mirror knows, or the pool re-folded
         const firstPoint = (id: string | null): HistoryPoint | undefined => {
-          const r = id === null ? undefined : (getPrior.get(poolId, id) as unknown[] | undefined);
-          return r === undefined ? undefined : pointOfRow(r);
+          const first = id === null ? undefined : (getPrior.get(poolId, id) as unknown[] | undefined);
+          return first === undefined ? undefined : pointOfRow(first);
         };
         const between = (afterMs: number, beforeMs: number): HistoryPoint | null => {
+          getProvenFirstBetween ??= provenFirstBetweenSql();
           const b = getProvenFirstBetween.get(afterMs, beforeMs, poolId, afterMs, beforeMs, contractId) as
             | unknown[]
             | undefined;
