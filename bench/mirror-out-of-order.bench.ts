@@ -7,12 +7,17 @@
  * against the in-order ones of the same run (the floor): flat in the mirror's length when the folds
  * are stepped back (src/core/audit/history-fold-earlier.ts), growing with it when pools are re-folded.
  *
+ * With BENCH_OOO_PG=1 the same runs on a throw-away PostgreSQL cluster too (test/helpers/pg-cluster.ts:
+ * initdb + pg_ctl, fsync off), where two watchers writing one mirror is the documented setup.
+ *
  *   npx tsx bench/mirror-out-of-order.bench.ts
+ *   BENCH_OOO_PG=1 npx tsx bench/mirror-out-of-order.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ContractVerificationInput, openMirror, wrapSqliteMirror } from '../src/io/store/index.js';
+import { type ContractVerificationInput, type MirrorStore, openMirrorStore } from '../src/io/store/index.js';
+import { findPgBinaries, startPgCluster } from '../test/helpers/pg-cluster.js';
 import {
   type FixturePool,
   fixtureContractId,
@@ -24,40 +29,40 @@ const POOLS = Number(process.env.BENCH_OOO_POOLS ?? 200);
 const SNAPSHOTS = Number(process.env.BENCH_OOO_SNAPSHOTS ?? 1000);
 const T = Date.UTC(2026, 10, 1);
 
-let seed = 1;
-const rnd = (): number => {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-let n = 0;
-const current = new Map<string, FixturePool>();
-function pools(atMs: number): FixturePool[] {
-  const out: FixturePool[] = [];
-  for (let i = 0; i < POOLS; i++) {
-    const poolId = String(1000 + i);
-    let c = current.get(poolId);
-    if (c === undefined || rnd() < 0.5) {
-      n += 1;
-      const a = 1000 + n;
-      c = {
-        poolId,
-        contractId: fixtureContractId(n),
-        reserveA: `${a}.0000000000`,
-        reserveB: `${2 * a}.0000000000`,
-        lp: '1000.0000000000',
-        createdAtMs: atMs - 200,
-      };
-      current.set(poolId, c);
+/** The series of one run: each pool a new contract in about half of the snapshots. */
+function makeSeries(): (atMs: number) => FixturePool[] {
+  let seed = 1;
+  const rnd = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  let n = 0;
+  const current = new Map<string, FixturePool>();
+  return (atMs) => {
+    const out: FixturePool[] = [];
+    for (let i = 0; i < POOLS; i++) {
+      const poolId = String(1000 + i);
+      let c = current.get(poolId);
+      if (c === undefined || rnd() < 0.5) {
+        n += 1;
+        const a = 1000 + n;
+        c = {
+          poolId,
+          contractId: fixtureContractId(n),
+          reserveA: `${a}.0000000000`,
+          reserveB: `${2 * a}.0000000000`,
+          lp: '1000.0000000000',
+          createdAtMs: atMs - 200,
+        };
+        current.set(poolId, c);
+      }
+      out.push(c);
     }
-    out.push(c);
-  }
-  return out;
+    return out;
+  };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'ooo-bench-'));
-const mirror = openMirror(join(dir, 'mirror.db'));
-const store = wrapSqliteMirror(mirror);
-async function record(atMs: number, list: readonly FixturePool[]): Promise<number> {
+async function record(store: MirrorStore, atMs: number, list: readonly FixturePool[]): Promise<number> {
   const v = new Map<string, ContractVerificationInput>();
   for (const c of list) v.set(c.contractId, verifiedInputOf(c));
   const t0 = performance.now();
@@ -65,8 +70,11 @@ async function record(atMs: number, list: readonly FixturePool[]): Promise<numbe
   return performance.now() - t0;
 }
 
-try {
-  console.log(`node ${process.version}; ${new Date().toISOString()}, load ${loadavg()[0]?.toFixed(2)}`);
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
+
+/** Builds the series into `store`, holding back every 10th of the last 50 snapshots; prints the times. */
+async function run(label: string, store: MirrorStore): Promise<void> {
+  const pools = makeSeries();
   const held: { atMs: number; list: FixturePool[] }[] = [];
   const late: number[] = [];
   const inOrder: number[] = [];
@@ -78,17 +86,42 @@ try {
       held.push({ atMs, list });
       continue;
     }
-    const ms = await record(atMs, list);
+    const ms = await record(store, atMs, list);
     if (tail) inOrder.push(ms);
     const h = k % 10 === 3 ? held.shift() : undefined;
-    if (h !== undefined) late.push(await record(h.atMs, h.list));
+    if (h !== undefined) late.push(await record(store, h.atMs, h.list));
   }
-  const median = (xs: readonly number[]): number =>
-    [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
   console.log(
-    `${POOLS} pools, ${SNAPSHOTS} snapshots: recorded late ${late.map((x) => x.toFixed(0)).join(' / ')} ms (median ${median(late).toFixed(1)}), in order median ${median(inOrder).toFixed(1)} ms (the last 45) → ×${(median(late) / median(inOrder)).toFixed(2)}`,
+    `${label}: ${POOLS} pools, ${SNAPSHOTS} snapshots: recorded late ${late.map((x) => x.toFixed(0)).join(' / ')} ms (median ${median(late).toFixed(1)}), in order median ${median(inOrder).toFixed(1)} ms (the last 45) → ×${(median(late) / median(inOrder)).toFixed(2)}`,
   );
+}
+
+console.log(`node ${process.version}; ${new Date().toISOString()}, load ${loadavg()[0]?.toFixed(2)}`);
+const dir = mkdtempSync(join(tmpdir(), 'ooo-bench-'));
+try {
+  const sqlite = await openMirrorStore(join(dir, 'mirror.db'));
+  try {
+    await run('SQLite', sqlite);
+  } finally {
+    await sqlite.close();
+  }
+  if (process.env.BENCH_OOO_PG === '1') {
+    const bins = findPgBinaries();
+    if ('missing' in bins) console.log(`PostgreSQL skipped: ${bins.missing}`);
+    else {
+      const cluster = await startPgCluster(bins);
+      try {
+        const store = await openMirrorStore(cluster.url);
+        try {
+          await run('PostgreSQL', store);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        cluster.stop();
+      }
+    }
+  }
 } finally {
-  mirror.close();
   rmSync(dir, { recursive: true, force: true });
 }
