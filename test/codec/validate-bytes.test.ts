@@ -67,6 +67,31 @@ describe('byte-range validators', () => {
     );
   });
 
+  it('checks ASCII a word at a time with a view, with the same answers', () => {
+    // mostly ASCII, a non-ASCII byte (valid or not) anywhere, any sub-range
+    const arbBytes = fc.array(
+      fc.oneof(
+        { weight: 12, arbitrary: fc.integer({ min: 0, max: 0x7f }) },
+        fc.integer({ min: 0x80, max: 0xff }),
+      ),
+      {
+        maxLength: 80,
+      },
+    );
+    fc.assert(
+      fc.property(arbBytes, fc.nat(), fc.nat(), (xs, a, z) => {
+        const b = Uint8Array.from(xs);
+        const view = new DataView(b.buffer, b.byteOffset, b.length);
+        const start = b.length === 0 ? 0 : a % b.length;
+        const end = start + (b.length === 0 ? 0 : z % (b.length - start + 1));
+        const want = decodeUtf8(b, start, end) !== null;
+        expect(isUtf8Bytes(b, start, end, view)).toBe(want);
+        expect(isUtf8Bytes(b, start, end)).toBe(want);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('compare ranges in code-point order', () => {
     fc.assert(
       fc.property(arbText, arbText, (x, y) => {

