@@ -67,11 +67,28 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return d === 0;
 }
 
-/** True when `s` (all of it) is exactly the lower-case hex of `buf[start, start + s.length / 2)`. */
+const encoder = new TextEncoder();
+/** hexEqualsRange's scratch: the string's bytes (a contract ID is 138 characters) */
+const hexScratch = new Uint8Array(256);
+
+/**
+ * True when `s` (all of it) is exactly the lower-case hex of `buf[start, start + s.length / 2)`.
+ * Up to 256 characters the string is first copied out natively (`encodeInto`: ~0.2 µs instead of
+ * ~0.3 µs of `charCodeAt`s for a contract ID on the reference machine); a character that is not
+ * ASCII takes more than one byte, and such a string is no hex.
+ */
 export function hexEqualsRange(s: string, buf: Uint8Array, start: number): boolean {
   const n = s.length >> 1;
   if ((s.length & 1) !== 0 || start + n > buf.length) return false;
   let d = 0;
+  if (s.length <= hexScratch.length) {
+    const r = encoder.encodeInto(s, hexScratch);
+    if (r.read !== s.length || r.written !== s.length) return false;
+    const h = hexScratch;
+    for (let i = 0, j = 0; i < n; i++, j += 2)
+      d |= (HEX_PAIR[buf[start + i] as number] as number) ^ (((h[j] as number) << 8) | (h[j + 1] as number));
+    return d === 0;
+  }
   for (let i = 0, j = 0; i < n; i++, j += 2) {
     d |= (HEX_PAIR[buf[start + i] as number] as number) ^ ((s.charCodeAt(j) << 8) | s.charCodeAt(j + 1));
   }
