@@ -89,6 +89,25 @@ export function newPointOfRow(r: unknown[], observedAtMs: number, contractId: st
 }
 
 /**
+ * Whether an observation older than the pool's latest, of `contractId`, takes the first place of
+ * the pool's last proven contract from a later point (`prior`: that contract's first point so far):
+ * then foldWithEarlierObservation needs the last proven first point between the two.
+ */
+export function takesLastProvenPlace(
+  h: PoolHistoryRow,
+  observedAtMs: number,
+  contractId: string | null,
+  prior: HistoryPoint | undefined,
+): prior is HistoryPoint {
+  return (
+    contractId !== null &&
+    prior !== undefined &&
+    prior.observedAtMs > observedAtMs &&
+    h.fold.lastProven?.contractId === contractId
+  );
+}
+
+/**
  * The pool_history row after an observation older than the pool's latest (`r`: the row of a new
  * observation of snapshot `snapshotId`, see newPointOfRow), from the fold and the first points the
  * mirror keeps: `firstPoint` gives the pool's first point of a contract ID as pool_contracts holds
@@ -117,13 +136,13 @@ export function foldWithEarlierObservation(
       prior.ledgerCreatedAtMicros !== point.ledgerCreatedAtMicros
     )
       return null;
-    const takesLastProven =
-      prior !== undefined && prior.observedAtMs > observedAtMs && fold.lastProven?.contractId === contractId;
     const next = computeFoldWithEarlierPoint(fold, point, {
       prior,
       lastProvenFirstAtMs:
         fold.lastProven === null ? null : (firstPoint(fold.lastProven.contractId)?.observedAtMs ?? null),
-      provenFirstBetween: takesLastProven ? provenFirstBetween(observedAtMs, prior.observedAtMs) : undefined,
+      provenFirstBetween: takesLastProvenPlace(h, observedAtMs, contractId, prior)
+        ? provenFirstBetween(observedAtMs, prior.observedAtMs)
+        : undefined,
     });
     if (next === null) return null;
     fold = next;

@@ -21,6 +21,7 @@ import {
   newPointOfRow,
   type PoolHistoryRow,
   pointOfRow,
+  takesLastProvenPlace,
   toHistoryPoint,
 } from '../history-state.js';
 import { computeLedgerCreatedAtColumn } from '../observation-columns.js';
@@ -183,15 +184,11 @@ export async function updatePgHistoryState(
     for (const r of obs) {
       const poolId = String(r[0]);
       const observedAtMs = Number(r[1]);
+      const contractId = r[2] as string | null;
       const hr = folds.get(poolId);
-      if (r[2] === null || hr === undefined || observedAtMs >= hr.lastObservedAtMs) continue;
-      const prior = firstPointOf(poolId)(String(r[2]));
-      if (
-        prior === undefined ||
-        prior.observedAtMs <= observedAtMs ||
-        hr.fold.lastProven?.contractId !== r[2]
-      )
-        continue;
+      if (hr === undefined || observedAtMs >= hr.lastObservedAtMs) continue;
+      const prior = firstPointOf(poolId)(contractId);
+      if (!takesLastProvenPlace(hr, observedAtMs, contractId, prior)) continue;
       const rows = await queryRows(
         q,
         `SELECT ${POINT_COLUMNS} FROM observations o
@@ -201,7 +198,7 @@ export async function updatePgHistoryState(
          WHERE o.pool_id = $1 AND o.observed_at_ms > $2 AND o.observed_at_ms <= $3 AND c.contract_id <> $4
            AND c.verification_status = 'verified' AND c.fields_source = 'blob'
          ORDER BY o.observed_at_ms DESC, o.snapshot_id DESC LIMIT 1`,
-        [poolId, observedAtMs, prior.observedAtMs, r[2]],
+        [poolId, observedAtMs, prior.observedAtMs, contractId],
       );
       between.set(poolId, rows[0] === undefined ? null : pointOfRow(rows[0]));
     }
