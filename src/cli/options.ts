@@ -301,6 +301,15 @@ export const RETENTION_DURATION: DurationRule = {
   bounds: 'at most 3650d',
 };
 
+/** mirror prune --archive: 30d, 12h; at least 1 hour (well past the audit's market horizon), at most 10 years. */
+export const ARCHIVE_DURATION: DurationRule = {
+  bareUnit: null,
+  minMs: 3_600_000,
+  maxMs: 3650 * 86_400_000,
+  example: '30d or 12h',
+  bounds: 'of 1h to 3650d',
+};
+
 /** snapshot --every: 500ms, 30s, 1.5m, 1h (a bare number is seconds); > 0 and a valid timer. */
 export const INTERVAL_DURATION: DurationRule = {
   bareUnit: 's',

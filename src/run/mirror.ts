@@ -3,7 +3,12 @@
  * and pruning raw responses older than a retention window followed by a VACUUM. Each returns a
  * report; never an exit code, never stdout.
  */
-import { type MirrorStats, openMirrorStore, type PruneResult } from '../io/store/index.js';
+import {
+  type ArchiveResult,
+  type MirrorStats,
+  openMirrorStore,
+  type PruneResult,
+} from '../io/store/index.js';
 import { openMirrorForReading } from './history.js';
 
 /** Size by table, snapshots, pools, contracts and time span of the mirror at `path`. */
@@ -20,6 +25,8 @@ export interface MirrorPruneOptions {
   readonly path: string;
   /** keep the raw responses of snapshots started less than this long ago */
   readonly keepRawMs: number;
+  /** also archive contracts and observations recorded longer ago than this (SQLite; docs/mirror.md "Archive") */
+  readonly archiveMs?: number;
   /** rebuild the file afterwards to return the freed pages (default true) */
   readonly vacuum?: boolean;
   readonly now?: () => number;
@@ -28,6 +35,8 @@ export interface MirrorPruneOptions {
 export interface MirrorPruneReport {
   readonly cutoffMs: number;
   readonly pruned: PruneResult;
+  /** null when not asked for (--archive) */
+  readonly archived: (ArchiveResult & { readonly cutoffMs: number }) | null;
   /** null when not vacuumed */
   readonly vacuum: { readonly beforeBytes: number; readonly afterBytes: number } | null;
   readonly stats: MirrorStats;
@@ -41,8 +50,13 @@ export async function runMirrorPrune(o: MirrorPruneOptions): Promise<MirrorPrune
   try {
     const cutoffMs = (o.now ?? Date.now)() - o.keepRawMs;
     const pruned = await mirror.pruneRawResponses(cutoffMs);
+    const archiveCutoffMs = o.archiveMs === undefined ? null : (o.now ?? Date.now)() - o.archiveMs;
+    const archived =
+      archiveCutoffMs === null
+        ? null
+        : { cutoffMs: archiveCutoffMs, ...(await mirror.archiveMirror(archiveCutoffMs)) };
     const vacuum = o.vacuum === false ? null : await mirror.vacuumMirror();
-    return { cutoffMs, pruned, vacuum, stats: await mirror.computeMirrorStats() };
+    return { cutoffMs, pruned, archived, vacuum, stats: await mirror.computeMirrorStats() };
   } finally {
     await mirror.close();
   }

@@ -5,10 +5,12 @@
  * retention window (everything audit, replay, history and report read is kept), then VACUUM.
  */
 import { UsageError } from '../../errors/usage.js';
+import { isPostgresTarget } from '../../io/store/index.js';
 import { runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import {
+  ARCHIVE_DURATION,
   jsonOption,
   mirrorOption,
   parseDurationOption,
@@ -34,16 +36,22 @@ export const mirrorCommand = defineCommand({
         type: 'string',
         describe: 'prune: keep the raw responses of the snapshots of the last <duration> (7d, 12h, 0)',
       })
+      .option('archive', {
+        type: 'string',
+        describe:
+          'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
+      })
       .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
       .option('json', jsonOption('print one JSON document')),
   run: async (args, ctx) => {
     const path = parseMirrorOption(args.mirror, ctx);
     if (args.action === 'stats') {
-      if (args['keep-raw'] !== undefined)
-        throw new UsageError(
-          'OPTION_INVALID',
-          '"--keep-raw" expected with mirror prune only, got mirror stats',
-        );
+      for (const name of ['keep-raw', 'archive'] as const)
+        if (args[name] !== undefined)
+          throw new UsageError(
+            'OPTION_INVALID',
+            `"--${name}" expected with mirror prune only, got mirror stats`,
+          );
       const s = await runMirrorStats(path);
       ctx.stdout.write(args.json ? `${stringifyJson(s)}\n` : formatMirrorStatsText(s));
       return EXIT_OK;
@@ -54,7 +62,19 @@ export const mirrorCommand = defineCommand({
         '"--keep-raw" expected a duration like 7d for mirror prune, got nothing',
       );
     const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
-    const r = await runMirrorPrune({ path, keepRawMs, vacuum: args.vacuum });
+    const archiveMs =
+      args.archive === undefined ? undefined : parseDurationOption('archive', args.archive, ARCHIVE_DURATION);
+    if (archiveMs !== undefined && isPostgresTarget(path))
+      throw new UsageError(
+        'OPTION_INVALID',
+        '"--archive" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
+      );
+    const r = await runMirrorPrune({
+      path,
+      keepRawMs,
+      vacuum: args.vacuum,
+      ...(archiveMs === undefined ? {} : { archiveMs }),
+    });
     ctx.stdout.write(args.json ? `${stringifyJson(r)}\n` : formatMirrorPruneText(r));
     return EXIT_OK;
   },

@@ -22,6 +22,11 @@ export function formatMirrorPruneText(r: MirrorPruneReport): string {
   const p = r.pruned;
   const lines = [
     `pruned raw responses before ${iso(r.cutoffMs)}: ${p.snapshots} snapshots, ${p.responses} responses, ${p.bodies} bodies (${kib(p.bodyBytes)})`,
+    ...(r.archived === null
+      ? []
+      : [
+          `archived before ${iso(r.archived.cutoffMs)}: ${r.archived.contracts} contracts in ${r.archived.contractChunks} chunks, ${r.archived.observations} observations in ${r.archived.observationChunks} chunks`,
+        ]),
     r.vacuum === null
       ? 'not vacuumed (--no-vacuum)'
       : `vacuumed: ${kib(r.vacuum.beforeBytes)} → ${kib(r.vacuum.afterBytes)}`,

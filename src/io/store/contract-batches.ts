@@ -10,6 +10,7 @@
  * once and never changed) instead of selecting its bytes again with every row.
  */
 
+import { readMirrorSources } from './archive.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlobInto, MAX_BLOB_BYTES } from './blob-codec.js';
 import { mirrorDb } from './mirror-db.js';
 import { guardError, type Mirror } from './open-mirror.js';
@@ -142,11 +143,12 @@ export function* iterateContractBatches(
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
     const cols = CONTRACT_ROW_COLUMNS;
+    const t = readMirrorSources(mirror);
     const dictOf = sqliteRowDictionary(mirror, true);
     const stmt = mirrorDb(mirror).prepare(
       range.poolId === undefined
-        ? `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`
-        : `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+        ? `SELECT ${cols} FROM ${t.contracts} WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`
+        : `SELECT ${cols} FROM ${t.contracts} WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
     );
     stmt.raw(true);
     const it = (
@@ -188,8 +190,9 @@ export function* iterateContractKeyRanges(
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
+    const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT created_at_ms, contract_id FROM contracts INDEXED BY contracts_created
+      `SELECT created_at_ms, contract_id FROM ${t.archived ? t.contracts : 'contracts INDEXED BY contracts_created'}
        WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
     );
     stmt.raw(true);
@@ -215,8 +218,9 @@ export function* iterateContractKeyRanges(
 /** The contracts of one key range as a batch (what a replay worker reads for itself). */
 export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): ContractBatch {
   try {
+    const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT ${CONTRACT_ROW_COLUMNS} FROM contracts
+      `SELECT ${CONTRACT_ROW_COLUMNS} FROM ${t.contracts}
        WHERE (created_at_ms, contract_id) >= (?, ?) AND (created_at_ms, contract_id) <= (?, ?)
        ORDER BY created_at_ms, contract_id`,
     );

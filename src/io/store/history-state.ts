@@ -20,6 +20,7 @@ import {
 } from '../../core/audit/index.js';
 import { LP_SHARE_TOLERANCE } from '../../core/audit/lp-share.js';
 import { parseTimestampMicros } from '../../core/wire/timestamp.js';
+import { findArchivedContractIds, readArchivedThroughMs } from './archive.js';
 import { OBSERVATION_PERIOD_SHIFT, OBSERVATION_PERIOD_SQL } from './migrations/008-appended-raw-bodies.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { computeLedgerCreatedAtColumn } from './observation-columns.js';
@@ -282,6 +283,7 @@ export function updateHistoryState(
     .raw(true)
     .all(snapshotId) as unknown[][];
   const refold = new Set<string>();
+  const archivedThroughMs = readArchivedThroughMs(db);
   if (through === previous) {
     const getRow = db.prepare(`SELECT ${HISTORY_COLUMNS} FROM pool_history WHERE pool_id = ?`).raw(true);
     const getPrior = db.prepare(`SELECT ${POINT_COLUMNS} FROM ${POINT_FROM} WHERE ${POINT_WHERE}`).raw(true);
@@ -307,6 +309,16 @@ export function updateHistoryState(
       const contractId = r[2] as string | null;
       const row = getRow.get(poolId) as unknown[] | undefined;
       const h = row === undefined ? null : foldOfRow(row);
+      if (
+        h !== null &&
+        observedAtMs < h.lastObservedAtMs &&
+        archivedThroughMs !== null &&
+        observedAtMs <= archivedThroughMs
+      ) {
+        // older than what the archive holds: its first points are not in the rows (./archive.ts)
+        refold.add(poolId);
+        continue;
+      }
       if (h !== null && observedAtMs < h.lastObservedAtMs) {
         // out of order: the fold is stepped back from what the mirror knows, or the pool re-folded
         const firstPoint = (id: string | null): HistoryPoint | undefined => {
@@ -425,6 +437,8 @@ export function loadHistoryPast(
     if (state === undefined || state[0] !== state[1]) return null;
     // a horizon before the settle watermark: the unsettled rows may not hold what it needs
     if (!isHorizonUnsettled(state[2], horizonMs)) return null;
+    // a current contract the archive holds: its first points are not in the rows (./archive.ts)
+    if (findArchivedContractIds(db, [...current.values()]).length > 0) return null;
     const rows = db.prepare(`SELECT ${HISTORY_COLUMNS} FROM pool_history`).raw(true).all() as unknown[][];
     countMirrorRead(mirror, rows.length);
     const folds = new Map<string, HistoryFold>();

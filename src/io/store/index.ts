@@ -4,6 +4,7 @@
  * (`openMirrorStore`); the synchronous SQLite functions stay exported for the library and tests.
  * No raw connection leaves this module.
  */
+export { type ArchiveResult, archiveMirror } from './archive.js';
 export * from './audit-runs.js';
 export * from './contract-batches.js';
 export * from './contract-verification.js';

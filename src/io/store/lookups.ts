@@ -5,6 +5,7 @@
  * (replay's history checks).
  */
 
+import { ARCHIVED_CONTRACTS, findArchivedContractIds, readMirrorSources } from './archive.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { computeContractIdColumn, computeLedgerCreatedAtColumn } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
@@ -13,12 +14,7 @@ import type { MirrorVerificationStatus } from './types.js';
 /** The pool id of each of `contractIds` that the mirror already holds. */
 export function loadContractPools(mirror: Mirror, contractIds: readonly string[]): Map<string, string> {
   return guardStore(mirror, 'loadContractPools', () => {
-    const rows = mirrorDb(mirror)
-      .prepare(
-        'SELECT contract_id, pool_id FROM contracts WHERE contract_id IN (SELECT value FROM json_each(?))',
-      )
-      .raw(true)
-      .all(JSON.stringify(contractIds)) as [string, string][];
+    const rows = readContractColumn(mirror, 'pool_id', contractIds) as [string, string][];
     countMirrorRead(mirror, rows.length);
     return new Map(rows);
   });
@@ -30,12 +26,10 @@ export function loadVerificationStatuses(
   contractIds: readonly string[],
 ): Map<string, MirrorVerificationStatus> {
   return guardStore(mirror, 'loadVerificationStatuses', () => {
-    const rows = mirrorDb(mirror)
-      .prepare(
-        'SELECT contract_id, verification_status FROM contracts WHERE contract_id IN (SELECT value FROM json_each(?))',
-      )
-      .raw(true)
-      .all(JSON.stringify(contractIds)) as [string, MirrorVerificationStatus][];
+    const rows = readContractColumn(mirror, 'verification_status', contractIds) as [
+      string,
+      MirrorVerificationStatus,
+    ][];
     return new Map(rows);
   });
 }
@@ -74,6 +68,27 @@ export function observationPointOfRow(r: unknown[]): ObservationPoint {
 }
 
 /**
+ * (contract_id, column) of the contracts among `contractIds`: from the contract rows, and from the
+ * archive only when an ID not among them is archived (its ID prefix is; ./archive.ts).
+ */
+function readContractColumn(
+  mirror: Mirror,
+  column: 'pool_id' | 'verification_status',
+  contractIds: readonly string[],
+): unknown[][] {
+  const db = mirrorDb(mirror);
+  const sql = (contracts: string): string =>
+    `SELECT contract_id, ${column} FROM ${contracts} WHERE contract_id IN (SELECT value FROM json_each(?))`;
+  const rows = db.prepare(sql('contracts')).raw(true).all(JSON.stringify(contractIds)) as unknown[][];
+  const archived = findArchivedContractIds(db, contractIds);
+  if (archived.length === 0) return rows;
+  readMirrorSources(mirror);
+  return rows.concat(
+    db.prepare(sql(ARCHIVED_CONTRACTS)).raw(true).all(JSON.stringify(archived)) as unknown[][],
+  );
+}
+
+/**
  * Streams the observations of a period ordered by pool, then time (then snapshot): one query over
  * the observations table (contract IDs and omitted values from the contract row by its key). Do not write to the same mirror while iterating.
  */
@@ -82,10 +97,11 @@ export function* iterateObservations(
   range: ObservationRange = {},
 ): Generator<ObservationPoint, void, undefined> {
   try {
+    const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT o.pool_id, o.observed_at_ms, ${computeContractIdColumn()}, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+      `SELECT o.pool_id, o.observed_at_ms, ${computeContractIdColumn('o', t.contracts)}, ${computeLedgerCreatedAtColumn('o', t.contracts)}, o.reserve_a, o.reserve_b,
          o.total_lp_supply
-       FROM observations o WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
+       FROM ${t.observations} o WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
     stmt.raw(true);
     const it = stmt.iterate(
@@ -138,8 +154,9 @@ export function* iterateObservationKeyPages(
   pageSize = 4096,
 ): Generator<ObservationKeyRow[], void, undefined> {
   try {
+    const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT ${OBSERVATION_KEY_COLUMNS} FROM observations o
+      `SELECT ${OBSERVATION_KEY_COLUMNS} FROM ${t.observations} o
        WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
     stmt.raw(true);
@@ -174,9 +191,10 @@ const KEYS_PER_LOOKUP = 10_000;
 export function loadContractsByKey(mirror: Mirror, keys: readonly number[]): Map<number, ContractIdentity> {
   return guardStore(mirror, 'loadContractsByKey', () => {
     const out = new Map<number, ContractIdentity>();
+    const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror)
       .prepare(
-        'SELECT ckey, contract_id, ledger_created_at FROM contracts WHERE ckey IN (SELECT value FROM json_each(?))',
+        `SELECT ckey, contract_id, ledger_created_at FROM ${t.contracts} WHERE ckey IN (SELECT value FROM json_each(?))`,
       )
       .raw(true);
     for (let i = 0; i < keys.length; i += KEYS_PER_LOOKUP)

@@ -53,6 +53,13 @@ export const MIRROR_TABLES = [
   'templates',
 ] as const;
 
+/** The SQLite mirror's archive tables (schema 10; ./archive.ts), reported after MIRROR_TABLES. */
+export const ARCHIVE_TABLES = [
+  'archive_contract_chunks',
+  'archive_contract_ids',
+  'archive_observation_chunks',
+] as const;
+
 /** Sizes and counts of a mirror. */
 export function computeMirrorStats(mirror: Mirror): MirrorStats {
   return guardStore(mirror, 'computeMirrorStats', () => {
@@ -71,7 +78,7 @@ export function computeMirrorStats(mirror: Mirror): MirrorStats {
       .all() as [string, number][];
     for (const [name, b] of rows) bytes.set(name, Number(b));
     const count = (sql: string): number => Number(db.prepare(sql).pluck().get() ?? 0);
-    const tables = MIRROR_TABLES.map((name) => ({
+    const tables = [...MIRROR_TABLES, ...ARCHIVE_TABLES].map((name) => ({
       name,
       bytes: bytes.get(name) ?? 0,
       rows: count(`SELECT count(*) FROM ${name}`),
@@ -80,7 +87,10 @@ export function computeMirrorStats(mirror: Mirror): MirrorStats {
       .prepare('SELECT min(started_at_ms), max(started_at_ms), count(*) FROM snapshots')
       .raw(true)
       .get() as [number | null, number | null, number];
-    const observations = tables.find((t) => t.name === 'observations')?.rows ?? 0;
+    // rows and archived rows (the archive's chunks know how many they hold)
+    const observations =
+      (tables.find((t) => t.name === 'observations')?.rows ?? 0) +
+      count('SELECT coalesce(sum(observations), 0) FROM archive_observation_chunks');
     const fileBytes = pageSize * pageCount;
     return {
       path: mirror.path,
@@ -91,7 +101,9 @@ export function computeMirrorStats(mirror: Mirror): MirrorStats {
       snapshots: Number(span[2]),
       snapshotsWithRaw: count('SELECT count(DISTINCT snapshot_id) FROM responses'),
       pools: count('SELECT count(*) FROM pool_history'),
-      contracts: tables.find((t) => t.name === 'contracts')?.rows ?? 0,
+      contracts:
+        (tables.find((t) => t.name === 'contracts')?.rows ?? 0) +
+        count('SELECT coalesce(sum(contracts), 0) FROM archive_contract_chunks'),
       observations,
       firstSnapshotMs: span[0],
       lastSnapshotMs: span[1],

@@ -6,6 +6,7 @@
  * picks the backend from the target. No raw connection leaves src/io/store through this interface.
  */
 import type { ApiSnapshot } from '../../core/wire/index.js';
+import type { ArchiveResult } from './archive.js';
 import type { AuditRunInput, AuditRunRow } from './audit-runs.js';
 import type { ContractBatch, ContractKeyRange } from './contract-batches.js';
 import type { HistoryPast } from './history-state.js';
@@ -83,6 +84,8 @@ export interface MirrorStore {
 
   computeMirrorStats(): Promise<MirrorStats>;
   pruneRawResponses(beforeMs: number): Promise<PruneResult>;
+  /** moves contracts and observations recorded before `beforeMs` into the archive (SQLite only) */
+  archiveMirror(beforeMs: number): Promise<ArchiveResult>;
   vacuumMirror(): Promise<{ readonly beforeBytes: number; readonly afterBytes: number }>;
   /** rows and statements read by the history reads of this handle (tests) */
   readMirrorReadStats(): MirrorReadStats;

@@ -24,28 +24,28 @@ export function computeProofReserveOmission(proof: string | null, observed: stri
 }
 
 /** The contract ID of the observation row aliased `o` (NULL when it had no proof) */
-export function computeContractIdColumn(o = 'o'): string {
-  return `(SELECT ok.contract_id FROM contracts ok WHERE ok.ckey = ${o}.contract_key)`;
+export function computeContractIdColumn(o = 'o', contracts = 'contracts'): string {
+  return `(SELECT ok.contract_id FROM ${contracts} ok WHERE ok.ckey = ${o}.contract_key)`;
 }
 
 /** the value of observation column `col` (`blob_sha256` or `ledger_created_at`) of the row aliased `o` */
-function fromContract(col: 'blob_sha256' | 'ledger_created_at', o: string): string {
-  return `coalesce(${o}.${col}, (SELECT oc.${col} FROM contracts oc WHERE oc.ckey = ${o}.contract_key))`;
+function fromContract(col: 'blob_sha256' | 'ledger_created_at', o: string, contracts: string): string {
+  return `coalesce(${o}.${col}, (SELECT oc.${col} FROM ${contracts} oc WHERE oc.ckey = ${o}.contract_key))`;
 }
 
 /** `state_contract_id` of the observation row aliased `o`, as published */
-export function computeStateContractIdColumn(o = 'o'): string {
-  return `CASE WHEN ${o}.state_is_contract THEN ${computeContractIdColumn(o)} ELSE ${o}.state_contract_id END`;
+export function computeStateContractIdColumn(o = 'o', contracts = 'contracts'): string {
+  return `CASE WHEN ${o}.state_is_contract THEN ${computeContractIdColumn(o, contracts)} ELSE ${o}.state_contract_id END`;
 }
 
 /** `ledger_created_at` of the observation row aliased `o`, as published */
-export function computeLedgerCreatedAtColumn(o = 'o'): string {
-  return fromContract('ledger_created_at', o);
+export function computeLedgerCreatedAtColumn(o = 'o', contracts = 'contracts'): string {
+  return fromContract('ledger_created_at', o, contracts);
 }
 
 /** `blob_sha256` of the observation row aliased `o`, as served */
-export function computeBlobSha256Column(o = 'o'): string {
-  return fromContract('blob_sha256', o);
+export function computeBlobSha256Column(o = 'o', contracts = 'contracts'): string {
+  return fromContract('blob_sha256', o, contracts);
 }
 
 /** What the contract row holds of an observation's proof (immutable columns only). */

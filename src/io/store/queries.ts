@@ -4,6 +4,7 @@
  * mode, blobs as stored; ≥ 30,000 contracts/s, see BENCHMARKS.md).
  */
 import { StoreError } from '../../errors/store.js';
+import { readMirrorSources } from './archive.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { decodeHexColumn } from './hex-columns.js';
 import { OBSERVATION_PERIOD_SQL } from './migrations/008-appended-raw-bodies.js';
@@ -26,11 +27,16 @@ import type {
 } from './types.js';
 
 /** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
-export const OBS_COLUMNS = `o.snapshot_id, o.pool_id, o.observed_at_ms, ${computeContractIdColumn()} AS contract_id,
-  ${computeStateContractIdColumn()} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
-  o.total_lp_supply, ${computeLedgerCreatedAtColumn()} AS ledger_created_at, o.ledger_created_at_ms,
+export function computeObservationColumns(contracts = 'contracts'): string {
+  return `o.snapshot_id, o.pool_id, o.observed_at_ms, ${computeContractIdColumn('o', contracts)} AS contract_id,
+  ${computeStateContractIdColumn('o', contracts)} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
+  o.total_lp_supply, ${computeLedgerCreatedAtColumn('o', contracts)} AS ledger_created_at, o.ledger_created_at_ms,
   ${computeProofReserveColumn('a')} AS proof_reserve_a, ${computeProofReserveColumn('b')} AS proof_reserve_b,
-  ${computeBlobSha256Column()} AS blob_sha256`;
+  ${computeBlobSha256Column('o', contracts)} AS blob_sha256`;
+}
+
+/** The observation columns as published, read through the contract rows (PostgreSQL, SQLite rows only). */
+export const OBS_COLUMNS = computeObservationColumns();
 
 type Row = Record<string, unknown>;
 
@@ -79,7 +85,18 @@ export function loadPoolHistory(
 ): PoolObservation[] {
   return guardStore(mirror, 'loadPoolHistory', () => {
     const limit = options.limit ?? -1;
+    const t = readMirrorSources(mirror);
     const db = mirrorDb(mirror);
+    if (t.archived) {
+      // with an archive: one read by pool (the archived copy is indexed by pool and time)
+      const all = db
+        .prepare(
+          `SELECT ${computeObservationColumns(t.contracts)} FROM ${t.observations} o WHERE o.pool_id = ?
+           ORDER BY o.observed_at_ms, o.snapshot_id`,
+        )
+        .all(poolId) as Row[];
+      return (limit < 0 ? all : all.slice(Math.max(0, all.length - limit))).map(toObservation);
+    }
     const span = db
       .prepare(
         `SELECT (SELECT min(${OBSERVATION_PERIOD_SQL}) FROM observations), (SELECT max(${OBSERVATION_PERIOD_SQL}) FROM observations)`,
@@ -143,17 +160,18 @@ export function loadObservationsForHistoryChecks(
 ): Map<string, HistoryObservation[]> {
   return guardStore(mirror, 'loadObservationsForHistoryChecks', () => {
     const limit = query.limitPerPool ?? 1_000;
+    const t = readMirrorSources(mirror);
     const bounded = limit < Number.MAX_SAFE_INTEGER;
     const where = `o.observed_at_ms >= ?${query.poolIds === undefined ? '' : ' AND o.pool_id IN (SELECT value FROM json_each(?))'}`;
     const source = bounded
       ? `(SELECT *, row_number() OVER (PARTITION BY pool_id ORDER BY observed_at_ms DESC, snapshot_id DESC) AS rn
-          FROM observations o WHERE ${where}) o`
-      : 'observations o';
+          FROM ${t.observations} o WHERE ${where}) o`
+      : `${t.observations} o`;
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
+      `SELECT ${computeObservationColumns(t.contracts)}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
               c.created_at_ms, c.created_at_micros, c.fields_source,
               ${computeTemplateColumn()}
-       FROM ${source} LEFT JOIN contracts c ON c.ckey = o.contract_key
+       FROM ${source} LEFT JOIN ${t.contracts} c ON c.ckey = o.contract_key
        WHERE ${bounded ? 'o.rn <= ?' : where}
        ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
@@ -227,15 +245,16 @@ export function countContracts(
   return guardStore(mirror, 'countContracts', () => {
     const from = options.fromMs ?? Number.MIN_SAFE_INTEGER;
     const to = options.toMs ?? Number.MAX_SAFE_INTEGER;
+    const t = readMirrorSources(mirror);
     const v =
       options.status === undefined
         ? mirrorDb(mirror)
-            .prepare('SELECT count(*) FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ?')
+            .prepare(`SELECT count(*) FROM ${t.contracts} WHERE created_at_ms >= ? AND created_at_ms < ?`)
             .pluck()
             .get(from, to)
         : mirrorDb(mirror)
             .prepare(
-              'SELECT count(*) FROM contracts WHERE verification_status = ? AND created_at_ms >= ? AND created_at_ms < ?',
+              `SELECT count(*) FROM ${t.contracts} WHERE verification_status = ? AND created_at_ms >= ? AND created_at_ms < ?`,
             )
             .pluck()
             .get(options.status, from, to);
@@ -324,6 +343,7 @@ export function* iterateContracts(
   const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
   const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
   try {
+    const sources = readMirrorSources(mirror);
     const templates = readTemplates(mirrorDb(mirror));
     const cols = `contract_id, pool_id, blob, update_id, template_key, NULL, NULL, NULL, reserve_a,
       reserve_b, total_lp_supply, ledger_created_at, created_at_ms, fields_source, verification_status, verification_reason,
@@ -331,10 +351,10 @@ export function* iterateContracts(
     const stmt =
       range.poolId === undefined
         ? mirrorDb(mirror).prepare(
-            `SELECT ${cols} FROM contracts WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+            `SELECT ${cols} FROM ${sources.contracts} WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
           )
         : mirrorDb(mirror).prepare(
-            `SELECT ${cols} FROM contracts WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
+            `SELECT ${cols} FROM ${sources.contracts} WHERE pool_id = ? AND created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
           );
     stmt.raw(true);
     const it = (

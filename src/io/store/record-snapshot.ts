@@ -14,6 +14,7 @@ import {
   parseApiTimestampMs,
 } from '../../core/wire/index.js';
 import { StoreError } from '../../errors/store.js';
+import { readArchivedMaxContractKey, reviveArchivedContracts } from './archive.js';
 import { encodeStoredBlob } from './blob-codec.js';
 import { decodeHexColumn, encodeHexColumn } from './hex-columns.js';
 import { updateHistoryState } from './history-state.js';
@@ -164,6 +165,8 @@ export function recordSnapshot(
       );
     });
 
+    // a contract the archive holds, served again, goes back to the rows first (./archive.ts)
+    reviveArchivedContracts(db, [...proofs.keys()]);
     const getContract = db.prepare(
       'SELECT verification_status, fields_source FROM contracts WHERE contract_id = ?',
     );
@@ -175,7 +178,11 @@ export function recordSnapshot(
     );
     const templateKey = createTemplateKeyLookup(db);
     // the next contract key (schema 5): one past the highest, through the key's unique index
-    let nextKey = Number(db.prepare('SELECT coalesce(max(ckey), 0) + 1 FROM contracts').pluck().get());
+    let nextKey =
+      Math.max(
+        Number(db.prepare('SELECT coalesce(max(ckey), 0) FROM contracts').pluck().get()),
+        readArchivedMaxContractKey(db),
+      ) + 1;
     const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
     const insDict = db.prepare('INSERT INTO blob_dictionaries (pool_id, dict) VALUES (?, ?)');
     /** the stored form of a new contract's blob: deflated with its pool's dictionary (the pool's first blob) */

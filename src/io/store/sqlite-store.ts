@@ -4,6 +4,8 @@
  * each call runs to completion before it returns, so a snapshot is still one immediate
  * transaction. The iterators are async wrappers of the synchronous ones (one read statement).
  */
+
+import { archiveMirror } from './archive.js';
 import { loadAuditRuns, recordAuditRun } from './audit-runs.js';
 import { iterateContractBatches, iterateContractKeyRanges, loadContractBatch } from './contract-batches.js';
 import { loadHistoryPast } from './history-state.js';
@@ -62,6 +64,7 @@ export function wrapSqliteMirror(m: Mirror): MirrorStore {
     loadContractsByKey: async (keys) => loadContractsByKey(m, keys),
     computeMirrorStats: async () => computeMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),
+    archiveMirror: async (before) => archiveMirror(m, before),
     vacuumMirror: async () => vacuumMirror(m),
     readMirrorReadStats: () => readMirrorReadStats(m),
     close: async () => m.close(),

@@ -13,6 +13,7 @@ import { MIGRATION_006_TEMPLATE_KEYS } from './006-template-keys.js';
 import { MIGRATION_007_TIME_CLUSTERED_KEYS } from './007-time-clustered-keys.js';
 import { MIGRATION_008_APPENDED_RAW_BODIES } from './008-appended-raw-bodies.js';
 import { MIGRATION_009_SETTLED_POOL_CONTRACTS } from './009-settled-pool-contracts.js';
+import { MIGRATION_010_ARCHIVE } from './010-archive.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: MIGRATION_001_INITIAL },
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
     rebuildsReferencedTable: true,
   },
   { version: 9, name: 'settled-pool-contracts', statements: MIGRATION_009_SETTLED_POOL_CONTRACTS },
+  { version: 10, name: 'archive', statements: MIGRATION_010_ARCHIVE },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(MIGRATIONS);

@@ -124,6 +124,12 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     loadContractsByKey: (keys) => loadPgContractsByKey(h, keys),
     computeMirrorStats: () => computePgMirrorStats(h, schemaVersion),
     pruneRawResponses: (before) => prunePgRawResponses(h, before),
+    archiveMirror: async () => {
+      throw new StoreError(
+        'STORE_WRITE_FAILED',
+        'archiving expected an SQLite mirror, got PostgreSQL (it keeps every row; docs/mirror.md "Archive")',
+      );
+    },
     vacuumMirror: () => vacuumPgMirror(h),
     readMirrorReadStats: () => ({ ...h.reads }),
     close: async () => {
