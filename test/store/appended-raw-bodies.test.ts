@@ -173,7 +173,7 @@ describe('migration from schema 7', () => {
     ).toBe(2);
     mirror.close();
     mirror = openMirror(join(dir, 'm.db'));
-    expect(mirror.schemaVersion).toBe(9);
+    expect(mirror.schemaVersion).toBe(10);
     const migrated = wrapSqliteMirror(mirror);
     expect(await readAll(migrated)).toEqual(expected);
     expect(rows('SELECT sha256, body FROM bodies ORDER BY sha256')).toEqual(bodies);

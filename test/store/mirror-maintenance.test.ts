@@ -13,6 +13,7 @@ import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
 import { computeMirrorStats, iterateContracts, openMirror } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { loadPoolSeries, openMirrorForReading } from '../../src/run/history.js';
+import { runMirrorPrune } from '../../src/run/mirror.js';
 import { runReplay } from '../../src/run/replay.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
@@ -156,6 +157,47 @@ describe('mirror stats and prune', () => {
     expect(again.code).toBe(0);
   }, 60_000);
 
+  it('prune --archive: real contracts go into chunks (IDs read from their blobs), replay and history give the same', async () => {
+    const replayBefore = await replay();
+    const historyBefore = await history();
+    const m = openMirror(path, { readonly: true });
+    const before = computeMirrorStats(m);
+    m.close();
+    // recorded just now: prune as if two hours had passed
+    const out = await runMirrorPrune({
+      path,
+      keepRawMs: 0,
+      archiveMs: 3_600_000,
+      now: () => Date.now() + 7_200_000,
+    });
+    if (out.archived === null) throw new Error('expected an archive report');
+    expect(out.archived.contracts).toBeGreaterThan(0);
+    expect(out.archived.observations).toBeGreaterThan(0);
+    expect(out.stats).toMatchObject({ contracts: before.contracts, observations: before.observations });
+    // the archived contract IDs are not stored as text: the chunk points into each blob
+    const db = mirrorDb(openMirror(path, { readonly: true }));
+    const body = db.prepare('SELECT body FROM archive_contract_chunks LIMIT 1').pluck().get() as Buffer;
+    const { inflateRawSync } = await import('node:zlib');
+    expect(inflateRawSync(body).toString('latin1')).toContain('"x":[');
+    db.close();
+    expect(await replay()).toEqual(replayBefore);
+    expect(await history()).toEqual(historyBefore);
+    const text = await runCliForTest([
+      'mirror',
+      'prune',
+      '--mirror',
+      path,
+      '--keep-raw',
+      '0',
+      '--archive',
+      '1h',
+    ]);
+    expect(text.stdout).toMatch(/archived before .*: 0 contracts in 0 chunks, 0 observations in 0 chunks/);
+    // an archived mirror keeps recording
+    const again = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', path]);
+    expect(again.code).toBe(0);
+  }, 60_000);
+
   it('usage errors: prune needs --keep-raw as a duration; stats takes none (exit 2)', async () => {
     const none = await runCliForTest(['mirror', 'prune', '--mirror', path]);
     expect(none.code).toBe(2);
@@ -165,6 +207,21 @@ describe('mirror stats and prune', () => {
     expect(bad.stderr).toContain('"--keep-raw" expected a duration like 7d, 12h or 30m, got "soon"');
     const stats = await runCliForTest(['mirror', 'stats', '--mirror', path, '--keep-raw', '1d']);
     expect(stats.code).toBe(2);
+    const short = await runCliForTest([
+      'mirror',
+      'prune',
+      '--mirror',
+      path,
+      '--keep-raw',
+      '0',
+      '--archive',
+      '10m',
+    ]);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('"--archive" expected a duration of 1h to 3650d, got "10m"');
+    const statsArchive = await runCliForTest(['mirror', 'stats', '--mirror', path, '--archive', '1d']);
+    expect(statsArchive.code).toBe(2);
+    expect(statsArchive.stderr).toContain('"--archive" expected with mirror prune only');
     const missing = await runCliForTest(['mirror', 'stats', '--mirror', join(dir, 'none.db')]);
     expect(missing.code).toBe(2);
   });

@@ -66,8 +66,18 @@ export async function readAll(m: MirrorStore): Promise<unknown> {
   };
 }
 
+/** SQLite: takes the mirror back to schema 9 (no archive tables). */
+export const SQLITE_BACK_TO_9 = [
+  'DROP TABLE archive_contract_ids',
+  'DROP TABLE archive_contract_chunks',
+  'DROP TABLE archive_observation_chunks',
+  'DROP TABLE archive_state',
+  'DELETE FROM migrations WHERE version = 10',
+];
+
 /** SQLite: takes the mirror back to schema 8 (`pool_contracts_ledger` over every row, nothing settled). */
 export const SQLITE_BACK_TO_8 = [
+  ...SQLITE_BACK_TO_9,
   'DROP INDEX pool_contracts_unsettled',
   'ALTER TABLE pool_contracts DROP COLUMN settled',
   'CREATE INDEX pool_contracts_ledger ON pool_contracts (pool_id, first_ledger_created_at_ms)',

@@ -66,6 +66,10 @@ describe('schema', () => {
       .pluck()
       .all();
     expect(tables).toEqual([
+      'archive_contract_chunks',
+      'archive_contract_ids',
+      'archive_observation_chunks',
+      'archive_state',
       'audit_runs',
       'blob_dictionaries',
       'bodies',
@@ -90,6 +94,7 @@ describe('schema', () => {
       { version: 7, name: 'time-clustered-keys' },
       { version: 8, name: 'appended-raw-bodies' },
       { version: 9, name: 'settled-pool-contracts' },
+      { version: 10, name: 'archive' },
     ]);
   });
 
@@ -119,9 +124,9 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(9);
+      expect(m2.schemaVersion).toBe(10);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5, 6, 7, 8, 9,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
       ]);
       // migration 6: the template strings in the lookup table, the row holds its key
       expect(

@@ -26,6 +26,8 @@ import { guardStore, type Mirror } from './open-mirror.js';
 
 /** Contracts a chunk holds (with their pool_contracts rows). */
 export const CONTRACTS_PER_CHUNK = 256;
+/** Blob bytes after which a contract chunk is closed early (a chunk inflates to at most MAX_CHUNK_BYTES). */
+export const CHUNK_BLOB_BYTES = 16 << 20;
 /** Observations a chunk holds. */
 export const OBSERVATIONS_PER_CHUNK = 2048;
 
@@ -308,20 +310,11 @@ export function archiveMirror(mirror: Mirror, beforeMs: number): ArchiveResult {
         const delPoolContracts = db.prepare('DELETE FROM pool_contracts WHERE contract_key = ?');
         const delContract = db.prepare('DELETE FROM contracts WHERE ckey = ?');
         let contractChunks = 0;
-        for (let i = 0; i < candidates.length; i += CONTRACTS_PER_CHUNK) {
-          const slice = candidates.slice(i, i + CONTRACTS_PER_CHUNK);
-          const rows = slice.map(([k]) => {
-            const r = getContract.get(k) as Raw;
-            // the blob as served (no dictionary): the chunk deflates the blobs together
-            const dictId = r[at('blob_dict')];
-            if (dictId !== null) {
-              r[at('blob')] = Buffer.from(
-                decodeStoredBlob(String(r[at('contract_id')]), r[at('blob')], dictId, dictOf.get(dictId)),
-              );
-              r[at('blob_dict')] = null;
-            }
-            return r;
-          });
+        let slice: [number, string][] = [];
+        let rows: Raw[] = [];
+        let bytes = 0;
+        const flushContracts = (): void => {
+          if (slice.length === 0) return;
           const pcs = slice.flatMap(([k]) => getPoolContracts.all(k) as Raw[]);
           const tables = {
             contracts: columnsOfRows(contractColumns, rows),
@@ -342,7 +335,26 @@ export function archiveMirror(mirror: Mirror, beforeMs: number): ArchiveResult {
             delContract.run(k);
           }
           contractChunks += 1;
+          slice = [];
+          rows = [];
+          bytes = 0;
+        };
+        for (const c of candidates) {
+          const r = getContract.get(c[0]) as Raw;
+          // the blob as served (no dictionary): the chunk deflates the blobs together
+          const dictId = r[at('blob_dict')];
+          if (dictId !== null) {
+            r[at('blob')] = Buffer.from(
+              decodeStoredBlob(String(r[at('contract_id')]), r[at('blob')], dictId, dictOf.get(dictId)),
+            );
+            r[at('blob_dict')] = null;
+          }
+          slice.push(c);
+          rows.push(r);
+          bytes += (r[at('blob')] as Uint8Array).length;
+          if (slice.length >= CONTRACTS_PER_CHUNK || bytes >= CHUNK_BLOB_BYTES) flushContracts();
         }
+        flushContracts();
         if (observationChunks + contractChunks > 0)
           db.prepare('UPDATE archive_state SET revision = revision + 1 WHERE id = 1').run();
         return { observations, contracts: candidates.length, observationChunks, contractChunks };
