@@ -85,6 +85,17 @@ export class WireReader {
 
   /** Reads a field tag; returns `field << 3 | wireType` as a non-negative number. */
   readTag(end: number): number {
+    const p = this.pos;
+    const b = this.buf[p];
+    // the common one-byte tag stays small enough to be inlined; the rest is readTagSlow
+    if (b !== undefined && b < 0x80 && b >= 8 && p < end) {
+      this.pos = p + 1;
+      return b;
+    }
+    return this.readTagSlow(end);
+  }
+
+  private readTagSlow(end: number): number {
     const b = this.buf[this.pos];
     let tag: number;
     if (b !== undefined && b < 0x80 && this.pos < end) {
@@ -114,6 +125,17 @@ export class WireReader {
    * `BLOB_LENGTH_OUT_OF_RANGE`. Nothing is allocated before this check.
    */
   readLength(end: number, what: string): number {
+    const p = this.pos;
+    const b = this.buf[p];
+    // the common one-byte length that fits stays small enough to be inlined; the rest is readLengthSlow
+    if (b !== undefined && b < 0x80 && p + 1 + b <= end) {
+      this.pos = p + 1;
+      return p + 1 + b;
+    }
+    return this.readLengthSlow(end, what);
+  }
+
+  private readLengthSlow(end: number, what: string): number {
     const start = this.pos;
     const b = this.buf[start];
     let len: number;

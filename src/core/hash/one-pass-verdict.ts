@@ -34,6 +34,7 @@ import type { Sha256Binary } from './sha256.js';
 import { streamValueInto } from './stream-value-hash.js';
 import { lookupTemplateOfBytes } from './template-of-bytes.js';
 import { streamTypedValueInto } from './typed-stream-hash.js';
+import { computeVerdictWasm, readWasmSpan } from './wasm-verdict.js';
 
 /** the environment's answer for a template it resolved */
 type Resolved = Extract<TemplateLookup, { ok: true }>;
@@ -88,6 +89,31 @@ function writeParties(b: HashBuilder, buf: Uint8Array, ranges: Int32Array, n: nu
  * blob does not verify, or is not the canonical shape this walk answers — then ask the full path.
  */
 export function computeVerdictOnePass(
+  buf: Uint8Array,
+  contractId: string,
+  version: 'v10' | 'v11',
+  sha256: Sha256Binary,
+): string | null {
+  // the same walk in WebAssembly first (wasm-verdict.ts: the same answers, faster); the TS walk
+  // for what it does not answer
+  const fast = computeVerdictWasm(buf, contractId, version, sha256);
+  if (fast !== null) {
+    const spans = lastOnePassSpans;
+    spans.nameAt = readWasmSpan(1);
+    spans.nameStop = readWasmSpan(2);
+    spans.idAt = readWasmSpan(3);
+    spans.idStop = readWasmSpan(4);
+    spans.argAt = readWasmSpan(5);
+    spans.argStop = readWasmSpan(6);
+    spans.microsHi = readWasmSpan(7);
+    spans.microsLo = readWasmSpan(8) >>> 0;
+    return fast;
+  }
+  return verdict(buf, contractId, version, sha256, null);
+}
+
+/** computeVerdictOnePass with the TS walk only (the WebAssembly walk's reference, and its benchmark's). */
+export function computeVerdictOnePassTs(
   buf: Uint8Array,
   contractId: string,
   version: 'v10' | 'v11',

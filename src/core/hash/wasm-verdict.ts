@@ -1,0 +1,141 @@
+/**
+ * The V10/V11 one-pass verdict with its walk in WebAssembly (wasm/one-pass.ts, compiled into
+ * generated/one-pass-wasm.ts by `npm run gen:wasm`): the blob is copied into the module's memory,
+ * the module writes the contract-hash preimage, the caller's SHA-256 hashes it, the module writes
+ * the unicum preimage around that hash, and the recomputed unicum is compared with the embedded
+ * contract ID — the same steps, checks and answers as one-pass-verdict.ts, about 1.4–1.8× faster
+ * (docs/bench/verify.md).
+ *
+ * It answers only what the TS walk answers, and with the same preimages (test/hash/wasm-verdict.test.ts);
+ * when it does not answer (null), the caller runs the TS walk. Without a `WebAssembly` global, or
+ * when the module cannot be instantiated (a browser's policy, say), it never answers. Pure: the
+ * module is compiled from bytes in this package, once per thread, on first use.
+ */
+import { parseBase64 } from '../codec/bytes.js';
+import { HASH_VERSION_BYTE, LF_PURPOSE, UNICUM_PURPOSE } from './contract-id-version.js';
+import { ONE_PASS_WASM_BASE64 } from './generated/one-pass-wasm.js';
+import { hexEqualsRange } from './hex.js';
+import type { Sha256Binary } from './sha256.js';
+
+/** What the module exports (wasm/one-pass.ts). */
+interface OnePassExports {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  layout(i: number): number;
+  configure(
+    legacyByte: number,
+    upgradeFriendlyByte: number,
+    contractPurpose: number,
+    unicumPurpose: number,
+  ): void;
+  walkContract(n: number, legacy: number): number;
+  writeUnicum(): number;
+}
+
+/** The slice of the WebAssembly API this file uses (present in Node and every browser). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+interface Engine {
+  readonly x: OnePassExports;
+  readonly mem: Uint8Array;
+  readonly spans: Int32Array;
+  readonly input: number;
+  readonly maxInput: number;
+  readonly contract: number;
+  readonly unicum: number;
+}
+
+const CONTRACT_ID_BYTES = 69;
+
+/** undefined: not tried yet; null: unavailable */
+let engine: Engine | null | undefined;
+
+function instantiate(): Engine | null {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (api === undefined) return null;
+  try {
+    const module = new api.Module(parseBase64(ONE_PASS_WASM_BASE64, 'one-pass module'));
+    const x = new api.Instance(module, {
+      env: {
+        abort: () => {
+          throw new Error('one-pass module aborted');
+        },
+      },
+    }).exports as OnePassExports;
+    x.configure(
+      HASH_VERSION_BYTE.legacy,
+      HASH_VERSION_BYTE.upgradeFriendly,
+      LF_PURPOSE.contractInstance,
+      UNICUM_PURPOSE,
+    );
+    // the module's memory is fixed (initial pages ≥ its layout; it never grows)
+    if (x.memory.buffer.byteLength < x.layout(5)) return null;
+    return {
+      x,
+      mem: new Uint8Array(x.memory.buffer),
+      spans: new Int32Array(x.memory.buffer, x.layout(4), 16),
+      input: x.layout(0),
+      maxInput: x.layout(1),
+      contract: x.layout(2),
+      unicum: x.layout(3),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether this thread can run the WebAssembly walk (instantiates it on first call). */
+export function hasWasmVerdict(): boolean {
+  if (engine === undefined) engine = instantiate();
+  return engine !== null;
+}
+
+/**
+ * Where the last walk that answered found the blob's fields (offsets into the blob, as
+ * one-pass-verdict.ts's OnePassSpans): contract ID, package name [1, 2), template id [3, 4),
+ * create argument [5, 6), created_at µs high/low halves 7, 8. Valid until the next call.
+ */
+export function readWasmSpan(i: number): number {
+  return engine ? (engine.spans[i] as number) : 0;
+}
+
+/**
+ * The contract hash (binary string) of a V10/V11 blob whose recomputed contract ID is
+ * `contractId` (lower-case hex, `ca10`/`ca11` given as `version`); null when it does not verify,
+ * is not the canonical shape, is larger than the module's input area, or WebAssembly is not
+ * available — then ask the TS walk.
+ */
+export function computeVerdictWasm(
+  buf: Uint8Array,
+  contractId: string,
+  version: 'v10' | 'v11',
+  sha256: Sha256Binary,
+): string | null {
+  if (engine === undefined) engine = instantiate();
+  const e = engine;
+  if (e === null || buf.length > e.maxInput) return null;
+  if (
+    contractId.length !== 2 * CONTRACT_ID_BYTES ||
+    !contractId.startsWith('00') ||
+    !contractId.startsWith('1220', 70)
+  )
+    return null;
+  const mem = e.mem;
+  mem.set(buf, e.input);
+  const n = e.x.walkContract(buf.length, version === 'v10' ? 1 : 0);
+  if (n < 0) return null;
+  const idAt = e.input + (e.spans[0] as number);
+  // the embedded ID spells the published one (so it is a valid V1 ID of that version)
+  if (!hexEqualsRange(contractId, mem, idAt)) return null;
+  const contractHash = sha256(mem.subarray(e.contract, e.contract + n));
+  if (contractHash.length !== 32) return null;
+  const at = e.x.writeUnicum();
+  for (let i = 0; i < 32; i++) mem[at + i] = contractHash.charCodeAt(i);
+  const unicum = sha256(mem.subarray(e.unicum, at + 32));
+  if (unicum.length !== 32) return null;
+  let d = 0;
+  for (let i = 0; i < 32; i++) d |= unicum.charCodeAt(i) ^ (mem[idAt + 37 + i] as number);
+  return d === 0 ? contractHash : null;
+}

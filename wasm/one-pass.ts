@@ -1,0 +1,904 @@
+/**
+ * The V10/V11 one-pass verdict's walk in WebAssembly (AssemblyScript; compiled by
+ * `npm run gen:wasm` into src/core/hash/generated/one-pass-wasm.ts). It is the twin of
+ * src/core/hash/one-pass-verdict.ts + stream-value-hash.ts for the canonical shape only: it walks
+ * the `Versioned` envelope and the current-layout `FatContractInstance` in the input area and
+ * writes the contract-hash preimage (spec/contract-id.md §6.1, §6.2); given the contract hash it
+ * writes the unicum preimage (§5). The caller (src/core/hash/wasm-verdict.ts) hashes both.
+ *
+ * It may give up more often than the TS walk (then the TS walk runs), but whatever it accepts it
+ * must accept with the very same preimage: every check of the TS walk is made here too
+ * (test/hash/wasm-verdict.test.ts compares the two on every real vector, fuzz case and truncation).
+ *
+ * Memory: [INPUT, INPUT + MAX_INPUT) the blob; the contract preimage at CONTRACT (room for 8 bytes
+ * per input byte — no value writes more than 3 per byte it spans); the unicum preimage at UNICUM;
+ * the spans the caller reads at SPANS (i32s).
+ */
+
+// The layout (the caller reads it through layout()).
+const INPUT: u32 = 65536;
+const MAX_INPUT: u32 = 65536;
+const CONTRACT: u32 = INPUT + MAX_INPUT;
+const UNICUM: u32 = CONTRACT + 8 * MAX_INPUT + 4096;
+const SPANS: u32 = UNICUM + 40960;
+const SIGS: u32 = SPANS + 64;
+const OTHERS: u32 = SIGS + 512;
+const CLASS: u32 = OTHERS + 512;
+const END_OF_LAYOUT: u32 = CLASS + 256;
+
+const MAX_DEPTH: u32 = 100;
+const MAX_PARTIES: u32 = 64;
+
+// byte classes (as src/core/codec/validate-bytes.ts)
+const PARTY: u32 = 1;
+const NAME_START: u32 = 2;
+const NAME_PART: u32 = 4;
+const PACKAGE_NAME: u32 = 8;
+
+// the hash constants, set once by configure() from src/core/hash/contract-id-version.ts
+let versionLegacy: u32 = 0;
+let versionUpgradeFriendly: u32 = 0;
+let purposeContract: u32 = 0;
+let purposeUnicum: u32 = 0;
+
+// walk state
+let P: u32 = 0;
+let O: u32 = 0;
+let LEGACY: bool = true;
+let FAILED: bool = false;
+let nSigs: u32 = 0;
+let nOthers: u32 = 0;
+let saltAt: u32 = 0;
+let secsHi: i32 = 0;
+let secsLo: i32 = 0;
+let nanos: i32 = 0;
+
+/** The layout for the caller: [input, max input, contract preimage, unicum preimage, spans, memory end]. */
+export function layout(i: u32): u32 {
+  if (i == 0) return INPUT;
+  if (i == 1) return MAX_INPUT;
+  if (i == 2) return CONTRACT;
+  if (i == 3) return UNICUM;
+  if (i == 4) return SPANS;
+  return END_OF_LAYOUT;
+}
+
+export function configure(legacyByte: u32, upgradeFriendlyByte: u32, contractPurpose: u32, unicumPurpose: u32): void {
+  versionLegacy = legacyByte;
+  versionUpgradeFriendly = upgradeFriendlyByte;
+  purposeContract = contractPurpose;
+  purposeUnicum = unicumPurpose;
+  for (let c: u32 = 0; c < 256; c++) {
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    const digit = c >= 48 && c <= 57;
+    let k: u32 = 0;
+    if (c < 128) {
+      if (letter || digit || c == 58 || c == 95 || c == 45 || c == 32) k |= PARTY;
+      if (letter || c == 95 || c == 36) k |= NAME_START | NAME_PART;
+      if (digit) k |= NAME_PART;
+      if (letter || digit || c == 46 || c == 95 || c == 45) k |= PACKAGE_NAME;
+    }
+    store<u8>(CLASS + c, <u8>k);
+  }
+}
+
+@inline function at(p: u32): u32 {
+  return <u32>load<u8>(p);
+}
+
+@inline function fail(): void {
+  FAILED = true;
+}
+
+/** A length prefix at P whose content ends by `end`: sets P to the content, returns its end. */
+function len(end: u32): u32 {
+  const p = P;
+  if (p >= end) {
+    fail();
+    return end;
+  }
+  const x = at(p);
+  if (x < 0x80) {
+    if (x > end - p - 1) {
+      fail();
+      return end;
+    }
+    P = p + 1;
+    return p + 1 + x;
+  }
+  // up to 4 bytes (< 2^28; the input is far smaller)
+  let q = p;
+  let v: u32 = 0;
+  let shift: u32 = 0;
+  for (let i = 0; i < 4; i++) {
+    if (q >= end) break;
+    const y = at(q++);
+    v |= (y & 0x7f) << shift;
+    if (y < 0x80) {
+      if (v > end - q) break;
+      P = q;
+      return q + v;
+    }
+    shift += 7;
+  }
+  fail();
+  return end;
+}
+
+/** An unsigned varint of at most 64 bits at P (as the TS wire reader reads it). */
+function varint64(end: u32): u64 {
+  let q = P;
+  let v: u64 = 0;
+  let shift: u64 = 0;
+  for (let i = 0; i < 10; i++) {
+    if (q >= end) break;
+    const y = at(q++);
+    if (i == 9 && y > 1) break;
+    v |= (<u64>(y & 0x7f)) << shift;
+    if (y < 0x80) {
+      P = q;
+      return v;
+    }
+    shift += 7;
+  }
+  fail();
+  return 0;
+}
+
+@inline function outByte(b: u32): void {
+  store<u8>(O, <u8>b);
+  O += 1;
+}
+
+@inline function outI32(v: u32): void {
+  store<u32>(O, bswap<u32>(v));
+  O += 4;
+}
+
+@inline function outI64(v: u64): void {
+  store<u64>(O, bswap<u64>(v));
+  O += 8;
+}
+
+/** str of the bytes [from, to): i32(length) ‖ bytes */
+function outStr(from: u32, to: u32): void {
+  const n = to - from;
+  outI32(n);
+  memory.copy(O, from, n);
+  O += n;
+}
+
+function allIn(from: u32, to: u32, k: u32): bool {
+  let all = k;
+  for (let i = from; i < to; i++) all &= <u32>load<u8>(CLASS + at(i));
+  return all == k;
+}
+
+function isParty(from: u32, to: u32): bool {
+  const n = to - from;
+  return n > 0 && n <= 255 && allIn(from, to, PARTY);
+}
+
+function isDamlName(from: u32, to: u32): bool {
+  const n = to - from;
+  if (n == 0 || n > 1000) return false;
+  return (<u32>load<u8>(CLASS + at(from)) & NAME_START) != 0 && allIn(from + 1, to, NAME_PART);
+}
+
+function isPackageName(from: u32, to: u32): bool {
+  const n = to - from;
+  return n > 0 && n <= 255 && allIn(from, to, PACKAGE_NAME);
+}
+
+function isPackageId(from: u32, to: u32): bool {
+  if (to - from != 64) return false;
+  for (let i = from; i < to; i++) {
+    const c = at(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** Well-formed UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
+function isUtf8(from: u32, to: u32): bool {
+  let i = from;
+  while (i < to) {
+    const c = at(i);
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c >= 0xc2 && c <= 0xdf) {
+      if (i + 1 >= to || (at(i + 1) & 0xc0) != 0x80) return false;
+      i += 2;
+      continue;
+    }
+    if (c >= 0xe0 && c <= 0xef) {
+      if (i + 2 >= to) return false;
+      const c1 = at(i + 1);
+      const lo: u32 = c == 0xe0 ? 0xa0 : 0x80;
+      const hi: u32 = c == 0xed ? 0x9f : 0xbf;
+      if (c1 < lo || c1 > hi || (at(i + 2) & 0xc0) != 0x80) return false;
+      i += 3;
+      continue;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+      if (i + 3 >= to) return false;
+      const c1 = at(i + 1);
+      const lo: u32 = c == 0xf0 ? 0x90 : 0x80;
+      const hi: u32 = c == 0xf4 ? 0x8f : 0xbf;
+      if (c1 < lo || c1 > hi || (at(i + 2) & 0xc0) != 0x80 || (at(i + 3) & 0xc0) != 0x80) return false;
+      i += 4;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/** Byte order of two ranges (= code-point order for UTF-8): < 0, 0, > 0. */
+function compareRanges(a: u32, aEnd: u32, b: u32, bEnd: u32): i32 {
+  const an = aEnd - a;
+  const bn = bEnd - b;
+  const n = an < bn ? an : bn;
+  for (let i: u32 = 0; i < n; i++) {
+    const d = <i32>at(a + i) - <i32>at(b + i);
+    if (d != 0) return d;
+  }
+  return <i32>an - <i32>bn;
+}
+
+/**
+ * A serialized Numeric -?([1-9]\d*|0)\.\d* with scale ≤ 37 and at most 38 significant digits
+ * (checkNumeric); written as lp(Java BigInteger.toByteArray of the unscaled value). Returns 1 when
+ * the value is zero, 0 when not, -1 when malformed.
+ */
+function numeric(from: u32, to: u32): i32 {
+  let i = from;
+  const neg = i < to && at(i) == 45;
+  if (neg) i++;
+  const intStart = i;
+  while (i < to) {
+    const c = at(i);
+    if (c < 48 || c > 57) break;
+    i++;
+  }
+  const intDigits = i - intStart;
+  if (intDigits == 0 || i >= to || at(i) != 46 || (intDigits > 1 && at(intStart) == 48)) return -1;
+  const dot = i;
+  i++;
+  for (; i < to; i++) {
+    const c = at(i);
+    if (c < 48 || c > 57) return -1;
+  }
+  const scale = to - dot - 1;
+  if (scale > 37) return -1;
+  const integral = intDigits == 1 && at(intStart) == 48 ? 0 : intDigits;
+  if (integral + scale > 38) return -1;
+  // the unscaled magnitude (< 10^38 < 2^127) in two 64-bit halves, ten digits at a time
+  mHi = 0;
+  mLo = 0;
+  let chunk: u64 = 0;
+  let mul: u64 = 1;
+  for (let k = intStart; k < to; k++) {
+    const c = at(k);
+    if (c == 46) continue;
+    chunk = chunk * 10 + <u64>(c - 48);
+    mul *= 10;
+    if (mul == 10000000000) {
+      mulAdd(mul, chunk);
+      chunk = 0;
+      mul = 1;
+    }
+  }
+  if (mul != 1) mulAdd(mul, chunk);
+  let hi = mHi;
+  let lo = mLo;
+  const zero = (hi | lo) == 0;
+  // two's complement of -v is the complement of v - 1
+  const flip: u64 = neg && !zero ? 0xffffffffffffffff : 0;
+  if (flip != 0) {
+    if (lo == 0) hi -= 1;
+    lo -= 1;
+  }
+  const bits: u32 = hi != 0 ? 128 - <u32>clz<u64>(hi) : 64 - <u32>clz<u64>(lo);
+  const n: u32 = (bits >> 3) + 1;
+  outI32(n);
+  const last = O + n - 1;
+  for (let k: u32 = 0; k < n; k++) {
+    const limb: u64 = k < 8 ? lo : hi;
+    const byte = k < 16 ? <u32>((limb >> (<u64>(8 * (k & 7)))) & 0xff) : 0;
+    store<u8>(last - k, <u8>(byte ^ <u32>(flip & 0xff)));
+  }
+  O += n;
+  return zero ? 1 : 0;
+}
+
+// numeric()'s accumulator: (mHi, mLo) = (mHi, mLo) · mul + add
+let mHi: u64 = 0;
+let mLo: u64 = 0;
+function mulAdd(mul: u64, add: u64): void {
+  // 32-bit pieces keep every product below 2^64 (mul ≤ 10^10 < 2^34, pieces < 2^32: < 2^66 — so
+  // split mul too)
+  const m0 = mul & 0xffffffff;
+  const m1 = mul >> 32;
+  const l0 = mLo & 0xffffffff;
+  const l1 = mLo >> 32;
+  // lo · mul = l0·m0 + (l0·m1 + l1·m0)·2^32 + l1·m1·2^64
+  const p00 = l0 * m0;
+  const p01 = l0 * m1;
+  const p10 = l1 * m0;
+  const p11 = l1 * m1;
+  const mid = (p00 >> 32) + (p01 & 0xffffffff) + (p10 & 0xffffffff);
+  let newLo = (p00 & 0xffffffff) | (mid << 32);
+  let carry = (mid >> 32) + (p01 >> 32) + (p10 >> 32) + p11;
+  const sum = newLo + add;
+  if (sum < newLo) carry += 1;
+  newLo = sum;
+  mHi = mHi * mul + carry;
+  mLo = newLo;
+}
+
+/** A nested Value under tag (field << 3 | LEN) `tag`, at depth + 1. */
+function nested(end: u32, tag: u32, depth: u32, field: i32): void {
+  if (P >= end || at(P) != tag) {
+    fail();
+    return;
+  }
+  P++;
+  const stop = len(end);
+  if (FAILED) return;
+  value(stop, depth + 1, field);
+}
+
+// the current layout's Value members (src/core/codec/schema.ts CURRENT_VALUE): field → wire type
+// (1 unit … 16 text_map); 0 = not handled here
+@inline function wireOf(f: u32): u32 {
+  if (f == 5) return 1; // timestamp: sfixed64
+  if (f == 2 || f == 3 || f == 4) return 0; // bool, int64 (sint64), date (int32)
+  return 2;
+}
+
+const MIN_DATE: i64 = -719162;
+const MAX_DATE: i64 = 2932896;
+const MIN_TIMESTAMP: i64 = -62135596800000000;
+const MAX_TIMESTAMP: i64 = 253402300799999999;
+
+/**
+ * One Value in [P, end). `field` ≥ 0: the V11 record-field form fld_U(field, v) (defaults
+ * skipped); -1: enc_L (V10) or enc_U (V11).
+ */
+function value(end: u32, depth: u32, field: i32): void {
+  if (depth > MAX_DEPTH || P >= end) {
+    fail();
+    return;
+  }
+  let tag = at(P);
+  if (tag == 0x82 && P + 1 < end && at(P + 1) == 0x01) {
+    // text_map (16 << 3 | LEN) is the one two-byte tag
+    tag = 0x82;
+    P++;
+  } else if (tag >= 0x80) {
+    fail();
+    return;
+  }
+  const f = tag >> 3;
+  if (f == 0 || f > 16 || (tag & 7) != wireOf(f)) {
+    fail();
+    return;
+  }
+  P++;
+  // V11: the create argument must be a record
+  if (depth == 1 && !LEGACY && f != 13) {
+    fail();
+    return;
+  }
+  const F = field >= 0;
+  switch (f) {
+    case 1: {
+      // unit: an empty message
+      const s = len(end);
+      if (FAILED || s != P) {
+        fail();
+        return;
+      }
+      if (!F) outByte(0);
+      break;
+    }
+    case 2: {
+      const v = varint64(end);
+      if (FAILED || v > 1) {
+        fail();
+        return;
+      }
+      if (!F) outByte(<u32>v);
+      else if (v == 1) {
+        outI32(field);
+        outByte(1);
+      }
+      break;
+    }
+    case 3: {
+      const u = varint64(end);
+      if (FAILED) return;
+      const n: u64 = (u >> 1) ^ (0 - (u & 1));
+      if (F) {
+        if (n == 0) break;
+        outI32(field);
+      }
+      outI64(n);
+      break;
+    }
+    case 4: {
+      const v = <i64>varint64(end);
+      if (FAILED || v < MIN_DATE || v > MAX_DATE) {
+        fail();
+        return;
+      }
+      if (F) {
+        if (v == 0) break;
+        outI32(field);
+      }
+      outI32(<u32>v);
+      break;
+    }
+    case 5: {
+      if (end - P < 8) {
+        fail();
+        return;
+      }
+      const v = load<i64>(P);
+      P += 8;
+      if (v < MIN_TIMESTAMP || v > MAX_TIMESTAMP) {
+        fail();
+        return;
+      }
+      if (F) {
+        if (v == 0) break;
+        outI32(field);
+      }
+      outI64(<u64>v);
+      break;
+    }
+    case 6: {
+      const s = len(end);
+      if (FAILED) return;
+      const from = P;
+      P = s;
+      const mark = O;
+      if (F) outI32(field);
+      const zero = numeric(from, s);
+      if (zero < 0) {
+        fail();
+        return;
+      }
+      // V11 field form: a zero numeric is a default, skipped
+      if (zero == 1 && F) O = mark;
+      break;
+    }
+    case 7: {
+      const s = len(end);
+      if (FAILED) return;
+      if (!isParty(P, s)) {
+        fail();
+        return;
+      }
+      if (F) outI32(field);
+      outStr(P, s);
+      P = s;
+      break;
+    }
+    case 8: {
+      const s = len(end);
+      if (FAILED) return;
+      if (!isUtf8(P, s)) {
+        fail();
+        return;
+      }
+      if (!F) outStr(P, s);
+      else if (s > P) {
+        outI32(field);
+        outStr(P, s);
+      }
+      P = s;
+      break;
+    }
+    case 9: {
+      const s = len(end);
+      if (FAILED) return;
+      // checkContractIdBytes: V1 (00, 33..127 bytes) or V2 (01, 13..46 bytes)
+      const n = s - P;
+      const first = n > 0 ? at(P) : 0xff;
+      if (!((first == 0 && n >= 33 && n <= 127) || (first == 1 && n >= 13 && n <= 46))) {
+        fail();
+        return;
+      }
+      if (F) outI32(field);
+      outStr(P, s);
+      P = s;
+      break;
+    }
+    case 10: {
+      const s = len(end);
+      if (FAILED) return;
+      if (s == P) {
+        if (!F) {
+          if (LEGACY) outI32(0);
+          else outByte(0);
+        }
+        break;
+      }
+      if (F) outI32(field);
+      else if (LEGACY) outI32(1);
+      else outByte(1);
+      nested(s, 0x0a, depth, -1);
+      if (FAILED) return;
+      if (P != s) {
+        fail();
+        return;
+      }
+      break;
+    }
+    case 11: {
+      const s = len(end);
+      if (FAILED) return;
+      if (F) {
+        if (s == P) break;
+        outI32(field);
+      }
+      const countAt = O;
+      O += 4;
+      let n: u32 = 0;
+      while (P < s) {
+        nested(s, 0x0a, depth, -1);
+        if (FAILED) return;
+        n++;
+      }
+      store<u32>(countAt, bswap<u32>(n));
+      break;
+    }
+    case 13: {
+      const s = len(end);
+      if (FAILED) return;
+      if (F) outI32(field);
+      const countAt = O;
+      if (LEGACY) O += 4;
+      let n: i32 = 0;
+      while (P < s) {
+        // Record.Field { value } with nothing else
+        if (at(P) != 0x0a) {
+          fail();
+          return;
+        }
+        P++;
+        const fs = len(s);
+        if (FAILED) return;
+        nested(fs, 0x0a, depth, LEGACY ? -1 : n);
+        if (FAILED) return;
+        if (P != fs) {
+          fail();
+          return;
+        }
+        n++;
+      }
+      if (LEGACY) store<u32>(countAt, bswap<u32>(<u32>n));
+      else outByte(0xff);
+      break;
+    }
+    case 12:
+    case 16: {
+      // GenMap: entries in blob order; TextMap: keys strictly ascending (else the decoder decides)
+      const text = f == 16;
+      const s = len(end);
+      if (FAILED) return;
+      if (F && s == P) break;
+      // V11 quirk (§6.3): a non-empty map field is written without its field index
+      const countAt = O;
+      O += 4;
+      let n: u32 = 0;
+      let prevAt: u32 = 0;
+      let prevStop: u32 = 0;
+      while (P < s) {
+        if (at(P) != 0x0a) {
+          fail();
+          return;
+        }
+        P++;
+        const es = len(s);
+        if (FAILED) return;
+        if (text) {
+          if (P >= es || at(P) != 0x0a) {
+            fail();
+            return;
+          }
+          P++;
+          const ks = len(es);
+          if (FAILED) return;
+          const k = P;
+          if (!isUtf8(k, ks) || (n > 0 && compareRanges(prevAt, prevStop, k, ks) >= 0)) {
+            fail();
+            return;
+          }
+          prevAt = k;
+          prevStop = ks;
+          outStr(k, ks);
+          P = ks;
+          nested(es, 0x12, depth, -1);
+        } else {
+          nested(es, 0x0a, depth, -1);
+          if (FAILED) return;
+          nested(es, 0x12, depth, -1);
+        }
+        if (FAILED) return;
+        if (P != es) {
+          fail();
+          return;
+        }
+        n++;
+      }
+      store<u32>(countAt, bswap<u32>(n));
+      break;
+    }
+    case 14: {
+      // Variant: constructor first, then the value, nothing else
+      const s = len(end);
+      if (FAILED) return;
+      if (P >= s || at(P) != 0x0a) {
+        fail();
+        return;
+      }
+      P++;
+      const cs = len(s);
+      if (FAILED) return;
+      if (!isDamlName(P, cs)) {
+        fail();
+        return;
+      }
+      if (F) outI32(field);
+      outStr(P, cs);
+      P = cs;
+      nested(s, 0x12, depth, -1);
+      if (FAILED) return;
+      if (P != s) {
+        fail();
+        return;
+      }
+      break;
+    }
+    case 15: {
+      // Enum: the constructor only
+      const s = len(end);
+      if (FAILED) return;
+      if (P >= s || at(P) != 0x0a) {
+        fail();
+        return;
+      }
+      P++;
+      const cs = len(s);
+      if (FAILED) return;
+      if (cs != s || !isDamlName(P, cs)) {
+        fail();
+        return;
+      }
+      if (F) outI32(field);
+      outStr(P, cs);
+      P = cs;
+      break;
+    }
+    default:
+      fail();
+      return;
+  }
+  if (P != end) fail();
+}
+
+/** Identifier { package_id; module_name+; name+ } in that order → identifier(...) */
+function identifier(stop: u32): bool {
+  if (P >= stop || at(P) != 0x0a) return false;
+  P++;
+  const ps = len(stop);
+  if (FAILED || !isPackageId(P, ps)) return false;
+  outStr(P, ps);
+  P = ps;
+  for (let field: u32 = 2; field <= 3; field++) {
+    const countAt = O;
+    O += 4;
+    let n: u32 = 0;
+    while (P < stop && at(P) == ((field << 3) | 2)) {
+      P++;
+      const s = len(stop);
+      if (FAILED || !isDamlName(P, s)) return false;
+      outStr(P, s);
+      P = s;
+      n++;
+    }
+    if (n == 0) return false;
+    store<u32>(countAt, bswap<u32>(n));
+  }
+  return P == stop;
+}
+
+/** The version string [from, to) is "2.1", "2" or "dev". */
+function isCurrentVersion(from: u32, to: u32): bool {
+  const n = to - from;
+  if (n == 1) return at(from) == 0x32;
+  if (n != 3) return false;
+  const a = at(from);
+  const b = at(from + 1);
+  const c = at(from + 2);
+  return (a == 0x32 && b == 0x2e && c == 0x31) || (a == 0x64 && b == 0x65 && c == 0x76);
+}
+
+@inline function setSpan(i: u32, v: i32): void {
+  store<i32>(SPANS + 4 * i, v);
+}
+
+/**
+ * Walks the `n`-byte blob at INPUT (V10 when `legacy`, else V11) and writes the contract-hash
+ * preimage at CONTRACT; returns its length, or -1 when the blob is not the canonical shape this
+ * walk answers (then ask the TS walk). Spans (offsets into the blob): 0 contract ID, 1/2 package
+ * name, 3/4 template id, 5/6 create argument, 7/8 created_at µs as high/low halves.
+ */
+export function walkContract(n: u32, legacy: bool): i32 {
+  if (n > MAX_INPUT) return -1;
+  P = INPUT;
+  O = CONTRACT;
+  LEGACY = legacy;
+  FAILED = false;
+  nSigs = 0;
+  nOthers = 0;
+  const end = INPUT + n;
+  // Versioned { version = 1; payload = 2 }, nothing else
+  if (P >= end || at(P) != 0x0a) return -1;
+  P++;
+  const vs = len(end);
+  if (FAILED || !isCurrentVersion(P, vs)) return -1;
+  P = vs;
+  if (P >= end || at(P) != 0x12) return -1;
+  P++;
+  const payloadEnd = len(end);
+  if (FAILED || payloadEnd != end) return -1;
+
+  outByte(legacy ? versionLegacy : versionUpgradeFriendly);
+  outByte(purposeContract);
+  let last: u32 = 0;
+  let idAt: i32 = -1;
+  let nameAt: u32 = 0;
+  let nameStop: u32 = 0;
+  let nameDone = false;
+  let templateDone = false;
+  let argDone = false;
+  let haveSalt = false;
+  let microsLo: u32 = 0;
+  let microsHi: i32 = 0;
+  while (P < end) {
+    const tag = at(P);
+    if (tag >= 0x80) return -1;
+    P++;
+    const f = tag >> 3;
+    if (f < last || (f == last && tag != 0x2a && tag != 0x32)) return -1;
+    last = f;
+    if (tag == 0x39) {
+      // created_at: sfixed64
+      if (end - P < 8) return -1;
+      microsLo = load<u32>(P);
+      microsHi = load<i32>(P + 4);
+      P += 8;
+      continue;
+    }
+    const stop = len(end);
+    if (FAILED) return -1;
+    const from = P;
+    switch (tag) {
+      case 0x0a: {
+        // the embedded contract ID (the caller checks that it spells the published one)
+        if (stop - from != 69) return -1;
+        idAt = <i32>(from - INPUT);
+        break;
+      }
+      case 0x12: {
+        if (!isPackageName(from, stop)) return -1;
+        outStr(from, stop);
+        nameDone = true;
+        nameAt = from;
+        nameStop = stop;
+        break;
+      }
+      case 0x1a: {
+        // the package name comes first in the preimage (and in the field order)
+        if (!nameDone || !identifier(stop)) return -1;
+        templateDone = true;
+        setSpan(3, <i32>(from - INPUT));
+        setSpan(4, <i32>(stop - INPUT));
+        break;
+      }
+      case 0x22: {
+        if (!templateDone) return -1;
+        value(stop, 1, -1);
+        if (FAILED) return -1;
+        argDone = true;
+        setSpan(5, <i32>(from - INPUT));
+        setSpan(6, <i32>(stop - INPUT));
+        break;
+      }
+      case 0x2a:
+      case 0x32: {
+        if (!isParty(from, stop)) return -1;
+        const own = tag == 0x2a;
+        const list = own ? SIGS : OTHERS;
+        const k = own ? nSigs : nOthers;
+        if (k == MAX_PARTIES) return -1;
+        // strictly ascending
+        if (k > 0 && compareRanges(load<u32>(list + 8 * (k - 1)), load<u32>(list + 8 * (k - 1) + 4), from, stop) >= 0)
+          return -1;
+        // a stakeholder must not be a signatory
+        if (!own)
+          for (let i: u32 = 0; i < nSigs; i++)
+            if (compareRanges(load<u32>(SIGS + 8 * i), load<u32>(SIGS + 8 * i + 4), from, stop) == 0) return -1;
+        store<u32>(list + 8 * k, from);
+        store<u32>(list + 8 * k + 4, stop);
+        if (own) nSigs++;
+        else nOthers++;
+        break;
+      }
+      case 0x42: {
+        // 0a 26 0a 24 08 01 12 20 <salt 32> 10 1e: UntypedVersionedMessage v30 { Salt { HMAC-SHA256, salt } }
+        if (stop - from != 42) return -1;
+        if (load<u64>(from) != 0x20120108240a260a) return -1;
+        if (at(from + 40) != 0x10 || at(from + 41) != 0x1e) return -1;
+        saltAt = from + 8;
+        haveSalt = true;
+        break;
+      }
+      default:
+        return -1;
+    }
+    P = stop;
+  }
+  if (idAt < 0 || !argDone || nSigs == 0 || !haveSalt) return -1;
+  // created_at µs → (epochSecond, nano) with floor semantics; |µs| < 2^53 as the TS walk requires
+  if (microsHi < -0x200000 || microsHi >= 0x200000) return -1;
+  const micros: i64 = (<i64>microsHi << 32) | <i64>microsLo;
+  let secs: i64 = micros / 1000000;
+  if (secs * 1000000 > micros) secs -= 1;
+  secsHi = <i32>(secs >> 32);
+  secsLo = <i32>secs;
+  nanos = <i32>((micros - secs * 1000000) * 1000);
+  setSpan(0, idAt);
+  setSpan(1, <i32>(nameAt - INPUT));
+  setSpan(2, <i32>(nameStop - INPUT));
+  setSpan(7, microsHi);
+  setSpan(8, <i32>microsLo);
+  return <i32>(O - CONTRACT);
+}
+
+/** seq(parties) as lp(i32(n) ‖ str(p)…) */
+function parties(list: u32, n: u32): void {
+  const lenAt = O;
+  O += 4;
+  const start = O;
+  outI32(n);
+  for (let i: u32 = 0; i < n; i++) outStr(load<u32>(list + 8 * i), load<u32>(list + 8 * i + 4));
+  store<u32>(lenAt, bswap<u32>(O - start));
+}
+
+/**
+ * After walkContract: writes the unicum preimage at UNICUM up to the contract hash, and returns
+ * where the caller must put the 32-byte contract hash (the preimage ends right after it).
+ */
+export function writeUnicum(): u32 {
+  O = UNICUM;
+  outI32(purposeUnicum);
+  memory.copy(O, saltAt, 32);
+  O += 32;
+  outI32(<u32>secsHi);
+  outI32(<u32>secsLo);
+  outI32(<u32>nanos);
+  parties(SIGS, nSigs);
+  parties(OTHERS, nOthers);
+  // no key, no maintainers
+  outByte(0);
+  outI32(1);
+  outByte(0);
+  return O;
+}
