@@ -91,23 +91,21 @@ export function configure(legacyByte: u32, upgradeFriendlyByte: u32, contractPur
 }
 
 /** A length prefix at P whose content ends by `end`: sets P to the content, returns its end. */
-function len(end: u32): u32 {
+@inline function len(end: u32): u32 {
   const p = P;
-  if (p >= end) {
-    fail();
-    return end;
-  }
-  const x = at(p);
-  if (x < 0x80) {
-    if (x > end - p - 1) {
-      fail();
-      return end;
+  if (p < end) {
+    const x = at(p);
+    if (x < 0x80 && x <= end - p - 1) {
+      P = p + 1;
+      return p + 1 + x;
     }
-    P = p + 1;
-    return p + 1 + x;
   }
-  // up to 4 bytes (< 2^28; the input is far smaller)
-  let q = p;
+  return lenLong(end);
+}
+
+/** len's multi-byte case (and its failures): up to 4 bytes (< 2^28; the input is far smaller). */
+function lenLong(end: u32): u32 {
+  let q = P;
   let v: u32 = 0;
   let shift: u32 = 0;
   for (let i = 0; i < 4; i++) {
@@ -258,42 +256,49 @@ function numeric(from: u32, to: u32): i32 {
   const neg = i < to && at(i) == 45;
   if (neg) i++;
   const intStart = i;
+  // checked and accumulated in one pass (wrapping past 19 digits: then recomputed below)
+  let lo: u64 = 0;
   while (i < to) {
-    const c = at(i);
-    if (c < 48 || c > 57) break;
+    const d = at(i) - 48;
+    if (d > 9) break;
+    lo = lo * 10 + <u64>d;
     i++;
   }
   const intDigits = i - intStart;
   if (intDigits == 0 || i >= to || at(i) != 46 || (intDigits > 1 && at(intStart) == 48)) return -1;
-  const dot = i;
   i++;
+  const fracStart = i;
   for (; i < to; i++) {
-    const c = at(i);
-    if (c < 48 || c > 57) return -1;
+    const d = at(i) - 48;
+    if (d > 9) return -1;
+    lo = lo * 10 + <u64>d;
   }
-  const scale = to - dot - 1;
+  const scale = to - fracStart;
   if (scale > 37) return -1;
   const integral = intDigits == 1 && at(intStart) == 48 ? 0 : intDigits;
   if (integral + scale > 38) return -1;
-  // the unscaled magnitude (< 10^38 < 2^127) in two 64-bit halves, ten digits at a time
-  mHi = 0;
-  mLo = 0;
-  let chunk: u64 = 0;
-  let mul: u64 = 1;
-  for (let k = intStart; k < to; k++) {
-    const c = at(k);
-    if (c == 46) continue;
-    chunk = chunk * 10 + <u64>(c - 48);
-    mul *= 10;
-    if (mul == 10000000000) {
-      mulAdd(mul, chunk);
-      chunk = 0;
-      mul = 1;
+  let hi: u64 = 0;
+  if (intDigits + scale > 19) {
+    // < 10^38 < 2^127: two 64-bit halves, ten digits at a time
+    mHi = 0;
+    mLo = 0;
+    let chunk: u64 = 0;
+    let mul: u64 = 1;
+    for (let k = intStart; k < to; k++) {
+      const c = at(k);
+      if (c == 46) continue;
+      chunk = chunk * 10 + <u64>(c - 48);
+      mul *= 10;
+      if (mul == 10000000000) {
+        mulAdd(mul, chunk);
+        chunk = 0;
+        mul = 1;
+      }
     }
+    if (mul != 1) mulAdd(mul, chunk);
+    hi = mHi;
+    lo = mLo;
   }
-  if (mul != 1) mulAdd(mul, chunk);
-  let hi = mHi;
-  let lo = mLo;
   const zero = (hi | lo) == 0;
   // two's complement of -v is the complement of v - 1
   const flip: u64 = neg && !zero ? 0xffffffffffffffff : 0;
