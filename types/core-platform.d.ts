@@ -1,7 +1,9 @@
 /**
  * The only platform globals src/core may use, declared for `tsconfig.core.json` (which type-checks
  * src/core with no Node types): the WHATWG Encoding API, present in every browser and in Node.
- * Anything else the core needs (SHA-256, inflate, the clock) is passed in by the caller.
+ * Anything else the core needs (SHA-256, inflate, the clock) is passed in by the caller. (The
+ * standard `WebAssembly` API is used where present, looked up on `globalThis` with a local
+ * interface, never required: src/core/hash/wasm-verdict.ts.)
  */
 interface TextDecodeOptions {
   stream?: boolean;
