@@ -29,8 +29,6 @@ export async function compileOnePass() {
       '--noAssert',
       '--runtime',
       'stub',
-      '--initialMemory',
-      '12',
       '-o',
       'one-pass.wasm',
     ],

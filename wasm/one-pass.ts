@@ -24,7 +24,10 @@ const SPANS: u32 = UNICUM + 40960;
 const SIGS: u32 = SPANS + 64;
 const OTHERS: u32 = SIGS + 512;
 const CLASS: u32 = OTHERS + 512;
-const END_OF_LAYOUT: u32 = CLASS + 256;
+/** V12: the type nodes the caller lays out (see typedValue) */
+const TYPES: u32 = CLASS + 256;
+const TYPES_BYTES: u32 = 262144;
+const END_OF_LAYOUT: u32 = TYPES + TYPES_BYTES;
 
 const MAX_DEPTH: u32 = 100;
 const MAX_PARTIES: u32 = 64;
@@ -38,6 +41,7 @@ const PACKAGE_NAME: u32 = 8;
 // the hash constants, set once by configure() from src/core/hash/contract-id-version.ts
 let versionLegacy: u32 = 0;
 let versionUpgradeFriendly: u32 = 0;
+let versionTyped: u32 = 0;
 let purposeContract: u32 = 0;
 let purposeUnicum: u32 = 0;
 
@@ -53,19 +57,31 @@ let secsHi: i32 = 0;
 let secsLo: i32 = 0;
 let nanos: i32 = 0;
 
-/** The layout for the caller: [input, max input, contract preimage, unicum preimage, spans, memory end]. */
+/** The layout for the caller: input, max input, contract preimage, unicum preimage, spans, types, types size, memory end. */
 export function layout(i: u32): u32 {
   if (i == 0) return INPUT;
   if (i == 1) return MAX_INPUT;
   if (i == 2) return CONTRACT;
   if (i == 3) return UNICUM;
   if (i == 4) return SPANS;
+  if (i == 5) return TYPES;
+  if (i == 6) return TYPES_BYTES;
   return END_OF_LAYOUT;
 }
 
-export function configure(legacyByte: u32, upgradeFriendlyByte: u32, contractPurpose: u32, unicumPurpose: u32): void {
+export function configure(
+  legacyByte: u32,
+  upgradeFriendlyByte: u32,
+  typedByte: u32,
+  contractPurpose: u32,
+  unicumPurpose: u32,
+): void {
+  // the layout's pages (the memory never grows after this)
+  const pages = <i32>((END_OF_LAYOUT + 65535) >> 16);
+  if (memory.size() < pages && memory.grow(pages - memory.size()) < 0) unreachable();
   versionLegacy = legacyByte;
   versionUpgradeFriendly = upgradeFriendlyByte;
+  versionTyped = typedByte;
   purposeContract = contractPurpose;
   purposeUnicum = unicumPurpose;
   for (let c: u32 = 0; c < 256; c++) {
@@ -275,6 +291,7 @@ function numeric(from: u32, to: u32): i32 {
   }
   const scale = to - fracStart;
   if (scale > 37) return -1;
+  lastScale = scale;
   const integral = intDigits == 1 && at(intStart) == 48 ? 0 : intDigits;
   if (integral + scale > 38) return -1;
   let hi: u64 = 0;
@@ -318,6 +335,9 @@ function numeric(from: u32, to: u32): i32 {
   O += n;
   return zero ? 1 : 0;
 }
+
+/** the scale of the last numeric() (V12 checks it against the type) */
+let lastScale: u32 = 0;
 
 // numeric()'s accumulator: (mHi, mLo) = (mHi, mLo) · mul + add
 let mHi: u64 = 0;
@@ -697,13 +717,409 @@ function value(end: u32, depth: u32, field: i32): void {
   if (P != end) fail();
 }
 
-/** Identifier { package_id; module_name+; name+ } in that order → identifier(...) */
-function identifier(stop: u32): bool {
+
+// ---------------------------------------------------------------------------------------------
+// V12 (TypedNormalForm, spec/contract-id.md §6.4, §6.5 enc_T): the twin of
+// src/core/hash/typed-stream-hash.ts. The types come as nodes the caller lays out in TYPES
+// (src/core/hash/wasm-types.ts), one per type instantiation, all type variables resolved:
+//   [kind] for unit 1, bool 2, int64 3, date 4, timestamp 5, party 7, text 8, contract id 9;
+//   [6, scale] numeric; [10, child] optional; [11, child] list; [16, child] text map;
+//   [12, key, value] gen map;
+//   [13, headAt, headLength, n, (partAt, partLength, child, isOptional) × n] record;
+//   [14, headAt, headLength, n, (partAt, partLength, child, 0) × n] variant;
+//   [15, 0, headLength, n, (partAt, partLength, 0, 0) × n] enum (its parts start with the head).
+// A node's address is its id; byte pieces (heads, parts) are in TYPES too.
+
+@inline function word(node: u32, i: u32): u32 {
+  return load<u32>(node + 4 * i);
+}
+
+/** The V12 template type's root node (set by the caller's resolveTemplate) */
+let typedRoot: u32 = 0;
+
+/** A nested Value under tag (field << 3 | LEN) `tag`, typed `node`, at depth + 1; true when None. */
+function typedNested(end: u32, tag: u32, node: u32, depth: u32): bool {
+  if (P >= end || at(P) != tag) {
+    fail();
+    return false;
+  }
+  P++;
+  const stop = len(end);
+  if (FAILED) return false;
+  return typedValue(stop, node, depth + 1);
+}
+
+/** One Value in [P, end) of type `node`; returns true when it is an empty optional. */
+function typedValue(end: u32, node: u32, depth: u32): bool {
+  if (depth > MAX_DEPTH || P >= end) {
+    fail();
+    return false;
+  }
+  let tag = at(P);
+  if (tag == 0x82 && P + 1 < end && at(P + 1) == 0x01) {
+    tag = 0x82;
+    P++;
+  } else if (tag >= 0x80) {
+    fail();
+    return false;
+  }
+  const f = tag >> 3;
+  if (f == 0 || f > 16 || (tag & 7) != wireOf(f) || word(node, 0) != f) {
+    fail();
+    return false;
+  }
+  P++;
+  let none = false;
+  switch (f) {
+    case 1: {
+      const s = len(end);
+      if (FAILED || s != P) {
+        fail();
+        return false;
+      }
+      outByte(0x06);
+      break;
+    }
+    case 2: {
+      const v = varint64(end);
+      if (FAILED || v > 1) {
+        fail();
+        return false;
+      }
+      outByte(0x05);
+      outByte(<u32>v);
+      break;
+    }
+    case 3: {
+      const u = varint64(end);
+      if (FAILED) return false;
+      outByte(0x00);
+      outI64((u >> 1) ^ (0 - (u & 1)));
+      break;
+    }
+    case 4: {
+      const v = <i64>varint64(end);
+      if (FAILED || v < MIN_DATE || v > MAX_DATE) {
+        fail();
+        return false;
+      }
+      outByte(0x07);
+      outI32(<u32>v);
+      break;
+    }
+    case 5: {
+      if (end - P < 8) {
+        fail();
+        return false;
+      }
+      const v = load<i64>(P);
+      P += 8;
+      if (v < MIN_TIMESTAMP || v > MAX_TIMESTAMP) {
+        fail();
+        return false;
+      }
+      outByte(0x03);
+      outI64(<u64>v);
+      break;
+    }
+    case 6: {
+      const s = len(end);
+      if (FAILED) return false;
+      const from = P;
+      P = s;
+      outByte(0x01);
+      if (numeric(from, s) < 0 || lastScale != word(node, 1)) {
+        fail();
+        return false;
+      }
+      break;
+    }
+    case 7: {
+      const s = len(end);
+      if (FAILED) return false;
+      if (!isParty(P, s)) {
+        fail();
+        return false;
+      }
+      outByte(0x04);
+      outStr(P, s);
+      P = s;
+      break;
+    }
+    case 8: {
+      const s = len(end);
+      if (FAILED) return false;
+      if (!isUtf8(P, s)) {
+        fail();
+        return false;
+      }
+      outByte(0x02);
+      outStr(P, s);
+      P = s;
+      break;
+    }
+    case 9: {
+      const s = len(end);
+      if (FAILED) return false;
+      const n = s - P;
+      const first = n > 0 ? at(P) : 0xff;
+      if (!((first == 0 && n >= 33 && n <= 127) || (first == 1 && n >= 13 && n <= 46))) {
+        fail();
+        return false;
+      }
+      outByte(0x0f);
+      outStr(P, s);
+      P = s;
+      break;
+    }
+    case 10: {
+      const s = len(end);
+      if (FAILED) return false;
+      outByte(0x0c);
+      if (s == P) {
+        outByte(0);
+        none = true;
+        break;
+      }
+      outByte(1);
+      typedNested(s, 0x0a, word(node, 1), depth);
+      if (FAILED) return false;
+      if (P != s) {
+        fail();
+        return false;
+      }
+      break;
+    }
+    case 11: {
+      const s = len(end);
+      if (FAILED) return false;
+      outByte(0x0b);
+      const countAt = O;
+      O += 4;
+      let n: u32 = 0;
+      const child = word(node, 1);
+      while (P < s) {
+        typedNested(s, 0x0a, child, depth);
+        if (FAILED) return false;
+        n++;
+      }
+      store<u32>(countAt, bswap<u32>(n));
+      break;
+    }
+    case 13: {
+      const s = len(end);
+      if (FAILED) return false;
+      typedRecord(s, node, depth);
+      if (FAILED) return false;
+      break;
+    }
+    case 14: {
+      const s = len(end);
+      if (FAILED) return false;
+      // constructor first, then the value, nothing else
+      if (P >= s || at(P) != 0x0a) {
+        fail();
+        return false;
+      }
+      P++;
+      const cs = len(s);
+      if (FAILED) return false;
+      if (!isDamlName(P, cs)) {
+        fail();
+        return false;
+      }
+      const rank = rankOf(node, P, cs, 0);
+      if (rank < 0) {
+        fail();
+        return false;
+      }
+      P = cs;
+      const head = word(node, 1);
+      const headLength = word(node, 2);
+      memory.copy(O, head, headLength);
+      O += headLength;
+      const c = node + 16 + 16 * <u32>rank;
+      memory.copy(O, load<u32>(c), load<u32>(c + 4));
+      O += load<u32>(c + 4);
+      typedNested(s, 0x12, load<u32>(c + 8), depth);
+      if (FAILED) return false;
+      if (P != s) {
+        fail();
+        return false;
+      }
+      break;
+    }
+    case 15: {
+      const s = len(end);
+      if (FAILED) return false;
+      if (P >= s || at(P) != 0x0a) {
+        fail();
+        return false;
+      }
+      P++;
+      const cs = len(s);
+      if (FAILED) return false;
+      if (cs != s || !isDamlName(P, cs)) {
+        fail();
+        return false;
+      }
+      const rank = rankOf(node, P, cs, word(node, 2));
+      if (rank < 0) {
+        fail();
+        return false;
+      }
+      P = cs;
+      const c = node + 16 + 16 * <u32>rank;
+      memory.copy(O, load<u32>(c), load<u32>(c + 4));
+      O += load<u32>(c + 4);
+      break;
+    }
+    case 16: {
+      const s = len(end);
+      if (FAILED) return false;
+      outByte(0x0d);
+      const countAt = O;
+      O += 4;
+      let n: u32 = 0;
+      let prevAt: u32 = 0;
+      let prevStop: u32 = 0;
+      const child = word(node, 1);
+      while (P < s) {
+        if (at(P) != 0x0a) {
+          fail();
+          return false;
+        }
+        P++;
+        const es = len(s);
+        if (FAILED) return false;
+        if (P >= es || at(P) != 0x0a) {
+          fail();
+          return false;
+        }
+        P++;
+        const ks = len(es);
+        if (FAILED) return false;
+        const k = P;
+        if (!isUtf8(k, ks) || (n > 0 && compareRanges(prevAt, prevStop, k, ks) >= 0)) {
+          fail();
+          return false;
+        }
+        prevAt = k;
+        prevStop = ks;
+        outStr(k, ks);
+        P = ks;
+        typedNested(es, 0x12, child, depth);
+        if (FAILED) return false;
+        if (P != es) {
+          fail();
+          return false;
+        }
+        n++;
+      }
+      store<u32>(countAt, bswap<u32>(n));
+      break;
+    }
+    case 12: {
+      const s = len(end);
+      if (FAILED) return false;
+      outByte(0x0e);
+      const countAt = O;
+      O += 4;
+      let n: u32 = 0;
+      const keyNode = word(node, 1);
+      const valueNode = word(node, 2);
+      while (P < s) {
+        if (at(P) != 0x0a) {
+          fail();
+          return false;
+        }
+        P++;
+        const es = len(s);
+        if (FAILED) return false;
+        typedNested(es, 0x0a, keyNode, depth);
+        if (FAILED) return false;
+        typedNested(es, 0x12, valueNode, depth);
+        if (FAILED) return false;
+        if (P != es) {
+          fail();
+          return false;
+        }
+        n++;
+      }
+      store<u32>(countAt, bswap<u32>(n));
+      break;
+    }
+    default:
+      fail();
+      return false;
+  }
+  if (P != end) fail();
+  return none;
+}
+
+/** A record's fields in [P, stop): head ‖ (label ‖ enc_T(v))… ‖ ff, trailing Nones dropped. */
+function typedRecord(stop: u32, node: u32, depth: u32): void {
+  const head = word(node, 1);
+  const headLength = word(node, 2);
+  const nFields = word(node, 3);
+  memory.copy(O, head, headLength);
+  O += headLength;
+  let keep = O;
+  let n: u32 = 0;
+  while (P < stop) {
+    // Record.Field { value } with nothing else
+    if (at(P) != 0x0a || n >= nFields) {
+      fail();
+      return;
+    }
+    P++;
+    const fs = len(stop);
+    if (FAILED) return;
+    const f = node + 16 + 16 * n;
+    const partLength = load<u32>(f + 4);
+    memory.copy(O, load<u32>(f), partLength);
+    O += partLength;
+    const none = typedNested(fs, 0x0a, load<u32>(f + 8), depth);
+    if (FAILED) return;
+    if (P != fs) {
+      fail();
+      return;
+    }
+    if (!none) keep = O;
+    n++;
+  }
+  // fields left out must be optional
+  for (let i = n; i < nFields; i++)
+    if (load<u32>(node + 16 + 16 * i + 12) == 0) {
+      fail();
+      return;
+    }
+  O = keep;
+  outByte(0xff);
+}
+
+/** The rank of the constructor named [from, to): its part is [skip] ‖ i32(length) ‖ name ‖ i32(rank). */
+function rankOf(node: u32, from: u32, to: u32, skip: u32): i32 {
+  const n = word(node, 3);
+  const length = to - from;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = node + 16 + 16 * i;
+    if (load<u32>(c + 4) != skip + 8 + length) continue;
+    if (memory.compare(load<u32>(c) + skip + 4, from, length) == 0) return <i32>i;
+  }
+  return -1;
+}
+
+/**
+ * Identifier { package_id; module_name+; name+ } in that order → identifier(...) (V10/V11), or its
+ * qualified name only (V12, `withPackageId` false).
+ */
+function identifier(stop: u32, withPackageId: bool): bool {
   if (P >= stop || at(P) != 0x0a) return false;
   P++;
   const ps = len(stop);
   if (FAILED || !isPackageId(P, ps)) return false;
-  outStr(P, ps);
+  if (withPackageId) outStr(P, ps);
   P = ps;
   for (let field: u32 = 2; field <= 3; field++) {
     const countAt = O;
@@ -739,19 +1155,35 @@ function isCurrentVersion(from: u32, to: u32): bool {
 }
 
 /**
- * Walks the `n`-byte blob at INPUT (V10 when `legacy`, else V11) and writes the contract-hash
+ * V12: the caller's type environment resolves the template (package name [nameAt, nameStop),
+ * Identifier message [idAt, idStop), offsets into the blob) and lays out its type; returns the root
+ * record node, or 0 when it cannot (then the walk declines).
+ */
+@external("env", "resolveTemplate")
+declare function resolveTemplate(nameAt: u32, nameStop: u32, idAt: u32, idStop: u32): u32;
+
+/** walkContract's modes */
+const MODE_V11: u32 = 0;
+const MODE_V10: u32 = 1;
+const MODE_V12: u32 = 2;
+
+/**
+ * Walks the `n`-byte blob at INPUT (`mode`: 1 V10, 0 V11, 2 V12) and writes the contract-hash
  * preimage at CONTRACT; returns its length, or -1 when the blob is not the canonical shape this
  * walk answers (then ask the TS walk). Spans (offsets into the blob): 0 contract ID, 1/2 package
  * name, 3/4 template id, 5/6 create argument, 7/8 created_at µs as high/low halves.
  */
-export function walkContract(n: u32, legacy: bool): i32 {
-  if (n > MAX_INPUT) return -1;
+export function walkContract(n: u32, mode: u32): i32 {
+  if (n > MAX_INPUT || mode > MODE_V12) return -1;
+  const legacy = mode == MODE_V10;
+  const typed = mode == MODE_V12;
   P = INPUT;
   O = CONTRACT;
   LEGACY = legacy;
   FAILED = false;
   nSigs = 0;
   nOthers = 0;
+  typedRoot = 0;
   const end = INPUT + n;
   // Versioned { version = 1; payload = 2 }, nothing else
   if (P >= end || at(P) != 0x0a) return -1;
@@ -764,7 +1196,7 @@ export function walkContract(n: u32, legacy: bool): i32 {
   const payloadEnd = len(end);
   if (FAILED || payloadEnd != end) return -1;
 
-  outByte(legacy ? versionLegacy : versionUpgradeFriendly);
+  outByte(typed ? versionTyped : legacy ? versionLegacy : versionUpgradeFriendly);
   outByte(purposeContract);
   let last: u32 = 0;
   let idAt: i32 = -1;
@@ -811,7 +1243,11 @@ export function walkContract(n: u32, legacy: bool): i32 {
       }
       case 0x1a: {
         // the package name comes first in the preimage (and in the field order)
-        if (!nameDone || !identifier(stop)) return -1;
+        if (!nameDone || !identifier(stop, !typed)) return -1;
+        if (typed) {
+          typedRoot = resolveTemplate(nameAt - INPUT, nameStop - INPUT, from - INPUT, stop - INPUT);
+          if (typedRoot == 0) return -1;
+        }
         templateDone = true;
         setSpan(3, <i32>(from - INPUT));
         setSpan(4, <i32>(stop - INPUT));
@@ -819,8 +1255,18 @@ export function walkContract(n: u32, legacy: bool): i32 {
       }
       case 0x22: {
         if (!templateDone) return -1;
-        value(stop, 1, -1);
-        if (FAILED) return -1;
+        if (typed) {
+          // the create argument: a record Value of the template's type
+          if (P >= stop || at(P) != 0x6a) return -1;
+          P++;
+          const rs = len(stop);
+          if (FAILED) return -1;
+          typedRecord(rs, typedRoot, 1);
+          if (FAILED || P != stop) return -1;
+        } else {
+          value(stop, 1, -1);
+          if (FAILED) return -1;
+        }
         argDone = true;
         setSpan(5, <i32>(from - INPUT));
         setSpan(6, <i32>(stop - INPUT));

@@ -14,19 +14,30 @@ import { encodeCreatedEventBlob } from '../../src/core/codec/index.js';
 import type { Value } from '../../src/core/codec/value.js';
 import { computeContractId } from '../../src/core/hash/compute-contract-id.js';
 import {
+  computeTypedVerdictOnePassTs,
   computeVerdictOnePass,
   computeVerdictOnePassTs,
   lastOnePassSpans,
 } from '../../src/core/hash/one-pass-verdict.js';
-import { computeVerdictWasm, hasWasmVerdict } from '../../src/core/hash/wasm-verdict.js';
+import {
+  computeTypedVerdictWasm,
+  computeVerdictWasm,
+  hasWasmVerdict,
+} from '../../src/core/hash/wasm-verdict.js';
+import { createTypeEnv, type TypeEnv } from '../../src/core/types/type-env.js';
 import { decodeBase64Node } from '../../src/io/node-base64.js';
 import { sha256Node, sha256NodeBinary } from '../../src/io/node-sha256.js';
 import { arbDecodedContract } from '../helpers/arbitraries.js';
 import { arbMutatedVector, arbMutation, mutate, realBlobs } from '../helpers/blob-fuzz.js';
+import { arbGenericArgument, env as genericEnv, templateId } from '../helpers/generic-template.js';
 import { repoRoot } from '../helpers/shared.js';
 import { loadContractIdVectors } from '../helpers/vectors.js';
+import { spliceTypeEnv } from './fixture-env.js';
 
-const vectors = loadContractIdVectors().blobVectors.filter((v) => !v.contractId.startsWith('ca12', 66));
+const all = loadContractIdVectors().blobVectors;
+const vectors = all.filter((v) => !v.contractId.startsWith('ca12', 66));
+const typedVectors = all.filter((v) => v.contractId.startsWith('ca12', 66));
+const splice = spliceTypeEnv();
 const versionOf = (id: string): 'v10' | 'v11' => (id.startsWith('ca10', 66) ? 'v10' : 'v11');
 
 /** A binary-string SHA-256 that records what it hashed. */
@@ -61,6 +72,20 @@ function compare(
   return { wasm: wasm !== null, ts: ts !== null };
 }
 
+/** compare() for V12: the module's preimages a prefix of the TS walk's, the same resolution. */
+function compareTyped(blob: Uint8Array, contractId: string, types: TypeEnv): { wasm: boolean; ts: boolean } {
+  const w = recording();
+  const t = recording();
+  const wasm = computeTypedVerdictWasm(blob, contractId, types, w.sha);
+  const ts = computeTypedVerdictOnePassTs(blob, contractId, types, t.sha);
+  if (wasm !== null) {
+    expect(ts?.contractHash).toBe(wasm.contractHash);
+    expect(ts?.resolution).toBe(wasm.resolution);
+  }
+  expect(t.seen.slice(0, w.seen.length)).toEqual(w.seen);
+  return { wasm: wasm !== null, ts: ts !== null };
+}
+
 describe('the WebAssembly one-pass walk', () => {
   it('is instantiated here, and src/core/hash/generated/one-pass-wasm.ts matches `npm run gen:wasm`', () => {
     expect(hasWasmVerdict()).toBe(true);
@@ -87,11 +112,25 @@ describe('the WebAssembly one-pass walk', () => {
     }
   });
 
+  it('answers every real V12 vector like the TS walk, typed with the Splice types', () => {
+    expect(typedVectors.length).toBeGreaterThanOrEqual(3);
+    for (const v of typedVectors) {
+      const blob = decodeBase64Node(v.createdEventBlobBase64) as Uint8Array;
+      expect(compareTyped(blob, v.contractId, splice), v.name).toEqual({ wasm: true, ts: true });
+      // without the template's types there is no answer
+      expect(computeTypedVerdictWasm(blob, v.contractId, createTypeEnv([]), sha256NodeBinary)).toBeNull();
+      for (let n = 0; n < blob.length; n++) compareTyped(blob.subarray(0, n), v.contractId, splice);
+    }
+  });
+
   it('never accepts more than the TS walk on 4,000 mutated real blobs, with their own and a foreign ID', () => {
     fc.assert(
       fc.property(arbMutatedVector, fc.nat(), ({ index, blob }, k) => {
-        const v = loadContractIdVectors().blobVectors[index]!;
-        if (v.contractId.startsWith('ca12', 66)) return;
+        const v = all[index]!;
+        if (v.contractId.startsWith('ca12', 66)) {
+          compareTyped(blob, v.contractId, splice);
+          return;
+        }
         const version = versionOf(v.contractId);
         compare(blob, v.contractId, version);
         const foreign = vectors[k % vectors.length]!;
@@ -103,7 +142,7 @@ describe('the WebAssembly one-pass walk', () => {
 
   it('on every truncation of every real V10/V11 blob', () => {
     for (const v of vectors) {
-      const blob = realBlobs[loadContractIdVectors().blobVectors.indexOf(v)]!;
+      const blob = realBlobs[all.indexOf(v)]!;
       for (let n = 0; n < blob.length; n++)
         compare(blob.subarray(0, n), v.contractId, versionOf(v.contractId));
     }
@@ -145,5 +184,52 @@ describe('the WebAssembly one-pass walk', () => {
       { numRuns: 600, seed: 42 },
     );
     expect(answered).toBeGreaterThan(400);
+  });
+
+  it('agrees on generated V12 contracts of a generic template, whole and damaged', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(
+        arbGenericArgument,
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.array(arbMutation, { minLength: 1, maxLength: 3 }),
+        (createArg, salt, mutations) => {
+          let computed: ReturnType<typeof computeContractId>;
+          try {
+            computed = computeContractId({
+              contract: {
+                serializationVersion: '2.1',
+                layout: 'current',
+                packageName: 'gen',
+                templateId,
+                createArg,
+                signatories: ['alice::1220'],
+                stakeholders: ['alice::1220', 'bob::1220'],
+                nonMaintainerSignatories: ['alice::1220'],
+                nonSignatoryStakeholders: ['bob::1220'],
+                createdAt: 1_700_000_000_000_000n,
+                key: null,
+                packageVersion: [],
+              },
+              version: 'v12',
+              discriminator: new Uint8Array(32),
+              salt,
+              types: genericEnv,
+              sha256: sha256Node,
+            });
+          } catch {
+            // a value that does not fit the type (a scale-9 numeric): nothing to verify
+            return;
+          }
+          const blob = encodeCreatedEventBlob(computed.contract);
+          const r = compareTyped(blob, computed.contractIdHex, genericEnv);
+          expect(r.wasm).toBe(r.ts);
+          if (r.wasm) answered++;
+          compareTyped(mutate(blob, mutations), computed.contractIdHex, genericEnv);
+        },
+      ),
+      { numRuns: 400, seed: 7 },
+    );
+    expect(answered).toBeGreaterThan(100);
   });
 });

@@ -34,7 +34,7 @@ import type { Sha256Binary } from './sha256.js';
 import { streamValueInto } from './stream-value-hash.js';
 import { lookupTemplateOfBytes } from './template-of-bytes.js';
 import { streamTypedValueInto } from './typed-stream-hash.js';
-import { computeVerdictWasm, readWasmSpan } from './wasm-verdict.js';
+import { computeTypedVerdictWasm, computeVerdictWasm, readWasmSpan } from './wasm-verdict.js';
 
 /** the environment's answer for a template it resolved */
 type Resolved = Extract<TemplateLookup, { ok: true }>;
@@ -98,18 +98,23 @@ export function computeVerdictOnePass(
   // for what it does not answer
   const fast = computeVerdictWasm(buf, contractId, version, sha256);
   if (fast !== null) {
-    const spans = lastOnePassSpans;
-    spans.nameAt = readWasmSpan(1);
-    spans.nameStop = readWasmSpan(2);
-    spans.idAt = readWasmSpan(3);
-    spans.idStop = readWasmSpan(4);
-    spans.argAt = readWasmSpan(5);
-    spans.argStop = readWasmSpan(6);
-    spans.microsHi = readWasmSpan(7);
-    spans.microsLo = readWasmSpan(8) >>> 0;
+    readSpansOfWasm();
     return fast;
   }
   return verdict(buf, contractId, version, sha256, null);
+}
+
+/** lastOnePassSpans from the WebAssembly walk that answered */
+function readSpansOfWasm(): void {
+  const spans = lastOnePassSpans;
+  spans.nameAt = readWasmSpan(1);
+  spans.nameStop = readWasmSpan(2);
+  spans.idAt = readWasmSpan(3);
+  spans.idStop = readWasmSpan(4);
+  spans.argAt = readWasmSpan(5);
+  spans.argStop = readWasmSpan(6);
+  spans.microsHi = readWasmSpan(7);
+  spans.microsLo = readWasmSpan(8) >>> 0;
 }
 
 /** computeVerdictOnePass with the TS walk only (the WebAssembly walk's reference, and its benchmark's). */
@@ -135,6 +140,21 @@ export interface TypedVerdict {
  * canonical shape — then ask the full path.
  */
 export function computeTypedVerdictOnePass(
+  buf: Uint8Array,
+  contractId: string,
+  types: TypeEnv,
+  sha256: Sha256Binary,
+): TypedVerdict | null {
+  const fast = computeTypedVerdictWasm(buf, contractId, types, sha256);
+  if (fast !== null) {
+    readSpansOfWasm();
+    return fast;
+  }
+  return computeTypedVerdictOnePassTs(buf, contractId, types, sha256);
+}
+
+/** computeTypedVerdictOnePass with the TS walk only (the WebAssembly walk's reference). */
+export function computeTypedVerdictOnePassTs(
   buf: Uint8Array,
   contractId: string,
   types: TypeEnv,

@@ -1,10 +1,11 @@
 /**
- * The V10/V11 one-pass verdict with its walk in WebAssembly (wasm/one-pass.ts, compiled into
+ * The one-pass verdict (V10, V11 and V12) with its walk in WebAssembly (wasm/one-pass.ts, compiled into
  * generated/one-pass-wasm.ts by `npm run gen:wasm`): the blob is copied into the module's memory,
  * the module writes the contract-hash preimage, the caller's SHA-256 hashes it, the module writes
  * the unicum preimage around that hash, and the recomputed unicum is compared with the embedded
  * contract ID — the same steps, checks and answers as one-pass-verdict.ts, about 1.4–1.8× faster
- * (docs/bench/verify.md).
+ * (docs/bench/verify.md). For V12 the module asks back (its `resolveTemplate` import) for the
+ * template's type, which wasm-types.ts lays out in the module's memory.
  *
  * It answers only what the TS walk answers, and with the same preimages (test/hash/wasm-verdict.test.ts);
  * when it does not answer (null), the caller runs the TS walk. Without a `WebAssembly` global, or
@@ -12,10 +13,16 @@
  * module is compiled from bytes in this package, once per thread, on first use.
  */
 import { parseBase64 } from '../codec/bytes.js';
+import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE, UNICUM_PURPOSE } from './contract-id-version.js';
 import { ONE_PASS_WASM_BASE64 } from './generated/one-pass-wasm.js';
 import { hexEqualsRange } from './hex.js';
 import type { Sha256Binary } from './sha256.js';
+import { lookupTemplateOfBytes } from './template-of-bytes.js';
+import { WasmTypeLayout } from './wasm-types.js';
+
+/** the environment's answer for a template it resolved */
+type Resolved = Extract<TemplateLookup, { ok: true }>;
 
 /** What the module exports (wasm/one-pass.ts). */
 interface OnePassExports {
@@ -24,10 +31,12 @@ interface OnePassExports {
   configure(
     legacyByte: number,
     upgradeFriendlyByte: number,
+    typedByte: number,
     contractPurpose: number,
     unicumPurpose: number,
   ): void;
-  walkContract(n: number, legacy: number): number;
+  /** mode: 1 V10, 0 V11, 2 V12 */
+  walkContract(n: number, mode: number): number;
   writeUnicum(): number;
 }
 
@@ -40,6 +49,8 @@ interface WasmApi {
 interface Engine {
   readonly x: OnePassExports;
   readonly mem: Uint8Array;
+  readonly memView: DataView;
+  readonly types: WasmTypeLayout;
   readonly spans: Int32Array;
   readonly input: number;
   readonly maxInput: number;
@@ -62,19 +73,24 @@ function instantiate(): Engine | null {
         abort: () => {
           throw new Error('one-pass module aborted');
         },
+        resolveTemplate,
       },
     }).exports as OnePassExports;
     x.configure(
       HASH_VERSION_BYTE.legacy,
       HASH_VERSION_BYTE.upgradeFriendly,
+      HASH_VERSION_BYTE.typedNormalForm,
       LF_PURPOSE.contractInstance,
       UNICUM_PURPOSE,
     );
     // the module's memory is fixed (initial pages ≥ its layout; it never grows)
-    if (x.memory.buffer.byteLength < x.layout(5)) return null;
+    if (x.memory.buffer.byteLength < x.layout(7)) return null;
+    const mem = new Uint8Array(x.memory.buffer);
     return {
       x,
-      mem: new Uint8Array(x.memory.buffer),
+      mem,
+      memView: new DataView(x.memory.buffer),
+      types: new WasmTypeLayout(mem, x.layout(5), x.layout(6)),
       spans: new Int32Array(x.memory.buffer, x.layout(4), 16),
       input: x.layout(0),
       maxInput: x.layout(1),
@@ -101,6 +117,30 @@ export function readWasmSpan(i: number): number {
   return engine ? (engine.spans[i] as number) : 0;
 }
 
+/** the V12 walk's environment and the template it resolved (single-threaded scratch) */
+let typedEnv: TypeEnv | null = null;
+let typedResolution: Resolved | null = null;
+
+/** The module's import: resolves the template of the blob in memory and lays out its type. */
+function resolveTemplate(nameAt: number, nameStop: number, idAt: number, idStop: number): number {
+  const e = engine;
+  if (e === null || e === undefined || typedEnv === null) return 0;
+  const i = e.input;
+  const lookup = lookupTemplateOfBytes(
+    typedEnv,
+    e.mem,
+    e.memView,
+    i + nameAt,
+    i + nameStop,
+    i + idAt,
+    i + idStop,
+  );
+  if (!lookup.ok) return 0;
+  const root = e.types.rootOf(typedEnv, lookup);
+  if (root !== 0) typedResolution = lookup;
+  return root;
+}
+
 /**
  * The contract hash (binary string) of a V10/V11 blob whose recomputed contract ID is
  * `contractId` (lower-case hex, `ca10`/`ca11` given as `version`); null when it does not verify,
@@ -113,6 +153,31 @@ export function computeVerdictWasm(
   version: 'v10' | 'v11',
   sha256: Sha256Binary,
 ): string | null {
+  return run(buf, contractId, version === 'v10' ? 1 : 0, sha256);
+}
+
+/**
+ * computeVerdictWasm for a V12 (`ca12`) contract ID, typed with `types`: the contract hash and the
+ * template resolution it was typed with, or null (then ask the TS walk).
+ */
+export function computeTypedVerdictWasm(
+  buf: Uint8Array,
+  contractId: string,
+  types: TypeEnv,
+  sha256: Sha256Binary,
+): { readonly contractHash: string; readonly resolution: Resolved } | null {
+  typedEnv = types;
+  typedResolution = null;
+  try {
+    const contractHash = run(buf, contractId, 2, sha256);
+    const resolution = typedResolution;
+    return contractHash === null || resolution === null ? null : { contractHash, resolution };
+  } finally {
+    typedEnv = null;
+  }
+}
+
+function run(buf: Uint8Array, contractId: string, mode: number, sha256: Sha256Binary): string | null {
   if (engine === undefined) engine = instantiate();
   const e = engine;
   if (e === null || buf.length > e.maxInput) return null;
@@ -124,7 +189,13 @@ export function computeVerdictWasm(
     return null;
   const mem = e.mem;
   mem.set(buf, e.input);
-  const n = e.x.walkContract(buf.length, version === 'v10' ? 1 : 0);
+  let n: number;
+  try {
+    n = e.x.walkContract(buf.length, mode);
+  } catch {
+    // thrown by the V12 import (the TS walk will meet the same input and decide)
+    return null;
+  }
   if (n < 0) return null;
   const idAt = e.input + (e.spans[0] as number);
   // the embedded ID spells the published one (so it is a valid V1 ID of that version)
