@@ -23,15 +23,7 @@ export async function compileOnePass() {
   let binary = null;
   const stderr = [];
   const { error } = await asc.main(
-    [
-      relative(repo, source),
-      '-O3',
-      '--noAssert',
-      '--runtime',
-      'stub',
-      '-o',
-      'one-pass.wasm',
-    ],
+    [relative(repo, source), '-O3', '--noAssert', '--runtime', 'stub', '-o', 'one-pass.wasm'],
     {
       readFile: (name, baseDir) => {
         const p = resolve(repo, baseDir, name);
