@@ -26,7 +26,7 @@ import { DEFAULT_MAX_BYTES } from '../codec/limits.js';
 import type { TypeEnv } from '../types/type-env.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { binaryToHex } from './hex.js';
-import { computeTypedVerdictOnePass, computeVerdictOnePass } from './one-pass-verdict.js';
+import { computeTypedVerdictOnePass, computeVerdictOnePass, type TypedVerdict } from './one-pass-verdict.js';
 import type { Sha256, Sha256Binary } from './sha256.js';
 import { binarySha256, sha256Noble } from './sha256.js';
 import { computeContractHashStreamed } from './stream-value-hash.js';
@@ -173,14 +173,25 @@ function onePass(
   if (types === undefined) return null;
   const v = computeTypedVerdictOnePass(bytes, contractId, types, sha256);
   if (v === null) return null;
-  const p = v.resolution.package;
-  return verified(contractId, version, v.contractHash, {
-    packageId: p.packageId,
-    packageName: p.name,
-    packageVersion: p.version,
-    upgraded: v.resolution.upgraded,
-    note: v.resolution.note,
-  });
+  return verified(contractId, version, v.contractHash, typingOf(v.resolution));
+}
+
+/** The typing info of a resolution (remembered: resolutions are, per environment and template). */
+const typings = new WeakMap<TypedVerdict['resolution'], TypingInfo>();
+function typingOf(resolution: TypedVerdict['resolution']): TypingInfo {
+  let t = typings.get(resolution);
+  if (t === undefined) {
+    const p = resolution.package;
+    t = {
+      packageId: p.packageId,
+      packageName: p.name,
+      packageVersion: p.version,
+      upgraded: resolution.upgraded,
+      note: resolution.note,
+    };
+    typings.set(resolution, t);
+  }
+  return t;
 }
 
 /** The result verifyContractId gives for a pass, from the published ID and the contract hash. */
@@ -191,18 +202,35 @@ function verified(
   typing: TypingInfo | undefined,
 ): ContractIdVerification {
   const suffix = contractId.slice(66);
-  const r: ContractIdVerification = {
+  const hash = binaryToHex(contractHash);
+  const unicum = suffix.slice(8);
+  // one object literal per shape (a spread copy for `typing` cost as much again)
+  if (typing === undefined)
+    return {
+      ok: true,
+      status: 'verified',
+      version,
+      reasons: [],
+      contractHash: hash,
+      unicum,
+      expectedSuffix: suffix,
+      actualSuffix: suffix,
+      embeddedContractIdMatches: true,
+      embeddedContractId: contractId,
+      contract: null,
+    };
+  return {
     ok: true,
     status: 'verified',
     version,
     reasons: [],
-    contractHash: binaryToHex(contractHash),
-    unicum: suffix.slice(8),
+    contractHash: hash,
+    unicum,
     expectedSuffix: suffix,
     actualSuffix: suffix,
     embeddedContractIdMatches: true,
     embeddedContractId: contractId,
     contract: null,
+    typing,
   };
-  return typing === undefined ? r : { ...r, typing };
 }
