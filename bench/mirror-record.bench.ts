@@ -11,7 +11,7 @@
  *   path does not grow with the file;
  * - after `mirror prune --keep-raw 0` and VACUUM, bytes per pool per snapshot and the bytes of
  *   every table and index (SQLite's dbstat), and a month of 30 s snapshots at that rate.
- * - the same data in the chunked layout prototype of bench/chunked-layout.ts (size only).
+ * - the same data after `mirror prune --keep-raw 0 --archive` (everything it may move) and VACUUM.
  * BENCH_RECORD_WAL=1 also prints, for the snapshot 5 before each mark, the distinct pages its record
  * phase wrote to the WAL by b-tree (WAL truncated before it; pages mapped with dbstat): the pages the
  * checkpoint then writes back into the file (docs/bench/mirror.md "Time-clustered keys").
@@ -37,7 +37,6 @@ import { takeSnapshot } from '../src/run/snapshot.js';
 import { createSeededRng } from '../src/sim/rng.js';
 import { simulateRandomSwap } from '../src/sim/traffic.js';
 import { startAuditServer } from '../test/helpers/tamper.js';
-import { measureChunkedLayout } from './chunked-layout.js';
 
 const POOLS = Number(process.env.BENCH_RECORD_POOLS ?? 200);
 const SWAPS_PER_MIN = Number(process.env.BENCH_RECORD_SWAPS_PER_MIN ?? 600);
@@ -168,12 +167,6 @@ try {
       `size: ${type.padEnd(5)} ${name.padEnd(36)} ${String(bytes).padStart(11)} bytes ${(bytes / (pools * st.snapshots)).toFixed(0).padStart(6)} per pool per snapshot`,
     );
   }
-  // the same data in a chunked layout (a prototype outside src: bench/chunked-layout.ts)
-  const chunked = measureChunkedLayout(copyPath, join(dir, 'chunked.db'));
-  const chunkedPerSnapshot = chunked.fileBytes / chunked.snapshots;
-  console.log(
-    `size: the same mirror in the chunked layout of bench/chunked-layout.ts (every chunk checked): ${chunked.fileBytes} bytes = ${Math.round(chunked.fileBytes / (pools * chunked.snapshots))} bytes per pool per snapshot, ${Math.round(chunkedPerSnapshot)} bytes per snapshot → a month ≈ ${((chunkedPerSnapshot * SNAPSHOTS_PER_MONTH) / 1e6).toFixed(0)} MB`,
-  );
   // the product's archive (mirror prune --keep-raw 0 --archive): everything it may move, moved
   const archivedPath = join(dir, 'archived.db');
   const src = new Database(copyPath, { readonly: true });

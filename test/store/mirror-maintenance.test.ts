@@ -192,6 +192,7 @@ describe('mirror stats and prune', () => {
       '--archive',
       '1h',
     ]);
+    expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/archived before .*: 0 contracts in 0 chunks, 0 observations in 0 chunks/);
     // an archived mirror keeps recording
     const again = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', path]);

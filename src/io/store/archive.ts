@@ -100,8 +100,16 @@ export function readMirrorSources(mirror: Mirror): MirrorSources {
   return MERGED;
 }
 
-/** (Re)creates the temporary copy of the archive at `revision`. */
+/**
+ * (Re)creates the temporary copy of the archive at `revision`: in one transaction (a temp-table
+ * insert outside one pays its own journal: 86 µs a row, 8.5 s for 99,000 observations), the
+ * indexes built after the rows.
+ */
 function copyArchive(db: Database.Database, revision: number): void {
+  db.transaction(() => copyArchiveRows(db, revision))();
+}
+
+function copyArchiveRows(db: Database.Database, revision: number): void {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS archive_loaded (revision INTEGER NOT NULL)');
   db.exec('DELETE FROM temp.archive_loaded');
   for (const [table, archived, all] of TABLES) {
@@ -112,7 +120,6 @@ function copyArchive(db: Database.Database, revision: number): void {
       `CREATE TEMP VIEW ${all} AS SELECT * FROM main.${table} UNION ALL SELECT * FROM temp.${archived}`,
     );
   }
-  for (const sql of INDEXES) db.exec(sql);
   const inserts = new Map<string, Database.Statement>();
   const insert = (chunk: string, into: string, t: ArchiveTable, allowed: ReadonlySet<string>): void => {
     for (const c of t.columns)
@@ -164,6 +171,7 @@ function copyArchive(db: Database.Database, revision: number): void {
       insert(`observations/${id}`, 'archived_observations', t, observationColumns);
     }
   }
+  for (const sql of INDEXES) db.exec(sql);
   db.prepare('INSERT INTO temp.archive_loaded (revision) VALUES (?)').run(revision);
 }
 
@@ -392,9 +400,24 @@ export function reviveArchivedContracts(db: Database.Database, contractIds: read
   const byPrefix = db.prepare('SELECT chunk_id FROM archive_contract_ids WHERE id_prefix = ?').pluck();
   for (const id of wanted)
     for (const c of byPrefix.all(computeContractIdPrefix(id)) as number[]) chunkIds.add(Number(c));
+  // prepared once (a chunk can hand back many contracts)
+  const chunkBody = db.prepare('SELECT body FROM archive_contract_chunks WHERE id = ?').pluck();
+  const dropId = db.prepare('DELETE FROM archive_contract_ids WHERE ckey = ?');
+  const dropChunk = db.prepare('DELETE FROM archive_contract_chunks WHERE id = ?');
+  const rewriteChunk = db.prepare('UPDATE archive_contract_chunks SET contracts = ?, body = ? WHERE id = ?');
+  const inserts = new Map<string, Database.Statement>();
+  const insert = (table: string, columns: readonly string[], r: readonly unknown[]): void => {
+    const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    let st = inserts.get(sql);
+    if (st === undefined) {
+      st = db.prepare(sql);
+      inserts.set(sql, st);
+    }
+    st.run(...r);
+  };
   let moved = 0;
   for (const chunkId of chunkIds) {
-    const body = db.prepare('SELECT body FROM archive_contract_chunks WHERE id = ?').pluck().get(chunkId);
+    const body = chunkBody.get(chunkId);
     const tables = decodeArchiveChunk(`contracts/${chunkId}`, body);
     const contracts = tables.get('contracts');
     const pcs = tables.get('pool_contracts');
@@ -411,19 +434,14 @@ export function reviveArchivedContracts(db: Database.Database, contractIds: read
     if (back.length === 0) continue;
     const backKeys = new Set(back.map((r) => String(r[keyAt])));
     const pcRows = transpose(pcs);
-    const insert = (table: string, columns: readonly string[], r: readonly unknown[]): void => {
-      db.prepare(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      ).run(...r);
-    };
     for (const r of back) insert('contracts', contracts.columns, r);
     for (const r of pcRows) if (backKeys.has(String(r[pcKeyAt]))) insert('pool_contracts', pcs.columns, r);
     const keep = rows.filter((r) => !backKeys.has(String(r[keyAt])));
     const keepPcs = pcRows.filter((r) => !backKeys.has(String(r[pcKeyAt])));
-    for (const k of backKeys) db.prepare('DELETE FROM archive_contract_ids WHERE ckey = ?').run(BigInt(k));
-    if (keep.length === 0) db.prepare('DELETE FROM archive_contract_chunks WHERE id = ?').run(chunkId);
+    for (const k of backKeys) dropId.run(BigInt(k));
+    if (keep.length === 0) dropChunk.run(chunkId);
     else
-      db.prepare('UPDATE archive_contract_chunks SET contracts = ?, body = ? WHERE id = ?').run(
+      rewriteChunk.run(
         keep.length,
         encodeArchiveChunk(
           {
