@@ -102,8 +102,10 @@ export function configure(
   return <u32>load<u8>(p);
 }
 
-@inline function fail(): void {
+/** Fails the walk (it then declines); `return failed()` where a bool is returned. */
+@inline function failed(): bool {
   FAILED = true;
+  return false;
 }
 
 /** A length prefix at P whose content ends by `end`: sets P to the content, returns its end. */
@@ -135,7 +137,7 @@ function lenLong(end: u32): u32 {
     }
     shift += 7;
   }
-  fail();
+  failed();
   return end;
 }
 
@@ -155,7 +157,7 @@ function varint64(end: u32): u64 {
     }
     shift += 7;
   }
-  fail();
+  failed();
   return 0;
 }
 
@@ -364,20 +366,17 @@ function mulAdd(mul: u64, add: u64): void {
   mLo = newLo;
 }
 
-/** A nested Value under tag (field << 3 | LEN) `tag`, at depth + 1. */
-function nested(end: u32, tag: u32, depth: u32, field: i32): void {
-  if (P >= end || at(P) != tag) {
-    fail();
-    return;
+/** Consumes the one-byte tag `tag` at P (before `end`), or fails. */
+@inline function take(tag: u32, end: u32): bool {
+  if (P < end && at(P) == tag) {
+    P++;
+    return true;
   }
-  P++;
-  const stop = len(end);
-  if (FAILED) return;
-  value(stop, depth + 1, field);
+  return failed();
 }
 
 // the current layout's Value members (src/core/codec/schema.ts CURRENT_VALUE): field → wire type
-// (1 unit … 16 text_map); 0 = not handled here
+// (1 unit … 16 text_map)
 @inline function wireOf(f: u32): u32 {
   if (f == 5) return 1; // timestamp: sfixed64
   if (f == 2 || f == 3 || f == 4) return 0; // bool, int64 (sint64), date (int32)
@@ -389,54 +388,138 @@ const MAX_DATE: i64 = 2932896;
 const MIN_TIMESTAMP: i64 = -62135596800000000;
 const MAX_TIMESTAMP: i64 = 253402300799999999;
 
+/** Consumes a Value's tag at P and returns its field number (1 … 16), or 0 (failed). */
+@inline function valueField(end: u32, depth: u32): u32 {
+  if (depth > MAX_DEPTH || P >= end) return <u32>failed();
+  const tag = at(P);
+  // text_map (16 << 3 | LEN) is the one two-byte tag
+  if (tag == 0x82 && P + 1 < end && at(P + 1) == 0x01) P++;
+  else if (tag >= 0x80) return <u32>failed();
+  const f = tag >> 3;
+  if (f == 0 || f > 16 || (tag & 7) != wireOf(f)) return <u32>failed();
+  P++;
+  return f;
+}
+
+/** unit: an empty message */
+@inline function readUnit(end: u32): void {
+  if (len(end) != P) failed();
+}
+
+/** bool: a varint 0 or 1 */
+@inline function readBool(end: u32): u32 {
+  const v = varint64(end);
+  if (v > 1) failed();
+  return <u32>v;
+}
+
+/** int64: a zigzag varint, as two's complement */
+@inline function readInt64(end: u32): u64 {
+  const u = varint64(end);
+  return (u >> 1) ^ (0 - (u & 1));
+}
+
+/** date: a varint in the Daml range (days since 1970-01-01) */
+@inline function readDate(end: u32): i64 {
+  const v = <i64>varint64(end);
+  if (v < MIN_DATE || v > MAX_DATE) failed();
+  return v;
+}
+
+/** timestamp: sfixed64 µs in the Daml range */
+@inline function readTimestamp(end: u32): i64 {
+  if (end - P < 8) return <i64>failed();
+  const v = load<i64>(P);
+  P += 8;
+  if (v < MIN_TIMESTAMP || v > MAX_TIMESTAMP) failed();
+  return v;
+}
+
+/**
+ * A party (7), text (8) or contract ID (9) at P: checked (a party id; well-formed UTF-8; a V1 ID of
+ * 33..127 bytes or a V2 one of 13..46, as checkContractIdBytes); returns its end, P at its start.
+ */
+@inline function scalarSpan(end: u32, f: u32): u32 {
+  const s = len(end);
+  if (FAILED) return s;
+  if (f == 7) {
+    if (!isParty(P, s)) failed();
+  } else if (f == 8) {
+    if (!isUtf8(P, s)) failed();
+  } else {
+    const n = s - P;
+    const first = n > 0 ? at(P) : 0xff;
+    if (!((first == 0 && n >= 33 && n <= 127) || (first == 1 && n >= 13 && n <= 46))) failed();
+  }
+  return s;
+}
+
+/** A numeric at P (lp of its unscaled value written); returns 1 when zero, 0 when not (-1: failed). */
+@inline function readNumeric(end: u32): i32 {
+  const s = len(end);
+  if (FAILED) return -1;
+  const from = P;
+  P = s;
+  const zero = numeric(from, s);
+  if (zero < 0) failed();
+  return zero;
+}
+
+/** A Variant's or an Enum's constructor at P (field 1): a Daml name; returns its end, P at its start. */
+@inline function ctorSpan(end: u32): u32 {
+  if (!take(0x0a, end)) return end;
+  const cs = len(end);
+  if (!FAILED && !isDamlName(P, cs)) failed();
+  return cs;
+}
+
+/**
+ * A TextMap entry's key at P (field 1 of the entry ending at `es`): well-formed UTF-8 and strictly
+ * after the previous key [prevAt, prevStop) (UTF-8 byte order is code-point order; else the decoder
+ * decides); returns its end, P at its start.
+ */
+function textKeySpan(es: u32, n: u32, prevAt: u32, prevStop: u32): u32 {
+  if (!take(0x0a, es)) return es;
+  const ks = len(es);
+  if (!FAILED && (!isUtf8(P, ks) || (n > 0 && compareRanges(prevAt, prevStop, P, ks) >= 0))) failed();
+  return ks;
+}
+
+/** Ends a nested message: P must be at its end. */
+@inline function close(stop: u32): void {
+  if (P != stop) failed();
+}
+
+/** A nested Value under tag (field << 3 | LEN) `tag`, at depth + 1. */
+function nested(end: u32, tag: u32, depth: u32, field: i32): void {
+  if (!take(tag, end)) return;
+  const stop = len(end);
+  if (!FAILED) value(stop, depth + 1, field);
+}
+
 /**
  * One Value in [P, end). `field` ≥ 0: the V11 record-field form fld_U(field, v) (defaults
  * skipped); -1: enc_L (V10) or enc_U (V11).
  */
 function value(end: u32, depth: u32, field: i32): void {
-  if (depth > MAX_DEPTH || P >= end) {
-    fail();
-    return;
-  }
-  let tag = at(P);
-  if (tag == 0x82 && P + 1 < end && at(P + 1) == 0x01) {
-    // text_map (16 << 3 | LEN) is the one two-byte tag
-    tag = 0x82;
-    P++;
-  } else if (tag >= 0x80) {
-    fail();
-    return;
-  }
-  const f = tag >> 3;
-  if (f == 0 || f > 16 || (tag & 7) != wireOf(f)) {
-    fail();
-    return;
-  }
-  P++;
+  const f = valueField(end, depth);
+  if (FAILED) return;
   // V11: the create argument must be a record
   if (depth == 1 && !LEGACY && f != 13) {
-    fail();
+    failed();
     return;
   }
   const F = field >= 0;
   switch (f) {
     case 1: {
-      // unit: an empty message
-      const s = len(end);
-      if (FAILED || s != P) {
-        fail();
-        return;
-      }
+      readUnit(end);
       if (!F) outByte(0);
       break;
     }
     case 2: {
-      const v = varint64(end);
-      if (FAILED || v > 1) {
-        fail();
-        return;
-      }
-      if (!F) outByte(<u32>v);
+      const v = readBool(end);
+      if (FAILED) return;
+      if (!F) outByte(v);
       else if (v == 1) {
         outI32(field);
         outByte(1);
@@ -444,9 +527,8 @@ function value(end: u32, depth: u32, field: i32): void {
       break;
     }
     case 3: {
-      const u = varint64(end);
+      const n = readInt64(end);
       if (FAILED) return;
-      const n: u64 = (u >> 1) ^ (0 - (u & 1));
       if (F) {
         if (n == 0) break;
         outI32(field);
@@ -455,11 +537,8 @@ function value(end: u32, depth: u32, field: i32): void {
       break;
     }
     case 4: {
-      const v = <i64>varint64(end);
-      if (FAILED || v < MIN_DATE || v > MAX_DATE) {
-        fail();
-        return;
-      }
+      const v = readDate(end);
+      if (FAILED) return;
       if (F) {
         if (v == 0) break;
         outI32(field);
@@ -468,16 +547,8 @@ function value(end: u32, depth: u32, field: i32): void {
       break;
     }
     case 5: {
-      if (end - P < 8) {
-        fail();
-        return;
-      }
-      const v = load<i64>(P);
-      P += 8;
-      if (v < MIN_TIMESTAMP || v > MAX_TIMESTAMP) {
-        fail();
-        return;
-      }
+      const v = readTimestamp(end);
+      if (FAILED) return;
       if (F) {
         if (v == 0) break;
         outI32(field);
@@ -486,59 +557,22 @@ function value(end: u32, depth: u32, field: i32): void {
       break;
     }
     case 6: {
-      const s = len(end);
-      if (FAILED) return;
-      const from = P;
-      P = s;
       const mark = O;
       if (F) outI32(field);
-      const zero = numeric(from, s);
-      if (zero < 0) {
-        fail();
-        return;
-      }
       // V11 field form: a zero numeric is a default, skipped
-      if (zero == 1 && F) O = mark;
+      if (readNumeric(end) == 1 && F) O = mark;
       break;
     }
-    case 7: {
-      const s = len(end);
-      if (FAILED) return;
-      if (!isParty(P, s)) {
-        fail();
-        return;
-      }
-      if (F) outI32(field);
-      outStr(P, s);
-      P = s;
-      break;
-    }
-    case 8: {
-      const s = len(end);
-      if (FAILED) return;
-      if (!isUtf8(P, s)) {
-        fail();
-        return;
-      }
-      if (!F) outStr(P, s);
-      else if (s > P) {
-        outI32(field);
-        outStr(P, s);
-      }
-      P = s;
-      break;
-    }
+    case 7:
+    case 8:
     case 9: {
-      const s = len(end);
+      const s = scalarSpan(end, f);
       if (FAILED) return;
-      // checkContractIdBytes: V1 (00, 33..127 bytes) or V2 (01, 13..46 bytes)
-      const n = s - P;
-      const first = n > 0 ? at(P) : 0xff;
-      if (!((first == 0 && n >= 33 && n <= 127) || (first == 1 && n >= 13 && n <= 46))) {
-        fail();
-        return;
+      // V11 field form: an empty text is a default, skipped (a party or a contract ID never is)
+      if (F) {
+        if (f == 8 && s == P) break;
+        outI32(field);
       }
-      if (F) outI32(field);
       outStr(P, s);
       P = s;
       break;
@@ -557,11 +591,7 @@ function value(end: u32, depth: u32, field: i32): void {
       else if (LEGACY) outI32(1);
       else outByte(1);
       nested(s, 0x0a, depth, -1);
-      if (FAILED) return;
-      if (P != s) {
-        fail();
-        return;
-      }
+      close(s);
       break;
     }
     case 11: {
@@ -574,9 +604,8 @@ function value(end: u32, depth: u32, field: i32): void {
       const countAt = O;
       O += 4;
       let n: u32 = 0;
-      while (P < s) {
+      while (P < s && !FAILED) {
         nested(s, 0x0a, depth, -1);
-        if (FAILED) return;
         n++;
       }
       store<u32>(countAt, bswap<u32>(n));
@@ -589,21 +618,13 @@ function value(end: u32, depth: u32, field: i32): void {
       const countAt = O;
       if (LEGACY) O += 4;
       let n: i32 = 0;
-      while (P < s) {
-        // Record.Field { value } with nothing else
-        if (at(P) != 0x0a) {
-          fail();
-          return;
-        }
-        P++;
+      // Record.Field { value } with nothing else
+      while (P < s && take(0x0a, s)) {
         const fs = len(s);
         if (FAILED) return;
         nested(fs, 0x0a, depth, LEGACY ? -1 : n);
+        close(fs);
         if (FAILED) return;
-        if (P != fs) {
-          fail();
-          return;
-        }
         n++;
       }
       if (LEGACY) store<u32>(countAt, bswap<u32>(<u32>n));
@@ -612,8 +633,7 @@ function value(end: u32, depth: u32, field: i32): void {
     }
     case 12:
     case 16: {
-      // GenMap: entries in blob order; TextMap: keys strictly ascending (else the decoder decides)
-      const text = f == 16;
+      // GenMap: entries in blob order; TextMap: keys strictly ascending
       const s = len(end);
       if (FAILED) return;
       if (F && s == P) break;
@@ -623,30 +643,15 @@ function value(end: u32, depth: u32, field: i32): void {
       let n: u32 = 0;
       let prevAt: u32 = 0;
       let prevStop: u32 = 0;
-      while (P < s) {
-        if (at(P) != 0x0a) {
-          fail();
-          return;
-        }
-        P++;
+      while (P < s && take(0x0a, s)) {
         const es = len(s);
         if (FAILED) return;
-        if (text) {
-          if (P >= es || at(P) != 0x0a) {
-            fail();
-            return;
-          }
-          P++;
-          const ks = len(es);
+        if (f == 16) {
+          const ks = textKeySpan(es, n, prevAt, prevStop);
           if (FAILED) return;
-          const k = P;
-          if (!isUtf8(k, ks) || (n > 0 && compareRanges(prevAt, prevStop, k, ks) >= 0)) {
-            fail();
-            return;
-          }
-          prevAt = k;
+          prevAt = P;
           prevStop = ks;
-          outStr(k, ks);
+          outStr(P, ks);
           P = ks;
           nested(es, 0x12, depth, -1);
         } else {
@@ -654,11 +659,8 @@ function value(end: u32, depth: u32, field: i32): void {
           if (FAILED) return;
           nested(es, 0x12, depth, -1);
         }
+        close(es);
         if (FAILED) return;
-        if (P != es) {
-          fail();
-          return;
-        }
         n++;
       }
       store<u32>(countAt, bswap<u32>(n));
@@ -668,41 +670,22 @@ function value(end: u32, depth: u32, field: i32): void {
       // Variant: constructor first, then the value, nothing else
       const s = len(end);
       if (FAILED) return;
-      if (P >= s || at(P) != 0x0a) {
-        fail();
-        return;
-      }
-      P++;
-      const cs = len(s);
+      const cs = ctorSpan(s);
       if (FAILED) return;
-      if (!isDamlName(P, cs)) {
-        fail();
-        return;
-      }
       if (F) outI32(field);
       outStr(P, cs);
       P = cs;
       nested(s, 0x12, depth, -1);
-      if (FAILED) return;
-      if (P != s) {
-        fail();
-        return;
-      }
+      close(s);
       break;
     }
     case 15: {
       // Enum: the constructor only
       const s = len(end);
       if (FAILED) return;
-      if (P >= s || at(P) != 0x0a) {
-        fail();
-        return;
-      }
-      P++;
-      const cs = len(s);
-      if (FAILED) return;
-      if (cs != s || !isDamlName(P, cs)) {
-        fail();
+      const cs = ctorSpan(s);
+      if (FAILED || cs != s) {
+        failed();
         return;
       }
       if (F) outI32(field);
@@ -711,12 +694,11 @@ function value(end: u32, depth: u32, field: i32): void {
       break;
     }
     default:
-      fail();
+      failed();
       return;
   }
-  if (P != end) fail();
+  close(end);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // V12 (TypedNormalForm, spec/contract-id.md §6.4, §6.5 enc_T): the twin of
@@ -734,140 +716,80 @@ function value(end: u32, depth: u32, field: i32): void {
   return load<u32>(node + 4 * i);
 }
 
+/** The i-th field or constructor entry of a record, variant or enum node */
+@inline function entry(node: u32, i: u32): u32 {
+  return node + 16 + 16 * i;
+}
+
+/** Writes an entry's byte piece (a label, or a constructor with its rank). */
+@inline function outPart(e: u32): void {
+  const n = load<u32>(e + 4);
+  memory.copy(O, load<u32>(e), n);
+  O += n;
+}
+
+/** The enc_T tag of the scalar kinds 7 party, 8 text, 9 contract ID */
+@inline function scalarTag(f: u32): u32 {
+  return f == 7 ? 0x04 : f == 8 ? 0x02 : 0x0f;
+}
+
 /** The V12 template type's root node (set by the caller's resolveTemplate) */
 let typedRoot: u32 = 0;
 
 /** A nested Value under tag (field << 3 | LEN) `tag`, typed `node`, at depth + 1; true when None. */
 function typedNested(end: u32, tag: u32, node: u32, depth: u32): bool {
-  if (P >= end || at(P) != tag) {
-    fail();
-    return false;
-  }
-  P++;
+  if (!take(tag, end)) return false;
   const stop = len(end);
-  if (FAILED) return false;
-  return typedValue(stop, node, depth + 1);
+  return FAILED ? false : typedValue(stop, node, depth + 1);
 }
 
 /** One Value in [P, end) of type `node`; returns true when it is an empty optional. */
 function typedValue(end: u32, node: u32, depth: u32): bool {
-  if (depth > MAX_DEPTH || P >= end) {
-    fail();
-    return false;
-  }
-  let tag = at(P);
-  if (tag == 0x82 && P + 1 < end && at(P + 1) == 0x01) {
-    tag = 0x82;
-    P++;
-  } else if (tag >= 0x80) {
-    fail();
-    return false;
-  }
-  const f = tag >> 3;
-  if (f == 0 || f > 16 || (tag & 7) != wireOf(f) || word(node, 0) != f) {
-    fail();
-    return false;
-  }
-  P++;
+  const f = valueField(end, depth);
+  if (FAILED || word(node, 0) != f) return failed();
   let none = false;
   switch (f) {
     case 1: {
-      const s = len(end);
-      if (FAILED || s != P) {
-        fail();
-        return false;
-      }
+      readUnit(end);
       outByte(0x06);
       break;
     }
     case 2: {
-      const v = varint64(end);
-      if (FAILED || v > 1) {
-        fail();
-        return false;
-      }
+      const v = readBool(end);
       outByte(0x05);
-      outByte(<u32>v);
+      outByte(v);
       break;
     }
     case 3: {
-      const u = varint64(end);
-      if (FAILED) return false;
+      const n = readInt64(end);
       outByte(0x00);
-      outI64((u >> 1) ^ (0 - (u & 1)));
+      outI64(n);
       break;
     }
     case 4: {
-      const v = <i64>varint64(end);
-      if (FAILED || v < MIN_DATE || v > MAX_DATE) {
-        fail();
-        return false;
-      }
+      const v = readDate(end);
       outByte(0x07);
       outI32(<u32>v);
       break;
     }
     case 5: {
-      if (end - P < 8) {
-        fail();
-        return false;
-      }
-      const v = load<i64>(P);
-      P += 8;
-      if (v < MIN_TIMESTAMP || v > MAX_TIMESTAMP) {
-        fail();
-        return false;
-      }
+      const v = readTimestamp(end);
       outByte(0x03);
       outI64(<u64>v);
       break;
     }
     case 6: {
-      const s = len(end);
-      if (FAILED) return false;
-      const from = P;
-      P = s;
       outByte(0x01);
-      if (numeric(from, s) < 0 || lastScale != word(node, 1)) {
-        fail();
-        return false;
-      }
+      // the scale must be the type's
+      if (readNumeric(end) >= 0 && lastScale != word(node, 1)) failed();
       break;
     }
-    case 7: {
-      const s = len(end);
-      if (FAILED) return false;
-      if (!isParty(P, s)) {
-        fail();
-        return false;
-      }
-      outByte(0x04);
-      outStr(P, s);
-      P = s;
-      break;
-    }
-    case 8: {
-      const s = len(end);
-      if (FAILED) return false;
-      if (!isUtf8(P, s)) {
-        fail();
-        return false;
-      }
-      outByte(0x02);
-      outStr(P, s);
-      P = s;
-      break;
-    }
+    case 7:
+    case 8:
     case 9: {
-      const s = len(end);
+      const s = scalarSpan(end, f);
       if (FAILED) return false;
-      const n = s - P;
-      const first = n > 0 ? at(P) : 0xff;
-      if (!((first == 0 && n >= 33 && n <= 127) || (first == 1 && n >= 13 && n <= 46))) {
-        fail();
-        return false;
-      }
-      outByte(0x0f);
+      outByte(scalarTag(f));
       outStr(P, s);
       P = s;
       break;
@@ -883,11 +805,7 @@ function typedValue(end: u32, node: u32, depth: u32): bool {
       }
       outByte(1);
       typedNested(s, 0x0a, word(node, 1), depth);
-      if (FAILED) return false;
-      if (P != s) {
-        fail();
-        return false;
-      }
+      close(s);
       break;
     }
     case 11: {
@@ -898,9 +816,8 @@ function typedValue(end: u32, node: u32, depth: u32): bool {
       O += 4;
       let n: u32 = 0;
       const child = word(node, 1);
-      while (P < s) {
+      while (P < s && !FAILED) {
         typedNested(s, 0x0a, child, depth);
-        if (FAILED) return false;
         n++;
       }
       store<u32>(countAt, bswap<u32>(n));
@@ -908,152 +825,76 @@ function typedValue(end: u32, node: u32, depth: u32): bool {
     }
     case 13: {
       const s = len(end);
-      if (FAILED) return false;
-      typedRecord(s, node, depth);
-      if (FAILED) return false;
+      if (!FAILED) typedRecord(s, node, depth);
       break;
     }
     case 14: {
+      // constructor first, then the value, nothing else
       const s = len(end);
       if (FAILED) return false;
-      // constructor first, then the value, nothing else
-      if (P >= s || at(P) != 0x0a) {
-        fail();
-        return false;
-      }
-      P++;
-      const cs = len(s);
+      const cs = ctorSpan(s);
       if (FAILED) return false;
-      if (!isDamlName(P, cs)) {
-        fail();
-        return false;
-      }
       const rank = rankOf(node, P, cs, 0);
-      if (rank < 0) {
-        fail();
-        return false;
-      }
+      if (rank < 0) return failed();
       P = cs;
       const head = word(node, 1);
       const headLength = word(node, 2);
       memory.copy(O, head, headLength);
       O += headLength;
-      const c = node + 16 + 16 * <u32>rank;
-      memory.copy(O, load<u32>(c), load<u32>(c + 4));
-      O += load<u32>(c + 4);
-      typedNested(s, 0x12, load<u32>(c + 8), depth);
-      if (FAILED) return false;
-      if (P != s) {
-        fail();
-        return false;
-      }
+      const e = entry(node, <u32>rank);
+      outPart(e);
+      typedNested(s, 0x12, load<u32>(e + 8), depth);
+      close(s);
       break;
     }
     case 15: {
       const s = len(end);
       if (FAILED) return false;
-      if (P >= s || at(P) != 0x0a) {
-        fail();
-        return false;
-      }
-      P++;
-      const cs = len(s);
-      if (FAILED) return false;
-      if (cs != s || !isDamlName(P, cs)) {
-        fail();
-        return false;
-      }
+      const cs = ctorSpan(s);
+      if (FAILED || cs != s) return failed();
       const rank = rankOf(node, P, cs, word(node, 2));
-      if (rank < 0) {
-        fail();
-        return false;
-      }
+      if (rank < 0) return failed();
       P = cs;
-      const c = node + 16 + 16 * <u32>rank;
-      memory.copy(O, load<u32>(c), load<u32>(c + 4));
-      O += load<u32>(c + 4);
+      outPart(entry(node, <u32>rank));
       break;
     }
+    case 12:
     case 16: {
       const s = len(end);
       if (FAILED) return false;
-      outByte(0x0d);
+      outByte(f == 16 ? 0x0d : 0x0e);
       const countAt = O;
       O += 4;
       let n: u32 = 0;
       let prevAt: u32 = 0;
       let prevStop: u32 = 0;
-      const child = word(node, 1);
-      while (P < s) {
-        if (at(P) != 0x0a) {
-          fail();
-          return false;
-        }
-        P++;
+      while (P < s && take(0x0a, s)) {
         const es = len(s);
         if (FAILED) return false;
-        if (P >= es || at(P) != 0x0a) {
-          fail();
-          return false;
+        if (f == 16) {
+          const ks = textKeySpan(es, n, prevAt, prevStop);
+          if (FAILED) return false;
+          prevAt = P;
+          prevStop = ks;
+          outStr(P, ks);
+          P = ks;
+          typedNested(es, 0x12, word(node, 1), depth);
+        } else {
+          typedNested(es, 0x0a, word(node, 1), depth);
+          if (FAILED) return false;
+          typedNested(es, 0x12, word(node, 2), depth);
         }
-        P++;
-        const ks = len(es);
+        close(es);
         if (FAILED) return false;
-        const k = P;
-        if (!isUtf8(k, ks) || (n > 0 && compareRanges(prevAt, prevStop, k, ks) >= 0)) {
-          fail();
-          return false;
-        }
-        prevAt = k;
-        prevStop = ks;
-        outStr(k, ks);
-        P = ks;
-        typedNested(es, 0x12, child, depth);
-        if (FAILED) return false;
-        if (P != es) {
-          fail();
-          return false;
-        }
-        n++;
-      }
-      store<u32>(countAt, bswap<u32>(n));
-      break;
-    }
-    case 12: {
-      const s = len(end);
-      if (FAILED) return false;
-      outByte(0x0e);
-      const countAt = O;
-      O += 4;
-      let n: u32 = 0;
-      const keyNode = word(node, 1);
-      const valueNode = word(node, 2);
-      while (P < s) {
-        if (at(P) != 0x0a) {
-          fail();
-          return false;
-        }
-        P++;
-        const es = len(s);
-        if (FAILED) return false;
-        typedNested(es, 0x0a, keyNode, depth);
-        if (FAILED) return false;
-        typedNested(es, 0x12, valueNode, depth);
-        if (FAILED) return false;
-        if (P != es) {
-          fail();
-          return false;
-        }
         n++;
       }
       store<u32>(countAt, bswap<u32>(n));
       break;
     }
     default:
-      fail();
-      return false;
+      return failed();
   }
-  if (P != end) fail();
+  close(end);
   return none;
 }
 
@@ -1066,32 +907,27 @@ function typedRecord(stop: u32, node: u32, depth: u32): void {
   O += headLength;
   let keep = O;
   let n: u32 = 0;
-  while (P < stop) {
-    // Record.Field { value } with nothing else
-    if (at(P) != 0x0a || n >= nFields) {
-      fail();
+  // Record.Field { value } with nothing else, no more fields than the type has
+  while (P < stop && take(0x0a, stop)) {
+    if (n >= nFields) {
+      failed();
       return;
     }
-    P++;
     const fs = len(stop);
     if (FAILED) return;
-    const f = node + 16 + 16 * n;
-    const partLength = load<u32>(f + 4);
-    memory.copy(O, load<u32>(f), partLength);
-    O += partLength;
-    const none = typedNested(fs, 0x0a, load<u32>(f + 8), depth);
+    const e = entry(node, n);
+    outPart(e);
+    const none = typedNested(fs, 0x0a, load<u32>(e + 8), depth);
+    close(fs);
     if (FAILED) return;
-    if (P != fs) {
-      fail();
-      return;
-    }
     if (!none) keep = O;
     n++;
   }
+  if (FAILED) return;
   // fields left out must be optional
   for (let i = n; i < nFields; i++)
-    if (load<u32>(node + 16 + 16 * i + 12) == 0) {
-      fail();
+    if (load<u32>(entry(node, i) + 12) == 0) {
+      failed();
       return;
     }
   O = keep;
@@ -1103,9 +939,9 @@ function rankOf(node: u32, from: u32, to: u32, skip: u32): i32 {
   const n = word(node, 3);
   const length = to - from;
   for (let i: u32 = 0; i < n; i++) {
-    const c = node + 16 + 16 * i;
-    if (load<u32>(c + 4) != skip + 8 + length) continue;
-    if (memory.compare(load<u32>(c) + skip + 4, from, length) == 0) return <i32>i;
+    const e = entry(node, i);
+    if (load<u32>(e + 4) != skip + 8 + length) continue;
+    if (memory.compare(load<u32>(e) + skip + 4, from, length) == 0) return <i32>i;
   }
   return -1;
 }
