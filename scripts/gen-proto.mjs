@@ -8,10 +8,11 @@
  *   npm run gen:proto            # regenerate
  *   node scripts/gen-proto.mjs --check
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
+import { writeOrCheckGenerated } from './generated-file.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(repo, 'proto');
@@ -47,17 +48,4 @@ export function renderDescriptorModule() {
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const text = renderDescriptorModule();
-  if (process.argv.includes('--check')) {
-    const current = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-    if (current !== text) {
-      process.stderr.write(`${relative(repo, outFile)} is out of date with proto/: run npm run gen:proto\n`);
-      process.exit(1);
-    }
-    process.stdout.write(`${relative(repo, outFile)} is up to date\n`);
-  } else {
-    writeFileSync(outFile, text);
-    process.stdout.write(`wrote ${relative(repo, outFile)}\n`);
-  }
-}
+if (isMain) writeOrCheckGenerated(repo, outFile, renderDescriptorModule(), 'proto/', 'npm run gen:proto');

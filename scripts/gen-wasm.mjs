@@ -9,10 +9,11 @@
  *   node scripts/gen-wasm.mjs --check
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
+import { writeOrCheckGenerated } from './generated-file.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(repo, 'wasm', 'one-pass.ts');
@@ -59,17 +60,4 @@ export async function renderWasmModule() {
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const text = await renderWasmModule();
-  if (process.argv.includes('--check')) {
-    const current = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-    if (current !== text) {
-      process.stderr.write(`${relative(repo, outFile)} is out of date with wasm/: run npm run gen:wasm\n`);
-      process.exit(1);
-    }
-    process.stdout.write(`${relative(repo, outFile)} is up to date\n`);
-  } else {
-    writeFileSync(outFile, text);
-    process.stdout.write(`wrote ${relative(repo, outFile)}\n`);
-  }
-}
+if (isMain) writeOrCheckGenerated(repo, outFile, await renderWasmModule(), 'wasm/', 'npm run gen:wasm');

@@ -526,34 +526,18 @@ function value(end: u32, depth: u32, field: i32): void {
       }
       break;
     }
-    case 3: {
-      const n = readInt64(end);
-      if (FAILED) return;
-      if (F) {
-        if (n == 0) break;
-        outI32(field);
-      }
-      outI64(n);
-      break;
-    }
-    case 4: {
-      const v = readDate(end);
-      if (FAILED) return;
-      if (F) {
-        if (v == 0) break;
-        outI32(field);
-      }
-      outI32(<u32>v);
-      break;
-    }
+    case 3:
+    case 4:
     case 5: {
-      const v = readTimestamp(end);
+      // int64 i64(n), date i32(days), timestamp i64(µs); the V11 field form skips a zero
+      const v: u64 = f == 3 ? readInt64(end) : f == 4 ? <u64>readDate(end) : <u64>readTimestamp(end);
       if (FAILED) return;
       if (F) {
         if (v == 0) break;
         outI32(field);
       }
-      outI64(<u64>v);
+      if (f == 4) outI32(<u32>v);
+      else outI64(v);
       break;
     }
     case 6: {

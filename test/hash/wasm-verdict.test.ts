@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeCreatedEventBlob } from '../../src/core/codec/index.js';
+import { CURRENT_VALUE, K } from '../../src/core/codec/schema.js';
 import type { Value } from '../../src/core/codec/value.js';
 import { computeContractId } from '../../src/core/hash/compute-contract-id.js';
 import {
@@ -53,38 +54,42 @@ function recording(): { sha: (d: Uint8Array) => string; seen: string[] } {
 }
 
 /**
- * Runs both walks on one input; fails when the module accepts what the TS walk does not, or with
- * other preimages. Returns which of the two answered.
+ * Runs both walks on one input (each with its own recording SHA-256); fails when the module accepts
+ * what the TS walk does not, answers otherwise (`agree`), or hashed other preimages — the module may
+ * stop earlier, never later. Returns which of the two answered.
  */
-function compare(
-  blob: Uint8Array,
-  contractId: string,
-  version: 'v10' | 'v11',
+function compareRuns<T>(
+  wasmRun: (sha: (d: Uint8Array) => string) => T | null,
+  tsRun: (sha: (d: Uint8Array) => string) => T | null,
+  agree: (wasm: T, ts: T | null) => void,
 ): { wasm: boolean; ts: boolean } {
   const w = recording();
   const t = recording();
-  const wasm = computeVerdictWasm(blob, contractId, version, w.sha);
-  const ts = computeVerdictOnePassTs(blob, contractId, version, t.sha);
-  if (wasm !== null) expect(ts).toBe(wasm);
-  // every preimage the module had hashed, the TS walk hashed identically (the module may stop
-  // earlier, never later)
+  const wasm = wasmRun(w.sha);
+  const ts = tsRun(t.sha);
+  if (wasm !== null) agree(wasm, ts);
   expect(t.seen.slice(0, w.seen.length)).toEqual(w.seen);
   return { wasm: wasm !== null, ts: ts !== null };
 }
 
-/** compare() for V12: the module's preimages a prefix of the TS walk's, the same resolution. */
-function compareTyped(blob: Uint8Array, contractId: string, types: TypeEnv): { wasm: boolean; ts: boolean } {
-  const w = recording();
-  const t = recording();
-  const wasm = computeTypedVerdictWasm(blob, contractId, types, w.sha);
-  const ts = computeTypedVerdictOnePassTs(blob, contractId, types, t.sha);
-  if (wasm !== null) {
-    expect(ts?.contractHash).toBe(wasm.contractHash);
-    expect(ts?.resolution).toBe(wasm.resolution);
-  }
-  expect(t.seen.slice(0, w.seen.length)).toEqual(w.seen);
-  return { wasm: wasm !== null, ts: ts !== null };
-}
+/** V10/V11: the same contract hash */
+const compare = (blob: Uint8Array, contractId: string, version: 'v10' | 'v11') =>
+  compareRuns(
+    (sha) => computeVerdictWasm(blob, contractId, version, sha),
+    (sha) => computeVerdictOnePassTs(blob, contractId, version, sha),
+    (wasm, ts) => expect(ts).toBe(wasm),
+  );
+
+/** V12: the same contract hash and template resolution */
+const compareTyped = (blob: Uint8Array, contractId: string, types: TypeEnv) =>
+  compareRuns(
+    (sha) => computeTypedVerdictWasm(blob, contractId, types, sha),
+    (sha) => computeTypedVerdictOnePassTs(blob, contractId, types, sha),
+    (wasm, ts) => {
+      expect(ts?.contractHash).toBe(wasm.contractHash);
+      expect(ts?.resolution).toBe(wasm.resolution);
+    },
+  );
 
 describe('the WebAssembly one-pass walk', () => {
   it('is instantiated here, and src/core/hash/generated/one-pass-wasm.ts matches `npm run gen:wasm`', () => {
@@ -93,6 +98,11 @@ describe('the WebAssembly one-pass walk', () => {
       encoding: 'utf8',
     });
     expect(out).toContain('up to date');
+  });
+
+  it('reads kinds as the current layout numbers its Value fields (type nodes use the one for the other)', () => {
+    for (const k of Object.values(K)) expect(CURRENT_VALUE.fieldByKind[k]).toBe(k);
+    expect(Object.values(K).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
   });
 
   it('answers every real V10/V11 vector like the TS walk, with the same spans', () => {

@@ -202,35 +202,20 @@ function verified(
   typing: TypingInfo | undefined,
 ): ContractIdVerification {
   const suffix = contractId.slice(66);
-  const hash = binaryToHex(contractHash);
-  const unicum = suffix.slice(8);
-  // one object literal per shape (a spread copy for `typing` cost as much again)
-  if (typing === undefined)
-    return {
-      ok: true,
-      status: 'verified',
-      version,
-      reasons: [],
-      contractHash: hash,
-      unicum,
-      expectedSuffix: suffix,
-      actualSuffix: suffix,
-      embeddedContractIdMatches: true,
-      embeddedContractId: contractId,
-      contract: null,
-    };
-  return {
+  const r: { -readonly [K in keyof ContractIdVerification]: ContractIdVerification[K] } = {
     ok: true,
     status: 'verified',
     version,
     reasons: [],
-    contractHash: hash,
-    unicum,
+    contractHash: binaryToHex(contractHash),
+    unicum: suffix.slice(8),
     expectedSuffix: suffix,
     actualSuffix: suffix,
     embeddedContractIdMatches: true,
     embeddedContractId: contractId,
     contract: null,
-    typing,
   };
+  // added to the object, not spread into a copy (which cost as much again)
+  if (typing !== undefined) r.typing = typing;
+  return r;
 }
