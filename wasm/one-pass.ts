@@ -1,18 +1,21 @@
 /**
- * The V10/V11 one-pass verdict's walk in WebAssembly (AssemblyScript; compiled by
- * `npm run gen:wasm` into src/core/hash/generated/one-pass-wasm.ts). It is the twin of
- * src/core/hash/one-pass-verdict.ts + stream-value-hash.ts for the canonical shape only: it walks
- * the `Versioned` envelope and the current-layout `FatContractInstance` in the input area and
- * writes the contract-hash preimage (spec/contract-id.md §6.1, §6.2); given the contract hash it
- * writes the unicum preimage (§5). The caller (src/core/hash/wasm-verdict.ts) hashes both.
+ * The one-pass verdict's walk in WebAssembly (AssemblyScript; compiled by `npm run gen:wasm` into
+ * src/core/hash/generated/one-pass-wasm.ts). It is the twin of src/core/hash/one-pass-verdict.ts +
+ * stream-value-hash.ts (V10, V11) and typed-stream-hash.ts (V12) for the canonical shape only: it
+ * walks the `Versioned` envelope and the current-layout `FatContractInstance` in the input area and
+ * writes the contract-hash preimage (spec/contract-id.md §6.1, §6.2, §6.4); given the contract hash
+ * it writes the unicum preimage (§5). The caller (src/core/hash/wasm-verdict.ts) hashes both, and
+ * for V12 lays out the template's type as nodes (src/core/hash/wasm-types.ts) when asked.
  *
  * It may give up more often than the TS walk (then the TS walk runs), but whatever it accepts it
  * must accept with the very same preimage: every check of the TS walk is made here too
- * (test/hash/wasm-verdict.test.ts compares the two on every real vector, fuzz case and truncation).
+ * (test/hash/wasm-verdict.test.ts compares the two on real vectors, fuzz cases, truncations and
+ * generated contracts).
  *
  * Memory: [INPUT, INPUT + MAX_INPUT) the blob; the contract preimage at CONTRACT (room for 8 bytes
- * per input byte — no value writes more than 3 per byte it spans); the unicum preimage at UNICUM;
- * the spans the caller reads at SPANS (i32s).
+ * per input byte — no value writes more than 3 per byte it spans, V12 adds a tag per value and the
+ * type's names, which the room and the TYPES area bound); the unicum preimage at UNICUM; the spans
+ * the caller reads at SPANS (i32s); the V12 type nodes in TYPES. configure() grows the memory to it.
  */
 
 // The layout (the caller reads it through layout()).
@@ -20,6 +23,12 @@ const INPUT: u32 = 65536;
 const MAX_INPUT: u32 = 65536;
 const CONTRACT: u32 = INPUT + MAX_INPUT;
 const UNICUM: u32 = CONTRACT + 8 * MAX_INPUT + 4096;
+/**
+ * The contract preimage may not pass this: a value starts only below it, with room for one input-
+ * sized string after it, and a V12 type piece (a head, a label, a constructor) is copied only below
+ * it — the types, not the blob, decide their size (a long type name on many empty records).
+ */
+const CONTRACT_LIMIT: u32 = CONTRACT + 7 * MAX_INPUT;
 const SPANS: u32 = UNICUM + 40960;
 const SIGS: u32 = SPANS + 64;
 const OTHERS: u32 = SIGS + 512;
@@ -390,7 +399,7 @@ const MAX_TIMESTAMP: i64 = 253402300799999999;
 
 /** Consumes a Value's tag at P and returns its field number (1 … 16), or 0 (failed). */
 @inline function valueField(end: u32, depth: u32): u32 {
-  if (depth > MAX_DEPTH || P >= end) return <u32>failed();
+  if (depth > MAX_DEPTH || P >= end || O > CONTRACT_LIMIT) return <u32>failed();
   const tag = at(P);
   // text_map (16 << 3 | LEN) is the one two-byte tag
   if (tag == 0x82 && P + 1 < end && at(P + 1) == 0x01) P++;
@@ -707,8 +716,16 @@ function value(end: u32, depth: u32, field: i32): void {
 
 /** Writes an entry's byte piece (a label, or a constructor with its rank). */
 @inline function outPart(e: u32): void {
-  const n = load<u32>(e + 4);
-  memory.copy(O, load<u32>(e), n);
+  outPiece(load<u32>(e), load<u32>(e + 4));
+}
+
+/** Writes a type's byte piece, or fails when it would pass CONTRACT_LIMIT. */
+function outPiece(from: u32, n: u32): void {
+  if (O > CONTRACT_LIMIT || n > CONTRACT_LIMIT - O) {
+    failed();
+    return;
+  }
+  memory.copy(O, from, n);
   O += n;
 }
 
@@ -821,10 +838,7 @@ function typedValue(end: u32, node: u32, depth: u32): bool {
       const rank = rankOf(node, P, cs, 0);
       if (rank < 0) return failed();
       P = cs;
-      const head = word(node, 1);
-      const headLength = word(node, 2);
-      memory.copy(O, head, headLength);
-      O += headLength;
+      outPiece(word(node, 1), word(node, 2));
       const e = entry(node, <u32>rank);
       outPart(e);
       typedNested(s, 0x12, load<u32>(e + 8), depth);
@@ -884,11 +898,8 @@ function typedValue(end: u32, node: u32, depth: u32): bool {
 
 /** A record's fields in [P, stop): head ‖ (label ‖ enc_T(v))… ‖ ff, trailing Nones dropped. */
 function typedRecord(stop: u32, node: u32, depth: u32): void {
-  const head = word(node, 1);
-  const headLength = word(node, 2);
   const nFields = word(node, 3);
-  memory.copy(O, head, headLength);
-  O += headLength;
+  outPiece(word(node, 1), word(node, 2));
   let keep = O;
   let n: u32 = 0;
   // Record.Field { value } with nothing else, no more fields than the type has

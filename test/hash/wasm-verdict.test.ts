@@ -26,6 +26,7 @@ import {
   hasWasmVerdict,
 } from '../../src/core/hash/wasm-verdict.js';
 import { createTypeEnv, type TypeEnv } from '../../src/core/types/type-env.js';
+import { parseTypeFile } from '../../src/core/types/type-file.js';
 import { decodeBase64Node } from '../../src/io/node-base64.js';
 import { sha256Node, sha256NodeBinary } from '../../src/io/node-sha256.js';
 import { arbDecodedContract } from '../helpers/arbitraries.js';
@@ -241,5 +242,81 @@ describe('the WebAssembly one-pass walk', () => {
       { numRuns: 400, seed: 7 },
     );
     expect(answered).toBeGreaterThan(100);
+  });
+
+  it('declines (and stays sound) where a type writes more than its blob: long-named empty records', () => {
+    // 12,000 empty records of a type whose qualified name is ~900 bytes: 48 KB of blob, 11 MB of
+    // preimage — past the module's room; it must decline (the TS walk answers) and not write over
+    // its tables: every real vector still verifies through it afterwards
+    const long = Array.from({ length: 9 }, (_, i) => `Segment${i}${'x'.repeat(90)}`);
+    const PKG = 'ef'.repeat(32);
+    const env = createTypeEnv(
+      parseTypeFile({
+        format: 'reserve-audit/type-file@1',
+        packages: [
+          {
+            id: PKG,
+            name: 'wide',
+            version: '1.0.0',
+            dataTypes: {
+              'W:T': { record: [['xs', { list: { con: `${long.join('.')}:E` } }]] },
+              [`${long.join('.')}:E`]: { record: [] },
+            },
+          },
+        ],
+      }).packages,
+    );
+    const createArg: Value = {
+      kind: 'record',
+      fields: [
+        {
+          kind: 'list',
+          elements: Array.from({ length: 12_000 }, (): Value => ({ kind: 'record', fields: [] })),
+        },
+      ],
+    };
+    const computed = computeContractId({
+      contract: {
+        serializationVersion: '2.1',
+        layout: 'current',
+        packageName: 'wide',
+        templateId: { packageId: PKG, module: ['W'], entity: ['T'] },
+        createArg,
+        signatories: ['alice::1220'],
+        stakeholders: ['alice::1220'],
+        nonMaintainerSignatories: ['alice::1220'],
+        nonSignatoryStakeholders: [],
+        createdAt: 1_700_000_000_000_000n,
+        key: null,
+        packageVersion: [],
+      },
+      version: 'v12',
+      discriminator: new Uint8Array(32),
+      salt: new Uint8Array(32).fill(7),
+      types: env,
+      sha256: sha256Node,
+    });
+    const blob = encodeCreatedEventBlob(computed.contract);
+    expect(blob.length).toBeLessThan(65_536);
+    expect(computeTypedVerdictWasm(blob, computed.contractIdHex, env, sha256NodeBinary)).toBeNull();
+    expect(computeTypedVerdictOnePassTs(blob, computed.contractIdHex, env, sha256NodeBinary)).not.toBeNull();
+    for (const v of typedVectors)
+      expect(
+        computeTypedVerdictWasm(
+          decodeBase64Node(v.createdEventBlobBase64) as Uint8Array,
+          v.contractId,
+          splice,
+          sha256NodeBinary,
+        ),
+      ).not.toBeNull();
+    for (const v of vectors)
+      expect(
+        computeVerdictWasm(
+          decodeBase64Node(v.createdEventBlobBase64) as Uint8Array,
+          v.contractId,
+          versionOf(v.contractId),
+          sha256NodeBinary,
+        ),
+      ).not.toBeNull();
   });
 });
