@@ -31,6 +31,20 @@ const VERSION_BY_PREFIX: Readonly<Record<string, ContractIdVersion>> = {
   ca12: 'v12',
 };
 
+/** `hex` has the canonical V1 shape: 138 chars, `00` ‖ 64 hex ‖ 4-char prefix ‖ `1220` ‖ … (not yet checked: hex digits, the prefix). */
+export function isCanonicalV1IdHex(hex: string): boolean {
+  return hex.length === CONTRACT_ID_HEX_LENGTH && hex.startsWith('00') && hex.startsWith('1220', 70);
+}
+
+/** The version of a V1 contract ID from its hex (`00` ‖ 64 hex ‖ `ca1N…`), or null. */
+export function versionOfIdHex(id: string): ContractIdVersion | null {
+  if (id.length !== CONTRACT_ID_HEX_LENGTH || id.charCodeAt(66) !== 0x63 || id.charCodeAt(67) !== 0x61)
+    return null;
+  if (id.charCodeAt(68) !== 0x31) return null;
+  const v = id.charCodeAt(69);
+  return v === 0x30 ? 'v10' : v === 0x31 ? 'v11' : v === 0x32 ? 'v12' : null;
+}
+
 /**
  * Parses a published contract ID. Throws HashError CONTRACT_ID_MALFORMED (not lower-case hex,
  * wrong length, no suffix, not a SHA-256 multihash) or UNSUPPORTED_CONTRACT_ID_VERSION (V2 `01…`
@@ -38,12 +52,7 @@ const VERSION_BY_PREFIX: Readonly<Record<string, ContractIdVersion>> = {
  */
 export function parseContractId(hex: string): ParsedContractId {
   // Fast path: the canonical shape, one pass; the sub-views are created on demand.
-  if (
-    typeof hex === 'string' &&
-    hex.length === CONTRACT_ID_HEX_LENGTH &&
-    hex.startsWith('00') &&
-    hex.startsWith('1220', 70)
-  ) {
+  if (typeof hex === 'string' && isCanonicalV1IdHex(hex)) {
     const prefix = hex.slice(66, 70);
     const version = VERSION_BY_PREFIX[prefix];
     const bytes = version === undefined ? null : lowerHexToBytes(hex);
@@ -58,15 +67,7 @@ export function parseContractId(hex: string): ParsedContractId {
  * only) without decoding the hex; otherwise null (then use `parseContractId`).
  */
 export function parseContractIdEqualTo(hex: string, bytes: Uint8Array): ParsedContractId | null {
-  if (
-    typeof hex !== 'string' ||
-    hex.length !== CONTRACT_ID_HEX_LENGTH ||
-    bytes.length !== CONTRACT_ID_BYTES ||
-    !hex.startsWith('00') ||
-    !hex.startsWith('1220', 70)
-  ) {
-    return null;
-  }
+  if (typeof hex !== 'string' || bytes.length !== CONTRACT_ID_BYTES || !isCanonicalV1IdHex(hex)) return null;
   const prefix = hex.slice(66, 70);
   const version = VERSION_BY_PREFIX[prefix];
   if (version === undefined || !hexEqualsBytes(hex, 0, bytes)) return null;

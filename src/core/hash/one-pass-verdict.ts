@@ -19,7 +19,7 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH } from '../codec/limits.js';
 import { compareByteRanges, isPackageNameBytes, isPartyIdBytesMemo } from '../codec/validate-bytes.js';
 import { WIRE_I64, WIRE_LEN, WireReader } from '../codec/wire-reader.js';
 import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
-
+import { CONTRACT_ID_BYTES, isCanonicalV1IdHex } from './contract-id.js';
 import {
   type ContractIdVersion,
   HASH_VERSION_BYTE,
@@ -51,7 +51,6 @@ const TAG_AUTH = (8 << 3) | WIRE_LEN;
 /** `0a 26 0a 24 08 01 12 20 <salt 32> 10 1e`: UntypedVersionedMessage v30 { Salt { HMAC-SHA256, salt } } */
 const AUTH_HEAD = [0x0a, 0x26, 0x0a, 0x24, 0x08, 0x01, 0x12, 0x20] as const;
 const AUTH_LENGTH = 42;
-const CONTRACT_ID_BYTES = 69;
 /** at most this many parties per list (more: the full path) */
 const MAX_PARTIES = 64;
 const TWO_32 = 4294967296;
@@ -207,13 +206,7 @@ function verdict(
   sha256: Sha256Binary,
   types: TypeEnv | null,
 ): string | null {
-  if (
-    buf.length > DEFAULT_MAX_BYTES ||
-    contractId.length !== 2 * CONTRACT_ID_BYTES ||
-    !contractId.startsWith('00') ||
-    !contractId.startsWith('1220', 70)
-  )
-    return null;
+  if (buf.length > DEFAULT_MAX_BYTES || !isCanonicalV1IdHex(contractId)) return null;
   try {
     return walk(buf, contractId, version, sha256, types);
   } catch {

@@ -24,6 +24,7 @@ import { type Base64Decoder, type Base64ScratchDecoder, parseBase64 } from '../c
 import type { DecodedContract } from '../codec/contract.js';
 import { DEFAULT_MAX_BYTES } from '../codec/limits.js';
 import type { TypeEnv } from '../types/type-env.js';
+import { versionOfIdHex } from './contract-id.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { binaryToHex } from './hex.js';
 import { computeTypedVerdictOnePass, computeVerdictOnePass, type TypedVerdict } from './one-pass-verdict.js';
@@ -37,14 +38,6 @@ import {
   verifyContractId,
   verifyDecodedContract,
 } from './verify-contract-id.js';
-
-/** The version of a V1 contract ID from its hex (`00` ‖ 64 hex ‖ `ca1N…`), or null. */
-function versionOfHex(id: string): 'v10' | 'v11' | 'v12' | null {
-  if (id.length !== 138 || id.charCodeAt(66) !== 0x63 || id.charCodeAt(67) !== 0x61) return null;
-  if (id.charCodeAt(68) !== 0x31) return null;
-  const v = id.charCodeAt(69);
-  return v === 0x30 ? 'v10' : v === 0x31 ? 'v11' : v === 0x32 ? 'v12' : null;
-}
 
 export interface VerifyContractIdFastOptions extends VerifyContractIdOptions {
   /**
@@ -63,7 +56,7 @@ export interface VerifyContractIdFastOptions extends VerifyContractIdOptions {
 
 /** Like verifyContractId (same status, suffixes and reasons), faster from the blob. Never throws. */
 export function verifyContractIdFast(opts: VerifyContractIdFastOptions): ContractIdVerification {
-  const version = versionOfHex(opts.contractId);
+  const version = versionOfIdHex(opts.contractId);
   if (version === null) return verifyContractId(opts);
   const sha256: Sha256 = opts.sha256 ?? sha256Noble;
   const shaBinary = opts.sha256Binary ?? binarySha256(sha256);
@@ -141,7 +134,7 @@ export function isContractIdVerifiedFast(opts: VerifyContractIdFastOptions): boo
   const blob = opts.blob;
   const shaBinary = opts.sha256Binary;
   if (typeof blob === 'string' && opts.base64Scratch !== undefined && shaBinary !== undefined) {
-    const version = versionOfHex(opts.contractId);
+    const version = versionOfIdHex(opts.contractId);
     if (version !== null && (blob.length / 4) * 3 <= DEFAULT_MAX_BYTES + 2) {
       const bytes = opts.base64Scratch(blob);
       if (bytes !== null) {

@@ -3,8 +3,8 @@
  * generated/one-pass-wasm.ts by `npm run gen:wasm`): the blob is copied into the module's memory,
  * the module writes the contract-hash preimage, the caller's SHA-256 hashes it, the module writes
  * the unicum preimage around that hash, and the recomputed unicum is compared with the embedded
- * contract ID — the same steps, checks and answers as one-pass-verdict.ts, about 1.4–1.8× faster
- * (docs/bench/verify.md). For V12 the module asks back (its `resolveTemplate` import) for the
+ * contract ID — the same steps, checks and answers as one-pass-verdict.ts, 1.4–2.6× faster
+ * (docs/bench/verify.md, pass 7). For V12 the module asks back (its `resolveTemplate` import) for the
  * template's type, which wasm-types.ts lays out in the module's memory.
  *
  * It answers only what the TS walk answers, and with the same preimages (test/hash/wasm-verdict.test.ts);
@@ -14,6 +14,7 @@
  */
 import { parseBase64 } from '../codec/bytes.js';
 import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
+import { isCanonicalV1IdHex } from './contract-id.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE, UNICUM_PURPOSE } from './contract-id-version.js';
 import { ONE_PASS_WASM_BASE64 } from './generated/one-pass-wasm.js';
 import { hexEqualsRange } from './hex.js';
@@ -58,8 +59,6 @@ interface Engine {
   readonly unicum: number;
 }
 
-const CONTRACT_ID_BYTES = 69;
-
 /** undefined: not tried yet; null: unavailable */
 let engine: Engine | null | undefined;
 
@@ -83,7 +82,7 @@ function instantiate(): Engine | null {
       LF_PURPOSE.contractInstance,
       UNICUM_PURPOSE,
     );
-    // the module's memory is fixed (initial pages ≥ its layout; it never grows)
+    // configure() grew the memory to the layout (it never grows after): check, then view it
     if (x.memory.buffer.byteLength < x.layout(7)) return null;
     const mem = new Uint8Array(x.memory.buffer);
     return {
@@ -181,12 +180,7 @@ function run(buf: Uint8Array, contractId: string, mode: number, sha256: Sha256Bi
   if (engine === undefined) engine = instantiate();
   const e = engine;
   if (e === null || buf.length > e.maxInput) return null;
-  if (
-    contractId.length !== 2 * CONTRACT_ID_BYTES ||
-    !contractId.startsWith('00') ||
-    !contractId.startsWith('1220', 70)
-  )
-    return null;
+  if (!isCanonicalV1IdHex(contractId)) return null;
   const mem = e.mem;
   mem.set(buf, e.input);
   let n: number;

@@ -16,7 +16,7 @@ import { BytesMemo } from '../codec/bytes-memo.js';
 import { CURRENT_VALUE } from '../codec/schema.js';
 import { decodeUtf8 } from '../codec/utf8.js';
 import { WIRE_LEN } from '../codec/wire-reader.js';
-import type { ContractIdVersion } from '../hash/contract-id-version.js';
+import { versionOfIdHex } from '../hash/contract-id.js';
 import {
   computeTypedVerdictOnePass,
   computeVerdictOnePass,
@@ -62,14 +62,6 @@ const latin1 = new TextDecoder('latin1');
 const MAX_FIELDS = 256;
 /** [start, stop) of each top-level field's Value message */
 const fieldSpans = new Int32Array(2 * MAX_FIELDS);
-
-/** The version of a V1 contract ID from its hex (`00` ‖ 64 hex ‖ `ca1N…`), or null. */
-function versionOfHex(id: string): ContractIdVersion | null {
-  if (id.length !== 138 || id.charCodeAt(66) !== 0x63 || id.charCodeAt(67) !== 0x61) return null;
-  if (id.charCodeAt(68) !== 0x31) return null;
-  const v = id.charCodeAt(69);
-  return v === 0x30 ? 'v10' : v === 0x31 ? 'v11' : v === 0x32 ? 'v12' : null;
-}
 
 /**
  * Plans by the blob's `package_name` + `template_id` bytes (BytesMemo: compared byte for byte, no
@@ -218,7 +210,7 @@ function readFieldsOfBytes(buf: Uint8Array, slots: readonly FieldSlot[], n: numb
  * answer (then the decoding fast path or verifyReserveProof). Never throws.
  */
 export function verifyReserveProofOnePass(o: VerifyReserveProofOnePassOptions): FastReserveProof | null {
-  const version = versionOfHex(o.contractId);
+  const version = versionOfIdHex(o.contractId);
   if (version === null) return null;
   const buf = o.blob;
   const types = o.types;
