@@ -1,37 +1,48 @@
 /**
  * THE one map from outcomes to process exit codes; every command returns its code through a
- * function of this file and nowhere else (pipelines in src/run return reports, never exit codes):
+ * function of this file and nowhere else (pipelines in src/run return reports; the exit code in an
+ * audit's or a replay's summary comes from the same table, src/core/audit/exit-code.ts, which the
+ * first three constants here are built from):
  *   0 = verified / all checks passed,
  *   1 = a check failed (mismatch, finding),
  *   2 = could not check (usage error, bad input, unsupported version, missing types, network),
- *   3 = internal error: a bug — anything thrown that is not a `ReserveAuditError`.
+ *   3 = internal error: a bug — anything thrown that is not a `ReserveAuditError`,
+ *   130 / 143 = stopped by SIGINT / SIGTERM (128 + the signal's number, the shell's convention;
+ *   ./signals.ts) — except `serve`, which stops gracefully and exits 0.
  */
-import type { AuditOutcome } from '../core/audit/index.js';
+import { AUDIT_EXIT_CODES, type AuditOutcome, computeAuditExitCode } from '../core/audit/index.js';
 import type { VerificationStatus } from '../core/hash/verify-contract-id.js';
 import { isReserveAuditError } from '../errors/base.js';
 import { isUsageError } from '../errors/usage.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_COULD_NOT_CHECK = 2;
+export const EXIT_OK = AUDIT_EXIT_CODES.passed;
+export const EXIT_FAILED = AUDIT_EXIT_CODES.failed;
+export const EXIT_COULD_NOT_CHECK = AUDIT_EXIT_CODES['could-not-check'];
 export const EXIT_INTERNAL_ERROR = 3;
+/** stopped by SIGINT (Ctrl-C): 128 + 2 */
+export const EXIT_INTERRUPTED = 130;
+/** stopped by SIGTERM: 128 + 15 */
+export const EXIT_TERMINATED = 143;
 
 export type ExitCode =
   | typeof EXIT_OK
   | typeof EXIT_FAILED
   | typeof EXIT_COULD_NOT_CHECK
-  | typeof EXIT_INTERNAL_ERROR;
+  | typeof EXIT_INTERNAL_ERROR
+  | typeof EXIT_INTERRUPTED
+  | typeof EXIT_TERMINATED;
 
-/** audit, replay, demo: passed → 0, failed → 1, could-not-check → 2. */
+/** audit, replay, demo: passed → 0, failed → 1, could-not-check → 2 (src/core/audit/exit-code.ts). */
 export function exitCodeOf(outcome: AuditOutcome): ExitCode {
-  switch (outcome) {
-    case 'passed':
-      return EXIT_OK;
-    case 'failed':
-      return EXIT_FAILED;
-    case 'could-not-check':
-      return EXIT_COULD_NOT_CHECK;
-  }
+  return computeAuditExitCode(outcome);
+}
+
+/** The signals every command answers with one exit code: SIGINT → 130, SIGTERM → 143. */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** SIGINT → 130, SIGTERM → 143 (`serve` stops gracefully instead and exits 0). */
+export function exitCodeOfSignal(signal: StopSignal): ExitCode {
+  return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
 }
 
 /** verify-contract: verified → 0, mismatch → 1, could-not-check → 2. */

@@ -2,13 +2,17 @@
  * The `reserve-audit` command line: yargs wiring only. Each command lives in
  * src/cli/commands/<name>.ts and is listed in commands/index.ts. A command line that does not
  * parse is a `UsageError` (exit 2); an error thrown by a command is reported by exit-codes.ts
- * (2 for a typed error, 3 for a bug, with the stack under the global `--debug`).
+ * (2 for a typed error, 3 for a bug, with the stack under the global `--debug`). main() is the
+ * process's side: a closed stdout/stderr is not an error (./closed-output.ts) and SIGINT/SIGTERM
+ * end a command with 130/143 (./signals.ts).
  */
 import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../errors/usage.js';
+import { ignoreClosedOutput } from './closed-output.js';
 import type { CliContext } from './command.js';
 import { commands } from './commands/index.js';
 import { EXIT_OK, type ExitCode, reportError } from './exit-codes.js';
+import { installSignalHandlers } from './signals.js';
 
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<ExitCode> {
   let exitCode: ExitCode = EXIT_OK;
@@ -51,6 +55,11 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
+  // before anything is written or awaited: a reader that goes away (`| head`) or a signal never
+  // meets Node's defaults (a stack and exit 1; death by the signal without an exit code)
+  ignoreClosedOutput(process.stdout);
+  ignoreClosedOutput(process.stderr);
+  installSignalHandlers({ stderr: process.stderr });
   const code = await runCli(argv, {
     stdout: process.stdout,
     stderr: process.stderr,

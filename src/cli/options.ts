@@ -12,6 +12,7 @@ import { parseTimestampMicros } from '../core/wire/timestamp.js';
 import { formatGot } from '../errors/base.js';
 import { UsageError } from '../errors/usage.js';
 import { type BaseUrl, parseBaseUrl } from '../io/http/base-url.js';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RPS } from '../io/http/pacer.js';
 import { redactUrl } from '../io/http/redact-url.js';
 import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/index.js';
 
@@ -32,7 +33,24 @@ export const baseUrlOption = {
 export const timeoutOption = {
   type: 'number',
   default: DEFAULT_TIMEOUT_MS,
-  describe: `per-request timeout in ms (1..${MAX_TIMEOUT_MS})`,
+  describe: `each request's budget in ms, its retries and their waits included (1..${MAX_TIMEOUT_MS})`,
+} as const satisfies Options;
+
+export const MAX_RPS_LIMIT = 1_000;
+export const MAX_IN_FLIGHT_LIMIT = 64;
+
+/** --max-rps (audit, snapshot): the pacing's request rate */
+export const maxRpsOption = {
+  type: 'number',
+  default: DEFAULT_MAX_RPS,
+  describe: `requests per second at most, retries included; halved on each 429 (1..${MAX_RPS_LIMIT})`,
+} as const satisfies Options;
+
+/** --max-in-flight (audit, snapshot): the pacing's concurrency */
+export const maxInFlightOption = {
+  type: 'number',
+  default: DEFAULT_MAX_IN_FLIGHT,
+  describe: `requests in flight at most (1..${MAX_IN_FLIGHT_LIMIT})`,
 } as const satisfies Options;
 
 /** --mirror when the command needs one (snapshot, replay, history, report, mirror); see parseMirrorOption */
@@ -169,6 +187,20 @@ export function parsePositiveNumberOption(name: string, value: number, max?: num
 /** --timeout: an integer 1..600000 ms (the stricter of the two rules the commands once had). */
 export function parseTimeoutOption(value: number): number {
   return parseIntegerOption('timeout', value, { min: 1, max: MAX_TIMEOUT_MS, unit: 'ms' });
+}
+
+/** --max-rps and --max-in-flight: the auditor's pacing (src/io/http/pacer.ts). */
+export function parsePacingOptions(args: { readonly 'max-rps': number; readonly 'max-in-flight': number }): {
+  readonly maxRps: number;
+  readonly maxInFlight: number;
+} {
+  return {
+    maxRps: parseIntegerOption('max-rps', args['max-rps'], { min: 1, max: MAX_RPS_LIMIT }),
+    maxInFlight: parseIntegerOption('max-in-flight', args['max-in-flight'], {
+      min: 1,
+      max: MAX_IN_FLIGHT_LIMIT,
+    }),
+  };
 }
 
 /** --jobs: `auto` or an integer 1..256 worker threads; undefined = the pipeline's default (auto). */

@@ -13,6 +13,7 @@ import {
   type AuditSnapshot,
   type CheckCounts,
   computeAuditCoverage,
+  computeAuditExitCode,
   computeAuditSnapshot,
   computeCheckCounts,
   computeFindingCounts,
@@ -38,6 +39,7 @@ import {
   type HttpClient,
   parseBaseUrl,
   type RefetchResult,
+  type RequestCounts,
   refetchMarketData,
 } from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
@@ -65,13 +67,18 @@ export interface RunAuditOptions {
   readonly timeoutMs?: number;
   /** response body size limit in bytes (default 16 MiB) */
   readonly maxResponseBytes?: number;
-  /** extra attempts for GETs after a connect error, timeout, 5xx (default 2) */
+  /** at most this many extra attempts of a read after a transport failure, inside --timeout (default 16) */
   readonly retries?: number;
+  /** pacing: requests per second at most (default 50, src/io/http/pacer.ts) */
+  readonly maxRps?: number;
+  /** pacing: requests in flight at most (default 8) */
+  readonly maxInFlight?: number;
   /** an HTTP client (src/io/http createHttpClient, e.g. over a custom undici dispatcher) instead of one built from the options */
   readonly client?: HttpClient;
   /**
-   * the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode`, which the JSON
-   * report and the mirror's audit-run record carry; without it the summary has no exitCode
+   * @deprecated `summary.exitCode` is always filled from the one outcome → exit-code table
+   * (`computeAuditExitCode`: 0 passed, 1 failed, 2 could not check); a map given here still
+   * replaces it
    */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
   readonly onProgress?: (message: string) => void;
@@ -81,8 +88,8 @@ export interface RunAuditOptions {
 
 export interface AuditSummary {
   readonly outcome: AuditResult['outcome'];
-  /** filled by RunAuditOptions.exitCodeOf (the CLI's map) */
-  readonly exitCode?: number;
+  /** the process exit code of `outcome`: 0 passed, 1 failed, 2 could not check (`computeAuditExitCode`) */
+  readonly exitCode: number;
   readonly baseUrl: string;
   readonly fetchedAt: string;
   /** which spellings of the API the exchange uses (api-decisions §10): aggregator path, market source, token id field */
@@ -100,6 +107,8 @@ export interface AuditSummary {
     readonly auditRunId: number | null;
   } | null;
   readonly durationMs: number;
+  /** what the HTTP client did: attempts sent, retried, throttled (429), failed, given up, time waited */
+  readonly requests?: RequestCounts;
   /** wall time per phase: fetch (incl. profile/types loading), verify, history (mirror read), checks, record */
   readonly phasesMs?: {
     readonly fetch: number;
@@ -253,6 +262,8 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     createHttpClient({
       ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
       ...(o.retries === undefined ? {} : { retries: o.retries }),
+      ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
+      ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       ...(o.now === undefined ? {} : { now: o.now }),
     });
@@ -348,7 +359,8 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         tickerReserveProofs,
       });
     let result = check();
-    const deadline = t0 + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // re-fetch rounds get one --timeout after the fetch (a paced or retried fetch may take longer)
+    const deadline = tFetched + (o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
       for (let round = 1; round <= REFETCH_ROUNDS; round++) {
         const todo = computeRefetchTodo(result, api, round);
@@ -432,6 +444,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         ...summary,
         durationMs: tEnd - t0,
         phasesMs,
+        requests: client.counts(),
         mirror: mirror === null ? null : { path: mirror.path, snapshotId, auditRunId },
       },
     };
@@ -454,7 +467,7 @@ function summarise(
 ): AuditSummary {
   return {
     outcome: r.outcome,
-    ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(r.outcome) }),
+    exitCode: o.exitCodeOf?.(r.outcome) ?? computeAuditExitCode(r.outcome),
     baseUrl: base.display,
     fetchedAt,
     profile,

@@ -14,6 +14,7 @@ import {
   type AuditOutcome,
   type AuditResult,
   checkHistorySeries,
+  computeAuditExitCode,
   computeAuditOutcome,
   type ReserveProfile,
 } from '../core/audit/index.js';
@@ -132,7 +133,10 @@ export interface ReplayOptions {
   readonly batchSize?: number;
   /** called for every verified batch with the thread that verified it (instrumentation, tests) */
   readonly onBatch?: (thread: 'main' | 'worker' | 'reader', contracts: number) => void;
-  /** the caller's outcome → exit-code map (the CLI's), to fill `summary.exitCode` of the JSON report */
+  /**
+   * @deprecated `summary.exitCode` is always filled from the one outcome → exit-code table
+   * (`computeAuditExitCode`); a map given here still replaces it
+   */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
   /**
    * distributed replay (PostgreSQL mirror, ./replay-distributed.ts): this process coordinates a
@@ -143,8 +147,8 @@ export interface ReplayOptions {
 
 export interface ReplaySummary {
   readonly outcome: AuditResult['outcome'];
-  /** filled by ReplayOptions.exitCodeOf (the CLI's map) */
-  readonly exitCode?: number;
+  /** the process exit code of `outcome`: 0 passed, 1 failed, 2 could not check (`computeAuditExitCode`) */
+  readonly exitCode: number;
   readonly mirror: string;
   readonly from: string | null;
   readonly to: string | null;
@@ -404,7 +408,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
     return {
       summary: {
         outcome,
-        ...(o.exitCodeOf === undefined ? {} : { exitCode: o.exitCodeOf(outcome) }),
+        exitCode: o.exitCodeOf?.(outcome) ?? computeAuditExitCode(outcome),
         mirror: mirror.path,
         from: o.fromMs === undefined ? null : new Date(o.fromMs).toISOString(),
         to: o.toMs === undefined ? null : new Date(o.toMs).toISOString(),

@@ -85,6 +85,9 @@ export interface TakeSnapshotOptions {
   /** e.g. http://127.0.0.1:8080/v1/public (a string is parsed once: only its redacted form is stored) */
   readonly baseUrl: string | BaseUrl;
   readonly timeoutMs?: number;
+  /** pacing (default 50 requests/s, 8 in flight: src/io/http/pacer.ts) */
+  readonly maxRps?: number;
+  readonly maxInFlight?: number;
   readonly probeQuotes?: boolean;
   readonly types?: TypeEnv | undefined;
   readonly profile?: ReserveProfile;
@@ -122,7 +125,11 @@ export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotRepo
     baseUrl: parseBaseUrl(o.baseUrl).request,
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     probeQuotes: o.probeQuotes === true,
-    clientOptions: o.env === undefined ? {} : { env: o.env },
+    clientOptions: {
+      ...(o.env === undefined ? {} : { env: o.env }),
+      ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
+      ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
+    },
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
   });
   o.onProgress?.({ step: 'verifying contracts' });

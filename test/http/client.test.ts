@@ -1,6 +1,7 @@
 /**
  * The undici HTTP client (src/io/http/client.ts) against small node:http servers on 127.0.0.1:0:
- * connection refused, connect/headers/body timeouts, 5xx/429 retries with backoff (GET only),
+ * connection refused, connect/headers/body timeouts, 5xx/429/non-JSON retries with backoff (GETs
+ * and POSTs marked as reads) inside one budget, Retry-After, pacing, the request counts,
  * truncated bodies, non-JSON, oversized bodies (announced and streamed, and a gzip bomb),
  * gzip/deflate decoding, credentials stripped from messages, the proxy convention.
  */
@@ -138,7 +139,7 @@ describe('transport failures', () => {
 });
 
 describe('status handling and retries', () => {
-  it('500, 500, 200 → the GET succeeds on the third attempt with backoff 250, 500', async () => {
+  it('500, 500, 200 → the GET succeeds on the third attempt with backoff 100, 200', async () => {
     let n = 0;
     const s = await serve((_req, res) => {
       n++;
@@ -150,7 +151,8 @@ describe('status handling and retries', () => {
     expect(value).toEqual({ ok: true });
     expect(raw.status).toBe(200);
     expect(s.hits()).toBe(3);
-    expect(sleeps).toEqual([250, 500]);
+    expect(sleeps).toEqual([100, 200]);
+    expect(client.counts()).toMatchObject({ sent: 3, retried: 2, failed: 2, throttled: 0, exhausted: 0 });
     await client.close();
   });
 
@@ -159,23 +161,38 @@ describe('status handling and retries', () => {
     const { client } = testClient({ retries: 2 });
     const e = await rejection(client.getJson(`${s.url}/pools/state`, (j) => j));
     expect(e.code).toBe('HTTP_STATUS');
-    expect(e.shortMessage).toBe(`GET ${s.url}/pools/state answered status 503: "maintenance"`);
+    expect(e.shortMessage).toMatch(
+      new RegExp(
+        `^GET ${s.url}/pools/state answered status 503: "maintenance" \\(no usable answer in 3 attempts over [0-9.]+ s: 503 ×3\\)$`,
+      ),
+    );
+    expect(e.details).toMatchObject({ attempts: 3, faults: { '503': 3 }, status: 503 });
     expect(s.hits()).toBe(3);
+    expect(client.counts().exhausted).toBe(1);
     await client.close();
   });
 
-  it('POST is never retried (not idempotent)', async () => {
-    const s = await serve((_req, res) => json(res, 500, { error: 'boom' }));
+  it('a POST is retried only when the caller marks it as a read (a quote)', async () => {
+    let n = 0;
+    const s = await serve((_req, res) => {
+      n++;
+      if (n === 1 || n === 3) json(res, 500, { error: 'boom' });
+      else json(res, 200, { ok: n });
+    });
     const { client, sleeps } = testClient({ retries: 3 });
     const raw = await client.send('POST', `${s.url}/connect/quote`, '{"sellAmount":"1"}');
     expect(raw.status).toBe(500);
     expect(raw.requestBody).toBe('{"sellAmount":"1"}');
     expect(s.hits()).toBe(1);
     expect(sleeps).toEqual([]);
+    expect((await client.send('POST', `${s.url}/connect/quote`, '{}', { read: true })).status).toBe(200);
+    expect((await client.send('POST', `${s.url}/connect/quote`, '{}', { read: true })).status).toBe(200);
+    expect(s.hits()).toBe(4);
+    expect(sleeps).toEqual([100]);
     await client.close();
   });
 
-  it('4xx is not retried; 429 honours Retry-After (capped)', async () => {
+  it('4xx is not retried; 429 waits its Retry-After (+ up to 10 % jitter)', async () => {
     const s4 = await serve((_req, res) => json(res, 404, { error: 'not found' }));
     const { client, sleeps } = testClient({ retries: 2, retryMaxDelayMs: 1500 });
     expect((await client.send('GET', `${s4.url}/nope`)).status).toBe(404);
@@ -189,7 +206,34 @@ describe('status handling and retries', () => {
       } else json(res, 200, {});
     });
     expect((await client.send('GET', `${s429.url}/stats`)).status).toBe(200);
-    expect(sleeps).toEqual([1000]);
+    expect(sleeps).toEqual([1100]);
+    expect(client.counts()).toMatchObject({ throttled: 1, retried: 1 });
+    await client.close();
+  });
+
+  it('a Retry-After beyond the budget gives up at once: HTTP_STATUS 429, never a wait past --timeout', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' });
+      res.end('{"error":"rate limit exceeded"}');
+    });
+    const { client, sleeps } = testClient({ timeoutMs: 2_000 });
+    const e = await rejection(client.send('GET', `${s.url}/stats`));
+    expect(e.code).toBe('HTTP_STATUS');
+    expect(e.details).toMatchObject({ status: 429, attempts: 1 });
+    expect(sleeps).toEqual([]);
+    expect(s.hits()).toBe(1);
+    await client.close();
+  });
+
+  it('a budget of real time: attempts stop when the next wait would pass it', async () => {
+    const s = await serve((_req, res) => json(res, 503, { error: 'down' }));
+    const client = createHttpClient({ timeoutMs: 600, retryBaseDelayMs: 100, retryMaxDelayMs: 200 });
+    const t0 = Date.now();
+    const e = await rejection(client.send('GET', `${s.url}/stats`));
+    const took = Date.now() - t0;
+    expect(e.code).toBe('HTTP_STATUS');
+    expect(took).toBeLessThan(600 + 250);
+    expect(s.hits()).toBeGreaterThan(2);
     await client.close();
   });
 });
@@ -200,9 +244,11 @@ describe('bodies', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>maintenance</html>');
     });
-    const { client } = testClient();
+    const { client } = testClient({ retries: 1 });
     const e = await rejection(client.getJson(`${s.url}/tokens/info`, (j) => j));
     expect(e.code).toBe('HTTP_INVALID_JSON');
+    // a 200 that is not JSON is a gateway's page, not the exchange's answer: retried first
+    expect(s.hits()).toBe(2);
     expect(e.shortMessage).toMatch(
       new RegExp(`^${s.url}/tokens/info returned a body that is not JSON \\(Content-Type text/html\\)`),
     );

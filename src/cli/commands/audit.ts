@@ -4,13 +4,14 @@
  * report (the issue "reserve-audit audit"). stdout = the report (human, or --json); stderr =
  * progress and could-not-check reasons; `--html FILE` also writes the self-contained HTML report
  * (with the mirror's history when --mirror is given). Exit 0 all checks passed / 1 a check failed /
- * 2 could not check.
+ * 2 could not check. Once the options parse, every output asked for is written even when the audit
+ * cannot complete (unreachable exchange, a bug): a document saying so and why.
  */
 
 import { MIRROR_ENV } from '../../io/store/index.js';
-import { runAudit } from '../../run/audit.js';
+import { type AuditReport, runAudit } from '../../run/audit.js';
 import { loadPoolSeries, openMirrorForReading, type PoolHistoryRow } from '../../run/history.js';
-import { defineCommand } from '../command.js';
+import { type CliContext, defineCommand } from '../command.js';
 import { exitCodeOf } from '../exit-codes.js';
 import {
   baseUrlOption,
@@ -27,10 +28,11 @@ import {
   timeoutOption,
   typesOption,
 } from '../options.js';
-import { formatAuditJson } from '../render/audit-json.js';
+import { computeAuditFailure } from '../render/audit-failure.js';
+import { formatAuditFailureJson, formatAuditJson } from '../render/audit-json.js';
 import { formatAuditText, formatCouldNotCheckReasons } from '../render/audit-text.js';
-import { formatHtmlReport } from '../render/html-report.js';
-import { formatJunit } from '../render/junit.js';
+import { formatHtmlFailure, formatHtmlReport } from '../render/html-report.js';
+import { formatJunit, formatJunitFailure } from '../render/junit.js';
 import { loadReportAssets } from '../render/report-assets.js';
 import { computeReportModelFromAudit } from '../render/report-model.js';
 import { createStyle } from '../render/style.js';
@@ -66,53 +68,100 @@ export const auditCommand = defineCommand({
   run: async (args, ctx) => {
     const timeoutMs = parseTimeoutOption(args.timeout);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
+    const baseUrl = parseBaseUrlOption(args['base-url']);
+    const profilePath = parseOptionalPathOption('profile', args.profile);
+    const junitOut = args.junit === undefined ? null : resolvePathOption('junit', args.junit, ctx.cwd);
     const htmlOut = args.html === undefined ? null : resolvePathOption('html', args.html, ctx.cwd);
-    // read the page's assets first: a broken installation fails before the network is touched
-    const assets = htmlOut === null ? null : await loadReportAssets();
     const mirrorPath =
       args.mirror === undefined && ctx.env[MIRROR_ENV] === undefined
         ? null
         : parseMirrorOption(args.mirror, ctx);
-    const report = await runAudit({
-      baseUrl: parseBaseUrlOption(args['base-url']),
-      mirrorPath,
-      profilePath: parseOptionalPathOption('profile', args.profile),
-      typeFiles,
-      dars,
-      probeQuotes: args['probe-quotes'],
-      timeoutMs,
-      cwd: ctx.cwd,
-      exitCodeOf: exitCodeOf,
-      onProgress: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
-    });
-    if (args.junit !== undefined)
-      await writeOutputFile(
-        'junit',
-        resolvePathOption('junit', args.junit, ctx.cwd),
-        formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage),
-      );
-    if (htmlOut !== null && assets !== null) {
-      let series = new Map<string, PoolHistoryRow[]>();
-      if (mirrorPath !== null && report.summary.mirror !== null) {
-        const mirror = await openMirrorForReading(mirrorPath);
-        try {
-          series = await loadPoolSeries(mirror);
-        } finally {
-          await mirror.close();
+    // past option parsing: from here on every output asked for is written — when the audit does not
+    // complete, a document saying so and why (the CI contract, docs/cli.md "audit")
+    let report: AuditReport;
+    try {
+      // read the page's assets first: a broken installation fails before the network is touched
+      const assets = htmlOut === null ? null : await loadReportAssets();
+      report = await runAudit({
+        baseUrl,
+        mirrorPath,
+        profilePath,
+        typeFiles,
+        dars,
+        probeQuotes: args['probe-quotes'],
+        timeoutMs,
+        cwd: ctx.cwd,
+        onProgress: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
+      });
+      if (junitOut !== null)
+        await writeOutputFile(
+          'junit',
+          junitOut,
+          formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage),
+        );
+      if (htmlOut !== null && assets !== null) {
+        let series = new Map<string, PoolHistoryRow[]>();
+        if (mirrorPath !== null && report.summary.mirror !== null) {
+          const mirror = await openMirrorForReading(mirrorPath);
+          try {
+            series = await loadPoolSeries(mirror);
+          } finally {
+            await mirror.close();
+          }
         }
+        await writeOutputFile(
+          'html',
+          htmlOut,
+          formatHtmlReport(computeReportModelFromAudit(report, series, new Date().toISOString()), assets),
+        );
       }
-      await writeOutputFile(
-        'html',
-        htmlOut,
-        formatHtmlReport(computeReportModelFromAudit(report, series, new Date().toISOString()), assets),
+      ctx.stdout.write(
+        args.json
+          ? formatAuditJson(report)
+          : formatAuditText(report, createStyle(ctx.stdout, ctx.env), args.verbose),
       );
+    } catch (e) {
+      await writeAuditFailureOutputs(e, baseUrl.display, { json: args.json, junitOut, htmlOut }, ctx);
+      throw e; // main() prints it as one line and exits 2 (3 for a bug)
     }
-    ctx.stdout.write(
-      args.json
-        ? formatAuditJson(report)
-        : formatAuditText(report, createStyle(ctx.stdout, ctx.env), args.verbose),
-    );
     ctx.stderr.write(formatCouldNotCheckReasons(report));
     return exitCodeOf(report.summary.outcome);
   },
 });
+
+interface AuditOutputs {
+  readonly json: boolean;
+  readonly junitOut: string | null;
+  readonly htmlOut: string | null;
+}
+
+/**
+ * The outputs asked for, when the audit did not complete (`e` ended it): the JUnit file has one
+ * errored testcase naming the cause, the HTML page says could not check (or internal error) and why,
+ * `--json` prints the failure document (src/cli/render/audit-failure.ts). A file that cannot be
+ * written is one more line on stderr; the outputs written before `e` are replaced, so that every
+ * output agrees with the exit code.
+ */
+async function writeAuditFailureOutputs(
+  e: unknown,
+  baseUrl: string,
+  o: AuditOutputs,
+  ctx: CliContext,
+): Promise<void> {
+  const f = computeAuditFailure(e, baseUrl, new Date().toISOString());
+  const files = [
+    ['junit', o.junitOut, () => formatJunitFailure(f)],
+    ['html', o.htmlOut, () => formatHtmlFailure(f)],
+  ] as const;
+  for (const [option, path, format] of files) {
+    if (path === null) continue;
+    try {
+      await writeOutputFile(option, path, format());
+    } catch (w) {
+      // the same file failing again is what `e` already says
+      const said = w instanceof Error && e instanceof Error && w.message === e.message;
+      if (!said) ctx.stderr.write(`reserve-audit: ${w instanceof Error ? w.message : String(w)}\n`);
+    }
+  }
+  if (o.json) ctx.stdout.write(formatAuditFailureJson(f));
+}

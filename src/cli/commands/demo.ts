@@ -26,6 +26,7 @@ import {
 } from '../options.js';
 import { formatAuditText } from '../render/audit-text.js';
 import { createStyle } from '../render/style.js';
+import { onInterrupt } from '../signals.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -53,6 +54,8 @@ export const demoCommand = defineCommand({
     const snapshots = parseIntegerOption('snapshots', args.snapshots, { min: 1, max: 50 });
     const historyHours = parseNumberOption('history-hours', args['history-hours'], { min: 0, max: 24 * 32 });
     const tmp = mkdtempSync(join(tmpdir(), 'reserve-audit-demo-'));
+    // Ctrl-C ends the demo at once (exit 130): its temporary ledger goes with it
+    const forgetTmp = onInterrupt(() => rmSync(tmp, { recursive: true, force: true }));
     let server: Awaited<ReturnType<typeof startServer>> | undefined;
     try {
       const t0 = Date.now();
@@ -106,7 +109,6 @@ export const demoCommand = defineCommand({
         mirrorPath,
         probeQuotes: true,
         cwd: ctx.cwd,
-        exitCodeOf: exitCodeOf,
         onProgress: (m) => say(m),
       });
       const st = createStyle(ctx.stdout, ctx.env);
@@ -119,6 +121,7 @@ export const demoCommand = defineCommand({
     } finally {
       await server?.close();
       rmSync(tmp, { recursive: true, force: true });
+      forgetTmp();
     }
   },
 });

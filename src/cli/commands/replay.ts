@@ -127,7 +127,6 @@ export const replayCommand = defineCommand({
       dars,
       cwd: ctx.cwd,
       ...(jobs === undefined ? {} : { jobs }),
-      exitCodeOf: exitCodeOf,
       ...(args.run
         ? {
             distributed: {

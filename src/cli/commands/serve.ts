@@ -2,12 +2,17 @@
  * `reserve-audit serve` — runs the reference server of the exchange's public API
  * (src/server/serve.ts) until SIGINT/SIGTERM, then shuts down gracefully. The listening URL goes to
  * stderr. Options: --port, --host, --db, --contract-id-version, --seed, --traffic, --history,
- * --history-rate, --pools, --simulation, --rate-limit, --exchange-name.
+ * --history-rate, --pools, --simulation, --rate-limit, --exchange-name, and --faults/--fault-seed
+ * (the server on an internal loopback port behind the fault-injecting proxy, src/server/fault-proxy.ts,
+ * which then listens on --port/--host and is the URL printed).
  */
 import { formatGot } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import type { Logger } from '../../server/app.js';
-import { startServer } from '../../server/serve.js';
+import { startFaultProxy } from '../../server/fault-proxy.js';
+import { type FaultRule, formatFaultSpec, parseFaultSpec } from '../../server/fault-spec.js';
+import { type RunningServer, startServer } from '../../server/serve.js';
+import { createSeededRng } from '../../sim/rng.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import {
@@ -39,6 +44,36 @@ function parseExchangeNameOption(value: unknown): string {
     );
   }
   return value;
+}
+
+/**
+ * --faults: the fault proxy on the public port in front of `server`; the result is `server` as a
+ * client sees it (the proxy's URL and port) and closes both, proxy first.
+ */
+async function startFaultFront(
+  server: RunningServer,
+  rules: readonly FaultRule[],
+  port: number,
+  host: string,
+  seed: string | undefined,
+): Promise<RunningServer> {
+  const rng = seed === undefined ? undefined : createSeededRng(seed);
+  const random = rng === undefined ? Math.random : () => rng.float();
+  try {
+    const proxy = await startFaultProxy({ target: server.url, port, host, rules, random });
+    return {
+      ...server,
+      url: proxy.url,
+      port: Number(new URL(proxy.url).port),
+      close: async () => {
+        await proxy.close();
+        await server.close();
+      },
+    };
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
 }
 
 export const serveCommand = defineCommand({
@@ -77,8 +112,17 @@ export const serveCommand = defineCommand({
         type: 'string',
         default: 'service',
         describe: 'the "source" of the service\'s own markets in /markets/info (cantex = as live)',
+      })
+      .option('faults', {
+        type: 'string',
+        describe: 'inject transport faults in front of the server, e.g. 429:0.25,503:0.15,reset:0.10',
+      })
+      .option('fault-seed', {
+        type: 'string',
+        describe: 'seed for reproducible fault draws (with --faults)',
       }),
-  run: async (args, ctx) => {
+  stopsGracefully: true,
+  run: async (args, ctx, stop) => {
     const port = parseIntegerOption('port', args.port, { min: 0, max: 65_535 });
     const traffic = parseNumberOption('traffic', args.traffic, {
       min: 0,
@@ -95,14 +139,21 @@ export const serveCommand = defineCommand({
         : parsePositiveNumberOption('rate-limit', args['rate-limit']);
     const db = parsePathOption('db', args.db);
     const exchangeName = parseExchangeNameOption(args['exchange-name']);
+    const faults = args.faults === undefined ? undefined : parseFaultSpec(args.faults);
+    if (args['fault-seed'] !== undefined && faults === undefined)
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--fault-seed" expected --faults as well, got ${formatGot(args['fault-seed'])} alone`,
+      );
     const logger: Logger = {
       info: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
       error: (m, e) =>
         ctx.stderr.write(`reserve-audit: ${m}${e instanceof Error ? `: ${e.stack ?? e.message}` : ''}\n`),
     };
-    const running = await startServer({
-      port,
-      host: args.host,
+    const server = await startServer({
+      // with --faults the server listens on an internal loopback port, the proxy on --port/--host
+      port: faults === undefined ? port : 0,
+      host: faults === undefined ? args.host : '127.0.0.1',
       db,
       contractIdVersion: args['contract-id-version'],
       ...(args.seed === undefined ? {} : { seed: args.seed }),
@@ -115,22 +166,23 @@ export const serveCommand = defineCommand({
       ...(rate === undefined ? {} : { rateLimitPerSecond: rate }),
       logger,
     });
+    const running =
+      faults === undefined
+        ? server
+        : await startFaultFront(server, faults, port, args.host, args['fault-seed']);
     ctx.stderr.write(
       `reserve-audit: serving ${running.url}/v1/public (websocket ${running.url.replace('http', 'ws')}/v1/ws/public` +
         `${args.simulation ? `, simulation ${running.url}/v1/sim` : ''})\n`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string): void => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
-        ctx.stderr.write(`reserve-audit: ${signal}, shutting down\n`);
-        resolve();
-      };
-      const onInt = (): void => stop('SIGINT');
-      const onTerm = (): void => stop('SIGTERM');
-      process.once('SIGINT', onInt);
-      process.once('SIGTERM', onTerm);
-    });
+    if (faults !== undefined)
+      ctx.stderr.write(
+        `reserve-audit: injecting faults ${formatFaultSpec(faults)}` +
+          `${args['fault-seed'] === undefined ? '' : ` (seed ${JSON.stringify(args['fault-seed'])})`}` +
+          ` in front of the server at ${server.url}\n`,
+      );
+    // claimed since the command started: a signal during the (synchronous) history prefill is
+    // answered here, as soon as the server is up, with the same graceful stop and exit 0
+    ctx.stderr.write(`reserve-audit: ${await stop}, shutting down\n`);
     await running.close();
     ctx.stderr.write('reserve-audit: stopped\n');
     return EXIT_OK;

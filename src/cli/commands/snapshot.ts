@@ -18,12 +18,15 @@ import {
   baseUrlOption,
   darOption,
   INTERVAL_DURATION,
+  maxInFlightOption,
+  maxRpsOption,
   mirrorOption,
   parseBaseUrlOption,
   parseDurationOption,
   parseDurationMs as parseDurationWith,
   parseIntegerOption,
   parseMirrorOption,
+  parsePacingOptions,
   parseTimeoutOption,
   parseTypeSourceOptions,
   probeQuotesOption,
@@ -58,6 +61,8 @@ export const snapshotCommand = defineCommand({
         describe: 'number of snapshots (default 1; unlimited with --every)',
       })
       .option('timeout', timeoutOption)
+      .option('max-rps', maxRpsOption)
+      .option('max-in-flight', maxInFlightOption)
       .option('types', typesOption)
       .option('dar', darOption)
       .option('probe-quotes', probeQuotesOption),
@@ -65,6 +70,7 @@ export const snapshotCommand = defineCommand({
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     const timeoutMs = parseTimeoutOption(args.timeout);
+    const pacing = parsePacingOptions(args);
     const everyMs =
       args.every === undefined ? null : parseDurationOption('every', args.every, INTERVAL_DURATION);
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });
@@ -84,6 +90,7 @@ export const snapshotCommand = defineCommand({
             mirror,
             baseUrl,
             timeoutMs,
+            ...pacing,
             probeQuotes: args['probe-quotes'],
             types,
             env: ctx.env,

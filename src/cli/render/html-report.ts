@@ -7,10 +7,12 @@
  * dist/web/report.js) from a compact JSON island, only when a pool's charts scroll into view, so a
  * 1,000-pool exchange stays small and opens fast. Everything works offline; the tables are plain
  * HTML, readable without script. Chart values are binary64 for plotting only; the tables show the
- * exact decimal strings.
+ * exact decimal strings. An audit that did not complete gets a page of its own (`formatHtmlFailure`):
+ * the verdict "could not check" (or "internal error") and the reason, nothing else.
  */
 import type { Finding } from '../../core/audit/index.js';
 import type { PoolHistoryRow } from '../../run/history.js';
+import type { AuditFailure } from './audit-failure.js';
 import { REPORT_CSS } from './report-css.js';
 import type { ReportModel, ReportPoolRow } from './report-model.js';
 
@@ -97,6 +99,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   passed: 'PASSED',
   failed: 'FAILED',
   'could-not-check': 'COULD NOT CHECK',
+  'internal-error': 'INTERNAL ERROR',
 };
 
 const SEVERITIES = [
@@ -246,5 +249,31 @@ ${formatCharts(m)}
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>
 <script>${assets.script}</script>
 </body></html>
+`;
+}
+
+/**
+ * The page of an audit that did not complete (./audit-failure.ts): the verdict, the exchange, the
+ * reason's code and message, and what it means — no check ran to its end, so nothing was verified.
+ * Needs no script (nothing to sort or chart), so it is written even when the page's assets are not.
+ */
+export function formatHtmlFailure(f: AuditFailure): string {
+  const meaning =
+    f.outcome === 'internal-error'
+      ? 'The audit stopped on an internal error — a bug in reserve-audit, not a verdict on the exchange (exit 3; run it again with <code>--debug</code> for the stack).'
+      : 'The audit could not run to its end, so nothing was verified: this is not a pass (exit 2).';
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>${escapeHtml(`reserve-audit report — ${f.baseUrl}`)}</title><style>${REPORT_CSS}</style></head>
+<body><main>
+<header><div class="brand">reserve-audit report</div><div class="sub">generated ${escapeHtml(f.at)}</div></header>
+<section id="verdict" class="verdict ${f.outcome}" data-outcome="${f.outcome}" data-exit-code="${f.exitCode}" data-reason-code="${escapeHtml(f.reason.code)}">
+<div class="outcome">${OUTCOME_TEXT[f.outcome]}</div>
+<div class="who"><strong>${escapeHtml(f.baseUrl)}</strong><br>audit attempted ${escapeHtml(f.at)}</div>
+<p class="reason"><code>${escapeHtml(f.reason.code)}</code> ${escapeHtml(f.reason.message)}</p>
+<p class="reason">${meaning}</p>
+</section>
+</main></body></html>
 `;
 }

@@ -1,9 +1,11 @@
 /**
  * JUnit XML for CI (the issue "--junit"): one <testsuite> per audit area, one <testcase> per
  * check; a failed check has a <failure>, a could-not-check check an <error>, a skipped one
- * <skipped/>. Text is XML-escaped (control characters dropped).
+ * <skipped/>. Text is XML-escaped (control characters dropped). An audit that did not complete
+ * (./audit-failure.ts) is one testsuite `audit` with one errored testcase naming the cause.
  */
 import { AUDIT_AREAS, type AuditCoverage, type CheckOutcome, type Finding } from '../../core/audit/index.js';
+import type { AuditFailure } from './audit-failure.js';
 
 /** XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 function isXmlChar(ch: string): boolean {
@@ -97,4 +99,22 @@ export function formatJunit(
   }
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The JUnit document of an audit that did not complete: one testcase `audit [<base URL>]` with an
+ * `<error>` whose type is the reason's code and whose text is its message, so a CI job shows the
+ * cause among its test results instead of no report at all.
+ */
+export function formatJunitFailure(f: AuditFailure, name = 'reserve-audit'): string {
+  const what = f.outcome === 'internal-error' ? 'internal error' : 'could not check';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(name)}" tests="1" failures="0" errors="1" skipped="0">`,
+    '  <testsuite name="audit" tests="1" failures="0" errors="1" skipped="0">',
+    `    <testcase classname="audit" name="${escapeXml(`audit [${f.baseUrl}]`)}"><error message="${escapeXml(`${what}: ${f.reason.code}`)}" type="${escapeXml(f.reason.code)}">${escapeXml(`${f.reason.code}: ${f.reason.message}`)}</error></testcase>`,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }

@@ -10,6 +10,7 @@ h2{font-size:1.15rem;margin:1.6em 0 .5em}h3{font-size:1rem;margin:1.2em 0 .3em}
 .verdict.passed{background:#e8f5ec;border-color:#9fd3ad}.verdict.passed .outcome{color:var(--ok)}
 .verdict.failed{background:#fdecee;border-color:#f1a7b1}.verdict.failed .outcome{color:var(--bad)}
 .verdict.could-not-check{background:#fff5e5;border-color:#f0c987}.verdict.could-not-check .outcome{color:var(--warn)}
+.verdict.internal-error{background:#fdecee;border-color:#f1a7b1}.verdict.internal-error .outcome{color:var(--bad)}.verdict .reason{grid-column:1/-1;margin:0}
 .tile{background:#fff;border:1px solid var(--line);border-radius:8px;padding:6px 12px;min-width:150px;font-size:12px;color:var(--muted)}
 .tile b{display:block;font-size:1.25rem;color:#1d232b}.tile.bad b{color:var(--bad)}.tile.warn b{color:var(--warn)}
 .meaning details{background:#fff;border:1px solid var(--line);border-radius:8px;padding:8px 14px}.meaning summary{cursor:pointer;font-weight:600}

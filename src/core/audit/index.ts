@@ -5,6 +5,7 @@ export * from './counts.js';
 export * from './coverage.js';
 export * from './decimal.js';
 export * from './entry-checks.js';
+export * from './exit-code.js';
 export * from './finding.js';
 export * from './finding-codes.js';
 export * from './from-api-snapshot.js';

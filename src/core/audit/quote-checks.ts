@@ -99,6 +99,15 @@ function toPoolStates(x: QuoteCheckInput, at: ReadonlyMap<string, string> = new 
   }));
 }
 
+/**
+ * True for the quote endpoints' documented rule answers (public-api.md "Errors"): 400 or 404 with
+ * an `{error}` body — missing/invalid field, MOD, minimum ticket size, no route, no pools,
+ * insufficient liquidity. Only these can support QUOTE_RULE_VIOLATION.
+ */
+export function isRuleAnswer(q: Pick<ProbeQuote, 'status' | 'error'>): boolean {
+  return (q.status === 400 || q.status === 404) && q.error !== null;
+}
+
 function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: QuoteCheckInput): void {
   const name = `quote.${q.kind}`;
   const pool = q.poolId;
@@ -128,6 +137,22 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
   }
   const f: Finding[] = [];
   const accepted = q.status === 200;
+  // a refusal is the exchange's statement only in the documented rule-answer shape: a failed
+  // request (429, 5xx, any other status, a body that is not `{error}`) says nothing about the rules
+  if (!accepted && !isRuleAnswer(q)) {
+    c.couldNotCheck(
+      'quote',
+      name,
+      pool,
+      makeFinding(
+        'QUOTE_UNAVAILABLE',
+        pool,
+        `probe ${q.kind} got no rule answer (status ${q.status}${q.error === null ? '' : ` ${JSON.stringify(q.error)}`}); a ${q.status} is not evidence`,
+        { probe: q.kind, got: { status: q.status, error: q.error } },
+      ),
+    );
+    return;
+  }
   if (q.expect === 'reject' && accepted)
     f.push(
       makeFinding(
@@ -286,6 +311,18 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
 export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
   const pools = toPoolStates(x);
   for (const q of x.quotes) {
+    if (q.transportError !== undefined) {
+      c.couldNotCheck(
+        'quote',
+        `quote.${q.kind}`,
+        q.poolId,
+        makeFinding('QUOTE_UNAVAILABLE', q.poolId, `probe ${q.kind}: ${q.transportError}`, {
+          probe: q.kind,
+          transport: q.transportError,
+        }),
+      );
+      continue;
+    }
     // a quote names the reserve contract of every hop: recompute with exactly those reserves
     const at = new Map<string, string>();
     const unknown: { pool_id: string; contract_id: string }[] = [];

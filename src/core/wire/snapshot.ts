@@ -122,6 +122,11 @@ export interface ProbeQuote {
   /** why `quote` is null on a 200 (shape error text), else null */
   readonly shapeError: string | null;
   /**
+   * set when no usable answer came back (every attempt a 429, 5xx, reset, timeout, truncated or
+   * non-JSON body): the reason; `status` is then 0. Never evidence of anything (could-not-check).
+   */
+  readonly transportError?: string;
+  /**
    * ms (the auditor's clock) when the response was complete: the quote was priced before it.
    * Absent in hand-built snapshots.
    */

@@ -1,6 +1,11 @@
 /**
- * The HTTP client of the auditor (undici): connect / headers / whole-request timeouts, retries
- * with exponential backoff for GETs only (idempotent), a maximum response size enforced while
+ * The HTTP client of the auditor (undici): connect / headers / whole-request timeouts; pacing
+ * (src/io/http/pacer.ts: a request rate and a number in flight, slowed by 429s); retries of every
+ * read (GETs, and the POSTs a caller marks as reads: quotes) after a transport failure — a connect
+ * error, a timeout, a truncated body, 429, 5xx, a 200 whose body is not JSON — with jittered
+ * exponential backoff or the server's `Retry-After`, all inside one budget per request (the
+ * timeout); a request that exhausts it throws an HttpError naming the faults it met. A failed
+ * request is never an answer (docs/findings.md "Soundness"). A maximum response size enforced while
  * streaming (also after gzip/deflate decoding, so a compression bomb is cut off), the
  * HTTP(S)_PROXY / NO_PROXY convention, and typed HttpErrors whose messages carry the URL with
  * credentials stripped. Every response is returned as a `RawResponse` (bytes + sha256) so the
@@ -15,6 +20,7 @@ import { parseCacheHeaders, type RawResponse } from '../../core/wire/snapshot.js
 import { HttpError } from '../../errors/http.js';
 import { splitUrlCredentials } from './base-url.js';
 import { mapTransportError } from './map-error.js';
+import { createPacer } from './pacer.js';
 import { redactUrl } from './redact-url.js';
 import { parseJsonBody, statusError } from './response.js';
 
@@ -25,11 +31,18 @@ export interface HttpClientOptions {
   readonly connectTimeoutMs?: number;
   /** decoded body size limit in bytes; the transfer is aborted beyond it (default 16 MiB) */
   readonly maxResponseBytes?: number;
-  /** extra attempts for GETs after a connect error, timeout, truncation, 429 or 5xx (default 2) */
+  /** at most this many extra attempts of a read after a transport failure, inside its budget (default 16) */
   readonly retries?: number;
-  /** first backoff delay; doubles per attempt, with jitter (default 250) */
+  /** a read's whole budget: attempts and the waits between them (default timeoutMs) */
+  readonly retryBudgetMs?: number;
+  /** first backoff delay; doubles per attempt, with jitter (default 100) */
   readonly retryBaseDelayMs?: number;
+  /** backoff cap (default 1,000); a Retry-After may ask for more, inside the budget */
   readonly retryMaxDelayMs?: number;
+  /** pacing: requests per second at most (default 50; Infinity = no rate limit) */
+  readonly maxRps?: number;
+  /** pacing: requests in flight at most (default 8) */
+  readonly maxInFlight?: number;
   /** environment for HTTP_PROXY / HTTPS_PROXY / NO_PROXY (default: none, i.e. direct) */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** a dispatcher to use instead of the one built from the options above (tests, custom TLS) */
@@ -41,18 +54,46 @@ export interface HttpClientOptions {
   readonly random?: () => number;
 }
 
+/** What the auditor's client did on the wire (AuditSummary.requests). */
+export interface RequestCounts {
+  /** attempts sent, retries included */
+  readonly sent: number;
+  /** attempts that were retries of an earlier one */
+  readonly retried: number;
+  /** answers 429 (rate limited) */
+  readonly throttled: number;
+  /** attempts that failed without a usable answer (5xx, 429, reset, timeout, truncated, not JSON) */
+  readonly failed: number;
+  /** requests given up after their budget (each one is a could-not-check somewhere) */
+  readonly exhausted: number;
+  /** time spent waiting before retries and for pacing, summed over requests, ms */
+  readonly waitedMs: number;
+}
+
+export interface SendOptions {
+  /** a POST that only reads (a quote): retried like a GET */
+  readonly read?: boolean;
+}
+
 export interface HttpClient {
-  /** Sends a request and returns the response whatever its status (after GET retries). */
-  send(method: 'GET' | 'POST', url: string, body?: string): Promise<RawResponse>;
+  /**
+   * Sends a request and returns the first usable answer (any status but 429/5xx; for a 200 a JSON
+   * body), retrying a read after transport failures; an HttpError naming them when its budget runs out.
+   */
+  send(method: 'GET' | 'POST', url: string, body?: string, options?: SendOptions): Promise<RawResponse>;
   /** GETs `url`, requires status 200, parses the body as JSON and validates it with `parse`. */
   getJson<T>(
     url: string,
     parse: (json: unknown) => T,
   ): Promise<{ readonly raw: RawResponse; readonly value: T }>;
+  /** what the client did so far (attempts, retries, throttles, waits) */
+  counts(): RequestCounts;
   close(): Promise<void>;
 }
 
 const DEFAULT_MAX = 16 * 1024 * 1024;
+/** extra attempts after a refused connection (nothing listens: more would only delay the verdict) */
+const REFUSED_RETRIES = 2;
 
 function isHttpUrl(url: string): boolean {
   try {
@@ -103,11 +144,72 @@ function retryAfterMs(v: string | null, nowMs: number): number | null {
   return Number.isNaN(t) ? null : Math.max(0, t - nowMs);
 }
 
+/** A failed attempt's short name for messages: "429", "503", "reset", "timeout", "truncated", "not JSON". */
+function faultName(x: RawResponse | HttpError): string {
+  if (!(x instanceof HttpError)) return x.status === 200 ? 'not JSON' : String(x.status);
+  if (x.code === 'HTTP_TIMEOUT') return 'timeout';
+  if (x.code === 'HTTP_TRUNCATED') return 'truncated';
+  return (x.details as { libraryCode?: string } | undefined)?.libraryCode === 'ECONNREFUSED'
+    ? 'refused'
+    : 'reset';
+}
+
+/** An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not JSON. */
+function isFailedAnswer(raw: RawResponse): boolean {
+  if (raw.status === 429 || raw.status >= 500) return true;
+  if (raw.status !== 200) return false;
+  try {
+    parseJsonBody(raw);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function isRetryableError(e: unknown): boolean {
   return (
     e instanceof HttpError &&
     (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_TIMEOUT' || e.code === 'HTTP_TRUNCATED')
   );
+}
+
+/**
+ * The error of a read whose budget ran out: the last failure's kind (HTTP_STATUS for a 429/5xx,
+ * HTTP_INVALID_JSON for a 200 that is not JSON, else the transport error's own code), with every
+ * fault met, the attempts and the time in its message and details.
+ */
+function exhausted(
+  url: string,
+  faults: readonly string[],
+  elapsedMs: number,
+  last: { raw: RawResponse } | HttpError,
+): HttpError {
+  const byKind = new Map<string, number>();
+  for (const f of faults) byKind.set(f, (byKind.get(f) ?? 0) + 1);
+  const safeUrl = redactUrl(url);
+  const tried =
+    faults.length === 1
+      ? ''
+      : ` (no usable answer in ${faults.length} attempts over ${(elapsedMs / 1000).toFixed(1)} s: ${[...byKind].map(([k, n]) => `${k} ×${n}`).join(', ')})`;
+  const details = { url: safeUrl, attempts: faults.length, faults: Object.fromEntries(byKind) };
+  if (last instanceof HttpError)
+    return new HttpError(last.code, `${last.shortMessage}${tried}`, {
+      cause: last,
+      details: { ...last.details, ...details },
+    });
+  if (last.raw.status === 200) {
+    let reason = `${safeUrl} returned a body that is not JSON`;
+    try {
+      parseJsonBody(last.raw);
+    } catch (e) {
+      if (e instanceof HttpError) reason = e.shortMessage;
+    }
+    return new HttpError('HTTP_INVALID_JSON', `${reason}${tried}`, { details: { ...details, status: 200 } });
+  }
+  const base = statusError(last.raw);
+  return new HttpError('HTTP_STATUS', `${base.shortMessage}${tried}`, {
+    details: { ...details, status: last.raw.status },
+  });
 }
 
 /** Creates a client; call `close()` when done to release sockets. */
@@ -117,15 +219,23 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     throw new HttpError('HTTP_REQUEST_INVALID', `"timeoutMs" expected a positive integer, got ${timeoutMs}`);
   }
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX;
-  const retries = options.retries ?? 2;
-  const baseDelay = options.retryBaseDelayMs ?? 250;
-  const maxDelay = options.retryMaxDelayMs ?? 5_000;
+  const retries = options.retries ?? 16;
+  const budgetMs = options.retryBudgetMs ?? timeoutMs;
+  const baseDelay = options.retryBaseDelayMs ?? 100;
+  const maxDelay = options.retryMaxDelayMs ?? 1_000;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
   const random = options.random ?? Math.random;
   const ownDispatcher = options.dispatcher === undefined;
   const dispatcher = options.dispatcher ?? buildDispatcher(options, timeoutMs);
   const userAgent = options.userAgent ?? 'reserve-audit/0.1';
+  const pacer = createPacer({
+    ...(options.maxRps === undefined ? {} : { maxRps: options.maxRps }),
+    ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
+  });
+  // pacing and retry budgets run on the real clock: `now` stamps responses and may be a test's;
+  // `sleep` is the wait before a retry
+  const tally = { sent: 0, retried: 0, throttled: 0, failed: 0, exhausted: 0, waitedMs: 0 };
 
   async function readBody(body: Readable, encoding: string, safeUrl: string): Promise<Uint8Array> {
     const chunks: Buffer[] = [];
@@ -170,16 +280,17 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     method: 'GET' | 'POST',
     url: string,
     body: string | undefined,
+    attemptMs: number,
   ): Promise<{ raw: RawResponse; retryAfter: number | null }> {
     const safeUrl = redactUrl(url);
     // credentials in the URL travel as Basic authentication, never in the request line
     const target = splitUrlCredentials(url);
     const startedAtMs = now();
     const ac = new AbortController();
-    const deadline = new HttpError('HTTP_TIMEOUT', `${safeUrl} did not complete within ${timeoutMs} ms`, {
-      details: { url: safeUrl, timeoutMs },
+    const deadline = new HttpError('HTTP_TIMEOUT', `${safeUrl} did not complete within ${attemptMs} ms`, {
+      details: { url: safeUrl, timeoutMs: attemptMs },
     });
-    const timer = setTimeout(() => ac.abort(deadline), timeoutMs);
+    const timer = setTimeout(() => ac.abort(deadline), attemptMs);
     try {
       let res: Dispatcher.ResponseData;
       try {
@@ -238,36 +349,67 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
   }
 
-  function backoff(attempt: number, retryAfter: number | null): number {
-    const exp = Math.min(maxDelay, baseDelay * 2 ** attempt);
-    const jittered = Math.round(exp * (0.5 + random() * 0.5));
-    return retryAfter === null ? jittered : Math.min(maxDelay, Math.max(jittered, retryAfter));
+  /**
+   * The wait before the next attempt: the server's Retry-After when it gave one (with up to 10 %
+   * jitter, so throttled clients do not return together), else exponential in the failures that
+   * had none (`step`), jittered ×0.5–1, capped.
+   */
+  function backoff(step: number, retryAfter: number | null): number {
+    if (retryAfter !== null) return Math.round(retryAfter * (1 + random() * 0.1));
+    const exp = Math.min(maxDelay, baseDelay * 2 ** step);
+    return Math.round(exp * (0.5 + random() * 0.5));
   }
 
-  async function send(method: 'GET' | 'POST', url: string, body?: string): Promise<RawResponse> {
+  async function send(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: string,
+    sendOptions: SendOptions = {},
+  ): Promise<RawResponse> {
     if (!isHttpUrl(url)) {
       throw new HttpError(
         'HTTP_REQUEST_INVALID',
         `"url" expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(url))}`,
       );
     }
-    const maxAttempts = method === 'GET' ? retries + 1 : 1;
+    const retryable = method === 'GET' || sendOptions.read === true;
+    const maxAttempts = retryable ? retries + 1 : 1;
+    const started = Date.now();
+    const faults: string[] = [];
+    let steps = 0;
     for (let attempt = 0; ; attempt++) {
-      const last = attempt + 1 >= maxAttempts;
+      const remaining = started + budgetMs - Date.now();
+      let outcome: { raw: RawResponse; retryAfter: number | null } | HttpError;
+      const release = await pacer.acquire();
+      tally.sent++;
+      if (attempt > 0) tally.retried++;
       try {
-        const { raw, retryAfter } = await once(method, url, body);
-        if (!last && (raw.status >= 500 || raw.status === 429)) {
-          await sleep(backoff(attempt, retryAfter));
-          continue;
-        }
-        return raw;
+        outcome = await once(method, url, body, Math.max(1, Math.min(timeoutMs, remaining)));
       } catch (e) {
-        if (!last && isRetryableError(e)) {
-          await sleep(backoff(attempt, null));
-          continue;
-        }
-        throw e instanceof HttpError ? e : mapTransportError(e, redactUrl(url), 'connect');
+        outcome = e instanceof HttpError ? e : mapTransportError(e, redactUrl(url), 'connect');
+      } finally {
+        release();
       }
+      if (!(outcome instanceof HttpError)) {
+        if (outcome.raw.status === 429) {
+          tally.throttled++;
+          pacer.onThrottled();
+        } else pacer.onAnswered();
+        if (!retryable || !isFailedAnswer(outcome.raw)) return outcome.raw;
+      } else if (!retryable || !isRetryableError(outcome)) throw outcome;
+      tally.failed++;
+      faults.push(faultName(outcome instanceof HttpError ? outcome : outcome.raw));
+      const retryAfter = outcome instanceof HttpError ? null : outcome.retryAfter;
+      const wait = backoff(steps, retryAfter);
+      if (retryAfter === null) steps++;
+      // nothing listens there: a wrong URL, not a hiccup — a few tries, not the whole budget
+      const refusedOut = faults.filter((f) => f === 'refused').length > REFUSED_RETRIES;
+      if (refusedOut || attempt + 1 >= maxAttempts || Date.now() + wait >= started + budgetMs) {
+        tally.exhausted++;
+        throw exhausted(url, faults, Date.now() - started, outcome);
+      }
+      tally.waitedMs += wait;
+      await sleep(wait);
     }
   }
 
@@ -283,6 +425,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   return {
     send,
     getJson,
+    counts: () => ({ ...tally }),
     close: async () => {
       if (ownDispatcher) await dispatcher.close();
     },

@@ -7,8 +7,8 @@
  * request, probe quotes (8 in flight, recorded in plan order). Each raw response keeps its fetch time and cache headers
  * (Cache-Control max-age, Age, Date) for the cached-market-data reasoning of src/core/audit.
  * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
- * are still fetched. If the very first request cannot connect or times out (after its retries),
- * the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
+ * are still fetched. If the very first request cannot connect, times out or exhausts its retry
+ * budget, the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
  */
 import { computeStatsVolumeBounds } from '../../core/audit/stats-bounds.js';
 import {
@@ -87,6 +87,21 @@ function failure(e: unknown): { ok: false; reason: string; code: string } {
 }
 
 type ProbePlanEntry = Omit<ProbeQuote, 'status' | 'quote' | 'error' | 'shapeError'>;
+
+/** A probe that got no usable answer (its budget ran out): could-not-check, re-sent in a later round. */
+function unansweredProbe(p: ProbePlanEntry, e: unknown): ProbeQuote {
+  return {
+    kind: p.kind,
+    poolId: p.poolId,
+    request: p.request,
+    expect: p.expect,
+    status: 0,
+    quote: null,
+    error: null,
+    shapeError: null,
+    transportError: isReserveAuditError(e) ? e.shortMessage : String(e),
+  };
+}
 
 /** A probe with what came back for it. */
 function readProbe(p: ProbePlanEntry, r: RawResponse, po: ParseOptions): ProbeQuote {
@@ -177,11 +192,13 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
   const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
   for (const q of o.quotes) {
     try {
-      const r = await o.client.send('POST', joinUrl(o.baseUrl, PROBE_QUOTE_PATH), JSON.stringify(q.request));
+      const r = await o.client.send('POST', joinUrl(o.baseUrl, PROBE_QUOTE_PATH), JSON.stringify(q.request), {
+        read: true,
+      });
       raw.push(r);
       quotes.push(readProbe(q, r, po));
-    } catch {
-      quotes.push(q);
+    } catch (e) {
+      quotes.push(unansweredProbe(q, e));
     }
   }
   let stats: ApiResult<StatsResponse> | undefined;
@@ -250,127 +267,146 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
     } catch (e) {
       if (
         e instanceof HttpError &&
-        (e.code === 'HTTP_CONNECT_FAILED' || e.code === 'HTTP_TIMEOUT' || e.code === 'HTTP_REQUEST_INVALID')
+        (e.code === 'HTTP_CONNECT_FAILED' ||
+          e.code === 'HTTP_TIMEOUT' ||
+          e.code === 'HTTP_REQUEST_INVALID' ||
+          // every attempt of the budget failed (an exchange answering 503 to all): the others would too
+          Number(e.details.attempts) > 1)
       )
         throw e;
       proofsBefore = failure(e);
     }
     const poolsState = await section(() => getJson('/pools/state', parsePoolsStatePerPool));
     const proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofPerPool));
-    const tokens = await section(() => getJson('/tokens/info', parseTokensInfoResponse));
-    const swapInfo = await section(() => getJson('/swap/info', parseSwapInfoResponse));
-    const markets = await section(() => getJson('/markets/info', parseMarketsInfoResponse));
-    const exchangeInfo = await section(() => getJson('/exchange/info', parseExchangeInfoResponse));
-    const poolsInfo = await section(() => getJson('/pools/info', parsePoolsInfoResponse));
-    const stats = await section(() => getJson('/stats', parseStatsResponse));
-    const volume = await section(async (): Promise<VolumeChecks> => {
-      const sample = async (start: number | null, end: number | null): Promise<VolumeSample> => {
-        const startTime = start === null ? null : formatApiTimestamp(start);
-        const endTime = end === null ? null : formatApiTimestamp(end);
-        const q: string[] = [];
-        if (startTime !== null) q.push(`start_time=${encodeURIComponent(startTime)}`);
-        if (endTime !== null) q.push(`end_time=${encodeURIComponent(endTime)}`);
-        const response = await getJson(
-          `/volume${q.length > 0 ? `?${q.join('&')}` : ''}`,
-          parseVolumeResponse,
-        );
-        return { startTime, endTime, response };
-      };
-      // a closed window: ends at the last whole minute at least one minute ago
-      const end = Math.floor(startedAtMs / 60_000) * 60_000 - 60_000;
-      const start = end - 24 * HOUR_MS;
-      const mid = end - 12 * HOUR_MS;
-      const out: VolumeChecks = {
-        default: await sample(null, null),
-        whole: await sample(start, end),
-        firstHalf: await sample(start, mid),
-        secondHalf: await sample(mid, end),
-      };
-      // bounds of the /stats 24 h figures, fetched after /stats (core/audit/volume-checks.ts)
-      const statsRaw = [...raw].reverse().find((r) => r.url.split('?')[0]?.endsWith('/stats'));
-      if (statsRaw === undefined || statsRaw.status !== 200) return out;
-      const b = computeStatsVolumeBounds(statsRaw.startedAtMs, statsRaw.startedAtMs + statsRaw.durationMs);
-      try {
-        return {
-          ...out,
-          statsOuter: await sample(b.outerStartMs, null),
-          statsInner: await sample(b.innerStartMs, b.innerEndMs),
-        };
-      } catch {
-        // e.g. the exchange's clock is far behind ours: the stats check then has no bounds
-        return out;
-      }
-    });
-    // api-decisions §10: the aggregator data is under /aggregator or /coingecko, whichever answers
+    // independent of each other and of the brackets' order (they come after the second proof and
+    // before the closing one): fetched together, so a retried one does not hold up the others
+    const [tokens, swapInfo, markets, exchangeInfo, poolsInfo] = await Promise.all([
+      section(() => getJson('/tokens/info', parseTokensInfoResponse)),
+      section(() => getJson('/swap/info', parseSwapInfoResponse)),
+      section(() => getJson('/markets/info', parseMarketsInfoResponse)),
+      section(() => getJson('/exchange/info', parseExchangeInfoResponse)),
+      section(() => getJson('/pools/info', parsePoolsInfoResponse)),
+    ]);
+    // three branches with no order between them (all come after the second proof and before the
+    // closing one): /stats then the /volume windows; the aggregator pairs, then tickers and order
+    // books; the probe quotes. A retried request of one branch does not hold up the others.
     let aggregatorPath: AggregatorPath | null = null;
-    const aggregatorPairs = await section(async () => {
-      let last: RawResponse | undefined;
-      for (const ns of AGGREGATOR_PATHS) {
-        last = await call('GET', `${ns}/pairs`);
-        if (last.status === 404) continue;
-        if (last.status !== 200) throw statusError(last);
-        aggregatorPath = ns;
-        return parseAggregatorPairsResponse(parseJsonBody(last), po);
-      }
-      throw statusError(last as RawResponse);
-    });
-    const agg: AggregatorPath = aggregatorPath ?? AGGREGATOR_PATHS[0];
-    // `?include_proof=true` (an extension, docs/decisions/server.md "Tickers"): each ticker names
-    // the reserve contract it was computed from and carries its blob; a server without it ignores
-    // the parameter, and one that refuses it is asked without
-    const aggregatorTickers = await section(async () => {
-      const r = await call('GET', `${agg}${TICKERS_PROOF_PATH}`);
-      if (r.status === 200) return parseAggregatorTickersResponse(parseJsonBody(r), po);
-      if (r.status !== 400 && r.status !== 404) throw statusError(r);
-      return getJson(`${agg}/tickers`, parseAggregatorTickersResponse);
-    });
-    const orderbooks = await section(async (): Promise<OrderbookSample[]> => {
-      if (!aggregatorPairs.ok)
-        throw new HttpError(
-          'HTTP_STATUS',
-          `no pair list to fetch order books for (${aggregatorPairs.reason})`,
-        );
-      const pairs = aggregatorPairs.value;
-      const raws: (RawResponse | undefined)[] = new Array(pairs.length);
-      const out: (OrderbookSample | undefined)[] = new Array(pairs.length);
-      const errors: { index: number; error: unknown }[] = [];
-      let next = 0;
-      // bounded concurrency; results (and the raw records) keep pair order
-      const worker = async (): Promise<void> => {
-        while (errors.length === 0 && next < pairs.length) {
-          const i = next++;
-          const pair = pairs[i];
-          if (pair === undefined) continue;
-          const path = `${agg}/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
-          try {
-            const r = await client.send('GET', joinUrl(options.baseUrl, path));
-            raws[i] = r;
-            if (r.status !== 200) throw statusError(r);
-            out[i] = {
-              tickerId: pair.ticker_id,
-              response: parseAggregatorOrderbookResponse(parseJsonBody(r), po),
-            };
-          } catch (e) {
-            errors.push({ index: i, error: e });
-          }
+    const statsBranch = async () => {
+      const stats = await section(() => getJson('/stats', parseStatsResponse));
+      const volume = await section(async (): Promise<VolumeChecks> => {
+        const sample = async (start: number | null, end: number | null): Promise<VolumeSample> => {
+          const startTime = start === null ? null : formatApiTimestamp(start);
+          const endTime = end === null ? null : formatApiTimestamp(end);
+          const q: string[] = [];
+          if (startTime !== null) q.push(`start_time=${encodeURIComponent(startTime)}`);
+          if (endTime !== null) q.push(`end_time=${encodeURIComponent(endTime)}`);
+          const response = await getJson(
+            `/volume${q.length > 0 ? `?${q.join('&')}` : ''}`,
+            parseVolumeResponse,
+          );
+          return { startTime, endTime, response };
+        };
+        // a closed window: ends at the last whole minute at least one minute ago
+        const end = Math.floor(startedAtMs / 60_000) * 60_000 - 60_000;
+        const start = end - 24 * HOUR_MS;
+        const mid = end - 12 * HOUR_MS;
+        const [dflt, whole, firstHalf, secondHalf] = await Promise.all([
+          sample(null, null),
+          sample(start, end),
+          sample(start, mid),
+          sample(mid, end),
+        ]);
+        const out: VolumeChecks = { default: dflt, whole, firstHalf, secondHalf };
+        // bounds of the /stats 24 h figures, fetched after /stats (core/audit/volume-checks.ts)
+        const statsRaw = [...raw].reverse().find((r) => r.url.split('?')[0]?.endsWith('/stats'));
+        if (statsRaw === undefined || statsRaw.status !== 200) return out;
+        const b = computeStatsVolumeBounds(statsRaw.startedAtMs, statsRaw.startedAtMs + statsRaw.durationMs);
+        try {
+          const [statsOuter, statsInner] = await Promise.all([
+            sample(b.outerStartMs, null),
+            sample(b.innerStartMs, b.innerEndMs),
+          ]);
+          return { ...out, statsOuter, statsInner };
+        } catch {
+          // e.g. the exchange's clock is far behind ours: the stats check then has no bounds
+          return out;
         }
-      };
-      await Promise.all(
-        Array.from({ length: Math.min(ORDERBOOK_CONCURRENCY, pairs.length) }, () => worker()),
-      );
-      for (const r of raws) {
-        if (r === undefined) continue;
-        raw.push(r);
-        done++;
-        options.onProgress?.({ step: `${agg}/orderbook`, done });
-      }
-      const failed = errors.sort((a, b) => a.index - b.index)[0];
-      if (failed !== undefined) throw failed.error;
-      return out.filter((x): x is OrderbookSample => x !== undefined);
-    });
-    let probeQuotes: ApiResult<readonly ProbeQuote[]> | null = null;
-    if (options.probeQuotes === true) {
-      probeQuotes = await section(async () => {
+      });
+      return { stats, volume };
+    };
+    const aggregatorBranch = async () => {
+      // api-decisions §10: the aggregator data is under /aggregator or /coingecko, whichever answers
+      const aggregatorPairs = await section(async () => {
+        let last: RawResponse | undefined;
+        for (const ns of AGGREGATOR_PATHS) {
+          last = await call('GET', `${ns}/pairs`);
+          if (last.status === 404) continue;
+          if (last.status !== 200) throw statusError(last);
+          aggregatorPath = ns;
+          return parseAggregatorPairsResponse(parseJsonBody(last), po);
+        }
+        throw statusError(last as RawResponse);
+      });
+      const agg: AggregatorPath = aggregatorPath ?? AGGREGATOR_PATHS[0];
+      // `?include_proof=true` (an extension, docs/decisions/server.md "Tickers"): each ticker names
+      // the reserve contract it was computed from and carries its blob; a server without it ignores
+      // the parameter, and one that refuses it is asked without
+      const tickersBranch = section(async () => {
+        const r = await call('GET', `${agg}${TICKERS_PROOF_PATH}`);
+        if (r.status === 200) return parseAggregatorTickersResponse(parseJsonBody(r), po);
+        if (r.status !== 400 && r.status !== 404) throw statusError(r);
+        return getJson(`${agg}/tickers`, parseAggregatorTickersResponse);
+      });
+      const orderbooksBranch = section(async (): Promise<OrderbookSample[]> => {
+        if (!aggregatorPairs.ok)
+          throw new HttpError(
+            'HTTP_STATUS',
+            `no pair list to fetch order books for (${aggregatorPairs.reason})`,
+          );
+        const pairs = aggregatorPairs.value;
+        const raws: (RawResponse | undefined)[] = new Array(pairs.length);
+        const out: (OrderbookSample | undefined)[] = new Array(pairs.length);
+        const errors: { index: number; error: unknown }[] = [];
+        let next = 0;
+        // bounded concurrency; results (and the raw records) keep pair order
+        const worker = async (): Promise<void> => {
+          while (errors.length === 0 && next < pairs.length) {
+            const i = next++;
+            const pair = pairs[i];
+            if (pair === undefined) continue;
+            const path = `${agg}/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
+            try {
+              const r = await client.send('GET', joinUrl(options.baseUrl, path));
+              raws[i] = r;
+              if (r.status !== 200) throw statusError(r);
+              out[i] = {
+                tickerId: pair.ticker_id,
+                response: parseAggregatorOrderbookResponse(parseJsonBody(r), po),
+              };
+            } catch (e) {
+              errors.push({ index: i, error: e });
+            }
+          }
+        };
+        await Promise.all(
+          Array.from({ length: Math.min(ORDERBOOK_CONCURRENCY, pairs.length) }, () => worker()),
+        );
+        for (const r of raws) {
+          if (r === undefined) continue;
+          raw.push(r);
+          done++;
+          options.onProgress?.({ step: `${agg}/orderbook`, done });
+        }
+        const failed = errors.sort((a, b) => a.index - b.index)[0];
+        if (failed !== undefined) throw failed.error;
+        return out.filter((x): x is OrderbookSample => x !== undefined);
+      });
+      const [aggregatorTickers, orderbooks] = await Promise.all([tickersBranch, orderbooksBranch]);
+      return { aggregatorPairs, aggregatorTickers, orderbooks };
+    };
+    const probesBranch = async (): Promise<ApiResult<readonly ProbeQuote[]> | null> => {
+      if (options.probeQuotes !== true) return null;
+      return section(async () => {
         if (!poolsState.ok || !exchangeInfo.ok || !swapInfo.ok) {
           throw new HttpError('HTTP_STATUS', 'probe quotes need /pools/state, /exchange/info and /swap/info');
         }
@@ -380,12 +416,13 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
           swapInfo.value.data.fees.network_fee,
         );
         // bounded concurrency (a large exchange has ~4 probes per pool); results and the raw
-        // records keep plan order. A request that fails outright fails the section, as before.
+        // records keep plan order. A probe that got no usable answer is could-not-check (and is
+        // sent again in a re-fetch round), never a rejected quote.
         const raws: (RawResponse | undefined)[] = new Array(plan.length);
+        const errors: unknown[] = new Array(plan.length);
         let next = 0;
-        let failed: unknown = null;
         const worker = async (): Promise<void> => {
-          while (failed === null && next < plan.length) {
+          while (next < plan.length) {
             const i = next++;
             const p = plan[i];
             if (p === undefined) continue;
@@ -394,9 +431,10 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
                 'POST',
                 joinUrl(options.baseUrl, PROBE_QUOTE_PATH),
                 JSON.stringify(p.request),
+                { read: true },
               );
             } catch (e) {
-              failed ??= e;
+              errors[i] = e;
             }
           }
         };
@@ -404,16 +442,20 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         const out: ProbeQuote[] = [];
         plan.forEach((p, i) => {
           const r = raws[i];
-          if (r === undefined) return;
+          if (r === undefined) {
+            out.push(unansweredProbe(p, errors[i]));
+            return;
+          }
           raw.push(r);
           done++;
           options.onProgress?.({ step: '/connect/quote', done });
           out.push(readProbe(p, r, po));
         });
-        if (failed !== null) throw failed;
         return out;
       });
-    }
+    };
+    const [{ stats, volume }, { aggregatorPairs, aggregatorTickers, orderbooks }, probeQuotes] =
+      await Promise.all([statsBranch(), aggregatorBranch(), probesBranch()]);
     // the closing bracket: proofs AFTER the market data and the quotes
     const proofsLater = [await section(() => getJson('/pools/proof', parsePoolsProofPerPool))];
     return {
