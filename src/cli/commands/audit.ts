@@ -17,9 +17,12 @@ import {
   baseUrlOption,
   darOption,
   jsonOption,
+  maxInFlightOption,
+  maxRpsOption,
   parseBaseUrlOption,
   parseMirrorOption,
   parseOptionalPathOption,
+  parsePacingOptions,
   parseTimeoutOption,
   parseTypeSourceOptions,
   probeQuotesOption,
@@ -64,9 +67,12 @@ export const auditCommand = defineCommand({
       .option('dar', darOption)
       .option('probe-quotes', probeQuotesOption)
       .option('timeout', timeoutOption)
+      .option('max-rps', maxRpsOption)
+      .option('max-in-flight', maxInFlightOption)
       .option('verbose', { type: 'boolean', default: false, describe: 'list passed checks too' }),
   run: async (args, ctx) => {
     const timeoutMs = parseTimeoutOption(args.timeout);
+    const pacing = parsePacingOptions(args);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const profilePath = parseOptionalPathOption('profile', args.profile);
@@ -90,6 +96,7 @@ export const auditCommand = defineCommand({
         dars,
         probeQuotes: args['probe-quotes'],
         timeoutMs,
+        ...pacing,
         cwd: ctx.cwd,
         onProgress: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
       });

@@ -5,6 +5,7 @@
  */
 import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
 import type { AuditReport } from '../../run/audit.js';
+import { formatRequestCountsLine } from './request-counts.js';
 import { formatTable, type Style } from './style.js';
 
 const OUTCOME_TEXT = { passed: 'PASSED', failed: 'FAILED', 'could-not-check': 'COULD NOT CHECK' } as const;
@@ -47,7 +48,8 @@ export function formatAuditApiLine(r: AuditReport): string | null {
 
 /** The coverage of the run, one indented line each, shown right under the verdict. */
 export function formatCoverageText(r: AuditReport): string[] {
-  return formatCoverageLines(r.summary.coverage).map((l) => `  ${l}`);
+  const wire = r.summary.requests === undefined ? [] : [formatRequestCountsLine(r.summary.requests)];
+  return [...formatCoverageLines(r.summary.coverage), ...wire].map((l) => `  ${l}`);
 }
 
 /** The whole human report. */

@@ -5,6 +5,7 @@
  * charts. Counts are computed from the findings and checks themselves, so the page's numbers are
  * the JSON report's.
  */
+
 import {
   type CheckCounts,
   type CheckOutcome,
@@ -19,6 +20,7 @@ import {
 import { redactUrl } from '../../io/http/redact-url.js';
 import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
+import { formatRequestCountsLine } from './request-counts.js';
 
 export interface ReportCounts {
   readonly pools: number;
@@ -125,7 +127,10 @@ export function computeReportModelFromAudit(
       startedAt: s.fetchedAt,
       outcome: s.outcome,
       counts: computeReportCounts(r.findings, r.checks, s.pools, s.proofsProven),
-      coverage: formatCoverageLines(s.coverage),
+      coverage: [
+        ...formatCoverageLines(s.coverage),
+        ...(s.requests === undefined ? [] : [formatRequestCountsLine(s.requests)]),
+      ],
     },
     findings: r.findings,
     checks: r.checks,

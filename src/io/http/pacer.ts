@@ -2,7 +2,7 @@
  * The auditor's pacing: how fast and how many at once it sends requests to one exchange, so a real
  * exchange never sees it as an attack (docs/cli.md "Pacing"). Every attempt — a retry included —
  * takes a token of a bucket refilled at the current rate and a slot of a fixed number in flight.
- * The rate starts at `maxRps`; a 429 halves it (never below `maxRps / 8`) — the throttled request
+ * The rate starts at `maxRps`; a 429 halves it (never below `maxRps / 50`) — the throttled request
  * itself waits out its `Retry-After` (src/io/http/client.ts) — and each answer that is not a 429
  * gives back `maxRps / 10`, up to `maxRps`. So against a real rate limiter the auditor settles
  * near the limit, while a gateway that throttles at random costs a bounded slowdown.
@@ -37,7 +37,7 @@ export function createPacer(o: PacerOptions = {}): Pacer {
   const maxInFlight = o.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
-  const floor = maxRps / 8;
+  const floor = maxRps / 50;
   let rate = maxRps;
   let nextAt = 0;
   let inFlight = 0;
