@@ -399,6 +399,10 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     const coverage = computeAuditCoverage({
       probeQuotes: o.probeQuotes === true,
       probeCount: snapshot.quotes?.ok === true ? snapshot.quotes.value.length : null,
+      // one check per probe: those that could not be checked were not recomputed
+      probesRecomputed:
+        (snapshot.quotes?.ok === true ? snapshot.quotes.value.length : 0) -
+        result.checks.filter((k) => k.area === 'quote' && k.status === 'could-not-check').length,
       earlierSnapshots,
       typeFiles: o.typeFiles?.length ?? 0,
       dars: o.dars?.length ?? 0,

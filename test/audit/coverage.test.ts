@@ -36,6 +36,15 @@ describe('computeAuditCoverage', () => {
     expect(c.types.source).toBe('given');
   });
 
+  it('probes that could not be checked (no usable answer) are not counted as recomputed', () => {
+    const c = computeAuditCoverage({ ...base, probeQuotes: true, probeCount: 33, probesRecomputed: 30 });
+    expect(c.quotes).toEqual({
+      checked: true,
+      probes: 33,
+      text: 'quotes: 30 of 33 probe quotes recomputed, 3 could not be checked',
+    });
+  });
+
   it('a first snapshot and a failed probe section are not coverage', () => {
     const c = computeAuditCoverage({ ...base, probeQuotes: true, probeCount: null, earlierSnapshots: 0 });
     expect(c.quotes.checked).toBe(false);

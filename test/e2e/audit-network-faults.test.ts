@@ -82,6 +82,8 @@ describe('transport faults are retried, never judged', () => {
       const unavailable = r.findings.filter((f) => f.code === 'QUOTE_UNAVAILABLE');
       expect(unavailable.length).toBeGreaterThan(0);
       expect(unavailable[0]?.message).toMatch(/\/connect\/quote.*answered status 429.*429 ×[0-9]+/);
+      // the report says none was recomputed (not "N probe quotes recomputed")
+      expect(r.summary.coverage.quotes.text).toMatch(/^quotes: 0 of [0-9]+ probe quotes recomputed/);
     } finally {
       plan = () => null;
     }

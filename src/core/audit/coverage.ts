@@ -12,6 +12,8 @@ export interface CoverageInput {
   readonly probeQuotes: boolean;
   /** probe quotes obtained (null: not requested or the quote section failed) */
   readonly probeCount: number | null;
+  /** of those, the ones whose check was decided (passed or failed); default: all of them */
+  readonly probesRecomputed?: number;
   /** null: no mirror given; else the snapshots the mirror held before this audit */
   readonly earlierSnapshots: number | null;
   /** --types files and --dar archives given (both empty: the bundled type file) */
@@ -50,7 +52,13 @@ export function computeAuditCoverage(x: CoverageInput): AuditCoverage {
     ? { checked: false, probes: 0, text: 'quotes: not probed (--probe-quotes), a tampered quote would pass' }
     : probes === 0
       ? { checked: false, probes: 0, text: 'quotes: probing requested, no quote obtained' }
-      : { checked: true, probes, text: `quotes: ${plural(probes, 'probe quote')} recomputed` };
+      : (x.probesRecomputed ?? probes) >= probes
+        ? { checked: true, probes, text: `quotes: ${plural(probes, 'probe quote')} recomputed` }
+        : {
+            checked: true,
+            probes,
+            text: `quotes: ${x.probesRecomputed ?? 0} of ${plural(probes, 'probe quote')} recomputed, ${probes - (x.probesRecomputed ?? 0)} could not be checked`,
+          };
   const earlier = x.earlierSnapshots ?? 0;
   const history =
     x.earlierSnapshots === null
