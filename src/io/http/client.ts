@@ -154,16 +154,29 @@ function faultName(x: RawResponse | HttpError): string {
     : 'reset';
 }
 
+const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/**
+ * True when a 200 body is not shaped like a JSON document — it does not open with `{` or `[` and
+ * close with `}` or `]` (a gateway's HTML page, an empty body). A cheap look at both ends instead
+ * of a second parse; a body that has the shape but does not parse is the exchange's own answer,
+ * judged by the caller (HTTP_INVALID_JSON), not retried.
+ */
+function isNotJsonShaped(body: Uint8Array): boolean {
+  let i = 0;
+  let j = body.length - 1;
+  while (i <= j && isSpace(body[i])) i++;
+  while (j >= i && isSpace(body[j])) j--;
+  if (i > j) return true;
+  const first = body[i];
+  const last = body[j];
+  return !((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d));
+}
+
 /** An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not JSON. */
 function isFailedAnswer(raw: RawResponse): boolean {
   if (raw.status === 429 || raw.status >= 500) return true;
-  if (raw.status !== 200) return false;
-  try {
-    parseJsonBody(raw);
-    return false;
-  } catch {
-    return true;
-  }
+  return raw.status === 200 && isNotJsonShaped(raw.body);
 }
 
 function isRetryableError(e: unknown): boolean {
