@@ -63,22 +63,28 @@ describe('FAULT scenarios → exit 2 with a clear message', () => {
   }, 20_000);
 
   it('500 on /pools/state', async () => {
-    const r = await audit(on('/pools/state', { status: 500, json: { error: 'boom' } }));
+    // a fault that outlasts the budget (--timeout) still exits 2, naming the attempts and the faults
+    const r = await audit(on('/pools/state', { status: 500, json: { error: 'boom' } }), [
+      '--timeout',
+      '2000',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/could not check: FETCH_FAILED: \/pools\/state could not be fetched: .*500/);
+    expect(r.stderr).toMatch(/no usable answer in [0-9]+ attempts over [0-9.]+ s: 500 ×[0-9]+/);
     expect(r.stdout).toMatch(/^COULD NOT CHECK/);
   }, 20_000);
 
   it('a truncated body on /pools/proof', async () => {
-    const r = await audit(on('/pools/proof', { truncate: true }));
+    const r = await audit(on('/pools/proof', { truncate: true }), ['--timeout', '2000']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/could not check/);
+    expect(r.stderr).toMatch(/truncated ×[0-9]+/);
   }, 20_000);
 
   it('a non-JSON body on /aggregator/tickers', async () => {
-    const r = await audit(on('/aggregator/tickers', { raw: '<html>oops</html>' }));
+    const r = await audit(on('/aggregator/tickers', { raw: '<html>oops</html>' }), ['--timeout', '2000']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/\/aggregator\/tickers could not be fetched: .*not JSON/);
+    expect(r.stderr).toMatch(/\/aggregator\/tickers could not be fetched: .*not JSON.*not JSON ×[0-9]+/);
   });
 
   it('a wrong shape on /pools/proof', async () => {

@@ -92,6 +92,8 @@ export interface HttpClient {
 }
 
 const DEFAULT_MAX = 16 * 1024 * 1024;
+/** the least budget a retry is started with (a shorter one could only time out) */
+const MIN_ATTEMPT_MS = 250;
 /** extra attempts after a refused connection (nothing listens: more would only delay the verdict) */
 const REFUSED_RETRIES = 2;
 
@@ -236,6 +238,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const budgetMs = options.retryBudgetMs ?? timeoutMs;
   const baseDelay = options.retryBaseDelayMs ?? 100;
   const maxDelay = options.retryMaxDelayMs ?? 1_000;
+  const minAttemptMs = Math.min(MIN_ATTEMPT_MS, timeoutMs);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
   const random = options.random ?? Math.random;
@@ -417,7 +420,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       if (retryAfter === null) steps++;
       // nothing listens there: a wrong URL, not a hiccup — a few tries, not the whole budget
       const refusedOut = faults.filter((f) => f === 'refused').length > REFUSED_RETRIES;
-      if (refusedOut || attempt + 1 >= maxAttempts || Date.now() + wait >= started + budgetMs) {
+      // a retry needs time to answer: none is started with less than minAttemptMs of budget left
+      if (refusedOut || attempt + 1 >= maxAttempts || Date.now() + wait + minAttemptMs > started + budgetMs) {
         tally.exhausted++;
         throw exhausted(url, faults, Date.now() - started, outcome);
       }
