@@ -22,33 +22,45 @@ function fakeClock(): { now: () => number; sleep: (ms: number) => Promise<void>;
 }
 
 describe('createPacer', () => {
+  /** the fake-clock time the next grant takes */
+  async function gap(p: ReturnType<typeof createPacer>, c: ReturnType<typeof fakeClock>): Promise<number> {
+    const t0 = c.now();
+    (await p.acquire())();
+    return Math.round(c.now() - t0);
+  }
+
   it('spaces attempts at 1 / maxRps', async () => {
     const c = fakeClock();
     const p = createPacer({ maxRps: 20, maxInFlight: 100, now: c.now, sleep: c.sleep });
-    for (let i = 0; i < 5; i++) (await p.acquire())();
-    expect(c.sleeps).toEqual([50, 50, 50, 50]);
+    (await p.acquire())();
+    for (let i = 0; i < 4; i++) expect(await gap(p, c)).toBe(50);
   });
 
   it('a 429 halves the rate, never below maxRps / 50; answers raise it by maxRps / 10', async () => {
     const c = fakeClock();
     const p = createPacer({ maxRps: 50, maxInFlight: 100, now: c.now, sleep: c.sleep });
     (await p.acquire())();
-    p.onThrottled(); // 25/s, from the next reservation on
-    (await p.acquire())();
-    (await p.acquire())();
-    expect(c.sleeps.at(-1)).toBe(40);
+    expect(await gap(p, c)).toBe(20);
+    p.onThrottled(); // 25/s, from the next grant on
+    expect(await gap(p, c)).toBe(40);
     for (let i = 0; i < 10; i++) p.onThrottled();
-    (await p.acquire())();
-    (await p.acquire())();
-    expect(c.sleeps.at(-1)).toBe(1000); // the floor, 1/s
+    expect(await gap(p, c)).toBe(1000); // the floor, 1/s
     p.onAnswered(); // 6/s
-    (await p.acquire())();
-    (await p.acquire())();
-    expect(c.sleeps.at(-1)).toBe(167);
+    expect(await gap(p, c)).toBe(167);
     for (let i = 0; i < 20; i++) p.onAnswered();
+    expect(await gap(p, c)).toBe(20); // back to 50/s, not beyond
+  });
+
+  it('a queued request is granted at the rate in force when its turn comes, not when it queued', async () => {
+    const c = fakeClock();
+    const p = createPacer({ maxRps: 50, maxInFlight: 100, now: c.now, sleep: c.sleep });
     (await p.acquire())();
-    (await p.acquire())();
-    expect(c.sleeps.at(-1)).toBe(20); // back to 50/s, not beyond
+    for (let i = 0; i < 6; i++) p.onThrottled(); // ≈ 1.6/s
+    const queued = [p.acquire(), p.acquire(), p.acquire()];
+    for (let i = 0; i < 20; i++) p.onAnswered(); // recovered before the first turn
+    const t0 = c.now();
+    for (const q of queued) (await q)();
+    expect(Math.round(c.now() - t0)).toBeLessThanOrEqual(3 * 20 + 50);
   });
 
   it('holds the attempts beyond maxInFlight until one is released', async () => {

@@ -39,7 +39,6 @@ export function createPacer(o: PacerOptions = {}): Pacer {
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
   const floor = maxRps / 50;
   let rate = maxRps;
-  let nextAt = 0;
   let inFlight = 0;
   const waiting: (() => void)[] = [];
 
@@ -57,13 +56,29 @@ export function createPacer(o: PacerOptions = {}): Pacer {
     else inFlight--;
   }
 
-  async function token(): Promise<void> {
-    if (!Number.isFinite(rate)) return;
-    // reserve the next free instant, then sleep until it
-    const t = now();
-    const at = Math.max(t, nextAt);
-    nextAt = at + 1000 / rate;
-    if (at > t) await sleep(at - t);
+  /**
+   * Tokens are granted one at a time, in order, each `1000 / rate` ms after the previous one at
+   * the rate in force when it is granted — not reserved ahead at the rate of the moment a request
+   * queued (a queue reserved during a throttled second would keep the slow pace long after the
+   * rate recovered). A waiter sleeps in slices of at most 50 ms, so a change of rate takes effect.
+   */
+  let gate: Promise<void> = Promise.resolve();
+  let lastAt = Number.NEGATIVE_INFINITY;
+  function token(): Promise<void> {
+    if (!Number.isFinite(rate)) return Promise.resolve();
+    const turn = gate.then(async () => {
+      for (;;) {
+        const t = now();
+        const due = lastAt + 1000 / rate;
+        if (t >= due) {
+          lastAt = t;
+          return;
+        }
+        await sleep(Math.min(due - t, 50));
+      }
+    });
+    gate = turn;
+    return turn;
   }
 
   return {
