@@ -10,16 +10,16 @@
  *    `mirror prune --keep-raw 0` (the long-run rate with a retention window). It also prints the
  *    ratio without the fetch phase (the server's response time, which the mirror does not change
  *    and which dominates the noise on a loaded machine).
- * Options: BENCH_POOLS (default 1000), BENCH_CONTRACTS (default 100000), BENCH_JOBS (replay --jobs
- * values to compare, default "auto,1,<available cores>"), BENCH_MIRROR (reuse/keep a mirror file),
+ * Options: BENCH_POOLS (default 1000), BENCH_CONTRACTS (default 100000), BENCH_REPLAY_RUNS (replay
+ * runs over the same mirror, default 3), BENCH_MIRROR (reuse/keep a mirror file),
  * BENCH_SERIES (snapshot counts, default "10,100,1000"; "" skips the series), BENCH_SKIP_AUDIT,
  * BENCH_SKIP_REPLAY.
  * 4. the PostgreSQL mirror (./pg-mirror.ts): ingest and replay rates vs SQLite on the same data, and
  *    distributed replay with 1, 2 and 4 worker processes (BENCH_PG_CONTRACTS, BENCH_PG_WORKERS, BENCH_SKIP_PG).
- * Replay also prints its process CPU time (all threads) and contracts per CPU-second: on a machine
- * shared with other jobs that is what one free core would give (jobs 1).
- * The replay workers and reader thread run compiled (dist/run/replay-worker.js, replay-reader.js):
- * the npm script builds dist first.
+ * Replay verifies in one thread (its worker threads and reader thread were removed: docs/bench/audit.md,
+ * "Removed: replay workers and the reader thread"); it also prints its process CPU time and contracts
+ * per CPU-second: on a machine shared with other jobs that is what one free core would give.
+ * Distributed replay's worker processes run the built CLI: the npm script builds dist first.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,7 +34,7 @@ import {
   wrapSqliteMirror,
 } from '../src/io/store/index.js';
 import { runAudit } from '../src/run/audit.js';
-import { defaultReplayJobs, runReplay } from '../src/run/replay.js';
+import { runReplay } from '../src/run/replay.js';
 import { takeSnapshot } from '../src/run/snapshot.js';
 import { createSeededRng } from '../src/sim/rng.js';
 import { simulateRandomSwap } from '../src/sim/traffic.js';
@@ -68,26 +68,18 @@ async function benchReplay(): Promise<void> {
   const t0 = performance.now();
   if (process.env.BENCH_MIRROR === undefined || !existsSync(path)) buildReplayMirror(path, CONTRACTS);
   console.log(`mirror built: ${CONTRACTS} contracts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  // BENCH_JOBS: comma-separated --jobs values to compare (default: "1,<available cores>")
-  const jobsList = (process.env.BENCH_JOBS ?? `auto,1,${defaultReplayJobs()}`)
-    .split(',')
-    .map((j) => (j === 'auto' ? 'auto' : Number(j)));
-  for (const jobs of jobsList) await replayOnce(path, jobs);
+  const runs = Math.max(1, Number(process.env.BENCH_REPLAY_RUNS ?? 3));
+  for (let i = 1; i <= runs; i++) await replayOnce(path, i);
   if (process.env.BENCH_KEEP === '1' || process.env.BENCH_MIRROR !== undefined) console.log(`kept ${path}`);
   else rmSync(dir, { recursive: true, force: true });
 }
 
-async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
+async function replayOnce(path: string, run: number): Promise<void> {
   const t = performance.now();
   const cpu0 = process.cpuUsage();
-  const by = { main: 0, worker: 0, reader: 0 };
   const r = await runReplay({
     mirrorPath: path,
-    jobs,
     profile: DEFAULT_RESERVE_PROFILE,
-    onBatch: (thread, n) => {
-      by[thread] += n;
-    },
     progressEvery: Number(process.env.BENCH_EVERY ?? 25_000),
     onProgress: (n, rate) => console.log(`  replayed ${n} (${Math.round(rate)}/s)`),
   });
@@ -95,7 +87,7 @@ async function replayOnce(path: string, jobs: number | 'auto'): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;
   console.log(
-    `replay --jobs ${jobs} (${r.summary.jobs} verifying thread(s)${r.summary.readerThread ? ` + a reader thread, which verified ${by.reader}` : ''}): ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s (all threads) = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second; load average ${loadavg()[0]?.toFixed(2)} at ${new Date().toISOString().slice(11, 19)} UTC`,
+    `replay run ${run}: ${r.summary.contracts} contracts (verified ${r.summary.verified}), ${r.summary.observations} observations, outcome ${r.summary.outcome}, ${s.toFixed(2)} s wall, ${r.summary.contractsPerSecond} contracts/s (whole run); phases ${JSON.stringify(r.summary.phasesMs)} ms; contract phase ${Math.round(r.summary.contracts / (r.summary.phasesMs.contracts / 1000))} contracts/s; process CPU ${cpuS.toFixed(2)} s = ${Math.round(r.summary.contracts / cpuS)} contracts per CPU-second; load average ${loadavg()[0]?.toFixed(2)} at ${new Date().toISOString().slice(11, 19)} UTC`,
   );
 }
 

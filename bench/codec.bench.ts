@@ -1,7 +1,8 @@
 /**
- * Codec throughput on the real blob vectors (spec/blob-format.md; test/vectors). Prints decodes/s,
+ * Codec throughput on the real blob vectors (docs/protocol/blob-format.md; test/vectors). Prints decodes/s,
  * µs of CPU time (best of 7 rounds of 5,000) per decode and per re-encode, protobufjs's reflection
- * decoder on the same descriptor, and — for scale — one node:crypto SHA-256 over the same bytes. Run: npx tsx bench/codec.bench.ts
+ * decoder on the same descriptor, and — for scale — one node:crypto SHA-256 over the same bytes.
+ * Run: npx tsx bench/codec.bench.ts
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * DAR loading and V12 verification cost (spec/dar-format.md; spec/contract-id.md §6.4).
+ * DAR loading and V12 verification cost (docs/protocol/dar-format.md; docs/protocol/contract-id.md §6.4).
  *   1. cold DAR load: a fresh child process per run (no package cache, nothing warmed up) loads
  *      one DAR with loadDarFile and reports the wall time of that call alone (median of 5);
  *   2. warm DAR load in this process (no cache; median of 10) and with a package cache hit;

@@ -82,7 +82,7 @@ export async function benchPostgres(): Promise<void> {
     );
     const replay: Record<string, number> = {};
     for (const [name, target] of Object.entries(targets)) {
-      const r = await runReplay({ mirrorPath: target, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+      const r = await runReplay({ mirrorPath: target, profile: DEFAULT_RESERVE_PROFILE });
       replay[name] = r.summary.contractsPerSecond;
       console.log(
         `postgres: replay ${name} (1 process, in-process): ${r.summary.contracts} contracts, ${r.summary.outcome}, ${r.summary.contractsPerSecond} contracts/s; phases ${JSON.stringify(r.summary.phasesMs)} ms`,

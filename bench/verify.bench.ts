@@ -1,8 +1,8 @@
 /**
- * Benchmark of contract-ID verification (spec/contract-id.md §1–§6) on the real blob vectors:
+ * Benchmark of contract-ID verification (docs/protocol/contract-id.md §1–§6) on the real blob vectors:
  * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
- * (decode + verify) and of verifyContractIdFast and isContractIdVerifiedFast (issue 11: one pass from the blob),
- * against the raw SHA-256 floor over exactly the same preimages
+ * (decode + verify) and of verifyContractIdFast and isContractIdVerifiedFast (issue 11: one pass from the
+ * blob), against the raw SHA-256 floor over exactly the same preimages
  * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
  *
  * The floor is the fastest way this machine SHA-256es those two preimages: node:crypto's
@@ -10,7 +10,8 @@
  * object, no buffer), and the `sha256Node` seam (one-shot + a copy into a Uint8Array) are all
  * measured, and every ratio is taken against the fastest of the three in the same run.
  *
- * Run: `npm run bench` (= `tsx bench/verify.bench.ts`). Optional: `BENCH_MS=2000` per vector (the functions interleaved in 20 ms slices).
+ * Run: `npm run bench` (= `tsx bench/verify.bench.ts`). Optional: `BENCH_MS=2000` per vector (the functions
+ * interleaved in 20 ms slices).
  */
 import { createHash, hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * src/core/hash/generated/one-pass-wasm.ts). It is the twin of src/core/hash/one-pass-verdict.ts +
  * stream-value-hash.ts (V10, V11) and typed-stream-hash.ts (V12) for the canonical shape only: it
  * walks the `Versioned` envelope and the current-layout `FatContractInstance` in the input area and
- * writes the contract-hash preimage (spec/contract-id.md §6.1, §6.2, §6.4); given the contract hash
+ * writes the contract-hash preimage (docs/protocol/contract-id.md §6.1, §6.2, §6.4); given the contract hash
  * it writes the unicum preimage (§5). The caller (src/core/hash/wasm-verdict.ts) hashes both, and
  * for V12 lays out the template's type as nodes (src/core/hash/wasm-types.ts) when asked.
  *
@@ -694,7 +694,7 @@ function value(end: u32, depth: u32, field: i32): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// V12 (TypedNormalForm, spec/contract-id.md §6.4, §6.5 enc_T): the twin of
+// V12 (TypedNormalForm, docs/protocol/contract-id.md §6.4, §6.5 enc_T): the twin of
 // src/core/hash/typed-stream-hash.ts. The types come as nodes the caller lays out in TYPES
 // (src/core/hash/wasm-types.ts), one per type instantiation, all type variables resolved:
 //   [kind] for unit 1, bool 2, int64 3, date 4, timestamp 5, party 7, text 8, contract id 9;

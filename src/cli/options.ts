@@ -130,9 +130,6 @@ export function jsonOption(describe: string): { type: 'boolean'; default: false;
   return { type: 'boolean', default: false, describe };
 }
 
-/** --jobs (replay) */
-export const MAX_JOBS = 256;
-
 // ---------------------------------------------------------------------------------------------
 // validators
 
@@ -201,16 +198,6 @@ export function parsePacingOptions(args: { readonly 'max-rps': number; readonly 
       max: MAX_IN_FLIGHT_LIMIT,
     }),
   };
-}
-
-/** --jobs: `auto` or an integer 1..256 worker threads; undefined = the pipeline's default (auto). */
-export function parseJobsOption(value: string | number | undefined): number | 'auto' | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'auto') return 'auto';
-  const n = typeof value === 'number' ? value : /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_JOBS)
-    failOption('jobs', `"auto" or an integer from 1 to ${MAX_JOBS}`, value);
-  return n;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Reads a `created_event_blob` given on the command line (spec/blob-format.md §1: base64 in JSON
+ * Reads a `created_event_blob` given on the command line (docs/protocol/blob-format.md §1: base64 in JSON
  * APIs, raw bytes from gRPC). Accepted forms:
  *   - a base64 string (standard alphabet, with padding);
  *   - `@path`: a file holding either base64 text (surrounding/embedded whitespace allowed, e.g. a

@@ -1,6 +1,6 @@
 /**
  * Errors of the AMM core (src/core/amm): amount parsing, market symbols, orderbook depth and
- * invalid pool data (spec/api-decisions.md §1, §2, §6). Quote validation failures are NOT thrown:
+ * invalid pool data (docs/protocol/api-decisions.md §1, §2, §6). Quote validation failures are NOT thrown:
  * `quoteConnectSwap`/`quotePoolSwap` return them as `{ ok: false, status, error }`.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';

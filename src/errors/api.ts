@@ -1,6 +1,6 @@
 /**
- * Errors of the public-API response parsers (src/core/wire; spec/public-api.md "Resources",
- * spec/api-decisions.md §1). A response that does not have the documented shape is an error: the
+ * Errors of the public-API response parsers (src/core/wire; docs/protocol/public-api.md "Resources",
+ * docs/protocol/api-decisions.md §1). A response that does not have the documented shape is an error: the
  * audit cannot run on it. Messages are path-precise: `data.pools[3].reserve_a expected a decimal
  * string, got 12`.
  */

@@ -1,5 +1,5 @@
 /**
- * The one error hierarchy of reserve-audit (design/style.md "Errors").
+ * The one error hierarchy of reserve-audit (docs/architecture.md "Code style": errors with stable codes).
  *
  * Every error thrown by a public function is a `ReserveAuditError` with a stable `code`
  * (SCREAMING_SNAKE_CASE, never renamed once released), a `shortMessage` in the form

@@ -1,5 +1,5 @@
 /**
- * Errors of the blob/value codec (spec/blob-format.md §2–§6, spec/contract-id.md §4).
+ * Errors of the blob/value codec (docs/protocol/blob-format.md §2–§6, docs/protocol/contract-id.md §4).
  *
  * Every failure of `decodeCreatedEventBlob`, `decodeValue`, the encoders and the hex/base64
  * parsers is a `CodecError` with one of the stable codes below. `details.offset` (when present) is

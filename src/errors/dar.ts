@@ -1,5 +1,5 @@
 /**
- * Errors of the DAR / DALF loader (spec/dar-format.md §2–§5): the zip container, the manifest,
+ * Errors of the DAR / DALF loader (docs/protocol/dar-format.md §2–§5): the zip container, the manifest,
  * the `Archive` envelope and the LF 2.x package subset. Every malformed or hostile input ends in
  * a `DarError` with one of the stable codes below.
  */

@@ -1,6 +1,6 @@
 /**
  * Errors of value hashing, contract-ID parsing and contract-ID minting
- * (spec/contract-id.md §1–§6). Verification never throws these for a mismatch: verifyContractId
+ * (docs/protocol/contract-id.md §1–§6). Verification never throws these for a mismatch: verifyContractId
  * reports them as reasons with the same codes.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';

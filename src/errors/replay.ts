@@ -1,16 +1,11 @@
 /**
- * Errors of the parallel `replay` (docs/decisions/mirror.md, "replay workers"): a verification
- * worker could not start (its type files failed to load) or failed on a batch; a distributed run
- * (docs/mirror.md "Distributed replay") was asked of a SQLite mirror, or could not complete. The replay then
- * cannot vouch for every contract, so the CLI maps these to exit code 2 (could not check).
+ * Errors of distributed `replay` (docs/mirror.md "Distributed replay"): a run was asked of a
+ * SQLite mirror, or could not complete. The replay then cannot vouch for every contract, so the
+ * CLI maps these to exit code 2 (could not check).
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
 
 export type ReplayErrorCode =
-  /** a worker thread failed to start, crashed, or threw while verifying a batch */
-  | 'REPLAY_WORKER_FAILED'
-  /** the compiled worker (dist/run/replay-worker.js) is absent: run `npm run build` */
-  | 'REPLAY_WORKER_NOT_BUILT'
   /** `replay --run` / `--worker` (distributed replay) need a shared PostgreSQL mirror */
   | 'REPLAY_NEEDS_SHARED_MIRROR'
   /** a distributed replay run could not complete (its batches' results unreadable, the run abandoned) */

@@ -1,9 +1,9 @@
 /**
- * Errors of the reference server: the simulated ledger (src/sim, api-decisions §3, §5),
+ * Errors of the reference server: the simulated ledger (src/sim, docs/protocol/api-decisions.md §3, §5),
  * its SQLite store (src/sim/store) and the HTTP layer (src/server). Codes are stable.
  * The simulator refunds a bad transfer (it is not an error); `ServerError` codes mean the call
  * could not run. `RequestRejectedError` is the server refusing a client's request (a 4xx answer,
- * api-decisions §8): expected, never logged as a failure.
+ * docs/protocol/api-decisions.md §8): expected, never logged as a failure.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
 

@@ -1,6 +1,6 @@
 /**
  * Errors of the Daml type environment and of typing untyped blob values against it
- * (spec/contract-id.md §6.4, spec/dar-format.md §6; docs/type-file.md).
+ * (docs/protocol/contract-id.md §6.4, docs/protocol/dar-format.md §6; docs/type-file.md).
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
 

@@ -2,8 +2,8 @@
  * Re-verifying ONE stored reserve contract for `replay` (the issue "replay"): the one proof step
  * (src/core/proof: decode → type → hash → compare → reserves via the profile) on the stored blob,
  * then the recorded reserves compared with the blob's by the same comparison as the audit's proof
- * check. Shared by the in-process path and the worker threads (./replay-worker.ts), so both give
- * the same findings; never throws for a bad blob (a finding says what went wrong).
+ * check. Shared by the in-process path and distributed replay's workers (./replay-distributed.ts),
+ * so both give the same findings; never throws for a bad blob (a finding says what went wrong).
  */
 import { type Finding, makeFinding, type TemplateIdentity } from '../core/audit/index.js';
 import { compareReserveAmounts } from '../core/proof/compare-fields.js';
@@ -203,80 +203,5 @@ export function replayContractBatch(
       // the batch owns its buffer and nobody writes to it
       true,
     );
-  return out;
-}
-
-/**
- * The results of a batch in columns, for the trip back from a worker: structured-cloning 512
- * small objects costs more than a few arrays. Only contracts with findings carry them; proven
- * values are columns, with the template as an index into a per-batch list.
- */
-export interface PackedReplayResults {
-  readonly count: number;
-  /** [index in batch, findings] for the contracts that raised any */
-  readonly findings: [number, Finding[]][];
-  /** 1 = proven (the value columns are set) */
-  readonly proven: Uint8Array;
-  readonly reserveA: string[];
-  readonly reserveB: string[];
-  readonly totalLpSupply: string[];
-  readonly createdAtMicros: BigInt64Array;
-  readonly templates: string[];
-  readonly templateIndex: Uint16Array;
-}
-
-/** Packs a batch's results (see PackedReplayResults). */
-export function packReplayResults(rs: readonly ReplayedContractResult[]): PackedReplayResults {
-  const n = rs.length;
-  const p = {
-    count: n,
-    findings: [] as [number, Finding[]][],
-    proven: new Uint8Array(n),
-    reserveA: new Array<string>(n).fill(''),
-    reserveB: new Array<string>(n).fill(''),
-    totalLpSupply: new Array<string>(n).fill(''),
-    createdAtMicros: new BigInt64Array(n),
-    templates: [] as string[],
-    templateIndex: new Uint16Array(n),
-  };
-  const tIndex = new Map<string, number>();
-  rs.forEach((r, i) => {
-    if (r.findings.length > 0) p.findings.push([i, r.findings]);
-    const v = r.proven;
-    if (v === null) return;
-    p.proven[i] = 1;
-    p.reserveA[i] = v.reserveA;
-    p.reserveB[i] = v.reserveB;
-    p.totalLpSupply[i] = v.totalLpSupply;
-    p.createdAtMicros[i] = v.createdAtMicros;
-    let t = tIndex.get(v.template);
-    if (t === undefined) {
-      t = p.templates.length;
-      p.templates.push(v.template);
-      tIndex.set(v.template, t);
-    }
-    p.templateIndex[i] = t;
-  });
-  return p;
-}
-
-/** Unpacks what packReplayResults packed (the exact results, in batch order). */
-export function unpackReplayResults(p: PackedReplayResults): ReplayedContractResult[] {
-  const out: ReplayedContractResult[] = new Array(p.count);
-  const findings = new Map(p.findings);
-  for (let i = 0; i < p.count; i++)
-    out[i] = {
-      findings: findings.get(i) ?? [],
-      proven:
-        p.proven[i] === 1
-          ? {
-              reserveA: p.reserveA[i] ?? '',
-              reserveB: p.reserveB[i] ?? '',
-              totalLpSupply: p.totalLpSupply[i] ?? '',
-              createdAtMicros: p.createdAtMicros[i] ?? 0n,
-              template: p.templates[p.templateIndex[i] ?? 0] ?? '',
-            }
-          : null,
-    };
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * Replay's history points (the issue "replay"): the observations of the period, read by contract
- * row key (the store's `iterateObservationKeyPages`, or the reader thread's pages), joined with the
+ * row key (the store's `iterateObservationKeyPages`), joined with the
  * contracts this replay proved — by key for the batches that carried their keys, by contract ID
  * for distributed replay's results. Only observations of contracts not proven here are resolved to
  * their contract's ID and ledger time, in one `loadContractsByKey`. The points are exactly those of
@@ -13,7 +13,7 @@ import type { ReplayedContract } from './replay-contract.js';
 
 /**
  * What replay re-verified and proven: by contract row key for batches that carried their keys
- * (this process's and its workers' reads), else by contract ID (distributed replay's results).
+ * (this process's reads), else by contract ID (distributed replay's results).
  */
 export interface ReplayedContracts {
   readonly byKey: Map<number, { readonly contractId: string; readonly proven: ReplayedContract }>;
@@ -52,13 +52,12 @@ export async function loadObservationSeries(
   fromMs: number | undefined,
   toMs: number | undefined,
   replayed: ReplayedContracts,
-  pages: AsyncIterable<ObservationKeyRow[]> = mirror.iterateObservationKeyPages({ fromMs, toMs }),
 ): Promise<Map<string, HistoryPoint[]>> {
   const out = new Map<string, HistoryPoint[]>();
   const pending: { list: HistoryPoint[]; at: number; row: ObservationKeyRow; key: number }[] = [];
   let list: HistoryPoint[] = [];
   let listPool: string | null = null;
-  for await (const page of pages) {
+  for await (const page of mirror.iterateObservationKeyPages({ fromMs, toMs })) {
     for (const r of page) {
       if (r[0] !== listPool) {
         listPool = r[0];

@@ -40,7 +40,7 @@ export interface AppOptions {
   readonly ws?: PublicSocketOptions;
   /**
    * the exchange's name: the `source` of the service's own markets in /markets/info
-   * (api-decisions §10; default `service`, `cantex` for clients of the live service)
+   * (docs/protocol/api-decisions.md §10; default `service`, `cantex` for clients of the live service)
    */
   readonly exchangeName?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Server-side response cache (public-api.md "Limits" cache durations, api-decisions §8).
+ * Server-side response cache (docs/protocol/public-api.md "Limits" cache durations, api-decisions §8).
  *
  * Windows are aligned to the injected clock: an entry made for key K with a TTL of N seconds is
  * valid for the window `[floor(now / N) · N, (floor(now / N) + 1) · N)`, so every response for K

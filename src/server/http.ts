@@ -39,7 +39,7 @@ export function errorBody(message: string): Uint8Array {
   return encodeJson({ error: message });
 }
 
-/** The request body limit (api-decisions §4: a body over 64 KiB is answered 413). */
+/** The request body limit (docs/protocol/api-decisions.md §4: a body over 64 KiB is answered 413). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**

@@ -36,7 +36,7 @@ export interface ServeOptions {
   readonly extraPools?: number;
   /** mount the simulation interface under /v1/sim */
   readonly simulation: boolean;
-  /** `source` of the service's own markets (api-decisions §10); default `service` */
+  /** `source` of the service's own markets (docs/protocol/api-decisions.md §10); default `service` */
   readonly exchangeName?: string;
   /** per-client requests per second (token bucket), off when undefined */
   readonly rateLimitPerSecond?: number;

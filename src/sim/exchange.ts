@@ -1,7 +1,7 @@
 /**
  * The boundary between the simulated ledger (src/sim) and the HTTP/websocket layer
  * (src/server/routes, src/server/ws). Routes read state ONLY through `ExchangeView`; the simulation
- * interface (api-decisions §5) acts through `ExchangeSimulation`. The clock is injected.
+ * interface (docs/protocol/api-decisions.md §5) acts through `ExchangeSimulation`. The clock is injected.
  */
 import type { SwapEventLog } from '../core/amm/swap-event-index.js';
 import type { Amount, ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
@@ -36,7 +36,7 @@ export type ExchangeChange =
   | { readonly type: 'swap'; readonly events: readonly SwapEvent[]; readonly pools: readonly PoolState[] }
   | { readonly type: 'liquidity'; readonly pool: PoolState };
 
-/** A ledger transfer to the swap party (api-decisions §5). */
+/** A ledger transfer to the swap party (docs/protocol/api-decisions.md §5). */
 export interface SimTransfer {
   readonly sender: string;
   readonly instrument: TokenRef;

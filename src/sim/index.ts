@@ -1,5 +1,5 @@
 /**
- * The simulated ledger of the reference server (api-decisions §3, §5): public entry points.
+ * The simulated ledger of the reference server (docs/protocol/api-decisions.md §3, §5): public entry points.
  * See the README, section "The simulated ledger".
  */
 export { createManualClock, type ManualClock, type SimClock, systemClock } from './clock.js';

@@ -1,5 +1,5 @@
 /**
- * Adding and removing liquidity on the simulated ledger (api-decisions §5). Each call is one
+ * Adding and removing liquidity on the simulated ledger (docs/protocol/api-decisions.md §5). Each call is one
  * ledger update (kind `liquidity_add` / `liquidity_remove`): the pool's reserve contract is
  * archived and re-created with the new reserves and LP supply, a liquidity event is recorded and
  * the provider's LP position is updated. Math and rounding: ./liquidity.ts. Also retiring a pool

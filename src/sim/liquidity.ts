@@ -1,7 +1,7 @@
 /**
- * Liquidity-provider math of the simulated pools (api-decisions §5 "adding and removing
+ * Liquidity-provider math of the simulated pools (docs/protocol/api-decisions.md §5 "adding and removing
  * liquidity"): proportional deposits and withdrawals against the pool's LP supply, with the
- * rounding always in the pool's favour (api-decisions §1: paid in UP, paid out DOWN).
+ * rounding always in the pool's favour (docs/protocol/api-decisions.md §1: paid in UP, paid out DOWN).
  *
  * - first deposit (supply or a reserve is 0): minted = √(a·b) rounded DOWN; the whole a and b go in.
  * - later deposits: minted = min(a·S/R_a, b·S/R_b) rounded DOWN; the pool takes

@@ -1,6 +1,6 @@
 /**
- * Parsing the Connect swap memo (public-api.md "Memo rule", api-decisions §5): the buy instrument
- * ID, optionally followed by one space, `ref:` and an affiliate code of at most 20 characters.
+ * Parsing the Connect swap memo (docs/protocol/public-api.md "Memo rule", api-decisions §5): the buy
+ * instrument ID, optionally followed by one space, `ref:` and an affiliate code of at most 20 characters.
  * (The quote side formats it: `formatMemo` in src/core/amm/quote.ts.) A memo that does not parse
  * is refunded by the simulator; it is not an error.
  */
@@ -10,7 +10,7 @@ export interface ParsedMemo {
   readonly affiliateCode: string | null;
 }
 
-/** Maximum length of the affiliate code in a memo, in code points (public-api.md "Limits"). */
+/** Maximum length of the affiliate code in a memo, in code points (docs/protocol/public-api.md "Limits"). */
 export const MAX_AFFILIATE_CODE_LENGTH = 20;
 /** A memo longer than this is refused outright (no legitimate memo comes close). */
 export const MAX_MEMO_LENGTH = 512;

@@ -1,5 +1,5 @@
 /**
- * Minting of reserve contracts (api-decisions §3): the create argument of `PoolReserve`, a
+ * Minting of reserve contracts (docs/protocol/api-decisions.md §3): the create argument of `PoolReserve`, a
  * Canton V1 contract ID computed by the same core that verifies it (src/core/hash
  * computeContractId: contract hash per version, unicum, suffix ca10/ca11/ca12) and the
  * `created_event_blob` encoded by src/core/codec. Discriminator and salt are 32 random bytes each
@@ -21,7 +21,7 @@ import {
 } from './reserve-template.js';
 import type { SimRng } from './rng.js';
 
-/** The blob envelope version Canton 3.x writes for contracts without a key (blob-format.md §2.2). */
+/** The blob envelope version Canton 3.x writes for keyless contracts (docs/protocol/blob-format.md §2.2). */
 export const RESERVE_SERIALIZATION_VERSION = '2.1';
 
 /** The type environment holding the reserve package (V12 hashing). */

@@ -1,13 +1,13 @@
 /**
- * The reference server's reserve template (api-decisions §3): package `amm-pools`, module
+ * The reference server's reserve template (docs/protocol/api-decisions.md §3): package `amm-pools`, module
  * `Amm.Pool`, entity `PoolReserve`, signatory `operator`, no observers. This file holds its
- * identity, its Daml types (for V12 TypedNormalForm hashing, contract-id.md §6.4) and the
- * construction of its create argument as an untyped LF value (blob-format.md §3.2, §4).
+ * identity, its Daml types (for V12 TypedNormalForm hashing, docs/protocol/contract-id.md §6.4) and the
+ * construction of its create argument as an untyped LF value (docs/protocol/blob-format.md §3.2, §4).
  *
  * Trailing None (`previous` of a genesis contract): for `v11`/`v12` the argument is normalized as
- * Canton 3.3+/3.4 writes it (the trailing None field is dropped, blob-format.md §4.3; V12 hashing
- * forbids it, contract-id.md §6.4). For `v10` it is kept, as the real Canton 3.0–3.2 V10 blobs
- * carry their trailing Nones (contract-id.md §6.1).
+ * Canton 3.3+/3.4 writes it (the trailing None field is dropped, docs/protocol/blob-format.md §4 rule 3; V12
+ * hashing forbids it, docs/protocol/contract-id.md §6.4). For `v10` it is kept, as the real Canton 3.0–3.2
+ * V10 blobs carry their trailing Nones (docs/protocol/contract-id.md §6.1).
  */
 import type { TemplateId } from '../core/codec/contract.js';
 import type { Value } from '../core/codec/value.js';

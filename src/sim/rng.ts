@@ -1,5 +1,5 @@
 /**
- * The simulator's random source (api-decisions §3: discriminators and salts are "random 32
+ * The simulator's random source (docs/protocol/api-decisions.md §3: discriminators and salts are "random 32
  * bytes"; §5 traffic). Two implementations behind one interface:
  * - `createSeededRng(seed)`: deterministic SHA-256 counter-mode stream. Block i =
  *   SHA-256("reserve-audit/sim-rng/v1" ‖ utf8(seed) ‖ 0x00 ‖ u64be(i)). Same seed → same bytes, so

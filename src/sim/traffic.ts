@@ -1,5 +1,5 @@
 /**
- * Demo traffic on the simulated ledger (api-decisions §5 "a traffic generator for demos"):
+ * Demo traffic on the simulated ledger (docs/protocol/api-decisions.md §5 "a traffic generator for demos"):
  * random Connect swaps — random active pool, direction, size and trader, sometimes a cross swap
  * through CC — sent through the same `transfer` path as any client. `startTraffic` runs them on a
  * timer (Poisson arrivals at `swapsPerMinute`); `prefillHistory` runs them over the trailing

@@ -108,7 +108,7 @@ describe.skipIf(skip !== null)('distributed replay (PostgreSQL)', () => {
     } finally {
       await Promise.all([w1.close(), w2.close(), sqlite.close(), server.close()]);
     }
-    const single = await runReplay({ mirrorPath: sqlitePath, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+    const single = await runReplay({ mirrorPath: sqlitePath, profile: DEFAULT_RESERVE_PROFILE });
     expect(single.summary.contracts).toBeGreaterThan(8);
     const workers = spawnWorkers(db.url, 3);
     try {
@@ -158,7 +158,7 @@ describe.skipIf(skip !== null)('distributed replay (PostgreSQL)', () => {
       ).run(ids[1500]);
       s.close();
 
-      const single = await runReplay({ mirrorPath: sqlitePath, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+      const single = await runReplay({ mirrorPath: sqlitePath, profile: DEFAULT_RESERVE_PROFILE });
       expect(single.summary).toMatchObject({
         contracts: 2_100,
         verified: 2_098,

@@ -154,7 +154,7 @@ function storedContract(path: string, contractId: string): MirrorContract | unde
 }
 
 async function replayStatus(path: string, poolId: string): Promise<CheckStatus | undefined> {
-  const r = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+  const r = await runReplay({ mirrorPath: path, profile: DEFAULT_RESERVE_PROFILE });
   return r.checks.find((c) => c.name === 'replay.contract' && c.pool === poolId)?.status;
 }
 

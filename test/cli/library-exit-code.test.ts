@@ -49,7 +49,7 @@ describe('summary.exitCode', () => {
     const audit = await runAudit({ baseUrl: `${server.url}/v1/public`, mirrorPath });
     expect(audit.summary.outcome).toBe('passed');
     expect(audit.summary.exitCode).toBe(0);
-    const replay = await runReplay({ mirrorPath, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+    const replay = await runReplay({ mirrorPath, profile: DEFAULT_RESERVE_PROFILE });
     expect(replay.summary.outcome).toBe('passed');
     expect(replay.summary.exitCode).toBe(0);
   });

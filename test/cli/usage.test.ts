@@ -18,7 +18,6 @@ import {
   parseDurationMs,
   parseDurationOption,
   parseIntegerOption,
-  parseJobsOption,
   parseSingleFileOption,
   parseTimeOption,
   parseTimeoutOption,
@@ -66,10 +65,6 @@ describe('usage errors exit 2 with one typed line', () => {
       ['snapshot', '--base-url', 'http://127.0.0.1:1/', '--mirror', 'm.db', '--every', '30d'],
       /"--every" expected a duration of 1ms to 24d, got "30d"\n$/,
     ],
-    [
-      ['replay', '--mirror', 'm.db', '--jobs', '0'],
-      /"--jobs" expected "auto" or an integer from 1 to 256, got "0"\n$/,
-    ],
     [['replay', '--mirror', 'm.db', '--from', 'yesterday'], /"--from" expected an ISO 8601 timestamp/],
     [
       ['replay', '--mirror', 'm.db', '--from', '2026-01-02T00:00:00Z', '--to', '2026-01-01T00:00:00Z'],
@@ -102,16 +97,6 @@ describe('shared option validators', () => {
     expect(parseTimeoutOption(600_000)).toBe(600_000);
     for (const bad of [0, -1, 1.5, 600_001, Number.NaN])
       expect(() => parseTimeoutOption(bad)).toThrow(UsageError);
-  });
-  it('--jobs: undefined passes through, else auto or 1..256', () => {
-    expect(parseJobsOption('auto')).toBe('auto');
-    expect(parseJobsOption('3')).toBe(3);
-    expect(() => parseJobsOption('3x')).toThrow('"--jobs" expected "auto" or an integer from 1 to 256');
-    expect(parseJobsOption(undefined)).toBeUndefined();
-    expect(parseJobsOption(4)).toBe(4);
-    expect(() => parseJobsOption(257)).toThrow(
-      '"--jobs" expected "auto" or an integer from 1 to 256, got 257',
-    );
   });
   it('integers: a positive integer when unbounded', () => {
     expect(usageErrorOf(() => parseIntegerOption('count', 0, { min: 1 })).shortMessage).toBe(

@@ -1,4 +1,7 @@
-/** Every case of the shared bad-input table must fail fast with its CodecError code (blob-format.md §2–§4). */
+/**
+ * Every case of the shared bad-input table must fail fast with its CodecError code
+ * (docs/protocol/blob-format.md §2–§4).
+ */
 import { describe, expect, it } from 'vitest';
 import { decodeCreatedEventBlob } from '../../src/core/codec/index.js';
 import { CodecError } from '../../src/errors/codec.js';

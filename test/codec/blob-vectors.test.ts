@@ -1,7 +1,7 @@
 /**
- * The real blob vectors (test/vectors, spec/contract-id.md §10.3; blob-format.md §8): decode each,
- * compare with its independent `decoded` fields, re-encode byte-for-byte, and cross-check our fast
- * wire walker against protobufjs's own reflection decoder driven by the same .proto descriptor.
+ * The real blob vectors (test/vectors, docs/protocol/contract-id.md §10.3; docs/protocol/blob-format.md §8):
+ * decode each, compare with its independent `decoded` fields, re-encode byte-for-byte, and cross-check our
+ * fast wire walker against protobufjs's own reflection decoder driven by the same .proto descriptor.
  */
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';

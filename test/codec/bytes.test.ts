@@ -1,4 +1,7 @@
-/** Strict hex / base64 (blob-format.md §1: standard base64 with padding; contract-id.md §13: lower-case hex). */
+/**
+ * Strict hex / base64 (docs/protocol/blob-format.md §1: standard base64 with padding;
+ * docs/protocol/contract-id.md §13: lower-case hex).
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatBase64, formatHex, parseBase64, parseHex } from '../../src/core/codec/index.js';

@@ -1,5 +1,5 @@
 /**
- * Layout detection and the rarer parts of the format (blob-format.md §2.3–§2.4, §3.3, §6):
+ * Layout detection and the rarer parts of the format (docs/protocol/blob-format.md §2.3–§2.4, §3.3, §6):
  * a legacy-layout blob shaped like the §8.3 Splice mock, contract keys (field 1001), V2 contract ids
  * (raw authentication data), Canton 3.2's text_map = 1001, unknown fields in 'report' mode.
  */

@@ -1,6 +1,7 @@
 /**
- * Property: decode(encode(x)) = x for arbitrary valid Values and DecodedContracts (blob-format.md
- * §4 writer rules), plus a from-scratch contract (what the reference server mints).
+ * Property: decode(encode(x)) = x for arbitrary valid Values and DecodedContracts
+ * (docs/protocol/blob-format.md §4 writer rules), plus a from-scratch contract (what the reference server
+ * mints).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,7 @@
-/** The TS UTF-8 decoder and the native fatal TextDecoder path agree on every byte string (blob-format.md §3). */
+/**
+ * The TS UTF-8 decoder and the native fatal TextDecoder path agree on every byte string
+ * (docs/protocol/blob-format.md §3).
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 /**
  * Clients written like those of the live service run unchanged against the reference server
- * (api-decisions §10), with only the base URL changed and `exchangeName: "cantex"` (what
+ * (docs/protocol/api-decisions.md §10), with only the base URL changed and `exchangeName: "cantex"` (what
  * `serve --exchange-name cantex` sets). Our own minimal clients, written to what such clients do:
  *
  * - a TVL adapter: credits each pool's reserves to the tokens' `coingecko_id`s (it throws
@@ -172,7 +172,7 @@ describe('clients written for the live service', () => {
     const bars = (hourly.data as { bars: { start_ts: number }[] }).bars;
     expect(bars).toHaveLength(500);
     for (let i = 1; i < bars.length; i++) expect(bars[i]?.start_ts).toBe((bars[i - 1]?.start_ts ?? 0) + HOUR);
-    // the frame is sent whole: over the 64 KiB limit of client frames (api-decisions §10)
+    // the frame is sent whole: over the 64 KiB limit of client frames (docs/protocol/api-decisions.md §10)
     const text = JSON.stringify(hourly);
     expect(Buffer.byteLength(text)).toBeGreaterThan(64 * 1024);
     c.ws.close();

@@ -1,6 +1,6 @@
 /**
  * Test builders for small (and malicious) zips, DARs, Archives and LF 2.x packages, written with
- * node:zlib and protobufjs' Writer following spec/dar-format.md §2–§5 (tests only).
+ * node:zlib and protobufjs' Writer following docs/protocol/dar-format.md §2–§5 (tests only).
  */
 import { createHash } from 'node:crypto';
 import { crc32, deflateRawSync } from 'node:zlib';

@@ -1,6 +1,6 @@
 /**
  * `inspect-dar`, `types --dar` and `verify-contract --dar` run in-process on the real DARs and on
- * temp dirs (spec/dar-format.md §6): package listing, the reachable type tree, a written type file
+ * temp dirs (docs/protocol/dar-format.md §6): package listing, the reachable type tree, a written type file
  * that then verifies the V12 vector without the DAR, and typed errors → exit code 2.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The LF 2.x package decoder on small hand-built packages (spec/dar-format.md §3–§5): what it
+ * The LF 2.x package decoder on small hand-built packages (docs/protocol/dar-format.md §3–§5): what it
  * must read (interning, defaults, LF 2.2 tapp and package imports, TextMap 19/1001, Numeric
  * scales, packed and unpacked indices) and the hostile inputs it must reject with a typed DarError.
  */

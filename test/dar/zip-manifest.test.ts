@@ -1,5 +1,5 @@
 /**
- * The zip reader, the manifest parser and DAR assembly (spec/dar-format.md §2, §2.1) on small
+ * The zip reader, the manifest parser and DAR assembly (docs/protocol/dar-format.md §2, §2.1) on small
  * hand-built archives: what must be read, and the hostile zips and manifests that must end in a
  * typed DarError (bombs, truncation, bad CRC, ZIP64, encryption, missing Main-Dalf …).
  */

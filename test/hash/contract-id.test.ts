@@ -1,4 +1,4 @@
-/** parseContractId and suffix construction (spec/contract-id.md §2, §3, §13). */
+/** parseContractId and suffix construction (docs/protocol/contract-id.md §2, §3, §13). */
 import { describe, expect, it } from 'vitest';
 import { computeContractIdSuffix, parseContractId } from '../../src/core/hash/contract-id.js';
 import { bytesToHex } from '../../src/core/hash/hex.js';

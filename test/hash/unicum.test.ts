@@ -1,5 +1,5 @@
 /**
- * Unicum (spec/contract-id.md §5) for every real blob vector from its decoded fields and expected
+ * Unicum (docs/protocol/contract-id.md §5) for every real blob vector from its decoded fields and expected
  * contract hash, the exact preimages where the vectors give them, and the V12 contract hash from
  * the typed trees (§6.4, §10.3).
  */

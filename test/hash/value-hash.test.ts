@@ -1,5 +1,5 @@
 /**
- * Replays the Canton/Daml value-hash stability vectors (spec/contract-id.md §10.1, §10.2):
+ * Replays the Canton/Daml value-hash stability vectors (docs/protocol/contract-id.md §10.1, §10.2):
  * 65 cases × {Legacy, UpgradeFriendly, UpgradeFriendly wrapped in a one-field record} and the 66
  * TypedNormalForm cases.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end on every real blob vector (spec/contract-id.md §10.3): decode → contract hash →
+ * End to end on every real blob vector (docs/protocol/contract-id.md §10.3): decode → contract hash →
  * unicum → suffix, the exact preimages where given, V12 typing with the fixture type file; and the
  * verification reasons for mismatches, unsupported versions, missing types and bad input.
  */

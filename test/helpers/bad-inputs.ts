@@ -1,6 +1,6 @@
 /**
- * The shared table of hostile / malformed created_event_blobs (design/style.md "Tests": a shared
- * list of bad inputs that every public decoder must reject with a typed error). Each case is built
+ * The shared table of hostile / malformed created_event_blobs (docs/architecture.md "Code style", tests:
+ * a shared list of bad inputs that every public decoder must reject with a typed error). Each case is built
  * from a REAL blob vector with a small hand-rolled protobuf writer (independent of the codec's own
  * encoder) and names the `CodecError` code it must produce. Other decoders (verify-contract, the
  * server's disclosure endpoint…) can replay `badBlobInputs` and expect a typed error.
@@ -41,7 +41,7 @@ export const fixed64 = (field: number, v: bigint): number[] => {
 };
 export const bytesOf = (a: readonly number[]): Uint8Array => Uint8Array.from(a);
 
-// ---- LF-2 Value builders (current layout numbers, blob-format.md §3.2) --------------------------
+// ---- LF-2 Value builders (current layout numbers, docs/protocol/blob-format.md §3.2) ------------
 
 export const V = {
   unit: (): number[] => ld(1, []),
@@ -87,7 +87,7 @@ export interface FciParts {
 const hex = (h: string): number[] =>
   Array.from({ length: h.length / 2 }, (_, i) => parseInt(h.slice(2 * i, 2 * i + 2), 16));
 
-/** The parts of the real "Iou (V10)" vector (values from its `decoded` fields and spec §8.1). */
+/** The parts of the real "Iou (V10)" vector (its `decoded` fields; docs/protocol/blob-format.md §8.1). */
 export function realParts(): FciParts {
   const v = loadContractIdVectors().blobVectors.find((b) => b.name === 'Iou (V10)')!;
   const [pkg, mod, ent] = v.decoded.templateId.split(':') as [string, string, string];

@@ -1,7 +1,7 @@
 /**
- * Mutation fuzzing of real blobs (design/style.md "Hostile input"): bit flips, byte inserts and
- * deletes, truncations, and length-prefix overwrites applied to the real vectors. Every decode must
- * either succeed or throw a CodecError — never anything else, never hang.
+ * Mutation fuzzing of real blobs (docs/architecture.md "Code style": hostile input): bit flips, byte
+ * inserts and deletes, truncations, and length-prefix overwrites applied to the real vectors. Every
+ * decode must either succeed or throw a CodecError — never anything else, never hang.
  */
 import fc from 'fast-check';
 import { decodeCreatedEventBlob, encodeCreatedEventBlob, parseBase64 } from '../../src/core/codec/index.js';

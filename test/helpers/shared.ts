@@ -1,5 +1,5 @@
 /**
- * Access to ../shared (DARs that may not be redistributed). Tests that need it call
+ * Access to ../shared/dars (DARs that may not be redistributed). Tests that need it call
  * `sharedDarsDir()` and skip, saying so, when it is absent.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * Response schemas of every public endpoint (public-api.md "Resources", api-decisions §1, §6): the
- * reference server's own number formatting (exactly 10 decimals everywhere it renders a decimal,
+ * Response schemas of every public endpoint (docs/protocol/public-api.md "Resources", api-decisions §1, §6):
+ * the reference server's own number formatting (exactly 10 decimals everywhere it renders a decimal,
  * trimmed network fee, two-decimal seconds) and exact key sets. The wire contract itself — the
  * types the server builds and the auditor's parsers — is src/core/wire; every endpoint is parsed
  * with those parsers in test/wire/server-contract.test.ts and test/server/api-parsers.test.ts.

@@ -1,10 +1,11 @@
 /**
  * vitest globalSetup: builds dist/ once before the suite (`tsc -p tsconfig.build.json`), because
- * production code never loads a TypeScript loader — `replay`'s worker threads run the compiled
- * dist/run/replay-worker.js with plain node, also when the tests run the pool from src/.
+ * some tests spawn the built CLI with plain node (bin/reserve-audit.js loads dist/cli/main.js:
+ * test/docs/examples.test.ts, test/cli/process-edges.test.ts, the distributed replay's worker
+ * processes) — production code never loads a TypeScript loader.
  * Skipped when dist/ is newer than every file under src/ (a stamp file records the last build).
- * A type error elsewhere does not stop the suite as long as the worker was emitted (the type
- * check is its own CI step); a missing worker does. Then the browser pages' scripts are bundled
+ * A type error elsewhere does not stop the suite as long as the CLI was emitted (the type
+ * check is its own CI step); a missing CLI does. Then the browser pages' scripts are bundled
  * into dist/web (scripts/build-web.mjs, the second half of `npm run build`).
  */
 import { execFileSync } from 'node:child_process';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
-const WORKER = join(ROOT, 'dist', 'run', 'replay-worker.js');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const WEB = join(ROOT, 'dist', 'web', 'verifier.js');
 
 function newestMtimeMs(dir: string): number {
@@ -33,13 +34,13 @@ export default function buildDist(): void {
     statSync(join(ROOT, 'tsconfig.json')).mtimeMs,
     statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
   );
-  if (existsSync(STAMP) && existsSync(WORKER) && existsSync(WEB) && statSync(STAMP).mtimeMs > sources) return;
+  if (existsSync(STAMP) && existsSync(CLI) && existsSync(WEB) && statSync(STAMP).mtimeMs > sources) return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
   } catch (e) {
     const out = String((e as { stdout?: Buffer }).stdout ?? '');
-    if (!existsSync(WORKER)) throw new Error(`npm run build failed:\n${out}`);
+    if (!existsSync(CLI)) throw new Error(`npm run build failed:\n${out}`);
     process.stderr.write(
       `build-dist: tsc reported errors (dist/ was emitted anyway):\n${out.slice(0, 2000)}\n`,
     );

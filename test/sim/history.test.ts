@@ -1,4 +1,4 @@
-/** prefillHistory and startTraffic (api-decisions §5 traffic generator). */
+/** prefillHistory and startTraffic (docs/protocol/api-decisions.md §5 traffic generator). */
 import { describe, expect, it } from 'vitest';
 import { startTraffic } from '../../src/sim/traffic.js';
 import { openTestLedger, T0 } from './helpers.js';

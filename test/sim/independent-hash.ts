@@ -1,6 +1,6 @@
 /**
  * An INDEPENDENT recomputation of a PoolReserve contract-ID suffix for the simulator tests,
- * written straight from spec/contract-id.md §5, §6.1, §6.2, §6.4, §6.5 for this one template's
+ * written straight from docs/protocol/contract-id.md §5, §6.1, §6.2, §6.4, §6.5 for this one template's
  * shape, using node:crypto — it shares no code with src/core/hash, so a pass here means the
  * minted IDs do not merely agree with the project's own hasher.
  */

@@ -1,4 +1,4 @@
-/** Adding and removing liquidity (api-decisions §5; rounding in src/sim/liquidity.ts). */
+/** Adding and removing liquidity (docs/protocol/api-decisions.md §5; rounding in src/sim/liquidity.ts). */
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/amm/decimal.js';
 import { computeLiquidityAdd, computeLiquidityRemove } from '../../src/sim/liquidity.js';

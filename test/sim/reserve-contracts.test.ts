@@ -2,7 +2,7 @@
  * Every reserve contract the simulator mints decodes (src/core/codec) and verifies
  * (src/core/hash verifyContractId; V12 with the fixture type file) for v10, v11 and v12, and its
  * suffix matches an independent recomputation (./independent-hash.ts); decoded reserves equal the
- * pool state; archived contracts are kept and chained by `previous` (api-decisions §3).
+ * pool state; archived contracts are kept and chained by `previous` (docs/protocol/api-decisions.md §3).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** The seed market (api-decisions §2), its generated pools, the memo, the RNG. */
+/** The seed market (docs/protocol/api-decisions.md §2), its generated pools, the memo, the RNG. */
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/amm/decimal.js';
 import { formatMemo } from '../../src/core/amm/quote.js';

@@ -1,5 +1,5 @@
 /**
- * Connect swap execution (api-decisions §5): the ledger applies exactly the plan the quote
+ * Connect swap execution (docs/protocol/api-decisions.md §5): the ledger applies exactly the plan the quote
  * computes, k never decreases, events and payouts follow the plan; bad transfers are refunded.
  */
 import { describe, expect, it } from 'vitest';

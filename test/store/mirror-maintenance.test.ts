@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 const replay = async (mirrorPath = path) => {
-  const r = await runReplay({ mirrorPath, profile: DEFAULT_RESERVE_PROFILE, jobs: 1 });
+  const r = await runReplay({ mirrorPath, profile: DEFAULT_RESERVE_PROFILE });
   const { durationMs, contractsPerSecond, phasesMs, ...summary } = r.summary;
   return { summary, findings: r.findings, checks: r.checks };
 };

@@ -1,6 +1,7 @@
 /**
  * Derives the fixture type files (fixtures/types/*.types.json) from the V12 blob vectors'
- * `typedCreateArgForV12` trees (test/vectors/contract-id-test-vectors.json; spec/contract-id.md §10.3).
+ * `typedCreateArgForV12` trees (test/vectors/contract-id-test-vectors.json;
+ * docs/protocol/contract-id.md §10.3).
  *
  * The typed trees give record names, field labels in order, and the types of every non-empty
  * value. What a tree cannot show — type parameters, the element type of an empty list, the

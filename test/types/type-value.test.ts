@@ -1,4 +1,4 @@
-/** Typing untyped values against Daml types (spec/contract-id.md §6.4, spec/dar-format.md §6.2). */
+/** Typing untyped values against Daml types (docs/protocol/contract-id.md §6.4, dar-format §6.2). */
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../src/core/codec/value.js';
 import type { DamlType, PackageTypes } from '../../src/core/types/daml-type.js';

@@ -80,7 +80,7 @@ async function parseEveryEndpoint(srv: TestServer, ex: SimulatedExchange): Promi
   const tickers = await get(srv, '/aggregator/tickers', (j) =>
     wire.parseAggregatorTickersResponse(j, strict),
   );
-  // the live paths (api-decisions §10) parse the same
+  // the live paths (docs/protocol/api-decisions.md §10) parse the same
   expect(await get(srv, '/coingecko/pairs', (j) => wire.parseAggregatorPairsResponse(j, strict))).toEqual(
     pairs,
   );

@@ -1,6 +1,6 @@
 /**
- * `reserve-audit inspect-dar <file> [--json] [--template <Module:Entity>]` (spec/dar-format.md §2, §3, §6):
- * lists the packages of a DAR (or bare DALF) — package id (always recomputed as SHA-256 of the
+ * `reserve-audit inspect-dar <file> [--json] [--template <Module:Entity>]` (docs/protocol/dar-format.md §2,
+ * §3, §6): lists the packages of a DAR (or bare DALF) — package id (always recomputed as SHA-256 of the
  * payload, and whether it matches the declared hash), name, version, LF version — and with
  * `--template` every data type reachable from that template's argument.
  */

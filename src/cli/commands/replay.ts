@@ -1,9 +1,9 @@
 /**
- * `reserve-audit replay --mirror <file|postgres://…> [--from <iso>] [--to <iso>] [--jobs auto|<n>] [--json]`: re-verify every
- * reserve contract stored in the mirror (once per contract ID) and re-run the history checks over
- * the recorded period, with progress on stderr. Verification runs on `--jobs` threads: this one
- * and `--jobs` − 1 workers (default `auto`: in-process for small mirrors, workers reading the mirror
- * themselves for large ones; 1 = in-process). Exit 0 / 1 / 2 as for `audit`.
+ * `reserve-audit replay --mirror <file|postgres://…> [--from <iso>] [--to <iso>] [--json]`: re-verify every
+ * reserve contract stored in the mirror (once per contract ID), in this thread, and re-run the
+ * history checks over the recorded period, with progress on stderr. Exit 0 / 1 / 2 as for `audit`.
+ * `--jobs` is still accepted for one version and ignored, with one line on stderr (docs/cli.md
+ * "replay"): the worker threads it chose were removed (docs/bench/audit.md).
  * On a PostgreSQL mirror the work can be spread over processes and machines (docs/mirror.md
  * "Distributed replay"): `--run` coordinates a run and prints the same report, `--worker` processes
  * verify its batches (exit 0 when there is no open run left, 2 when the mirror is unusable).
@@ -12,7 +12,7 @@ import { formatGot } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
 import { isPostgresTarget } from '../../io/store/index.js';
-import { defaultReplayJobs, runReplay } from '../../run/replay.js';
+import { runReplay } from '../../run/replay.js';
 import { runReplayWorker } from '../../run/replay-distributed.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK, exitCodeOf } from '../exit-codes.js';
@@ -22,7 +22,6 @@ import {
   jsonOption,
   mirrorOption,
   parseDurationOption,
-  parseJobsOption,
   parseMirrorOption,
   parseOptionalPathOption,
   parseTimeOption,
@@ -32,6 +31,10 @@ import {
 } from '../options.js';
 import { formatReplayJson, formatReplayText } from '../render/replay.js';
 import { createStyle } from '../render/style.js';
+
+/** What `--jobs` prints (once) since replay's worker threads were removed; the option goes next version. */
+const JOBS_NOTICE =
+  'reserve-audit: --jobs is no longer used: replay verifies in one thread (docs/bench/audit.md)';
 
 export const replayCommand = defineCommand({
   command: 'replay',
@@ -43,7 +46,7 @@ export const replayCommand = defineCommand({
       .option('to', { type: 'string', describe: 'only contracts/observations before this ISO time' })
       .option('jobs', {
         type: 'string',
-        describe: `verifying threads, this one and n − 1 workers: auto (default: no workers for small mirrors or < 3 cores, else at most cores − 1 threads; cores here ${defaultReplayJobs()}), or a number n (1 = in-process)`,
+        describe: 'no longer used (replay verifies in one thread); accepted for one version, with a notice',
       })
       .option('run', {
         type: 'boolean',
@@ -83,7 +86,7 @@ export const replayCommand = defineCommand({
         'OPTION_INVALID',
         `"--from" expected a time before --to, got ${formatGot(args.from)} ≥ ${formatGot(args.to)}`,
       );
-    const jobs = parseJobsOption(args.jobs);
+    if (args.jobs !== undefined) ctx.stderr.write(`${JOBS_NOTICE}\n`);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     if (args.run && args.worker)
@@ -126,7 +129,6 @@ export const replayCommand = defineCommand({
       typeFiles,
       dars,
       cwd: ctx.cwd,
-      ...(jobs === undefined ? {} : { jobs }),
       ...(args.run
         ? {
             distributed: {

@@ -1,6 +1,6 @@
 /**
  * `reserve-audit types --dar <file> --template <Module:Entity> [--out <file>]`
- * (spec/dar-format.md §6; docs/type-file.md): writes a JSON type file holding exactly the data
+ * (docs/protocol/dar-format.md §6; docs/type-file.md): writes a JSON type file holding exactly the data
  * types reachable from one template, read from a DAR — a small, reviewable input for
  * `verify-contract --types` that needs no DAR afterwards.
  */

@@ -1,6 +1,6 @@
 /**
  * `reserve-audit verify-contract --contract-id <hex> --blob <b64|@file|-> [--types <file>]... [--dar <file>]... [--json]`
- * Recomputes a Canton contract ID from a created_event_blob (spec/contract-id.md §1, §9) and
+ * Recomputes a Canton contract ID from a created_event_blob (docs/protocol/contract-id.md §1, §9) and
  * says verified / MISMATCH / could not check. Exit codes: 0 verified, 1 mismatch, 2 could not check.
  */
 import type { ContractIdVerification, VerificationReason } from '../../core/hash/verify-contract-id.js';

@@ -1,5 +1,5 @@
 /**
- * Output of `inspect-dar` (spec/dar-format.md §2, §3, §6): the package listing with recomputed
+ * Output of `inspect-dar` (docs/protocol/dar-format.md §2, §3, §6): the package listing with recomputed
  * ids, and the data types a template reaches, as text (Daml-like type syntax) or JSON.
  */
 import { basename } from 'node:path';

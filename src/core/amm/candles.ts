@@ -1,5 +1,5 @@
 /**
- * Candles for the websocket candle channels (spec/api-decisions.md §7): epoch-aligned bars
+ * Candles for the websocket candle channels (docs/protocol/api-decisions.md §7): epoch-aligned bars
  * `{start_ts, open, high, low, close, volume}` over a market's swap events. Bar prices are the
  * pool mid price after each swap (`priceAfter`, quote per base); volume is in the base token.
  * Only bars with at least one swap are emitted (no filler bars).

@@ -1,5 +1,5 @@
 /**
- * The AMM's reader of decimal strings from its own state (spec/api-decisions.md §1), over the one
+ * The AMM's reader of decimal strings from its own state (docs/protocol/api-decisions.md §1), over the one
  * money instance of src/core/money/decimal.ts (precision, rounding and the §1 rounding helpers are
  * stated there; re-exported here for the AMM and the simulated ledger).
  */

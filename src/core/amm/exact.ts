@@ -1,5 +1,5 @@
 /**
- * Exact fixed-point arithmetic on bigint for the AMM hot paths (spec/api-decisions.md §1): a value
+ * Exact fixed-point arithmetic on bigint for the AMM hot paths (docs/protocol/api-decisions.md §1): a value
  * is `n / 10^s`. Sums, differences and products are exact; a quotient is computed exactly as a
  * rational and rounded ONCE to 10 places with an integer remainder, so every result is the
  * correctly rounded value whatever the operand sizes — no working precision to choose.

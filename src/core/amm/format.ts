@@ -1,5 +1,5 @@
 /**
- * Text ↔ decimal for the AMM API (spec/api-decisions.md §1): 10-decimal amounts, the trimmed
+ * Text ↔ decimal for the AMM API (docs/protocol/api-decisions.md §1): 10-decimal amounts, the trimmed
  * `network_fee.amount`, two-decimal `estimated_time_seconds`, and the strict request-amount parser.
  */
 import { AmmError } from '../../errors/amm.js';

@@ -1,6 +1,6 @@
 /**
- * The AMM core (spec/api-decisions.md §1–§7, public-api.md): constant-product math, routes, fee
- * plans, quote bodies, and market data (orderbook, tickers, candles, volume, stats). Pure: the
+ * The AMM core (docs/protocol/api-decisions.md §1–§7, docs/protocol/public-api.md): constant-product math,
+ * routes, fee plans, quote bodies, and market data (orderbook, tickers, candles, volume, stats). Pure: the
  * server, the simulator and the auditor all compute with these same functions. Response shapes
  * are the wire types of src/core/wire (one contract for server and auditor).
  */

@@ -1,5 +1,5 @@
 /**
- * Market symbols and aggregator ticker ids (spec/api-decisions.md §2, §6): `<BASE>-<QUOTE>` in
+ * Market symbols and aggregator ticker ids (docs/protocol/api-decisions.md §2, §6): `<BASE>-<QUOTE>` in
  * upper case, ticker id with `_` for the separating `-`. Token symbols may themselves contain `-`
  * and `.`, so parsing works from the right: the quote is the last segment.
  */

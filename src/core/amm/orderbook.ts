@@ -1,5 +1,5 @@
 /**
- * The synthetic aggregator order book (spec/api-decisions.md §6): constant-product fill levels
+ * The synthetic aggregator order book (docs/protocol/api-decisions.md §6): constant-product fill levels
  * within ±2 % of the deepest pool's mid price. For N = depth/2 levels per side, mid m, base
  * reserve X:
  *   ask i = [m(1 + 0.02 i/N), X(1/√(1 + 0.02(i−1)/N) − 1/√(1 + 0.02 i/N))]

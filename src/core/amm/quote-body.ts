@@ -1,6 +1,6 @@
 /**
  * Renders a `SwapPlan` as the body of POST /connect/quote and POST /pools/quote
- * (spec/api-decisions.md §1, §4, §4b; shape and number formatting of ../recordings). Keys are
+ * (docs/protocol/api-decisions.md §1, §4, §4b; shape and number formatting of ../recordings). Keys are
  * emitted in the recorded (alphabetical) order; amounts/prices as 10-decimal strings,
  * network_fee.amount trimmed, estimated_time_seconds with two decimals. The body is the wire type
  * `QuoteResponse` (src/core/wire/quote.ts) the auditor parses.

@@ -1,6 +1,6 @@
 /**
- * POST /connect/quote and POST /pools/quote as pure functions (spec/api-decisions.md §4, §4b;
- * public-api.md "Errors"): request validation in the documented order with the exact messages,
+ * POST /connect/quote and POST /pools/quote as pure functions (docs/protocol/api-decisions.md §4, §4b;
+ * docs/protocol/public-api.md "Errors"): request validation in the documented order with the exact messages,
  * routing, the fee plan and the rendered body. Failures are returned, not thrown.
  *
  * Order: body not an object → missing fields (body order) → invalid sellAmount / field types →
@@ -18,10 +18,10 @@ import { isSameToken } from './swap-math.js';
 import { computeSwapPlan, type SwapPlan, type SwapPlanMode } from './swap-plan.js';
 import type { Amount, ExchangePolicy, PoolState, Token, TokenRef } from './types.js';
 
-/** Maximum affiliate code length kept in the memo (public-api.md Limits). */
+/** Maximum affiliate code length kept in the memo (docs/protocol/public-api.md "Limits"). */
 export const AFFILIATE_CODE_MAX = 20;
 
-/** The one token that cannot be sold through Connect (public-api.md rule 2). */
+/** The one token that cannot be sold through Connect (docs/protocol/public-api.md rule 2). */
 export const UNSUPPORTED_CONNECT_SYMBOL = 'MOD';
 
 export interface QuoteInput {
@@ -117,8 +117,8 @@ export function parseQuoteRequest(
 }
 
 /**
- * The transfer memo (public-api.md "Memo rule"): the buy instrument ID; with a non-empty affiliate
- * code, `<id> ref:<code>` with the code cut to its first 20 characters (Unicode code points).
+ * The transfer memo (docs/protocol/public-api.md "Memo rule"): the buy instrument ID; with a non-empty
+ * affiliate code, `<id> ref:<code>` with the code cut to its first 20 characters (Unicode code points).
  */
 export function formatMemo(buyInstrumentId: string, affiliateCode: string | null): string {
   if (affiliateCode === null || affiliateCode === '') return buyInstrumentId;
@@ -134,7 +134,7 @@ export function isUnsupportedConnectToken(token: TokenRef, tokens: readonly Toke
 
 /**
  * The minimum CC value of a swap the ledger executes: `min_connect_swap_amount_size_cc`, or
- * `min_swap_amount_size_cc` when that is larger (public-api.md "Limits": both apply to swaps).
+ * `min_swap_amount_size_cc` when that is larger (docs/protocol/public-api.md "Limits": both apply to swaps).
  */
 export function computeExecutedSwapMinimum(
   policy: Pick<ExchangePolicy, 'minConnectSwapAmountSizeCc' | 'minSwapAmountSizeCc'>,

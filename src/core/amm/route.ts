@@ -1,5 +1,5 @@
 /**
- * Routing and CC valuation (spec/api-decisions.md §2, §4): direct through the deepest pool of the
+ * Routing and CC valuation (docs/protocol/api-decisions.md §2, §4): direct through the deepest pool of the
  * pair, else two hops through CC with the deepest pool on each leg. "Deepest" = largest CC-side
  * reserve; ties go to the smaller pool_id (string order) so the choice is deterministic.
  */

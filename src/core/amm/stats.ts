@@ -1,6 +1,6 @@
 /**
- * GET /stats (public-api.md "Statistics", spec/api-decisions.md §5): swap counts and CC volumes
- * over 1 h / 24 h / 7 d / 30 d, daily CC volume over 30 days, total pool TVL, unique traders over
+ * GET /stats (docs/protocol/public-api.md "Statistics", docs/protocol/api-decisions.md §5): swap counts and
+ * CC volumes over 1 h / 24 h / 7 d / 30 d, daily CC volume over 30 days, total pool TVL, unique traders over
  * 90 days, and the execution-time performance of swaps (avg_speed, fastest in seconds;
  * consistency = fraction completed within the estimated time; histogram by whole seconds).
  * Returns the wire type `SwapStats` (src/core/wire/stats.ts) the auditor parses.

@@ -1,5 +1,5 @@
 /**
- * Constant-product (Uniswap-V2) swap math on one pool (spec/api-decisions.md §1, §2, §4):
+ * Constant-product (Uniswap-V2) swap math on one pool (docs/protocol/api-decisions.md §1, §2, §4):
  * outputs, inputs, mid prices, slippage, fee split and TVL. Exact rational arithmetic (bigint,
  * ./exact.ts), then ONE rounding per result, in the direction each function states.
  */

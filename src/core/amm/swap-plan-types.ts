@@ -1,5 +1,5 @@
 /**
- * The shape of a swap plan (spec/api-decisions.md §4, §4b): every amount of a quoted or executed
+ * The shape of a swap plan (docs/protocol/api-decisions.md §4, §4b): every amount of a quoted or executed
  * swap, hop by hop. Computed by swap-plan.ts, backed by exact values in swap-plan-view.ts, rendered
  * by quote-body.ts and applied by the simulated ledger.
  */

@@ -1,5 +1,5 @@
 /**
- * Swap plans backed by their exact (bigint) values (spec/api-decisions.md §1, §4): the `Dec` fields
+ * Swap plans backed by their exact (bigint) values (docs/protocol/api-decisions.md §1, §4): the `Dec` fields
  * of `SwapHopPlan`/`SwapPlan` are built on first read, so rendering a quote body (which reads the
  * exact values) never builds them. `toJSON` lists every field as the interfaces do.
  */

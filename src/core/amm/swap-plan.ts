@@ -1,6 +1,6 @@
 /**
  * The swap plan: every amount of a quoted (or executed) swap, hop by hop, in the fee order of
- * spec/api-decisions.md §4 (Connect) and §4b (pool quote). The quote bodies are rendered from it
+ * docs/protocol/api-decisions.md §4 (Connect) and §4b (pool quote). The quote bodies are rendered from it
  * and the simulated ledger applies its new reserves, so quote and execution share one computation.
  *
  * Per hop (input `in`, pool fee rate `f`, admin share `s`):

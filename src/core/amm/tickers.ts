@@ -1,5 +1,5 @@
 /**
- * Aggregator pairs and tickers (spec/api-decisions.md §6): one entry per pair of active pools;
+ * Aggregator pairs and tickers (docs/protocol/api-decisions.md §6): one entry per pair of active pools;
  * price and depth from the deepest pool, volumes/high/low over the trailing 24 h of swap events
  * across all pools of the pair, liquidity in USD = pair TVL in CC × the external CC-USD price.
  * Values are JSON numbers (converted from exact decimals at the end). Returns the wire types

@@ -1,7 +1,7 @@
 /**
  * The AMM vocabulary shared by the pure math (src/core/amm), the simulated ledger
- * (src/sim) and the HTTP routes (src/server/routes). spec/public-api.md "Resources",
- * spec/api-decisions.md §1–§6. All amounts are decimal strings (`Amount`), never JS numbers.
+ * (src/sim) and the HTTP routes (src/server/routes). docs/protocol/public-api.md "Resources",
+ * docs/protocol/api-decisions.md §1–§6. All amounts are decimal strings (`Amount`), never JS numbers.
  */
 
 /** A decimal string, e.g. "100.0000000000"; token amounts are Daml Numeric 10. */
@@ -21,7 +21,7 @@ export interface Token extends TokenRef {
   readonly priceAggregatorId: string | null;
 }
 
-/** The on-ledger reserve contract currently backing a pool (api-decisions §3). */
+/** The on-ledger reserve contract currently backing a pool (docs/protocol/api-decisions.md §3). */
 export interface ReserveContractRef {
   /** lower-case hex contract ID */
   readonly contractId: string;
@@ -55,7 +55,7 @@ export interface PoolState {
   readonly sequence: bigint;
 }
 
-/** Fees and policy (GET /exchange/info, api-decisions §4). */
+/** Fees and policy (GET /exchange/info, docs/protocol/api-decisions.md §4). */
 export interface ExchangePolicy {
   /** Connect fee, fraction of the sell amount, e.g. "0.002" */
   readonly connectFeeRate: Amount;

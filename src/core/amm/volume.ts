@@ -1,6 +1,6 @@
 /**
- * GET /volume (public-api.md "GET /volume", spec/api-decisions.md §2): swap count, CC volume and
- * CC fees over a half-open window [startMs, endMs) of swap events. Sums are exact (event values
+ * GET /volume (docs/protocol/public-api.md "GET /volume", docs/protocol/api-decisions.md §2): swap count, CC
+ * volume and CC fees over a half-open window [startMs, endMs) of swap events. Sums are exact (event values
  * have 10 places); fees_cc = lp_fees_cc + protocol_fees_cc. Returns the wire type `VolumeTotals`
  * (src/core/wire/volume.ts); the route adds start_time and end_time.
  */

@@ -1,6 +1,6 @@
 /**
- * The small vocabularies a finding is classified by (design/style.md "Audit discrepancies are not
- * exceptions"): severity, provenance label and audit area. Shared by the finding catalogue
+ * The small vocabularies a finding is classified by (docs/architecture.md "Code style": findings are
+ * data): severity, provenance label and audit area. Shared by the finding catalogue
  * (finding-codes.ts) and the findings themselves (finding.ts), which both import it.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Audit findings and the list of checks performed (the issue "reserve-audit audit"; design/style.md
- * "Audit discrepancies are not exceptions"). A finding is data: a stable code from
+ * Audit findings and the list of checks performed (the issue "reserve-audit audit"; docs/architecture.md
+ * "Code style": findings are data). A finding is data: a stable code from
  * finding-codes.ts, a severity, the pool it concerns, the area, whether the statement is proven
  * (from a verified contract), merely asserted by the exchange, or could not be checked, and the
  * evidence (`expected` vs `got`, plus context).

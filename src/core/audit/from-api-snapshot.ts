@@ -1,7 +1,7 @@
 /**
  * Normalises an `ApiSnapshot` (src/core/wire, as fetched by src/io/http) into the auditor's
  * `AuditSnapshot`. Pure field mapping; a failed section stays a failed section with its reason.
- * The Connect fee rule (0.20 %, 2 CC network fee) is the published one (public-api.md rule 6).
+ * The Connect fee rule (0.20 %, 2 CC network fee) is the published one (docs/protocol/public-api.md rule 6).
  */
 import type { ExchangePolicy } from '../amm/types.js';
 import { isAggregatorEndpoint } from '../wire/aggregator.js';
@@ -25,7 +25,7 @@ import type {
   VolumeWindow,
 } from './snapshot.js';
 
-/** The published Connect fee rule (public-api.md "POST /connect/quote" rule 6). */
+/** The published Connect fee rule (docs/protocol/public-api.md "POST /connect/quote" rule 6). */
 export const PUBLISHED_CONNECT_FEE_RATE = '0.002';
 export const PUBLISHED_NETWORK_FEE_CC = '2';
 

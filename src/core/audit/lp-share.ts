@@ -1,7 +1,7 @@
 /**
  * The value of one LP share, √(reserve_a × reserve_b) / total_lp_supply (the issue "History").
  * Swap fees stay in the pool and deposits/withdrawals round in the pool's favour
- * (api-decisions §1), so this value never decreases; the history check allows a relative
+ * (docs/protocol/api-decisions.md §1), so this value never decreases; the history check allows a relative
  * tolerance of LP_SHARE_TOLERANCE for rounding of the 10-decimal amounts.
  */
 import { Dec } from '../money/decimal.js';

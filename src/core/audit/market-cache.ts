@@ -1,5 +1,5 @@
 /**
- * Deciding a market-data mismatch when the data may come from a cache (public-api.md "Limits",
+ * Deciding a market-data mismatch when the data may come from a cache (docs/protocol/public-api.md "Limits",
  * api-decisions §8; docs/findings.md "Soundness"). An error is an accusation: it is emitted only
  * when no honest timeline explains the data. Rule, per check:
  *   1. the data matches the current proven reserves → pass (decided by the caller before this);
@@ -32,7 +32,9 @@ import {
 } from './market-time.js';
 import type { MarketTiming } from './snapshot.js';
 
-/** Published cache durations used when a response has no Cache-Control (public-api.md "Limits"). */
+/**
+ * Published cache durations used when a response has no Cache-Control (docs/protocol/public-api.md "Limits").
+ */
 export const PUBLISHED_MAX_AGE_SECONDS = {
   pools: 5,
   aggregator: 60,

@@ -1,5 +1,5 @@
 /**
- * Market-data checks (the issue "Market data"; public-api.md "Aggregator endpoints",
+ * Market-data checks (the issue "Market data"; docs/protocol/public-api.md "Aggregator endpoints",
  * api-decisions §2, §6): /markets/info lists a service market per pool symbol; aggregator pairs ↔
  * markets (deepest pool = largest CC-side reserve); tickers' last price, bid and ask ↔ the proven
  * reserves and fee rate of the deepest pool. Order books: orderbook-checks.ts.

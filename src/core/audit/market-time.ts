@@ -1,6 +1,6 @@
 /**
  * When was cached market data computed, and which reserve states could it describe
- * (public-api.md "Limits" cache durations; api-decisions §8 `Cache-Control: public, max-age=N`,
+ * (docs/protocol/public-api.md "Limits" cache durations; api-decisions §8 `Cache-Control: public, max-age=N`,
  * RFC 9111 §5.1 `Age`; docs/decisions/audit.md "Cached market data").
  *
  * Market data derived from reserves (tickers, order books, /stats pool_tvl) is legitimately served
@@ -71,7 +71,7 @@ export type ReserveTimeline = ReadonlyMap<string, readonly KnownReserveState[]>;
 
 /**
  * The window of instants at which a cached response may have been computed. max-age is capped by
- * the published duration (public-api.md "Limits").
+ * the published duration (docs/protocol/public-api.md "Limits").
  * `dataTimestampMs` (an order book's `timestamp`) is used only when it lies inside the HTTP window,
  * so a forged timestamp cannot widen what is accepted.
  */
@@ -185,7 +185,7 @@ export function isWindowCovered(
 /**
  * The window of a response fetched before the latest proof: its pool state is no newer than that
  * proof's snapshot (the market data and the proofs come from one pool snapshot sequence,
- * api-decisions §2, public-api.md "Limits"), so `hiMs` is capped at `latestSeenMs`; a window
+ * api-decisions §2, docs/protocol/public-api.md "Limits"), so `hiMs` is capped at `latestSeenMs`; a window
  * wholly after it (auditor clock ahead of the exchange's) shrinks to that instant.
  */
 export function clipToLatestSeen(w: TimeWindow, latestSeenMs: number | null): TimeWindow {

@@ -1,6 +1,6 @@
 /**
- * Order book checks (api-decisions §6; public-api.md "GET /aggregator/orderbook"): every level of
- * the book of a pair ↔ the constant-product formula over the deepest pool's reserves, within ±2 %
+ * Order book checks (api-decisions §6; docs/protocol/public-api.md "GET /aggregator/orderbook"): every level
+ * of the book of a pair ↔ the constant-product formula over the deepest pool's reserves, within ±2 %
  * of the mid. The formula is evaluated in binary64 (docs/decisions/audit.md). Books are cached:
  * a mismatch is decided by market-cache.ts at the book's own `timestamp` / cache window.
  */
@@ -18,7 +18,7 @@ import type { OrderbookEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
 /**
- * The api-decisions §6 levels in binary64: for N = depth/2, ask i = [m(1 + 0.02 i/N),
+ * The docs/protocol/api-decisions.md §6 levels in binary64: for N = depth/2, ask i = [m(1 + 0.02 i/N),
  * X(1/√(1 + 0.02(i−1)/N) − 1/√(1 + 0.02 i/N))], bid i = [m(1 − 0.02 i/N),
  * X(1/√(1 − 0.02 i/N) − 1/√(1 − 0.02(i−1)/N))]. Display/comparison only, never money.
  */

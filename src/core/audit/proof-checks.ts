@@ -1,5 +1,5 @@
 /**
- * Proof checks (the issue "Proofs"; spec/contract-id.md §0, §13): every /pools/proof entry's
+ * Proof checks (the issue "Proofs"; docs/protocol/contract-id.md §0, §13): every /pools/proof entry's
  * contract ID must recompute from its blob and equal the ID embedded in the blob; the blob must be
  * a template the reserve profile lists; the JSON reserves, LP supply, ledger_created_at, template
  * identity, pool id and tokens must equal what the blob contains. An unverifiable proof is

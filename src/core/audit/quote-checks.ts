@@ -1,6 +1,6 @@
 /**
- * Probe-quote checks (the issue "probe quotes"; public-api.md "POST /connect/quote" rules and memo
- * rule, api-decisions §4): each probe is recomputed with the same quote function the reference
+ * Probe-quote checks (the issue "probe quotes"; docs/protocol/public-api.md "POST /connect/quote" rules and
+ * memo rule, api-decisions §4): each probe is recomputed with the same quote function the reference
  * server uses (quoteConnectSwap) over the PROVEN reserves, the published fee rates and policy.
  * A quote that pays out more than the recomputation is QUOTE_TOO_GENEROUS; any other difference in
  * the returned amount, fee percentage, network fee or route is QUOTE_MISMATCH; a wrong memo, a
@@ -100,8 +100,8 @@ function toPoolStates(x: QuoteCheckInput, at: ReadonlyMap<string, string> = new 
 }
 
 /**
- * True for the quote endpoints' documented rule answers (public-api.md "Errors"): 400 or 404 with
- * an `{error}` body — missing/invalid field, MOD, minimum ticket size, no route, no pools,
+ * True for the quote endpoints' documented rule answers (docs/protocol/public-api.md "Errors"): 400 or 404
+ * with an `{error}` body — missing/invalid field, MOD, minimum ticket size, no route, no pools,
  * insufficient liquidity. Only these can support QUOTE_RULE_VIOLATION.
  */
 export function isRuleAnswer(q: Pick<ProbeQuote, 'status' | 'error'>): boolean {

@@ -1,5 +1,5 @@
 /**
- * What the auditor read from the exchange (spec/public-api.md "Resources", api-decisions §2–§6),
+ * What the auditor read from the exchange (docs/protocol/public-api.md "Resources", api-decisions §2–§6),
  * normalised to the few fields the checks use. The io layer (src/run/audit.ts) fills it from the
  * parsed API responses; unit tests build it by hand. Every section is a `Fetched<T>`: either the
  * value or the reason it could not be obtained — a missing section makes its checks

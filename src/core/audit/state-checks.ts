@@ -1,6 +1,6 @@
 /**
- * Proof ↔ state checks (the issue "Proof ↔ state"; public-api.md "Pool state", "Pool",
- * api-decisions §2): /pools/state reserves equal the proven reserves when both name the same
+ * Proof ↔ state checks (the issue "Proof ↔ state"; docs/protocol/public-api.md "Pool state", "Pool",
+ * docs/protocol/api-decisions.md §2): /pools/state reserves equal the proven reserves when both name the same
  * contract; every active pool has a proof; price = reserve_b / reserve_a (half-up, 10 places);
  * tvl_cc = 2 × the CC-side reserve; /pools/info agrees on tokens, fee rate and contract.
  */

@@ -1,7 +1,7 @@
 /**
- * Bounds of the /stats 24 h figures (public-api.md "Statistics", "GET /volume"; docs/findings.md
- * "Soundness"). /stats count_24h and cc_volume_24h are the swaps of [T − 24 h, T) for the instant
- * T it was computed at, which the auditor only knows to lie in [fetch start − 120 s − slack,
+ * Bounds of the /stats 24 h figures (docs/protocol/public-api.md "Statistics", "GET /volume";
+ * docs/findings.md "Soundness"). /stats count_24h and cc_volume_24h are the swaps of [T − 24 h, T) for the
+ * instant T it was computed at, which the auditor only knows to lie in [fetch start − 120 s − slack,
  * fetch end + slack] (a 60 s reply cache over a 60 s memo, and the clock slack). Swap counts and
  * volumes only grow with the window, so every such window contains the inner window
  * [end + slack − 24 h, start − 120 s − slack) and lies inside the outer window
@@ -10,7 +10,7 @@
 import { CLOCK_SLACK_MS } from './market-time.js';
 
 const DAY_MS = 86_400_000;
-/** the /stats reply cache and the memo behind it (public-api.md "Limits": 60 s each) */
+/** the /stats reply cache and the memo behind it (docs/protocol/public-api.md "Limits": 60 s each) */
 export const STATS_MAX_STALENESS_MS = 120_000;
 
 export interface StatsVolumeBounds {

@@ -1,5 +1,5 @@
 /**
- * Volume, statistics and token checks (the issue "Market data"; public-api.md "Volume window",
+ * Volume, statistics and token checks (the issue "Market data"; docs/protocol/public-api.md "Volume window",
  * "GET /volume" rule 1, "Statistics", "Token"): fees_cc = lp_fees_cc + protocol_fees_cc in every
  * window; the two consecutive halves of a closed window add up to it (swap count, volume, fees);
  * /stats cc_volume_24h and count_24h equal the /volume default window; /stats pool_tvl.tvl_cc

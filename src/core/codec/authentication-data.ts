@@ -1,7 +1,7 @@
 /**
  * FatContractInstance field 8 (`canton_data` / `authentication_data`) for V1 contract ids
- * (spec/blob-format.md §6; spec/contract-id.md §4): UntypedVersionedMessage{ data = 1; version = 2 }
- * → ContractAuthenticationData{ contract_salt = 1 } → Salt{ hmac = 1; salt = 2 }.
+ * (docs/protocol/blob-format.md §6; docs/protocol/contract-id.md §4): UntypedVersionedMessage{ data = 1;
+ * version = 2 } → ContractAuthenticationData{ contract_salt = 1 } → Salt{ hmac = 1; salt = 2 }.
  * The raw bytes are always kept (they are re-encoded verbatim); the salt is parsed when possible.
  */
 import { CodecError } from '../../errors/codec.js';

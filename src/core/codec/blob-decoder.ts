@@ -1,5 +1,5 @@
 /**
- * Decodes a `created_event_blob` (spec/blob-format.md §2, §4, §6; spec/contract-id.md §4):
+ * Decodes a `created_event_blob` (docs/protocol/blob-format.md §2, §4, §6; docs/protocol/contract-id.md §4):
  * the `Versioned` envelope, layout detection (§2.4: payload field 2 starting with 0x0a = an
  * Identifier = legacy), then the `FatContractInstance` of that layout and its `create_arg` Value.
  * Derived: signatories = non_maintainer_signatories ∪ key maintainers; stakeholders = signatories ∪
@@ -26,7 +26,7 @@ const VERSIONS: Readonly<Record<string, BlobLayout | null>> = {
   '2': 'current',
 };
 
-/** Accepted serialization version strings (blob-format.md §2.2). */
+/** Accepted serialization version strings (docs/protocol/blob-format.md §2.2). */
 export const SUPPORTED_SERIALIZATION_VERSIONS: readonly string[] = Object.keys(VERSIONS);
 
 /**
@@ -157,7 +157,7 @@ function readEnvelope(
 }
 
 /**
- * blob-format.md §2.4: in the payload, field 2 is the package name (current) or an Identifier
+ * docs/protocol/blob-format.md §2.4: in the payload, field 2 is the package name (current) or an Identifier
  * (legacy), whose first byte is the package_id tag 0x0a. Malformed payloads default to 'current'
  * and fail in the real decode.
  */

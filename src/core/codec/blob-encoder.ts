@@ -1,6 +1,6 @@
 /**
  * Encodes a DecodedContract as a `created_event_blob` exactly as Canton writes one
- * (spec/blob-format.md §2.3, §2.4, §4): fields in number order (1..8, then 1001), parties sorted
+ * (docs/protocol/blob-format.md §2.3, §2.4, §4): fields in number order (1..8, then 1001), parties sorted
  * and de-duplicated, proto3 defaults omitted (empty lists, created_at 0, empty field 8), numerics
  * as given, authentication data copied verbatim. Re-encoding a decoded real blob is byte-identical;
  * a contract built from scratch (e.g. with `encodeAuthenticationData(salt)`) encodes the same way.

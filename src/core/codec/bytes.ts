@@ -1,7 +1,7 @@
 /**
- * Strict text ↔ bytes conversions used at the edges of the codec (spec/blob-format.md §1: the
- * JSON Ledger API carries `createdEventBlob` as standard base64 with padding; spec/contract-id.md §13:
- * contract ids are lower-case hex). Pure TypeScript: no Buffer, no atob.
+ * Strict text ↔ bytes conversions used at the edges of the codec (docs/protocol/blob-format.md §1: the
+ * JSON Ledger API carries `createdEventBlob` as standard base64 with padding;
+ * docs/protocol/contract-id.md §13: contract ids are lower-case hex). Pure TypeScript: no Buffer, no atob.
  */
 
 import { formatGot } from '../../errors/base.js';

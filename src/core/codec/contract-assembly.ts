@@ -1,6 +1,6 @@
 /**
- * Turns the parts of a FatContractInstance into a `DecodedContract` (spec/blob-format.md §2.3,
- * §4 rule 4; spec/contract-id.md §4): required fields, strictly sorted party lists,
+ * Turns the parts of a FatContractInstance into a `DecodedContract` (docs/protocol/blob-format.md §2.3,
+ * §4 rule 4; docs/protocol/contract-id.md §4): required fields, strictly sorted party lists,
  * signatories = non_maintainer_signatories ∪ key maintainers, stakeholders = signatories ∪
  * non_signatory_stakeholders (each pair disjoint, signatories non-empty), authentication data parsed.
  */

@@ -1,6 +1,6 @@
 /**
  * A decoded `created_event_blob`: the `Versioned` envelope plus the `FatContractInstance`
- * (spec/blob-format.md §2, spec/contract-id.md §4).
+ * (docs/protocol/blob-format.md §2, docs/protocol/contract-id.md §4).
  */
 import type { Value } from './value.js';
 
@@ -46,7 +46,7 @@ export type BlobLayout = 'current' | 'legacy';
 export interface DecodedContract {
   /** Versioned.version, e.g. "2.1" */
   readonly serializationVersion: string;
-  /** which FatContractInstance field numbering was detected (blob-format.md §2.4) */
+  /** which FatContractInstance field numbering was detected (docs/protocol/blob-format.md §2.4) */
   readonly layout: BlobLayout;
   readonly contractId: Uint8Array;
   readonly packageName: string;

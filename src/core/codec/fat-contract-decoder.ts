@@ -1,5 +1,5 @@
 /**
- * Reads a `FatContractInstance` payload in either layout (spec/blob-format.md §2.3 current,
+ * Reads a `FatContractInstance` payload in either layout (docs/protocol/blob-format.md §2.3 current,
  * §2.4 legacy, §3.1 Identifier) into its parts; contract-assembly.ts derives and checks the rest.
  * Field numbers come from the generated descriptor (schema.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The last line of defence of every public decoder (design/style.md "Hostile input"): anything
+ * The last line of defence of every public decoder (docs/architecture.md "Code style"): anything
  * that is not already a `CodecError` (a bug, a stack overflow) becomes `BLOB_MALFORMED`, so no raw
  * RangeError/TypeError ever escapes.
  */

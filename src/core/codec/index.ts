@@ -1,6 +1,6 @@
 /**
- * The blob/value codec (spec/blob-format.md; spec/contract-id.md §4, §13): decode and encode
- * `created_event_blob`s and Daml-LF Values, strict hex/base64, and a JSON rendering for humans.
+ * The blob/value codec (docs/protocol/blob-format.md; docs/protocol/contract-id.md §4, §13): decode and
+ * encode `created_event_blob`s and Daml-LF Values, strict hex/base64, and a JSON rendering for humans.
  */
 export { decodeAuthenticationData, encodeAuthenticationData } from './authentication-data.js';
 export { decodeCreatedEventBlob, detectLayout, SUPPORTED_SERIALIZATION_VERSIONS } from './blob-decoder.js';

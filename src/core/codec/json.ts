@@ -1,5 +1,5 @@
 /**
- * A JSON rendering of decoded contracts and values for humans and the CLI (spec/blob-format.md §8
+ * A JSON rendering of decoded contracts and values for humans and the CLI (docs/protocol/blob-format.md §8
  * shows the same information). bigint → decimal string, bytes → lower-case hex, template id →
  * `pkg:Mod.Sub:Entity`. Values use the notation of the vector files:
  * `{unit:{}}`, `{bool:true}`, `{int64:"-1"}`, `{numeric:"1.0"}`, `{date:0}`, `{timestamp:"0"}`,

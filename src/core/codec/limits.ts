@@ -1,6 +1,6 @@
 /**
- * Decoder limits and options (design/style.md "Hostile input"; spec/blob-format.md §3.2: Daml's
- * value nesting limit is 100).
+ * Decoder limits and options (docs/architecture.md "Code style": hostile input;
+ * docs/protocol/blob-format.md §3.2: Daml's value nesting limit is 100).
  */
 import { CodecError } from '../../errors/codec.js';
 import type { UnknownFieldReport } from './contract.js';

@@ -1,6 +1,6 @@
 /**
  * Field tables for the fast wire decoder/encoder, built once from the protobufjs JSON descriptor that
- * scripts/gen-proto.mjs generates from proto/*.proto (spec/blob-format.md §2–§3, §6). Every number
+ * scripts/gen-proto.mjs generates from proto/*.proto (docs/protocol/blob-format.md §2–§3, §6). Every number
  * the codec uses comes from here, and each lookup asserts the field's proto type, so the hand-written
  * walker cannot drift from the .proto files (a mismatch fails at module load and in the tests).
  */

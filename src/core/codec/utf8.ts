@@ -1,5 +1,5 @@
 /**
- * Strict UTF-8 (RFC 3629) for protobuf `string` fields (spec/blob-format.md §3: proto3 strings must
+ * Strict UTF-8 (RFC 3629) for protobuf `string` fields (docs/protocol/blob-format.md §3: proto3 strings must
  * be valid UTF-8; protobuf-java rejects the rest). Overlong forms, surrogates (U+D800–U+DFFF) and
  * code points above U+10FFFF are invalid. Short strings are decoded in TS; longer ones with the
  * standard (WHATWG, also in browsers) `TextDecoder` in fatal mode with the BOM kept, which applies

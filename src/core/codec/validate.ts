@@ -1,6 +1,6 @@
 /**
- * Value-level rules a decoder enforces and an encoder checks (spec/contract-id.md §4, §13;
- * spec/blob-format.md §3, §5): numeric text, party ids, Daml names, contract-id shape, date and
+ * Value-level rules a decoder enforces and an encoder checks (docs/protocol/contract-id.md §4, §13;
+ * docs/protocol/blob-format.md §3, §5): numeric text, party ids, Daml names, contract-id shape, date and
  * timestamp ranges, strictly sorted party lists.
  */
 
@@ -8,9 +8,9 @@ export const MAX_NUMERIC_SCALE = 37;
 export const MAX_NUMERIC_PRECISION = 38;
 
 /**
- * Returns null when `s` is a valid Daml Numeric text — `-?([1-9]\d*|0)\.(\d*)` (contract-id.md §4)
- * with scale ≤ 37 and at most 38 significant digits — else the rule it breaks. A char loop, not a
- * regex: it runs once per numeric on the verifier's hot path.
+ * Returns null when `s` is a valid Daml Numeric text — `-?([1-9]\d*|0)\.(\d*)`
+ * (docs/protocol/contract-id.md §4) with scale ≤ 37 and at most 38 significant digits — else the rule it
+ * breaks. A char loop, not a regex: it runs once per numeric on the verifier's hot path.
  */
 export function checkNumeric(s: string): string | null {
   const n = s.length;
@@ -107,7 +107,7 @@ export function isPackageName(s: string): boolean {
 }
 
 /**
- * Contract-id bytes (blob-format.md §5): V1 = 0x00 ‖ 32-byte discriminator ‖ suffix ≤ 94 bytes;
+ * Contract-id bytes (docs/protocol/blob-format.md §5): V1 = 0x00 ‖ 32-byte discriminator ‖ suffix ≤ 94 bytes;
  * V2 = 0x01 ‖ 12-byte local part ‖ suffix ≤ 33 bytes. Returns null when valid, else the rule.
  */
 export function checkContractIdBytes(b: Uint8Array): string | null {

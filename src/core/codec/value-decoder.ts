@@ -1,7 +1,8 @@
 /**
  * Decodes a serialized Daml-LF `Value` (the `create_arg` / key bytes of a blob) into the untyped
- * value tree of value.ts. Both numberings: LF-2 (spec/blob-format.md §3.2, contract-id.md §4) and
- * LF-1 legacy (§3.3). Field numbers come from the generated descriptor (schema.ts).
+ * value tree of value.ts. Both numberings: LF-2 (docs/protocol/blob-format.md §3.2,
+ * docs/protocol/contract-id.md §4) and LF-1 legacy (§3.3). Field numbers come from the generated descriptor
+ * (schema.ts).
  *
  * Rules: exactly one oneof member per Value; records positional (legacy labels / type ids are
  * rejected); TextMap entries sorted by key (code point order) with duplicates rejected, a missing

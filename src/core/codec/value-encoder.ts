@@ -1,6 +1,6 @@
 /**
  * Encodes an untyped Value tree as a serialized Daml-LF `Value` the way Canton writes it
- * (spec/blob-format.md §3.2, §4): oneof members always written (`10 00` for false, `42 00` for ""),
+ * (docs/protocol/blob-format.md §3.2, §4): oneof members always written (`10 00` for false, `42 00` for ""),
  * records positional with no labels, TextMap entries sorted by key with an empty key omitted (a
  * proto3 default), numerics exactly as given. The legacy LF-1 numbering (§3.3) is available for
  * re-encoding legacy blobs. Input is validated; problems are `ENCODE_INVALID_INPUT`.

@@ -1,6 +1,6 @@
 /**
  * The untyped Daml-LF value tree as it travels in a `created_event_blob`
- * (spec/blob-format.md §3.2, §3.3; spec/contract-id.md §4).
+ * (docs/protocol/blob-format.md §3.2, §3.3; docs/protocol/contract-id.md §4).
  *
  * Records are positional (no labels, no type ids); variants and enums carry only the
  * constructor name. Int64 and timestamps are bigint; numerics keep the blob's decimal string

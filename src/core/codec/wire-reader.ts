@@ -1,6 +1,6 @@
 /**
  * A bounds-checked protobuf wire walker (protobuf encoding: varint, 64-bit, length-delimited, 32-bit)
- * used by the blob and value decoders (spec/blob-format.md §2–§3). Every read takes the end of the
+ * used by the blob and value decoders (docs/protocol/blob-format.md §2–§3). Every read takes the end of the
  * enclosing message, so a length prefix can never reach past its parent, and nothing is allocated
  * before a length is checked against the bytes that remain. All failures are `CodecError`s.
  */

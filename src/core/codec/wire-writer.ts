@@ -1,5 +1,5 @@
 /**
- * A growable protobuf writer for the encoders (spec/blob-format.md §4: fields in number order,
+ * A growable protobuf writer for the encoders (docs/protocol/blob-format.md §4: fields in number order,
  * oneof members always written). Nested messages reserve one length byte and shift their content
  * when the length needs more, so no size pre-pass is needed.
  */

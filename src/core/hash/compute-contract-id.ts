@@ -1,6 +1,6 @@
 /**
  * Minting: compute the Canton V1 contract ID of a contract as a participant would
- * (spec/contract-id.md §1 steps 5–7, §2.2, §5, §6), for the reference server and for tests.
+ * (docs/protocol/contract-id.md §1 steps 5–7, §2.2, §5, §6), for the reference server and for tests.
  * The discriminator and the salt are inputs (Canton derives them from secret seeds, §2.1, §8).
  */
 

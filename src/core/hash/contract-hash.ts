@@ -1,6 +1,6 @@
 /**
  * The contract hash (LF `Hash`, 32 bytes) of a contract instance, per contract-ID version
- * (spec/contract-id.md §6.1–§6.4):
+ * (docs/protocol/contract-id.md §6.1–§6.4):
  *
  *   V10: SHA256(00 05 ‖ str(packageName) ‖ identifier(pkgId, module, entity) ‖ enc_L(arg))
  *   V11: SHA256(01 05 ‖ str(packageName) ‖ identifier(pkgId, module, entity) ‖ ufRecord(arg))

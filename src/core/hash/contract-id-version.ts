@@ -1,5 +1,5 @@
 /**
- * Canton contract-ID versions and their hashing methods (spec/contract-id.md §3, §7).
+ * Canton contract-ID versions and their hashing methods (docs/protocol/contract-id.md §3, §7).
  */
 
 export type ContractIdVersion = 'v10' | 'v11' | 'v12';
@@ -34,7 +34,7 @@ export const CANTON_VERSION_NAME: Readonly<Record<ContractIdVersion, string>> = 
   v12: 'AuthenticatedContractIdVersionV12',
 };
 
-/** LF hash purpose bytes used here (spec §7). */
+/** LF hash purpose bytes used here (docs/protocol/contract-id.md §7). */
 export const LF_PURPOSE = { testing: 0x01, contractInstance: 0x05 } as const;
 
 /** Canton HashPurpose.Unicum (4-byte big-endian prefix of the unicum preimage). */

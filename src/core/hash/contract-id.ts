@@ -1,5 +1,5 @@
 /**
- * Canton V1 contract IDs: parsing and suffix construction (spec/contract-id.md §1 steps 1–2,
+ * Canton V1 contract IDs: parsing and suffix construction (docs/protocol/contract-id.md §1 steps 1–2,
  * §2.1, §2.2, §3). Shape: `00 ‖ discriminator[32] ‖ ca1x ‖ 12 20 ‖ unicum[32]` = 69 bytes, written
  * as 138 lower-case hex characters (Canton rejects upper case).
  */

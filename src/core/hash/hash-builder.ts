@@ -1,6 +1,6 @@
 /**
  * A growable byte builder for hash preimages: the LF `Hash.Builder` primitives and Canton's
- * `DeterministicEncoding` (spec/contract-id.md §5 notation, §6 "Primitives").
+ * `DeterministicEncoding` (docs/protocol/contract-id.md §5 notation, §6 "Primitives").
  *
  * - `i32`/`i64`: big-endian two's complement;
  * - `str(s)` = i32(len(utf8(s))) ‖ utf8(s); `lp(b)` = i32(len(b)) ‖ b;

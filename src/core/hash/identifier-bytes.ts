@@ -1,8 +1,9 @@
 /**
  * The template identifier of the one-pass verdict (one-pass-verdict.ts), from the blob's bytes:
  * the `Identifier { package_id; module_name+; name+ }` message is checked (package id, Daml names)
- * and written into the contract-hash preimage as identifier(...) (V10/V11, spec/contract-id.md
- * §6.1–§6.2) or as its qualified name only (V12, §6.4), with no strings. What it wrote is
+ * and written into the contract-hash preimage as identifier(...) (V10/V11,
+ * docs/protocol/contract-id.md §6.1–§6.2) or as its qualified name only (V12, §6.4), with no strings. What
+ * it wrote is
  * remembered by the message's bytes (BytesMemo): identifiers recur in every blob of a template.
  */
 import { BytesMemo } from '../codec/bytes-memo.js';

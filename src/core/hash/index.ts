@@ -1,7 +1,7 @@
 /**
  * Barrel of the hashing module: value encodings (Legacy V10, UpgradeFriendly V11,
  * TypedNormalForm V12), contract hash, unicum, contract IDs, verification and minting
- * (spec/contract-id.md §1–§9).
+ * (docs/protocol/contract-id.md §1–§9).
  */
 
 export * from './compute-contract-id.js';

@@ -1,5 +1,5 @@
 /**
- * V10 `Legacy` value encoding (spec/contract-id.md §6.1, §6.5 column enc_L): the untyped blob value
+ * V10 `Legacy` value encoding (docs/protocol/contract-id.md §6.1, §6.5 column enc_L): the untyped blob value
  * exactly as serialized — records write all their fields (trailing Nones included), no labels.
  */
 import type { Value } from '../codec/value.js';

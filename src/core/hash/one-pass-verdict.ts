@@ -1,7 +1,7 @@
 /**
  * The verdict of a V10/V11 contract ID straight from the blob's bytes (issue 11 item 3): one walk
  * over the `Versioned` envelope and the current-layout `FatContractInstance` writes the contract-hash
- * preimage (spec/contract-id.md §6.1, §6.2) and the unicum preimage (§5) as it goes — names,
+ * preimage (docs/protocol/contract-id.md §6.1, §6.2) and the unicum preimage (§5) as it goes — names,
  * parties and texts are validated on their bytes and copied, never turned into JS strings — and
  * the recomputed unicum is compared with the embedded contract ID's bytes, which must spell the
  * published ID. No decoded contract, no intermediate objects.

@@ -1,13 +1,13 @@
 /**
- * One-pass contract hash for V10/V11 (spec/contract-id.md §6.1, §6.2): walks the serialized
+ * One-pass contract hash for V10/V11 (docs/protocol/contract-id.md §6.1, §6.2): walks the serialized
  * `create_arg` Value straight from the blob's bytes into the hash preimage (enc_L / ufRecord), with
  * the same wire reader and the same checks as the value decoder, without building the value tree.
  *
  * Names, parties and texts are validated on their bytes (validate-bytes.ts) and copied into the
  * preimage as they are — well-formed UTF-8 is its own encoding — so no JS string is built for them.
  *
- * It covers the common shapes only. Anything else — unknown fields, unsorted text maps, labels, a variant's value
- * before its constructor, Daml-2 contract-id structs, any decode error — makes it give up (null),
+ * It covers the common shapes only. Anything else — unknown fields, unsorted text maps, labels, a variant's
+ * value before its constructor, Daml-2 contract-id structs, any decode error — makes it give up (null),
  * and the caller takes the full decoder path, which has the final word on every error.
  */
 import type { LazyDecodedContract } from '../codec/blob-decoder.js';

@@ -1,5 +1,5 @@
 /**
- * V12 `TypedNormalForm` value encoding (SValueHash; spec/contract-id.md §6.4, §6.5 column enc_T):
+ * V12 `TypedNormalForm` value encoding (SValueHash; docs/protocol/contract-id.md §6.4, §6.5 column enc_T):
  * every value starts with a 1-byte type tag; records/variants/enums carry their qualified type
  * name WITHOUT package id or type arguments; records write `str(label) ‖ enc_T(v)` per field,
  * dropping trailing `None` fields, then `ff`; variants and enums carry the constructor rank.

@@ -1,5 +1,5 @@
 /**
- * V12 (TypedNormalForm, spec/contract-id.md §6.4, §6.5 enc_T) straight from the blob's bytes: the
+ * V12 (TypedNormalForm, docs/protocol/contract-id.md §6.4, §6.5 enc_T) straight from the blob's bytes: the
  * `create_arg` Value is read off the wire and typed as it is encoded — the rules of the fused
  * typer/encoder typed-value-hash.ts, over the wire checks of stream-value-hash.ts — without a
  * value tree and without strings (names, parties and texts are validated on their bytes and

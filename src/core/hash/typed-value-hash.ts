@@ -1,5 +1,5 @@
 /**
- * V12 fast path: writes the TypedNormalForm encoding (spec/contract-id.md §6.4, §6.5 enc_T)
+ * V12 fast path: writes the TypedNormalForm encoding (docs/protocol/contract-id.md §6.4, §6.5 enc_T)
  * straight from the UNTYPED blob value and its Daml type, without building a TypedValue tree.
  * The rules are those of `typeValue` (src/core/types/type-value.ts) fused with
  * `encodeTypedNormalFormValue`; the two are cross-checked on every real blob in the tests.

@@ -1,5 +1,5 @@
 /**
- * The unicum (spec/contract-id.md §5), identical for V10/V11/V12:
+ * The unicum (docs/protocol/contract-id.md §5), identical for V10/V11/V12:
  *
  *   SHA256( i32(29) ‖ salt[32] ‖ i64(epochSecond) ‖ i32(nano)
  *           ‖ lp(seq(sorted signatories)) ‖ lp(seq(sorted stakeholders − signatories))

@@ -1,5 +1,5 @@
 /**
- * V11 `UpgradeFriendly` (a.k.a. `UpgradeFriendlyUnsafe`) value encoding (spec/contract-id.md §6.2,
+ * V11 `UpgradeFriendly` (a.k.a. `UpgradeFriendlyUnsafe`) value encoding (docs/protocol/contract-id.md §6.2,
  * §6.3, §6.5 columns enc_U and fld_U). Record fields carry their 0-based index and default values
  * are skipped; non-empty TextMap/GenMap fields are written WITHOUT their field index (the known
  * non-injectivity of V11, §6.3); a record ends with `ff`.

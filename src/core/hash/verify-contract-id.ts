@@ -1,5 +1,5 @@
 /**
- * Contract-ID verification (spec/contract-id.md §1, §9): recompute the suffix of a published
+ * Contract-ID verification (docs/protocol/contract-id.md §1, §9): recompute the suffix of a published
  * contract ID from a `created_event_blob` and compare, as Canton's `ContractValidator` does, and
  * also check that the blob embeds the same contract ID (§0).
  *

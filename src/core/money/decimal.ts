@@ -1,5 +1,5 @@
 /**
- * Money: THE one configured decimal.js instance of the core (spec/api-decisions.md §1; design
+ * Money: THE one configured decimal.js instance of the core (docs/protocol/api-decisions.md §1; design
  * "Money": one private configured instance, never the global `Decimal`). The AMM computes with it,
  * the simulator books with it and the audit compares with it, so every part rounds alike.
  *

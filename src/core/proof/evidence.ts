@@ -1,5 +1,5 @@
 /**
- * The first half of the proof step (spec/contract-id.md §0, §9): decode the created_event_blob,
+ * The first half of the proof step (docs/protocol/contract-id.md §0, §9): decode the created_event_blob,
  * type it with the Daml type environment, recompute the contract ID and compare it with the ID
  * embedded in the blob. The result, `ProofEvidence`, is plain data; ./reserve-proof.ts turns it
  * into the one `ReserveProof` (compare with the published ID, read the reserves via the profile).

@@ -1,5 +1,5 @@
 /**
- * THE proof step (the issue "one proof step"; spec/contract-id.md §0, §9): decode → type → hash
+ * THE proof step (the issue "one proof step"; docs/protocol/contract-id.md §0, §9): decode → type → hash
  * (./evidence.ts) → compare the recomputed, embedded and published contract IDs → read the
  * reserves through the reserve profile (./profile.ts). One result type, `ReserveProof`, with one
  * status vocabulary, consumed alike by the audit's proof checks (src/core/audit/proof-checks.ts),

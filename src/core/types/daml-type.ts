@@ -1,6 +1,6 @@
 /**
  * Daml-LF serializable types and data-type definitions: the vocabulary of the type
- * environment (spec/contract-id.md §6.4, spec/dar-format.md §4.3, §6).
+ * environment (docs/protocol/contract-id.md §6.4, docs/protocol/dar-format.md §4.3, §6).
  * A type environment is filled either from a JSON type file or from a DAR; both produce these.
  */
 

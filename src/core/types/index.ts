@@ -1,4 +1,7 @@
-/** Barrel of the Daml type environment: vocabulary, environment, type files, typing (spec/contract-id.md §6.4). */
+/**
+ * Barrel of the Daml type environment: vocabulary, environment, type files, typing
+ * (docs/protocol/contract-id.md §6.4).
+ */
 export * from './daml-type.js';
 export * from './type-env.js';
 export * from './type-file.js';

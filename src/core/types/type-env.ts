@@ -1,6 +1,7 @@
 /**
  * The Daml type environment: the packages (from DARs or type files) that V12 TypedNormalForm
- * hashing types blob values against (spec/contract-id.md §6.4 "Upgrades", spec/dar-format.md §6.3).
+ * hashing types blob values against (docs/protocol/contract-id.md §6.4 "Upgrades",
+ * docs/protocol/dar-format.md §6.3).
  *
  * Lookup rules:
  * - a data type is found by its exact defining package id and qualified name;

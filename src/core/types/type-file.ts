@@ -1,6 +1,6 @@
 /**
  * The JSON type file: a hand-writable, reviewable source of Daml type definitions for V12 hashing
- * (spec/contract-id.md §6.4 "Where to get types"; format documented in docs/type-file.md).
+ * (docs/protocol/contract-id.md §6.4 "Where to get types"; format documented in docs/type-file.md).
  *
  * `parseTypeFile` validates strictly (unknown keys, unbound type variables, arity of references
  * inside the file, 64-hex package ids) and throws DamlTypeError TYPE_FILE_INVALID with the JSON

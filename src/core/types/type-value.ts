@@ -1,7 +1,7 @@
 /**
  * Typing of untyped blob values against Daml types — what V12 TypedNormalForm hashing needs
- * (spec/contract-id.md §6.4; spec/dar-format.md §6.2): positional record fields get their labels,
- * variant/enum constructors their rank, type arguments are substituted, Numeric scales are checked.
+ * (docs/protocol/contract-id.md §6.4; docs/protocol/dar-format.md §6.2): positional record fields get their
+ * labels, variant/enum constructors their rank, type arguments are substituted, Numeric scales are checked.
  *
  * The result is in normal form: a record with fewer values than its type has fields is accepted
  * when every missing (trailing) field is Optional — Canton pads them with None — and trailing

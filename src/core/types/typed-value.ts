@@ -1,6 +1,6 @@
 /**
  * A value typed against its Daml type: what the V12 TypedNormalForm hash consumes
- * (spec/contract-id.md §6.4, §6.5 column enc_T). Records carry their qualified type name and
+ * (docs/protocol/contract-id.md §6.4, §6.5 column enc_T). Records carry their qualified type name and
  * field labels (trailing `None` fields already dropped or not is the hasher's business);
  * variants and enums carry the type name and the constructor rank.
  */

@@ -1,5 +1,5 @@
 /**
- * The aggregator endpoints (spec/public-api.md "Aggregator endpoints", api-decisions §6):
+ * The aggregator endpoints (docs/protocol/public-api.md "Aggregator endpoints", api-decisions §6):
  * GET /aggregator/pairs, /aggregator/tickers, /aggregator/orderbook. Values are plain JSON numbers.
  * The server builds these types (src/core/amm/tickers.ts, orderbook.ts) and the auditor parses them.
  *

@@ -1,5 +1,5 @@
 /**
- * Which of the two spellings of the exchange's API a snapshot met (api-decisions §10): the
+ * Which of the two spellings of the exchange's API a snapshot met (docs/protocol/api-decisions.md §10): the
  * interface's neutral names (`price_aggregator_id`, `/aggregator/*`, `source: "service"`) or the
  * live service's (`coingecko_id`, `/coingecko/*`, `source: "cantex"`). The auditor reads both;
  * the audit report says which it found, so a reader knows what was audited.

@@ -1,4 +1,4 @@
-/** The error body of every endpoint (spec/public-api.md "Errors", api-decisions §8): `{"error": "<message>"}`. */
+/** Every endpoint's error body, `{"error": "…"}` (docs/protocol/public-api.md "Errors", api-decisions §8). */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
 export interface ErrorResponse {

@@ -1,4 +1,4 @@
-/** GET /exchange/info (spec/public-api.md "Fee schedule and policy"). */
+/** GET /exchange/info (docs/protocol/public-api.md "Fee schedule and policy"). */
 import { type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 export interface FeeAmount {

@@ -1,7 +1,7 @@
 /**
- * THE wire contract of the exchange's public API (spec/public-api.md, api-decisions.md): the
- * response types the server builds and the auditor parses, their strict parsers, the one
- * timestamp parser/formatter, and the `ApiSnapshot` one audit works on. Pure: no I/O.
+ * THE wire contract of the exchange's public API (docs/protocol/public-api.md,
+ * docs/protocol/api-decisions.md): the response types the server builds and the auditor parses, their strict
+ * parsers, the one timestamp parser/formatter, and the `ApiSnapshot` one audit works on. Pure: no I/O.
  */
 export * from './aggregator.js';
 export * from './dialect.js';

@@ -1,5 +1,5 @@
 /**
- * GET /markets/info (spec/public-api.md "Market"; api-decisions §10): markets, channel names,
+ * GET /markets/info (docs/protocol/public-api.md "Market"; api-decisions §10): markets, channel names,
  * candle periods. `source` is `external` for reference price streams; any other value names the
  * exchange whose own markets these are (`service` in the interface, `cantex` on the live service).
  */

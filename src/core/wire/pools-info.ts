@@ -1,4 +1,6 @@
-/** GET /pools/info (spec/public-api.md "Pool"): pool definitions (tokens, fee rate, admin fee share). */
+/**
+ * GET /pools/info (docs/protocol/public-api.md "Pool"): pool definitions (tokens, fee rate, admin fee share).
+ */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
 export interface PoolInfo {

@@ -1,5 +1,5 @@
 /**
- * GET /pools/proof (spec/public-api.md "Pool proof", api-decisions §3): the latest reserve contract
+ * GET /pools/proof (docs/protocol/public-api.md "Pool proof", api-decisions §3): the latest reserve contract
  * of each active pool with its created_event_blob, for contract-ID verification.
  */
 import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';

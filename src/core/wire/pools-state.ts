@@ -1,4 +1,6 @@
-/** GET /pools/state (spec/public-api.md "Pool state", api-decisions §1–§2): live reserves and prices. */
+/**
+ * GET /pools/state (docs/protocol/public-api.md "Pool state", api-decisions §1–§2): live reserves and prices.
+ */
 import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 export interface StateInstrument {

@@ -1,5 +1,5 @@
 /**
- * Which probe quotes an audit sends (spec/public-api.md "POST /connect/quote" rules 1–2,
+ * Which probe quotes an audit sends (docs/protocol/public-api.md "POST /connect/quote" rules 1–2,
  * api-decisions §4): per pool, selling CC for the pool's other token, one quote at exactly the
  * published Connect minimum, one mid-size quote (1 % of the pool's CC reserve, at least 2 × the
  * minimum), one with an affiliate code longer than 20 characters (memo truncation), one at half the

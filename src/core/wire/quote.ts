@@ -1,7 +1,7 @@
 /**
- * POST /connect/quote and POST /pools/quote (spec/public-api.md "Quote request and response",
- * api-decisions §1, §4, §4b; shapes as in shared/recordings/). One parser for both, with the
- * differences of §4b: /pools/quote has no `memo` and no `sent.affiliate_code`.
+ * POST /connect/quote and POST /pools/quote (docs/protocol/public-api.md "Quote request and response",
+ * docs/protocol/api-decisions.md §1, §4, §4b; shapes as in fixtures/recordings/). One parser for both,
+ * with the differences of §4b: /pools/quote has no `memo` and no `sent.affiliate_code`.
  */
 import { type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
@@ -69,7 +69,7 @@ export interface QuoteResponse {
   };
   readonly prices: QuotePrices;
   readonly fees: {
-    /** amount is trimmed ("2", "0.7948", "0"), api-decisions §1 */
+    /** amount is trimmed ("2", "0.7948", "0"), docs/protocol/api-decisions.md §1 */
     readonly network_fee: QuoteAmount;
     readonly fee_percentage: string;
     readonly instrument_id: string;

@@ -1,6 +1,6 @@
 /**
  * The strict, path-tracking JSON shape reader behind every `parse*Response` function
- * (spec/public-api.md "Conventions", spec/api-decisions.md §1 number formats).
+ * (docs/protocol/public-api.md "Conventions", docs/protocol/api-decisions.md §1 number formats).
  *
  * Hostile input: the reader only descends into documented keys (so depth is bounded by the
  * schema), reads own properties only (`Object.hasOwn`; a `__proto__` key from JSON.parse is an
@@ -45,7 +45,7 @@ export interface ShapeNode {
 
 /** Non-negative plain decimal: no sign, no exponent, no leading zeros, ≤ 28 integer digits. */
 const DECIMAL = /^(0|[1-9][0-9]{0,27})(\.[0-9]{1,10})?$/;
-/** Exactly 10 decimals (Daml Numeric 10 as rendered by the service, api-decisions §1). */
+/** Exactly 10 decimals (Daml Numeric 10 as rendered by the service, docs/protocol/api-decisions.md §1). */
 const DECIMAL10 = /^(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
 /** Signed variant for computed fractions that may legitimately be negative (slippage). */
 const SIGNED_DECIMAL10 = /^-?(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
@@ -174,7 +174,7 @@ export class ShapeReader {
     return this.matching(node, key, DECIMAL, 'a decimal string');
   }
 
-  /** A non-negative decimal string with exactly 10 decimals (api-decisions §1). */
+  /** A non-negative decimal string with exactly 10 decimals (docs/protocol/api-decisions.md §1). */
   decimal10(node: ShapeNode, key: string): string {
     return this.matching(node, key, DECIMAL10, 'a decimal string with 10 decimals');
   }

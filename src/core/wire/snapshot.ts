@@ -1,6 +1,6 @@
 /**
  * `ApiSnapshot`: everything one audit fetches from an exchange's public API, parsed and
- * validated, plus the raw bytes of every response for the mirror (spec/public-api.md
+ * validated, plus the raw bytes of every response for the mirror (docs/protocol/public-api.md
  * "Endpoints"; the fetch order is proofs → state → proofs so the audit can bracket /pools/state
  * between two proof sets). Produced by src/io/http/fetch-snapshot.ts, consumed by src/core/audit
  * and recorded by src/io/store.
@@ -103,7 +103,7 @@ export interface OrderbookSample {
   readonly response: AggregatorOrderbookResponse;
 }
 
-/** What a probe quote tests (api-decisions §4 validation order). */
+/** What a probe quote tests (docs/protocol/api-decisions.md §4 validation order). */
 export type ProbeKind = 'minimum' | 'mid' | 'affiliate' | 'below-minimum' | 'mod';
 
 /** One POST /connect/quote sent by the auditor, with what came back. */
@@ -156,7 +156,7 @@ export interface ApiSnapshot {
   /** one per aggregator pair, in pair order */
   readonly orderbooks: ApiResult<readonly OrderbookSample[]>;
   /**
-   * where the aggregator data was found (`/aggregator` or `/coingecko`, api-decisions §10);
+   * where the aggregator data was found (`/aggregator` or `/coingecko`, docs/protocol/api-decisions.md §10);
    * null when neither answered; absent in snapshots made before the discovery existed
    */
   readonly aggregatorPath?: AggregatorPath | null;

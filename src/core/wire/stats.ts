@@ -1,4 +1,4 @@
-/** GET /stats (spec/public-api.md "Statistics", api-decisions §5 swap performance). */
+/** GET /stats (docs/protocol/public-api.md "Statistics", api-decisions §5 swap performance). */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
 /** The /stats object (built by src/core/amm/stats.ts). */

@@ -1,4 +1,7 @@
-/** GET /swap/info (spec/public-api.md "Tradable token", "Endpoints"): tokens in at least one live pool. */
+/**
+ * GET /swap/info (docs/protocol/public-api.md "Tradable token", "Endpoints"): tokens in at least one live
+ * pool.
+ */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
 export interface TradableToken {

@@ -1,8 +1,8 @@
 /**
- * THE timestamp parser and formatters of the wire contract (spec/public-api.md "Conventions":
+ * THE timestamp parser and formatters of the wire contract (docs/protocol/public-api.md "Conventions":
  * timestamps are ISO 8601 with a UTC offset written `+00:00`; api-decisions §8: /volume queries
- * accept `Z` or `±hh:mm` and fractional seconds; contract-id.md §4: ledger times are microseconds).
- * The server, the simulator, the auditor and the mirror all read and write timestamps here.
+ * accept `Z` or `±hh:mm` and fractional seconds; docs/protocol/contract-id.md §4: ledger times are
+ * microseconds). The server, the simulator, the auditor and the mirror all read and write timestamps here.
  *
  * One grammar, `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±hh:mm)`, and one range check: month 1–12, day
  * within the month (leap years by the Gregorian rule), hour 0–23, minute 0–59, second 0–59 (no leap

@@ -1,5 +1,5 @@
 /**
- * GET /tokens/info (spec/public-api.md "Token"; api-decisions §10): every known token, tradable or
+ * GET /tokens/info (docs/protocol/public-api.md "Token"; api-decisions §10): every known token, tradable or
  * not. The aggregator id has two spellings: `price_aggregator_id` (the interface's name) and
  * `coingecko_id` (the live service's name, which its clients read). The reference server sends
  * both, always equal; the parser accepts either or both (equal) and normalises to

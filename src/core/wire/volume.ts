@@ -1,4 +1,6 @@
-/** GET /volume (spec/public-api.md "Volume window", "GET /volume"): swap volume over [start, end). */
+/**
+ * GET /volume (docs/protocol/public-api.md "Volume window", "GET /volume"): swap volume over [start, end).
+ */
 import { type ParseOptions, ShapeReader } from './shape.js';
 
 /** The sums of a window (built by src/core/amm/volume.ts). */

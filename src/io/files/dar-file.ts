@@ -1,5 +1,5 @@
 /**
- * Reading DAR / DALF files from disk into Daml package types (spec/dar-format.md §1–§3): passes
+ * Reading DAR / DALF files from disk into Daml package types (docs/protocol/dar-format.md §1–§3): passes
  * node:zlib raw inflate (with an output cap) and node:crypto SHA-256 to the pure loader in
  * src/core/types/dar, and builds a V12 type environment from DARs and JSON type files.
  */

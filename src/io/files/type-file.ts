@@ -1,6 +1,6 @@
 /**
  * Reads JSON type files (docs/type-file.md) from disk into Daml package types for the V12 type
- * environment (spec/contract-id.md §6.4).
+ * environment (docs/protocol/contract-id.md §6.4).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';

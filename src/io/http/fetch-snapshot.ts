@@ -1,11 +1,11 @@
 /**
- * `fetchSnapshot`: one audit's worth of the public API (spec/public-api.md "Endpoints"). Order:
+ * `fetchSnapshot`: one audit's worth of the public API (docs/protocol/public-api.md "Endpoints"). Order:
  * /pools/proof, /pools/state, /pools/proof (so state is bracketed by two proof sets), then the
  * market data, /volume (default window, plus a closed window and its two halves for the add-up
  * check), the aggregator endpoints (found under /aggregator or, when that path is 404, /coingecko —
- * api-decisions §10; one order book per pair, 12 in flight, recorded in pair order) and, on
- * request, probe quotes (8 in flight, recorded in plan order). Each raw response keeps its fetch time and cache headers
- * (Cache-Control max-age, Age, Date) for the cached-market-data reasoning of src/core/audit.
+ * docs/protocol/api-decisions.md §10; one order book per pair, 12 in flight, recorded in pair order) and, on
+ * request, probe quotes (8 in flight, recorded in plan order). Each raw response keeps its fetch time and
+ * cache headers (Cache-Control max-age, Age, Date) for the cached-market-data reasoning of src/core/audit.
  * Each section is parsed strictly; a failing section is recorded as `{ok:false}` and the others
  * are still fetched. If the very first request cannot connect, times out or exhausts its retry
  * budget, the whole snapshot fails with that HttpError instead of waiting out every other endpoint.
@@ -128,6 +128,24 @@ function readProbe(p: ProbePlanEntry, r: RawResponse, po: ParseOptions): ProbeQu
   };
 }
 
+/** `fn` over `items` with at most `limit` in flight; results in the order of `items`. */
+async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, () => worker()));
+  return out;
+}
+
 export interface RefetchRequest {
   readonly baseUrl: string;
   readonly client: HttpClient;
@@ -174,32 +192,43 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
       return failure(e);
     }
   }
-  for (const b of o.orderbooks) {
+  // side by side, like the first fetch (a round of a large exchange re-asks hundreds of books);
+  // results and raw records keep the order asked
+  const books = await mapBounded(o.orderbooks, ORDERBOOK_CONCURRENCY, async (b) => {
     const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(b.tickerId)}&depth=${b.depth}`;
+    let r: RawResponse;
     try {
-      const r = await o.client.send('GET', joinUrl(o.baseUrl, path));
-      raw.push(r);
-      if (r.status === 200)
-        orderbooks.push({
-          tickerId: b.tickerId,
-          response: parseAggregatorOrderbookResponse(parseJsonBody(r), po),
-        });
+      r = await o.client.send('GET', joinUrl(o.baseUrl, path));
     } catch {
-      // the first fetch stands
+      return null; // the first fetch stands
     }
+    try {
+      const response = parseAggregatorOrderbookResponse(parseJsonBody(r), po);
+      return { r, sample: r.status === 200 ? { tickerId: b.tickerId, response } : null };
+    } catch {
+      return { r, sample: null }; // recorded; the first fetch stands
+    }
+  });
+  for (const b of books) {
+    if (b === null) continue;
+    raw.push(b.r);
+    if (b.sample !== null) orderbooks.push(b.sample);
   }
-  const quotes: ProbeQuote[] = [];
   const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
-  for (const q of o.quotes) {
+  const answers = await mapBounded(o.quotes, PROBE_CONCURRENCY, async (q) => {
     try {
       const r = await o.client.send('POST', joinUrl(o.baseUrl, PROBE_QUOTE_PATH), JSON.stringify(q.request), {
         read: true,
       });
-      raw.push(r);
-      quotes.push(readProbe(q, r, po));
+      return { r, quote: readProbe(q, r, po) };
     } catch (e) {
-      quotes.push(unansweredProbe(q, e));
+      return { r: null, quote: unansweredProbe(q, e) };
     }
+  });
+  const quotes: ProbeQuote[] = [];
+  for (const a of answers) {
+    if (a.r !== null) raw.push(a.r);
+    quotes.push(a.quote);
   }
   let stats: ApiResult<StatsResponse> | undefined;
   if (o.stats === true) {

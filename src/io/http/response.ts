@@ -1,6 +1,6 @@
 /**
  * Reading a received response: UTF-8 JSON decoding, the error for an unexpected status (quoting
- * the `{error}` text of spec/public-api.md "Errors"), and URL joining. Messages carry the already
+ * the `{error}` text of docs/protocol/public-api.md "Errors"), and URL joining. Messages carry the already
  * redacted URL of the RawResponse.
  */
 import type { RawResponse } from '../../core/wire/snapshot.js';

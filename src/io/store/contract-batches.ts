@@ -1,11 +1,10 @@
 /**
- * Streaming the mirror's reserve contracts to `replay` in batches (docs/decisions/mirror.md,
- * "replay workers"): one prepared query in raw mode, only the columns replay compares, and the
- * blobs of a batch copied into ONE ArrayBuffer (with end offsets) so the batch can be transferred
- * to a worker thread without copying. Ordered by ledger creation time, then contract ID; each
- * contract ID once (it is the table's primary key). For large replays the main thread only scans
- * the keys (`iterateContractKeyRanges`, the covering index `contracts_created`) and each worker
- * reads its batches itself from its own read-only connection (`loadContractBatch`). The SQLite
+ * Streaming the mirror's reserve contracts to `replay` in batches: one prepared query in raw mode,
+ * only the columns replay compares, and the blobs of a batch copied into ONE ArrayBuffer (with end
+ * offsets). Ordered by ledger creation time, then contract ID; each contract ID once (it is the
+ * table's primary key). A batch can also be cut by its keys first (`iterateContractKeyRanges`, the
+ * covering index `contracts_created`) and read later by them (`loadContractBatch`), as distributed
+ * replay's queue does on PostgreSQL (docs/mirror.md "Distributed replay"). The SQLite
  * reads take each pool's blob dictionary from a per-connection cache (a dictionary row is written
  * once and never changed) instead of selecting its bytes again with every row.
  */

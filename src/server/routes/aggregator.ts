@@ -1,5 +1,5 @@
 /**
- * GET /aggregator/pairs, /aggregator/tickers, /aggregator/orderbook (public-api.md "Aggregator
+ * GET /aggregator/pairs, /aggregator/tickers, /aggregator/orderbook (docs/protocol/public-api.md "Aggregator
  * endpoints", api-decisions §6): CoinGecko exchange-integration field names, plain JSON numbers,
  * built from the same 5-second pool snapshot as /pools/state so pairs and reserves agree.
  * Errors: `400 missing ticker_id`, `404 unknown ticker_id`, `400` for a bad depth.

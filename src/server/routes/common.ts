@@ -1,6 +1,6 @@
 /**
- * Helpers shared by the public route modules: the cache durations of public-api.md "Limits"
- * (mirrored in `Cache-Control: public, max-age=N`, api-decisions §8), the pool snapshot that
+ * Helpers shared by the public route modules: the cache durations of docs/protocol/public-api.md "Limits"
+ * (mirrored in `Cache-Control: public, max-age=N`, docs/protocol/api-decisions.md §8), the pool snapshot that
  * /pools/info, /pools/state and /pools/proof share within one cache window (so state and proof
  * describe the same moment), and token renderers.
  */
@@ -60,7 +60,7 @@ export function instrumentRef(t: TokenRef): { instrument_admin: string; instrume
   return { instrument_admin: t.admin, instrument_id: t.id };
 }
 
-/** The market symbol of a pool: `<SYMBOL_A>-<SYMBOL_B>`, upper case (api-decisions §2). */
+/** The market symbol of a pool: `<SYMBOL_A>-<SYMBOL_B>`, upper case (docs/protocol/api-decisions.md §2). */
 export function poolSymbol(p: PoolState): string {
   return formatPoolMarketSymbol(p);
 }

@@ -1,6 +1,6 @@
 /**
- * The public route table (public-api.md "Endpoints", "Aggregator endpoints"; api-decisions §4b, §6,
- * §10): every path under the public prefix, GET or POST, all with CORS. The aggregator endpoints
+ * The public route table (docs/protocol/public-api.md "Endpoints", "Aggregator endpoints"; api-decisions §4b,
+ * §6, §10): every path under the public prefix, GET or POST, all with CORS. The aggregator endpoints
  * are served under `/aggregator/*` (the interface) and `/coingecko/*` (the live service's paths).
  */
 import { AGGREGATOR_PATHS } from '../../core/wire/aggregator.js';
@@ -16,7 +16,7 @@ import { volume } from './volume.js';
 /** What the route table needs besides the deps. */
 export interface PublicRouteOptions {
   readonly wsPath: string;
-  /** `source` of the service's own markets in /markets/info (api-decisions §10) */
+  /** `source` of the service's own markets in /markets/info (docs/protocol/api-decisions.md §10) */
   readonly exchangeName: string;
 }
 

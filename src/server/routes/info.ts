@@ -1,6 +1,6 @@
 /**
- * GET /tokens/info, /swap/info, /markets/info, /exchange/info (public-api.md "Resources":
- * Token, Tradable token, Market, Fee schedule and policy; api-decisions §1, §2, §7).
+ * GET /tokens/info, /swap/info, /markets/info, /exchange/info (docs/protocol/public-api.md "Resources":
+ * Token, Tradable token, Market, Fee schedule and policy; docs/protocol/api-decisions.md §1, §2, §7).
  */
 import { formatAmount } from '../../core/amm/format.js';
 import type {
@@ -14,10 +14,10 @@ import type { RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
 import { CACHE_SECONDS, cachedJson, instrumentRef, poolSymbol, tokenInfo, tokenKey } from './common.js';
 
-/** Candle periods in seconds (public-api.md "Limits"). */
+/** Candle periods in seconds (docs/protocol/public-api.md "Limits"). */
 export const CANDLE_PERIODS: readonly number[] = [60, 300, 600, 3600];
 
-/** The external reference price stream (api-decisions §2). */
+/** The external reference price stream (docs/protocol/api-decisions.md §2). */
 export const EXTERNAL_MARKET = 'CC-USD';
 
 export function tokensInfo(deps: RouteDeps): Reply {
@@ -59,10 +59,13 @@ export function swapInfo(deps: RouteDeps): Reply {
   });
 }
 
-/** The `source` of the external reference streams (api-decisions §2). */
+/** The `source` of the external reference streams (docs/protocol/api-decisions.md §2). */
 export const EXTERNAL_SOURCE = 'external';
 
-/** The default `source` of the service's own markets (public-api.md "Market"; api-decisions §10). */
+/**
+ * The default `source` of the service's own markets (docs/protocol/public-api.md "Market";
+ * docs/protocol/api-decisions.md §10).
+ */
 export const DEFAULT_EXCHANGE_NAME = 'service';
 
 export interface MarketEntry {
@@ -90,7 +93,7 @@ export function candleChannel(symbol: string, period: number): string {
 
 /**
  * `source` of the service's own markets is the exchange's name (`exchangeName`, default `service`;
- * `serve --exchange-name cantex` for clients of the live service, api-decisions §10).
+ * `serve --exchange-name cantex` for clients of the live service, docs/protocol/api-decisions.md §10).
  */
 export function marketsInfo(deps: RouteDeps, wsPath: string, exchangeName: string): Reply {
   return cachedJson(

@@ -1,6 +1,6 @@
 /**
- * GET /pools/info, /pools/state, /pools/proof (public-api.md "Pool", "Pool state", "Pool proof";
- * api-decisions §2, §3). All three are built from one pool snapshot per 5-second window, so a
+ * GET /pools/info, /pools/state, /pools/proof (docs/protocol/public-api.md "Pool", "Pool state",
+ * "Pool proof"; api-decisions §2, §3). All three are built from one pool snapshot per 5-second window, so a
  * proof's decoded reserves equal /pools/state served in the same window. Only active pools appear.
  *
  * `pool_cid` (meaning not shown by the spec) is the pool's current contract: the same ID as

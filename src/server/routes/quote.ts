@@ -1,7 +1,7 @@
 /**
- * POST /connect/quote (public-api.md "Quote request and response", api-decisions §4) and the
+ * POST /connect/quote (docs/protocol/public-api.md "Quote request and response", api-decisions §4) and the
  * extension POST /pools/quote (§4b). The body is parsed as JSON whatever the Content-Type
- * (api-decisions §8), limited to 64 KiB (413), and handed to the pure quote functions of
+ * (docs/protocol/api-decisions.md §8), limited to 64 KiB (413), and handed to the pure quote functions of
  * src/core/amm, which validate it in the documented order with the documented messages.
  * Quotes read the live pools (not the 5-second snapshot): they are indicative of current liquidity.
  * Asked with `?include_proof=true`, each hop also carries the created_event_blob of the reserve

@@ -1,5 +1,5 @@
 /**
- * The simulation interface (api-decisions §5): drives the simulated ledger over HTTP. Off by
+ * The simulation interface (docs/protocol/api-decisions.md §5): drives the simulated ledger over HTTP. Off by
  * default (`enableSimulation`), mounted under /v1/sim — never under /v1/public — and without CORS,
  * so a web page elsewhere cannot drive it. Every body is a JSON object, validated here; bad input
  * is a 4xx `{"error"}`, as on the public API.

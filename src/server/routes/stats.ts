@@ -1,6 +1,6 @@
 /**
- * GET /stats (public-api.md "Statistics", api-decisions §5) and the average execution time that
- * POST /connect/quote reports as `estimated_time_seconds` (api-decisions §4: /stats
+ * GET /stats (docs/protocol/public-api.md "Statistics", api-decisions §5) and the average execution time that
+ * POST /connect/quote reports as `estimated_time_seconds` (docs/protocol/api-decisions.md §4: /stats
  * swap_performance.avg_speed; "12.00" without history — the default lives in the quote core).
  * Both come from one 60-second window of the last 90 days of swap events, read from the swap-event
  * index (O(log n) per window: the cost does not grow with the history). `pool_tvl` is the

@@ -1,6 +1,6 @@
 /**
- * GET /volume (public-api.md "GET /volume", api-decisions §8): swap count, CC volume and fees over
- * the half-open window [start_time, end_time). Defaults: end = now, start = end − 24 h. Max 32 days.
+ * GET /volume (docs/protocol/public-api.md "GET /volume", api-decisions §8): swap count, CC volume and fees
+ * over the half-open window [start_time, end_time). Defaults: end = now, start = end − 24 h. Max 32 days.
  * Timestamps: ISO 8601 with `Z` or `±hh:mm` and optional fractional seconds (see core/wire/timestamp.ts);
  * responses in `+00:00`. Caching: a closed window (end ≤ now) is immutable → 1 hour; the default
  * rolling window and windows reaching into the future → 30 seconds. The totals come from the

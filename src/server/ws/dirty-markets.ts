@@ -1,5 +1,5 @@
 /**
- * Which markets changed since the last websocket push (api-decisions §7 "later changes are
+ * Which markets changed since the last websocket push (docs/protocol/api-decisions.md §7 "later changes are
  * updates"): symbol → the earliest swap time not yet pushed, or +∞ when only reserves moved
  * (liquidity), in which case candle channels have nothing new.
  */

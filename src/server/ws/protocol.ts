@@ -1,5 +1,5 @@
 /**
- * The public websocket protocol (api-decisions §7): parsing client frames and channel names.
+ * The public websocket protocol (docs/protocol/api-decisions.md §7): parsing client frames and channel names.
  * Client ops: subscribe / unsubscribe (with `channels`), ping, pong. Channel names
  * `market.<SYMBOL>.ticker` and `market.<SYMBOL>.candles.<PERIOD>` match case-insensitively; a symbol
  * may itself contain `.` and `-`, so names are parsed from the right. `market.CC-USDC.*` (the older
@@ -53,7 +53,7 @@ export function parseClientFrame(text: string): ParsedFrame {
   }
 }
 
-/** Older market symbols still used by clients → the market they name (api-decisions §10). */
+/** Older market symbols still used by clients → the market they name (docs/protocol/api-decisions.md §10). */
 export const MARKET_ALIASES: ReadonlyMap<string, string> = new Map([['CC-USDC', 'CC-USDCX']]);
 
 /** A requested symbol (upper case) → the market it names: itself when listed, else its alias. */

@@ -1,5 +1,5 @@
 /**
- * The public websocket at /v1/ws/public (api-decisions §7), on the `ws` package.
+ * The public websocket at /v1/ws/public (docs/protocol/api-decisions.md §7), on the `ws` package.
  *
  * - Control frames: subscribed / unsubscribed / error (text in both `error` and `message`) / ping /
  *   pong. A server `{"op":"ping"}` goes out every `pingIntervalMs` (30 s); a client that has left

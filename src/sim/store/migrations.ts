@@ -1,5 +1,5 @@
 /**
- * Versioned schema of the reference server's ledger database (api-decisions §3, §5).
+ * Versioned schema of the reference server's ledger database (docs/protocol/api-decisions.md §3, §5).
  * Migrations are append-only: a released migration is never edited; a change is a new entry.
  * Amounts are TEXT decimal strings exactly as minted (Numeric 10); times are integers
  * (ms for events, µs for ledger creation times — both fit a JS safe integer until year 2255).

@@ -1,6 +1,6 @@
 /**
  * A tiny strict schema checker for response bodies in the server tests: exact key sets (no extra,
- * no missing keys), JSON types, and the number formats of api-decisions §1.
+ * no missing keys), JSON types, and the number formats of docs/protocol/api-decisions.md §1.
  */
 import { expect } from 'vitest';
 

@@ -1,5 +1,5 @@
 /**
- * The `.dalf` envelope (spec/dar-format.md §3): `Archive{hash_function=1, payload=3, hash=4}`
+ * The `.dalf` envelope (docs/protocol/dar-format.md §3): `Archive{hash_function=1, payload=3, hash=4}`
  * and `ArchivePayload{minor=3, patch=5, daml_lf_1=2 | daml_lf_2=4}`. The package id is the
  * lower-case hex SHA-256 of the raw `payload` bytes, computed here; `Archive.hash` is only a
  * cross-check (a mismatch is an error; absence leaves the id unverified against a declaration).

@@ -1,4 +1,4 @@
-/** DAR / DALF decoding (spec/dar-format.md): the public surface of src/core/types/dar. */
+/** DAR / DALF decoding (docs/protocol/dar-format.md): the public surface of src/core/types/dar. */
 export {
   computePackageId,
   type DecodedArchive,

@@ -1,5 +1,5 @@
 /**
- * LF 2.x `Package` → the data types a V12 verifier needs (spec/dar-format.md §4.1, §4.2, §5):
+ * LF 2.x `Package` → the data types a V12 verifier needs (docs/protocol/dar-format.md §4.1, §4.2, §5):
  * one scan records the byte ranges of the interning tables (strings, dotted names, types —
  * decoded lazily when first referenced, see lf2-tables.ts / lf2-types.ts), then metadata, package
  * imports, and the modules' serializable data types and template names are decoded. Values,

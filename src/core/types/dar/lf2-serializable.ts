@@ -1,5 +1,5 @@
 /**
- * Serializable LF 2.x types → the shared `DamlType` (spec/dar-format.md §4.3 "BuiltinType",
+ * Serializable LF 2.x types → the shared `DamlType` (docs/protocol/dar-format.md §4.3 "BuiltinType",
  * §6.2): only the types a contract argument can contain convert; anything else (arrows,
  * foralls, structs, synonyms, higher-kinded variables, Any, BigNumeric …) is DAR_TYPE_INVALID.
  * TextMap is builtin 19 (1001 in the frozen 2.1 snapshot is accepted too).

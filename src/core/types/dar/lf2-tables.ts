@@ -1,5 +1,5 @@
 /**
- * The LF 2.x interning tables for strings and dotted names (spec/dar-format.md §4.1, §5 rules
+ * The LF 2.x interning tables for strings and dotted names (docs/protocol/dar-format.md §4.1, §5 rules
  * 1–2), decoded lazily: the package scan only records each entry's byte range, and an entry is
  * decoded (strict UTF-8; segment indices checked) the first time something references it.
  * A 1.5 MB package has ~8 000 strings and ~6 000 dotted names, of which data types use few.

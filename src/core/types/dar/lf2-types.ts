@@ -1,5 +1,5 @@
 /**
- * LF 2.x `Type` messages and the interned type table (spec/dar-format.md §4.3, §5 rules 3–6):
+ * LF 2.x `Type` messages and the interned type table (docs/protocol/dar-format.md §4.3, §5 rules 3–6):
  * decodes `Package.interned_types` in order (entry i may reference only entries < i), resolves
  * package references (self / interned string / LF 2.2 package import), flattens LF 2.2 `tapp`
  * chains into argument lists. Conversion to the shared `DamlType` is in lf2-serializable.ts.

@@ -1,6 +1,6 @@
 /**
  * Loading a whole DAR (or one bare `.dalf`) into per-package data types
- * (spec/dar-format.md §1, §2, §3, §6.1): zip → manifest → every listed dalf → package id
+ * (docs/protocol/dar-format.md §1, §2, §3, §6.1): zip → manifest → every listed dalf → package id
  * recomputed → LF 2.x data types. Pure: raw inflate and SHA-256 are injected.
  */
 import { DarError } from '../../../errors/dar.js';

@@ -1,5 +1,5 @@
 /**
- * `META-INF/MANIFEST.MF` of a DAR (spec/dar-format.md §2.1): Java-manifest text, 72-byte lines
+ * `META-INF/MANIFEST.MF` of a DAR (docs/protocol/dar-format.md §2.1): Java-manifest text, 72-byte lines
  * with one-space continuations (joined first, dropping exactly one leading space), `\n` or
  * `\r\n` line ends. Only the main section (up to the first blank line) is read.
  */

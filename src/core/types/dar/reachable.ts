@@ -1,5 +1,5 @@
 /**
- * The closure of data types reachable from one template (spec/dar-format.md §6.1, §6.2): what
+ * The closure of data types reachable from one template (docs/protocol/dar-format.md §6.1, §6.2): what
  * `inspect-dar --template` shows and what `types --dar` writes as a type file. Walks field and
  * constructor types through `con` references across packages (by package id); each data type is
  * visited once, so recursive types terminate.

@@ -1,6 +1,6 @@
 /**
  * Protobuf wire helpers for hand-walking DALF messages with protobufjs' `Reader`
- * (spec/dar-format.md §11: skip expressions without decoding them). Every sub-message is read
+ * (docs/protocol/dar-format.md §11: skip expressions without decoding them). Every sub-message is read
  * within an explicit end offset that must lie inside its parent; groups are refused.
  * protobufjs throws plain Errors/RangeErrors; `withWireErrors` turns them into DarErrors.
  */

@@ -1,5 +1,5 @@
 /**
- * A small, bounded zip reader for DAR files (spec/dar-format.md §2; PKWARE APPNOTE §4.3):
+ * A small, bounded zip reader for DAR files (docs/protocol/dar-format.md §2; PKWARE APPNOTE §4.3):
  * end-of-central-directory → central directory → local headers → stored (0) or deflated (8)
  * data. Raw deflate is INJECTED (`InflateRaw`) so core stays pure; src/io/files/dar-file.ts passes
  * node:zlib. Every size is checked against limits before anything is inflated, and every entry's
