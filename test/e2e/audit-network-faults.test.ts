@@ -127,6 +127,37 @@ describe('transport faults are retried, never judged', () => {
   }, 60_000);
 });
 
+describe('a bracket stretched past one pool snapshot is asked again', () => {
+  it('proof, state and proof from three snapshots, every pool moving in between: the state is asked again, compared, exit 0', async () => {
+    s.clock.advanceMs(61_000);
+    traffic(10);
+    // the first proof and the first state each answered, then the exchange took a new pool
+    // snapshot (5 s) with every pool moved, as when retries stretch the bracket
+    let proofs = 0;
+    let states = 0;
+    s.setTamper((ctx) => {
+      if (ctx.path === '/pools/proof' && ++proofs === 1) {
+        s.clock.advanceMs(6_000);
+        for (let k = 0; k < 40; k++) simulateRandomSwap(s.ex, s.ex.rng);
+      }
+      if (ctx.path === '/pools/state' && ++states === 1) {
+        s.clock.advanceMs(6_000);
+        for (let k = 0; k < 40; k++) simulateRandomSwap(s.ex, s.ex.rng);
+      }
+      return undefined;
+    });
+    try {
+      const r = await audit({ probeQuotes: false });
+      expect(r.errors).toEqual([]);
+      expect(r.checks.filter((k) => k.name === 'state.reserves' && k.status !== 'pass')).toEqual([]);
+      expect(r.summary.exitCode).toBe(0);
+      expect(states).toBe(2);
+    } finally {
+      s.setTamper(undefined);
+    }
+  }, 60_000);
+});
+
 describe('property: random faults, late answers and traffic interleaved with the audit requests', () => {
   const fault = fc.oneof(
     fc.constant(null),

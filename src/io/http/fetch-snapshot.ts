@@ -88,6 +88,31 @@ function failure(e: unknown): { ok: false; reason: string; code: string } {
 
 type ProbePlanEntry = Omit<ProbeQuote, 'status' | 'quote' | 'error' | 'shapeError'>;
 
+/** Extra proof → state → proof rounds when the state came from a snapshot neither proof showed. */
+export const STATE_BRACKET_ROUNDS = 2;
+
+type ProofSection = ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+
+/** True when some pool's state names a reserve contract neither proof set around it shows. */
+function isStateOutsideBracket(
+  before: ProofSection,
+  state: ApiResult<Awaited<ReturnType<typeof parsePoolsStatePerPool>>>,
+  after: ProofSection,
+): boolean {
+  if (!before.ok || !state.ok || !after.ok) return false;
+  const shown = new Set<string>();
+  const proven = new Set<string>();
+  for (const set of [before.value, after.value])
+    for (const p of set.data.pools) {
+      proven.add(p.pool_id);
+      shown.add(`${p.pool_id}\u0000${p.reserve_contract.contract_id}`);
+    }
+  // a pool no proof lists (an empty pool) has its own check; it is no reason to ask again
+  return state.value.data.pools.some(
+    (p) => proven.has(p.pool_id) && !shown.has(`${p.pool_id}\u0000${p.contract_id}`),
+  );
+}
+
 /** A probe that got no usable answer (its budget ran out): could-not-check, re-sent in a later round. */
 function unansweredProbe(p: ProbePlanEntry, e: unknown): ProbeQuote {
   return {
@@ -305,8 +330,21 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
         throw e;
       proofsBefore = failure(e);
     }
-    const poolsState = await section(() => getJson('/pools/state', parsePoolsStatePerPool));
-    const proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofPerPool));
+    let poolsState = await section(() => getJson('/pools/state', parsePoolsStatePerPool));
+    let proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofPerPool));
+    // the state bracket: /pools/state names, per pool, the contract of the pool snapshot it was
+    // served from; when neither proof around it shows that contract (the three answers came from
+    // different pool snapshots — retries and slow answers stretch the bracket past one snapshot),
+    // the state is asked again between two proofs, the last proof becoming the first
+    for (
+      let round = 0;
+      round < STATE_BRACKET_ROUNDS && isStateOutsideBracket(proofsBefore, poolsState, proofsAfter);
+      round++
+    ) {
+      proofsBefore = proofsAfter;
+      poolsState = await section(() => getJson('/pools/state', parsePoolsStatePerPool));
+      proofsAfter = await section(() => getJson('/pools/proof', parsePoolsProofPerPool));
+    }
     // independent of each other and of the brackets' order (they come after the second proof and
     // before the closing one): fetched together, so a retried one does not hold up the others
     const [tokens, swapInfo, markets, exchangeInfo, poolsInfo] = await Promise.all([
