@@ -26,13 +26,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
-import {
-  computeMirrorStats,
-  openMirror,
-  pruneRawResponses,
-  vacuumMirror,
-  wrapSqliteMirror,
-} from '../src/io/store/index.js';
+import { computeMirrorStats, openMirror, pruneRawResponses, vacuumMirror } from '../src/io/store/index.js';
+import { wrapSqliteMirror } from '../src/io/store/sqlite-store.js';
 import { runAudit } from '../src/run/audit.js';
 import { runReplay } from '../src/run/replay.js';
 import { takeSnapshot } from '../src/run/snapshot.js';

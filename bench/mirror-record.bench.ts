@@ -31,8 +31,8 @@ import {
   openMirror,
   pruneRawResponses,
   vacuumMirror,
-  wrapSqliteMirror,
 } from '../src/io/store/index.js';
+import { wrapSqliteMirror } from '../src/io/store/sqlite-store.js';
 import { takeSnapshot } from '../src/run/snapshot.js';
 import { createSeededRng } from '../src/sim/rng.js';
 import { simulateRandomSwap } from '../src/sim/traffic.js';

@@ -20,9 +20,9 @@ export const EXIT_FAILED = AUDIT_EXIT_CODES.failed;
 export const EXIT_COULD_NOT_CHECK = AUDIT_EXIT_CODES['could-not-check'];
 export const EXIT_INTERNAL_ERROR = 3;
 /** stopped by SIGINT (Ctrl-C): 128 + 2 */
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 /** stopped by SIGTERM: 128 + 15 */
-export const EXIT_TERMINATED = 143;
+const EXIT_TERMINATED = 143;
 
 export type ExitCode =
   | typeof EXIT_OK
@@ -101,7 +101,7 @@ export function reportError(
 }
 
 /** The stack of an error and of each `cause` under it, for `--debug`. */
-export function formatErrorStack(e: unknown): string {
+function formatErrorStack(e: unknown): string {
   const lines: string[] = [];
   let cur: unknown = e;
   for (let depth = 0; cur !== undefined && depth < 8; depth++) {

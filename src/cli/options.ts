@@ -19,8 +19,8 @@ import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/i
 // ---------------------------------------------------------------------------------------------
 // declarations
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-export const MAX_TIMEOUT_MS = 600_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
+const MAX_TIMEOUT_MS = 600_000;
 
 /** --base-url (audit, snapshot) */
 export const baseUrlOption = {
@@ -36,8 +36,8 @@ export const timeoutOption = {
   describe: `each request's budget in ms, its retries and their waits included (1..${MAX_TIMEOUT_MS})`,
 } as const satisfies Options;
 
-export const MAX_RPS_LIMIT = 1_000;
-export const MAX_IN_FLIGHT_LIMIT = 64;
+const MAX_RPS_LIMIT = 1_000;
+const MAX_IN_FLIGHT_LIMIT = 64;
 
 /** --max-rps (audit, snapshot): the pacing's request rate */
 export const maxRpsOption = {
@@ -139,7 +139,7 @@ function formatValue(value: unknown): string {
 }
 
 /** Throws the usage error of one option: `"--<name>" expected <rule>, got <value>`. */
-export function failOption(name: string, rule: string, value: unknown): never {
+function failOption(name: string, rule: string, value: unknown): never {
   throw new UsageError('OPTION_INVALID', `"--${name}" expected ${rule}, got ${formatValue(value)}`, {
     details: { option: name },
   });
@@ -300,7 +300,7 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 const DURATION = /^([0-9]{1,9}(?:\.[0-9]{1,6})?)(ms|s|m|h|d)?$/;
 
 /** The longest wait setTimeout honours (2^31 − 1 ms, about 24.8 days). */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** serve --history: 7d, 12h, 30m, 90s, or 0; at most 365 days; a unit is required. */
 export const HISTORY_DURATION: DurationRule = {

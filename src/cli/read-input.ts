@@ -62,7 +62,7 @@ const BASE64_TEXT = /^[A-Za-z0-9+/=\s]*$/;
  * Decides whether file/stdin content is base64 text or a raw blob. A raw blob starts with the
  * `Versioned.version` tag 0x0a followed by a length byte (< 0x20), which is never base64 text.
  */
-export function decodeBlobFileContent(content: Uint8Array, source: string, maxBytes: number): Uint8Array {
+function decodeBlobFileContent(content: Uint8Array, source: string, maxBytes: number): Uint8Array {
   let text = '';
   let isText = true;
   for (let i = 0; i < content.length; i++) {

@@ -177,9 +177,9 @@ function computeCurrentContracts(
 }
 
 /** Re-fetch rounds for responses no seen state explains (docs/findings.md "Soundness"). */
-export const REFETCH_ROUNDS = 3;
+const REFETCH_ROUNDS = 3;
 /** base wait before a round, × round number, jittered ×0.5–1.5 */
-export const REFETCH_BACKOFF_MS = 50;
+const REFETCH_BACKOFF_MS = 50;
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** The order books and probe quotes whose check could not be decided (what to fetch again). */

@@ -39,7 +39,7 @@ export interface StoredContractInput {
 }
 
 /** Turns the proof of a stored contract, and the values the mirror recorded, into replay findings. */
-export function computeReplayFindings(k: StoredContractInput, proof: ReserveProof): ReplayedContractResult {
+function computeReplayFindings(k: StoredContractInput, proof: ReserveProof): ReplayedContractResult {
   const short = `${k.contractId.slice(0, 16)}…`;
   const v = proof.evidence;
   const f: Finding[] = [];

@@ -19,12 +19,12 @@ import { openMirrorStore } from '../io/store/index.js';
 import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
 
 /** Contracts per batch of a distributed run (as the thread pool's). */
-export const DISTRIBUTED_BATCH_SIZE = 512;
+const DISTRIBUTED_BATCH_SIZE = 512;
 /** How long a claim holds by default: far longer than a batch takes (~50 ms), short enough to recover. */
-export const DEFAULT_LEASE_MS = 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 
 /** One batch's results as stored in the database. */
-export interface ReplayBatchOutcome {
+interface ReplayBatchOutcome {
   readonly contractIds: readonly string[];
   readonly poolIds: readonly string[];
   readonly results: readonly ReplayedContractResult[];
@@ -33,12 +33,12 @@ export interface ReplayBatchOutcome {
 const BIGINT = '$bigint';
 
 /** JSON text of a batch's results (bigints tagged so they come back as bigints). */
-export function formatReplayBatchOutcome(o: ReplayBatchOutcome): string {
+function formatReplayBatchOutcome(o: ReplayBatchOutcome): string {
   return JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? { [BIGINT]: v.toString() } : v));
 }
 
 /** Parses what formatReplayBatchOutcome wrote; throws ReplayError REPLAY_RUN_FAILED when it is not that. */
-export function parseReplayBatchOutcome(text: string, what: string): ReplayBatchOutcome {
+function parseReplayBatchOutcome(text: string, what: string): ReplayBatchOutcome {
   let v: unknown;
   try {
     v = JSON.parse(text, (_k, x: unknown) => {
@@ -78,7 +78,7 @@ export function parseReplayBatchOutcome(text: string, what: string): ReplayBatch
  * The reserve profile a run stores (the coordinator's parsed profile as JSON, so every worker
  * verifies with the same one); throws ReplayError REPLAY_RUN_FAILED when it is not one.
  */
-export function parseStoredProfile(text: string, what: string): ReserveProfile {
+function parseStoredProfile(text: string, what: string): ReserveProfile {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -95,7 +95,7 @@ export function parseStoredProfile(text: string, what: string): ReserveProfile {
 }
 
 /** This process's worker name: host:pid (what `replay_batches.worker` records). */
-export function computeWorkerId(suffix = ''): string {
+function computeWorkerId(suffix = ''): string {
   return `${hostname()}:${process.pid}${suffix}`;
 }
 

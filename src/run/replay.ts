@@ -55,7 +55,7 @@ export interface ReplayOptions {
   readonly distributed?: Pick<CoordinateReplayOptions, 'work' | 'leaseMs' | 'pollMs' | 'onWaiting'>;
 }
 
-export interface ReplaySummary {
+interface ReplaySummary {
   readonly outcome: AuditResult['outcome'];
   /** the process exit code of `outcome`: 0 passed, 1 failed, 2 could not check (`computeAuditExitCode`) */
   readonly exitCode: number;

@@ -30,7 +30,7 @@ export interface VerifySnapshotContractsOptions {
 }
 
 /** The distinct reserve contracts of both proof sets of a snapshot, by contract ID. */
-export function collectSnapshotContracts(snapshot: ApiSnapshot): Map<string, PoolProofInfo> {
+function collectSnapshotContracts(snapshot: ApiSnapshot): Map<string, PoolProofInfo> {
   const out = new Map<string, PoolProofInfo>();
   for (const s of [snapshot.proofsBefore, snapshot.proofsAfter]) {
     if (s.ok) for (const p of s.value.data.pools) out.set(p.reserve_contract.contract_id, p);

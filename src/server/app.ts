@@ -23,7 +23,28 @@ import { DEFAULT_EXCHANGE_NAME, EXTERNAL_SOURCE } from './routes/info.js';
 import { addSimulationRoutes } from './routes/simulation.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
-export { type Logger, type RouteDeps, silentLogger } from './deps.js';
+export type { Dec } from '../core/amm/decimal.js';
+export type { PoolWindowActivity, SwapEventLog, SwapWindowTotals } from '../core/amm/swap-event-index.js';
+export type {
+  Amount,
+  ExchangePolicy,
+  PoolState,
+  ReserveContractRef,
+  SwapEvent,
+  Token,
+  TokenRef,
+} from '../core/amm/types.js';
+export type { SimClock } from '../sim/clock.js';
+export type {
+  ExchangeChange,
+  ExchangeSimulation,
+  ExchangeView,
+  SimTransfer,
+  SimTransferResult,
+} from '../sim/exchange.js';
+export { type Logger, silentLogger } from './deps.js';
+export type { RateLimitOptions } from './rate-limit.js';
+export type { PublicSocketOptions } from './ws/server.js';
 
 export interface AppOptions {
   readonly exchange: ExchangeView;
@@ -224,7 +245,7 @@ export function createApp(opts: AppOptions): App {
 }
 
 /** An exchange name: 1–64 letters, digits, `.`, `_`, `-`; not `external` (the reference streams). */
-export function assertExchangeName(name: string): void {
+function assertExchangeName(name: string): void {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(name) || name.toLowerCase() === EXTERNAL_SOURCE) {
     throw new ServerError(
       'SERVER_OPTION_INVALID',

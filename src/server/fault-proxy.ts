@@ -46,7 +46,7 @@ export interface FaultProxyOptions {
   readonly choose?: (r: FaultRequest) => Fault | null;
 }
 
-export interface FaultProxyStats {
+interface FaultProxyStats {
   /** HTTP requests received (websocket handshakes not counted) */
   readonly requests: number;
   /** faults injected, by kind */

@@ -26,7 +26,7 @@ export function formatAgeHeader(computedAtMs: number, nowMs: number): string {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Serializes a response value. Keys keep insertion order; no whitespace (byte-stable). */
-export function encodeJson(value: unknown): Uint8Array {
+function encodeJson(value: unknown): Uint8Array {
   return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
@@ -40,7 +40,7 @@ export function errorBody(message: string): Uint8Array {
 }
 
 /** The request body limit (docs/protocol/api-decisions.md §4: a body over 64 KiB is answered 413). */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * Reads the whole body, rejecting with `PAYLOAD_TOO_LARGE` (413) as soon as it passes `maxBytes` (by the

@@ -39,12 +39,12 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** The status and message answering a parser error code (400 `malformed request` by default). */
-export function computeClientErrorAnswer(code: string | undefined): readonly [number, string] {
+function computeClientErrorAnswer(code: string | undefined): readonly [number, string] {
   return (code !== undefined ? CLIENT_ERRORS[code] : undefined) ?? [400, 'malformed request'];
 }
 
 /** The raw HTTP/1.1 bytes of a JSON error answer that closes the connection. */
-export function formatRawErrorResponse(status: number, message: string): string {
+function formatRawErrorResponse(status: number, message: string): string {
   const body = JSON.stringify({ error: message });
   return (
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n` +

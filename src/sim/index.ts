@@ -10,38 +10,32 @@ export type {
   SimTransfer,
   SimTransferResult,
 } from './exchange.js';
+export { type CreateExchangeOptions, createExchange } from './ledger.js';
 export {
-  type CreateExchangeOptions,
-  createExchange,
-  DEFAULT_GENESIS_AGE_MS,
-} from './ledger.js';
-export { computeInitialLpSupply, computeLiquidityAdd, computeLiquidityRemove } from './liquidity.js';
+  computeInitialLpSupply,
+  computeLiquidityAdd,
+  computeLiquidityRemove,
+  type LiquidityChange,
+  type PoolReserves,
+} from './liquidity.js';
 export { type ParsedMemo, parseMemo } from './memo.js';
-export { type MintedReserve, mintReserveContract, RESERVE_TYPE_ENV } from './mint.js';
+export { type MintedReserve, type MintInput, mintReserveContract } from './mint.js';
 export {
-  decodeReserveCreateArg,
   encodeReserveCreateArg,
   RESERVE_ENTITY_NAME,
   RESERVE_MODULE_NAME,
   RESERVE_PACKAGE_ID,
-  RESERVE_PACKAGE_ID_PREIMAGE,
   RESERVE_PACKAGE_NAME,
   RESERVE_PACKAGE_TYPES,
   RESERVE_TEMPLATE_ID,
   type ReserveFields,
 } from './reserve-template.js';
-export { createCryptoRng, createSeededRng, restoreSeededRng, type SimRng } from './rng.js';
-export {
-  DEFAULT_SEED_MARKET_PATH,
-  expandSeedMarket,
-  loadSeedMarket,
-  parseSeedMarket,
-  type SeedMarket,
-  type SeedPool,
-} from './seed-market.js';
+export { createCryptoRng, createSeededRng, type SimRng } from './rng.js';
+export { expandSeedMarket, loadSeedMarket, type SeedMarket, type SeedPool } from './seed-market.js';
 export type { PrefillOptions, PrefillResult, SimulatedExchange } from './simulated-exchange.js';
+export type { ServerDb } from './store/connection.js';
+export type { ReserveContractRow } from './store/ledger-store.js';
 export {
-  computeTraderParty,
   prefillHistory,
   type StartTrafficOptions,
   simulateRandomSwap,

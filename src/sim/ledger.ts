@@ -36,7 +36,7 @@ import { prefillHistory } from './traffic.js';
 
 export type { SimulatedExchange } from './simulated-exchange.js';
 
-export const DEFAULT_GENESIS_AGE_MS = 30 * 24 * 3600 * 1000;
+const DEFAULT_GENESIS_AGE_MS = 30 * 24 * 3600 * 1000;
 
 export interface CreateExchangeOptions {
   readonly db: ServerDb;

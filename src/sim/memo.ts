@@ -11,9 +11,9 @@ export interface ParsedMemo {
 }
 
 /** Maximum length of the affiliate code in a memo, in code points (docs/protocol/public-api.md "Limits"). */
-export const MAX_AFFILIATE_CODE_LENGTH = 20;
+const MAX_AFFILIATE_CODE_LENGTH = 20;
 /** A memo longer than this is refused outright (no legitimate memo comes close). */
-export const MAX_MEMO_LENGTH = 512;
+const MAX_MEMO_LENGTH = 512;
 
 const REF = ' ref:';
 

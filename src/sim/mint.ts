@@ -22,7 +22,7 @@ import {
 import type { SimRng } from './rng.js';
 
 /** The blob envelope version Canton 3.x writes for keyless contracts (docs/protocol/blob-format.md §2.2). */
-export const RESERVE_SERIALIZATION_VERSION = '2.1';
+const RESERVE_SERIALIZATION_VERSION = '2.1';
 
 /** The type environment holding the reserve package (V12 hashing). */
 export const RESERVE_TYPE_ENV: TypeEnv = createTypeEnv([RESERVE_PACKAGE_TYPES]);

@@ -20,7 +20,7 @@ export const RESERVE_PACKAGE_ID_PREIMAGE =
 /** SHA-256(RESERVE_PACKAGE_ID_PREIMAGE) — checked by a test. */
 export const RESERVE_PACKAGE_ID = 'afbaaf1b760d834a5499ad83b264bec532bacd097388f5526b8e6fd790aaa443';
 export const RESERVE_PACKAGE_NAME = 'amm-pools';
-export const RESERVE_PACKAGE_VERSION = '0.1.0';
+const RESERVE_PACKAGE_VERSION = '0.1.0';
 export const RESERVE_MODULE_NAME = 'Amm.Pool';
 export const RESERVE_ENTITY_NAME = 'PoolReserve';
 
@@ -29,20 +29,6 @@ export const RESERVE_TEMPLATE_ID: TemplateId = {
   module: ['Amm', 'Pool'],
   entity: ['PoolReserve'],
 };
-
-/** Field names of `PoolReserve`, in declaration order. */
-export const RESERVE_FIELD_NAMES = [
-  'operator',
-  'poolId',
-  'tokenA',
-  'tokenB',
-  'reserveA',
-  'reserveB',
-  'totalLpSupply',
-  'feeRate',
-  'sequence',
-  'previous',
-] as const;
 
 const INSTRUMENT_ID_REF: TypeConRef = {
   packageId: RESERVE_PACKAGE_ID,

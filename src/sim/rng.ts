@@ -147,7 +147,7 @@ export function createCryptoRng(): SimRng {
 }
 
 /** Restores a seeded stream saved with `saveState()`; throws DB_CORRUPT on a malformed state. */
-export function restoreSeededRng(state: string, sha256: Sha256 = sha256Node): SimRng {
+function restoreSeededRng(state: string, sha256: Sha256 = sha256Node): SimRng {
   try {
     const parsed = JSON.parse(state) as Partial<SeededState>;
     if (
@@ -177,7 +177,7 @@ export function restoreSeededRng(state: string, sha256: Sha256 = sha256Node): Si
 }
 
 /** Whether a saved state belongs to a seeded RNG with this seed. */
-export function isRngStateOfSeed(state: string, seed: string): boolean {
+function isRngStateOfSeed(state: string, seed: string): boolean {
   try {
     return (JSON.parse(state) as Partial<SeededState>).seed === seed;
   } catch {

@@ -14,8 +14,8 @@ import { formatGot } from '../errors/base.js';
 import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';
 
-export const SEED_MARKET_FORMAT = 'reserve-audit/seed-market/v1';
-export const DEFAULT_SEED_MARKET_PATH = new URL('../../fixtures/seed-market.json', import.meta.url);
+const SEED_MARKET_FORMAT = 'reserve-audit/seed-market/v1';
+const DEFAULT_SEED_MARKET_PATH = new URL('../../fixtures/seed-market.json', import.meta.url);
 
 export interface SeedPool {
   readonly poolId: string;

@@ -24,12 +24,12 @@ import type { SimTransferResult } from './exchange.js';
 import type { SimRng } from './rng.js';
 import type { PrefillOptions, PrefillResult, SimulatedExchange } from './simulated-exchange.js';
 
-export const TRADER_COUNT = 200;
+const TRADER_COUNT = 200;
 const NON_ZERO = /[1-9]/;
 const traderCache = new Map<number, string>();
 
 /** The n-th simulated trader party. */
-export function computeTraderParty(n: number): string {
+function computeTraderParty(n: number): string {
   let p = traderCache.get(n);
   if (p === undefined) {
     const tag = String(n).padStart(3, '0');

@@ -12,13 +12,11 @@ import {
   computeVolumeWindow,
   Dec,
   findMarketPools,
-  formatMarketSymbol,
   formatTickerId,
-  parseMarketSymbol,
   parseOrderbookDepth,
-  parseTickerId,
   type SwapEvent,
 } from '../../src/core/amm/index.js';
+import { formatMarketSymbol, parseMarketSymbol, parseTickerId } from '../../src/core/amm/market-symbol.js';
 import { CC, GOLD, makeEvent, makePool, seedPools, TFUSDT, USDCX } from './fixtures.js';
 
 const NOW = Date.UTC(2026, 5, 28, 12, 30, 0);

@@ -59,7 +59,7 @@ export function ceilUnits(f: Fraction): bigint {
 }
 
 /** round half-up (positive values) of a fraction of units */
-export function halfUpUnits(f: Fraction): bigint {
+function halfUpUnits(f: Fraction): bigint {
   return floorDiv(2n * f.num + f.den, 2n * f.den);
 }
 

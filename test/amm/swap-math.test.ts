@@ -3,11 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   computeCcValue,
-  computeFeeSplit,
   computeMidPrice,
   computePriceAfter,
-  computeSlippage,
-  computeSwapHop,
   computeSwapInput,
   computeSwapOutput,
   computeTvlCc,
@@ -15,6 +12,8 @@ import {
   type PoolState,
   type Token,
 } from '../../src/core/amm/index.js';
+import { computeFeeSplit, computeSlippage } from '../../src/core/amm/swap-math.js';
+import { computeSwapHop } from '../../src/core/amm/swap-plan.js';
 import { isAmmError } from '../../src/errors/index.js';
 import {
   ceilUnits,

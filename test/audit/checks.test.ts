@@ -4,9 +4,9 @@ import {
   type AuditInput,
   type AuditSnapshot,
   DEFAULT_RESERVE_PROFILE,
-  type ProofVerification,
   runAuditChecks,
 } from '../../src/core/audit/index.js';
+import type { ProofVerification } from '../../src/core/audit/proof-checks.js';
 import { createArgOf, honestSnapshot, POOLS, proofsOf, verifiedOf } from './fixtures.js';
 
 const P1 = POOLS[0]!;

@@ -8,15 +8,15 @@ import {
   type AuditSnapshot,
   DEFAULT_RESERVE_PROFILE,
   type ProofEntry,
-  type ProofVerification,
   type StateEntry,
 } from '../../src/core/audit/index.js';
+import type { ProofVerification } from '../../src/core/audit/proof-checks.js';
 import type { Value } from '../../src/core/codec/value.js';
 import { assessReserveProof, type ReserveProof } from '../../src/core/proof/reserve-proof.js';
 
-export const CC = { admin: 'DSO::1220cc', id: 'Amulet' };
-export const USD = { admin: 'usd::1220dd', id: 'USDCx' };
-export const FOO = { admin: 'foo::1220ee', id: 'FOO' };
+const CC = { admin: 'DSO::1220cc', id: 'Amulet' };
+const USD = { admin: 'usd::1220dd', id: 'USDCx' };
+const FOO = { admin: 'foo::1220ee', id: 'FOO' };
 export const TEMPLATE = {
   packageId: 'ab'.repeat(32),
   packageName: 'amm-pools',
@@ -64,7 +64,7 @@ export const POOLS: readonly PoolSpec[] = [
   },
 ];
 
-export function proofOf(p: PoolSpec): ProofEntry {
+function proofOf(p: PoolSpec): ProofEntry {
   return {
     poolId: p.poolId,
     poolCid: `pool-${p.poolId}`,
@@ -81,7 +81,7 @@ export function proofOf(p: PoolSpec): ProofEntry {
   };
 }
 
-export function stateOf(p: PoolSpec): StateEntry {
+function stateOf(p: PoolSpec): StateEntry {
   const price = (Number(p.reserveB) / Number(p.reserveA)).toFixed(10);
   const ccSide = p.a.id === CC.id ? p.reserveA : p.reserveB;
   return {

@@ -6,8 +6,8 @@ import {
   checkHistorySeries,
   computeLpShareValue,
   type HistoryPoint,
-  isLpShareDecrease,
 } from '../../src/core/audit/index.js';
+import { isLpShareDecrease } from '../../src/core/audit/lp-share.js';
 import { Dec } from '../../src/core/money/decimal.js';
 
 const T = 'aa:amm-pools:Amm.Pool:PoolReserve';

@@ -9,12 +9,8 @@ import { computePoolChartData, escapeHtml } from '../../src/cli/render/html-repo
 import { formatJunit } from '../../src/cli/render/junit.js';
 import { computeLastChange } from '../../src/cli/render/report-model.js';
 import { computeOrderbookLevels } from '../../src/core/amm/index.js';
-import {
-  ALL_FINDING_CODES,
-  AuditCollector,
-  computeOrderbookLevelsFast,
-  makeFinding,
-} from '../../src/core/audit/index.js';
+import { ALL_FINDING_CODES } from '../../src/core/audit/finding-codes.js';
+import { AuditCollector, computeOrderbookLevelsFast, makeFinding } from '../../src/core/audit/index.js';
 import { formatApiTimestampMicros, parseTimestampMicros } from '../../src/core/wire/timestamp.js';
 import { assertWellFormedXml } from './xml.js';
 

@@ -17,12 +17,8 @@ import type { ProofReasonCode, ReserveProofStatus } from '../../src/core/proof/r
 import type { TypeEnv } from '../../src/core/types/type-env.js';
 import { loadTypesOrDefault } from '../../src/io/files/default-types.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
-import {
-  iterateContracts,
-  type MirrorContract,
-  openMirror,
-  wrapSqliteMirror,
-} from '../../src/io/store/index.js';
+import { iterateContracts, type MirrorContract, openMirror } from '../../src/io/store/index.js';
+import { wrapSqliteMirror } from '../../src/io/store/sqlite-store.js';
 import { runAudit } from '../../src/run/audit.js';
 import { runReplay } from '../../src/run/replay.js';
 import { takeSnapshot } from '../../src/run/snapshot.js';

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { repoRoot } from '../helpers/shared.js';
 
-export function findChromium(): string | null {
+function findChromium(): string | null {
   const env = process.env.CHROMIUM_PATH;
   if (env !== undefined && env !== '' && existsSync(env)) return env;
   for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {

@@ -176,7 +176,7 @@ export const T = {
   raw: (field: number, body: Uint8Array): Uint8Array => msg(w(), field, body).finish(),
 };
 
-export interface DataTypeSpec {
+interface DataTypeSpec {
   readonly name: number; // D index
   readonly params?: readonly number[]; // S indices
   readonly serializable?: boolean;
@@ -185,7 +185,7 @@ export interface DataTypeSpec {
   readonly enumCtors?: readonly number[];
 }
 
-export function encodeDataType(d: DataTypeSpec): Uint8Array {
+function encodeDataType(d: DataTypeSpec): Uint8Array {
   const x = w().uint32(tag(2, 0)).int32(d.name);
   for (const p of d.params ?? []) msg(x, 3, w().uint32(tag(3, 0)).int32(p).finish());
   if (d.serializable ?? true) x.uint32(tag(4, 0)).bool(true);

@@ -329,6 +329,12 @@ describe('library snippets use the package exports only', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('reserve-audit exports every value reserve-audit/core exports (the same objects)', async () => {
+    const root = (await import(modules['reserve-audit'] as string)) as Record<string, unknown>;
+    const core = (await import(modules['reserve-audit/core'] as string)) as Record<string, unknown>;
+    expect(Object.keys(core).filter((name) => root[name] !== core[name])).toEqual([]);
+  });
+
   it('calls only functions the namespaces of the package export (store., simulator., amm., api., audit.)', async () => {
     const root = (await import(modules['reserve-audit'] as string)) as Record<
       string,

@@ -13,7 +13,7 @@ import type { Value } from '../../src/core/codec/value.js';
 const PARTY_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_ ';
 
 /** A Daml party id: 1..255 chars of [A-Za-z0-9:_\- ] (a `name::1220<hex>` shape most of the time). */
-export const arbPartyId: fc.Arbitrary<string> = fc.oneof(
+const arbPartyId: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(
       fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,20}$/),
@@ -24,7 +24,7 @@ export const arbPartyId: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** A Daml Numeric text with scale 0..37 and ≤ 38 digits. */
-export const arbNumeric: fc.Arbitrary<string> = fc
+const arbNumeric: fc.Arbitrary<string> = fc
   .tuple(fc.boolean(), fc.integer({ min: 0, max: 37 }), fc.bigInt({ min: 0n, max: 10n ** 20n }))
   .chain(([neg, scale, seed]) =>
     fc.bigInt({ min: 0n, max: 10n ** BigInt(Math.min(38, scale + 10)) - 1n }).map((digits) => {
@@ -38,10 +38,10 @@ export const arbNumeric: fc.Arbitrary<string> = fc
   );
 
 /** Daml-LF name segment. */
-export const arbName: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/);
+const arbName: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/);
 
 /** Contract-id bytes: V1 (0x00 ‖ 32 ‖ suffix ≤ 94, usually the Canton 0xca1x 1220 … shape) or V2. */
-export const arbContractIdBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
+const arbContractIdBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
@@ -108,7 +108,7 @@ export const arbValue: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) =
 const sortedParties = (min: number, max: number): fc.Arbitrary<string[]> =>
   fc.uniqueArray(arbPartyId, { minLength: min, maxLength: max }).map((a) => [...a].sort());
 
-export const arbTemplateId: fc.Arbitrary<TemplateId> = fc.record({
+const arbTemplateId: fc.Arbitrary<TemplateId> = fc.record({
   packageId: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex')),
   module: fc.array(arbName, { minLength: 1, maxLength: 4 }),
   entity: fc.array(arbName, { minLength: 1, maxLength: 2 }),

@@ -132,12 +132,12 @@ export function buildBlob(p: FciParts): Uint8Array {
 }
 
 /** The blob with `createArg` replaced. */
-export function blobWithArg(arg: number[]): Uint8Array {
+function blobWithArg(arg: number[]): Uint8Array {
   return buildBlob({ ...realParts(), createArg: arg });
 }
 
 /** `depth` nested Optionals (Some(Some(…Some(unit)))) without quadratic copying. */
-export function nestedOptionals(depth: number): number[] {
+function nestedOptionals(depth: number): number[] {
   const sizes: number[] = [2]; // innermost unit: 0a 00
   for (let i = 0; i < depth; i++) {
     const inner = sizes[i]!;
@@ -155,7 +155,7 @@ export function nestedOptionals(depth: number): number[] {
 }
 
 /** `depth` nested lists [[[…[unit]…]]]. */
-export function nestedLists(depth: number): number[] {
+function nestedLists(depth: number): number[] {
   const sizes: number[] = [2];
   for (let i = 0; i < depth; i++) {
     const inner = sizes[i]!;

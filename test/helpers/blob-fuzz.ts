@@ -53,7 +53,7 @@ export const arbMutatedVector: fc.Arbitrary<{ index: number; blob: Uint8Array }>
   )
   .map(([index, muts]) => ({ index, blob: mutate(realBlobs[index]!, muts) }));
 
-export const arbMutatedBlob: fc.Arbitrary<Uint8Array> = arbMutatedVector.map((m) => m.blob);
+const arbMutatedBlob: fc.Arbitrary<Uint8Array> = arbMutatedVector.map((m) => m.blob);
 
 export interface FuzzStats {
   decoded: number;

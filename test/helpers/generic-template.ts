@@ -9,7 +9,7 @@ import type { Value } from '../../src/core/codec/value.js';
 import { createTypeEnv, resolveTemplate, type TemplateResolution } from '../../src/core/types/type-env.js';
 import { parseTypeFile } from '../../src/core/types/type-file.js';
 
-export const PKG = 'cd'.repeat(32);
+const PKG = 'cd'.repeat(32);
 const BIG = Array.from({ length: 20 }, (_, i) => `C${i}`);
 export const env = createTypeEnv(
   parseTypeFile({

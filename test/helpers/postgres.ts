@@ -8,7 +8,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 
 /** The cluster's URL, or null (see pgSkipReason). */
-export function pgUrl(): string | null {
+function pgUrl(): string | null {
   return inject('pgUrl');
 }
 
@@ -19,7 +19,7 @@ export function pgSkipReason(): string | null {
 }
 
 /** The cluster URL; throws (failing the test) when there is none. */
-export function requirePg(): string {
+function requirePg(): string {
   const url = pgUrl();
   if (url === null)
     throw new Error(`PostgreSQL is required (CI=true): ${inject('pgMissing') ?? 'no cluster'}`);

@@ -17,7 +17,7 @@ import { openServerDb } from '../../src/sim/store/connection.js';
 
 export const T0 = Date.UTC(2026, 10, 22, 3, 0, 0);
 
-export interface TamperContext {
+interface TamperContext {
   readonly method: string;
   /** path below /v1/public, e.g. "/pools/proof" (no query) */
   readonly path: string;

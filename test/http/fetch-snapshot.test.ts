@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBE_AFFILIATE_CODE, parseApiTimestampMs } from '../../src/core/wire/index.js';
+import { parseApiTimestampMs } from '../../src/core/wire/index.js';
+import { PROBE_AFFILIATE_CODE } from '../../src/core/wire/probe-plan.js';
 import { HttpError } from '../../src/errors/http.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';

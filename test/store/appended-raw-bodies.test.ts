@@ -17,9 +17,9 @@ import {
   openMirror,
   pruneRawResponses,
   recordSnapshot,
-  wrapSqliteMirror,
 } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
+import { wrapSqliteMirror } from '../../src/io/store/sqlite-store.js';
 import { POOL_IDS, readAll, SQLITE_BACK_TO_7, snapshotOf, T } from './mirror-reads.js';
 import { fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 

@@ -11,13 +11,13 @@ import {
   AuditCollector,
   checkHistorySeries,
   computeHistoryFold,
-  computeReserveTimeline,
   findStateAt,
   type HistoryPoint,
   MARKET_STATE_HORIZON_MS,
   type MirrorHistory,
   type ProvenPool,
 } from '../../src/core/audit/index.js';
+import { computeReserveTimeline } from '../../src/core/audit/run-checks.js';
 import { formatApiTimestamp } from '../../src/core/wire/index.js';
 import {
   type ContractVerificationInput,

@@ -67,7 +67,7 @@ export async function readAll(m: MirrorStore): Promise<unknown> {
 }
 
 /** SQLite: takes the mirror back to schema 9 (no archive tables). */
-export const SQLITE_BACK_TO_9 = [
+const SQLITE_BACK_TO_9 = [
   'DROP TABLE archive_contract_ids',
   'DROP TABLE archive_contract_chunks',
   'DROP TABLE archive_observation_chunks',
@@ -76,7 +76,7 @@ export const SQLITE_BACK_TO_9 = [
 ];
 
 /** SQLite: takes the mirror back to schema 8 (`pool_contracts_ledger` over every row, nothing settled). */
-export const SQLITE_BACK_TO_8 = [
+const SQLITE_BACK_TO_8 = [
   ...SQLITE_BACK_TO_9,
   'DROP INDEX pool_contracts_unsettled',
   'ALTER TABLE pool_contracts DROP COLUMN settled',

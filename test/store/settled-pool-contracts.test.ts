@@ -15,9 +15,10 @@ import { MARKET_STATE_HORIZON_MS } from '../../src/core/audit/market-time.js';
 import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import { loadHistoryPast } from '../../src/io/store/history-state.js';
 import type { ContractVerificationInput } from '../../src/io/store/index.js';
-import { type Mirror, openMirror, wrapSqliteMirror } from '../../src/io/store/index.js';
+import { type Mirror, openMirror } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { computeSettleWatermark, SETTLE_SLACK_MS } from '../../src/io/store/settled-contracts.js';
+import { wrapSqliteMirror } from '../../src/io/store/sqlite-store.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 

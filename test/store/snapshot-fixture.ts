@@ -24,7 +24,7 @@ export interface FixturePool {
   readonly blob?: string;
 }
 
-export const CC = {
+const CC = {
   id: 'Amulet',
   admin: 'DSO::1220b1431ef217342db44d516bb9befde802be7d8899637d290895fa58880f19accc',
 };

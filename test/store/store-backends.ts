@@ -16,9 +16,9 @@ import {
   openMirror,
   openMirrorStore,
   PG_LATEST_SCHEMA_VERSION,
-  wrapSqliteMirror,
 } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
+import { wrapSqliteMirror } from '../../src/io/store/sqlite-store.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 
 export type BackendName = 'sqlite' | 'postgres';

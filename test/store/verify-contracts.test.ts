@@ -14,7 +14,8 @@ import type { TypeEnv } from '../../src/core/types/type-env.js';
 import type { ApiSnapshot, PoolsProofResponse } from '../../src/core/wire/index.js';
 import { loadTypeEnvFromFiles } from '../../src/io/files/dar-file.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
-import { iterateContracts, openMirror, recordSnapshot, wrapSqliteMirror } from '../../src/io/store/index.js';
+import { iterateContracts, openMirror, recordSnapshot } from '../../src/io/store/index.js';
+import { wrapSqliteMirror } from '../../src/io/store/sqlite-store.js';
 import { computeContractVerifications, verifySnapshotContracts } from '../../src/run/snapshot.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 

@@ -194,7 +194,7 @@ function inferType(v: VectorValue, home: string): TypeJson | undefined {
 }
 
 /** Walks a typed tree and collects the data types it shows, completed by SUPPLEMENT. */
-export function deriveDataTypes(tree: VectorValue): Map<string, DefJson> {
+function deriveDataTypes(tree: VectorValue): Map<string, DefJson> {
   const defs = new Map<string, DefJson>();
   const put = (qn: string, d: DefJson) => {
     const old = defs.get(qn);
@@ -270,7 +270,7 @@ export function deriveDataTypes(tree: VectorValue): Map<string, DefJson> {
 }
 
 /** The type-file JSON document for some blob vectors (one template each). */
-export function deriveTypeFileJson(vectors: readonly BlobVector[], notes: string): string {
+function deriveTypeFileJson(vectors: readonly BlobVector[], notes: string): string {
   const all = new Map<string, DefJson>();
   const templates: string[] = [];
   for (const v of vectors) {

@@ -9,10 +9,10 @@ import {
   formatApiTimestamp,
   type PoolStateInfo,
   type PoolsStateResponse,
-  PROBE_AFFILIATE_CODE,
   parseApiTimestampMicros,
   parseApiTimestampMs,
 } from '../../src/core/wire/index.js';
+import { PROBE_AFFILIATE_CODE } from '../../src/core/wire/probe-plan.js';
 
 const CC = { instrument_id: 'Amulet', instrument_admin: 'DSO::1220aa' };
 const cc = { id: 'Amulet', admin: 'DSO::1220aa', symbol: 'CC' };

@@ -20,7 +20,7 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-export const REFERENCE_T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
+const REFERENCE_T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
 
 export async function startReferenceServer(
   o: {

@@ -10,7 +10,7 @@ import { formatTable, type Style } from './style.js';
 
 const OUTCOME_TEXT = { passed: 'PASSED', failed: 'FAILED', 'could-not-check': 'COULD NOT CHECK' } as const;
 
-export function formatAuditSummaryLine(r: AuditReport, st: Style): string {
+function formatAuditSummaryLine(r: AuditReport, st: Style): string {
   const s = r.summary;
   const word =
     s.outcome === 'passed'
@@ -37,7 +37,7 @@ function findingLine(f: Finding, st: Style): string {
 }
 
 /** Which spellings of the API were found (api-decisions §10), e.g. `api  exchange cantex, aggregator data under /coingecko, token ids coingecko_id`. */
-export function formatAuditApiLine(r: AuditReport): string | null {
+function formatAuditApiLine(r: AuditReport): string | null {
   const a = r.summary.api;
   if (a === undefined) return null;
   const exchange = a.exchangeNames.length === 0 ? 'no own markets' : `exchange ${a.exchangeNames.join(', ')}`;
@@ -47,7 +47,7 @@ export function formatAuditApiLine(r: AuditReport): string | null {
 }
 
 /** The coverage of the run, one indented line each, shown right under the verdict. */
-export function formatCoverageText(r: AuditReport): string[] {
+function formatCoverageText(r: AuditReport): string[] {
   const wire = r.summary.requests === undefined ? [] : [formatRequestCountsLine(r.summary.requests)];
   return [...formatCoverageLines(r.summary.coverage), ...wire].map((l) => `  ${l}`);
 }

@@ -13,7 +13,7 @@ import type { LoadedDar, ReachableTypes } from '../../core/types/dar/index.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
 
 /** `Optional (Numeric 10)`, `List Splice.Types:Round`, `Splice.AmuletConfig:TransferConfig Splice.AmuletConfig:USD` */
-export function formatDamlTypeText(t: DamlType, nested = false): string {
+function formatDamlTypeText(t: DamlType, nested = false): string {
   const wrap = (s: string): string => (nested ? `(${s})` : s);
   switch (t.kind) {
     case 'unit':

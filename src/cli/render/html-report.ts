@@ -180,7 +180,7 @@ function formatPoolTable(m: ReportModel): string {
 }
 
 /** More pools than this: no chart boxes in the page; the script builds one when a pool is picked. */
-export const LAZY_CHART_POOLS = 50;
+const LAZY_CHART_POOLS = 50;
 
 function chartBox(poolId: string, symbol: string | null, observations: number): string {
   return `<div class="pool-charts" id="pool-${escapeHtml(poolId)}" data-pool="${escapeHtml(poolId)}"><h3>${escapeHtml(symbol ?? '?')} <span class="sub">pool ${escapeHtml(poolId)} · ${observations} observation${observations === 1 ? '' : 's'}</span></h3><div class="chart" data-chart="reserves"></div><div class="chart" data-chart="price"></div><div class="chart" data-chart="tvl"></div></div>`;

@@ -21,7 +21,7 @@ function isXmlChar(ch: string): boolean {
 }
 
 /** Escapes text for XML attributes and content; drops characters XML 1.0 forbids. */
-export function escapeXml(s: string): string {
+function escapeXml(s: string): string {
   return Array.from(s)
     .filter(isXmlChar)
     .join('')

@@ -22,7 +22,7 @@ import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
 import { formatRequestCountsLine } from './request-counts.js';
 
-export interface ReportCounts {
+interface ReportCounts {
   readonly pools: number;
   readonly proofsProven: number;
   readonly checks: CheckCounts;
@@ -30,7 +30,7 @@ export interface ReportCounts {
   readonly labels: LabelCounts;
 }
 
-export interface ReportRun {
+interface ReportRun {
   readonly baseUrl: string;
   readonly startedAt: string;
   readonly outcome: string;
@@ -66,7 +66,7 @@ export interface ReportModel {
 }
 
 /** Counts of findings and checks, the way the JSON summary counts them. */
-export function computeReportCounts(
+function computeReportCounts(
   findings: readonly Finding[],
   checks: readonly CheckOutcome[],
   pools: number,

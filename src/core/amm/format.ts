@@ -7,7 +7,7 @@ import { formatGot } from '../../errors/base.js';
 import { Dec, SCALE, toDec } from './decimal.js';
 
 /** Maximum number of digits (integer + fraction) of a request amount. */
-export const MAX_AMOUNT_DIGITS = 28;
+const MAX_AMOUNT_DIGITS = 28;
 
 /**
  * Renders exactly 10 decimal places, trailing zeros kept, never an exponent ("100.0000000000").

@@ -13,17 +13,8 @@ export {
   computeCandles,
 } from './candles.js';
 export { Dec, roundDown10, roundHalfUp10, roundUp10, SCALE, toDec } from './decimal.js';
-export { formatAmount, formatSeconds, formatTrimmed, MAX_AMOUNT_DIGITS, parseAmount } from './format.js';
-export {
-  findMarketPools,
-  findTickerPools,
-  formatMarketSymbol,
-  formatPoolMarketSymbol,
-  formatTickerId,
-  type MarketSymbol,
-  parseMarketSymbol,
-  parseTickerId,
-} from './market-symbol.js';
+export { formatAmount, formatSeconds, formatTrimmed, parseAmount } from './format.js';
+export { findMarketPools, formatPoolMarketSymbol, formatTickerId } from './market-symbol.js';
 export {
   computeAverageExecutionSecondsFromLog,
   computePairActivityFromLog,
@@ -37,18 +28,12 @@ export {
   computeOrderbook,
   computeOrderbookLevels,
   computeOrderbookNumbers,
-  ORDERBOOK_BAND,
-  ORDERBOOK_DEFAULT_DEPTH,
-  ORDERBOOK_MAX_DEPTH,
   type OrderbookInput,
   parseOrderbookDepth,
 } from './orderbook.js';
 export {
-  AFFILIATE_CODE_MAX,
   computeExecutedSwapMinimum,
   formatMemo,
-  isUnsupportedConnectToken,
-  parseQuoteRequest,
   type QuoteInput,
   type QuotePlanResult,
   type QuoteRequest,
@@ -56,24 +41,17 @@ export {
   quoteConnectSwap,
   quoteConnectSwapPlan,
   quotePoolSwap,
-  UNSUPPORTED_CONNECT_SYMBOL,
 } from './quote.js';
 export { type RenderQuoteInput, renderQuoteBody } from './quote-body.js';
 export {
   computeCcValue,
   findDeepestPool,
-  findPairPool,
   findRoute,
   isTokenInPools,
   type Route,
   type RouteHop,
 } from './route.js';
-export {
-  computeAverageExecutionSeconds,
-  computeStats,
-  computeTotalTvlCc,
-  type StatsInput,
-} from './stats.js';
+export { computeAverageExecutionSeconds, computeStats, computeTotalTvlCc, type StatsInput } from './stats.js';
 export {
   formatScaledAmount,
   type PoolWindowActivity,
@@ -82,25 +60,18 @@ export {
   type SwapWindowTotals,
 } from './swap-event-index.js';
 export {
-  computeCcReserve,
-  computeFeeSplit,
   computeMidPrice,
   computeMidPriceExact,
   computePriceAfter,
   computeReserveOf,
-  computeSlippage,
   computeSwapInput,
   computeSwapOutput,
   computeTvlCc,
-  type FeeSplit,
   isSameToken,
   type SwapInputInput,
   type SwapOutputInput,
 } from './swap-math.js';
 export {
-  computeFeePercentage,
-  computeHopMid,
-  computeSwapHop,
   computeSwapPlan,
   type NetworkFeeSource,
   type SwapHopPlan,
@@ -110,7 +81,6 @@ export {
 } from './swap-plan.js';
 export {
   computePairActivity,
-  computePairGroups,
   computePairs,
   computeTickers,
   computeTickersWith,
@@ -119,5 +89,13 @@ export {
   type PairGroup,
   type TickersInput,
 } from './tickers.js';
-export type * from './types.js';
+export type {
+  Amount,
+  ExchangePolicy,
+  PoolState,
+  ReserveContractRef,
+  SwapEvent,
+  Token,
+  TokenRef,
+} from './types.js';
 export { computeVolumeWindow, type VolumeWindowInput } from './volume.js';

@@ -67,9 +67,3 @@ export function findMarketPools(pools: readonly PoolState[], symbol: string): Po
   const wanted = symbol.toUpperCase();
   return pools.filter((p) => p.active && formatPoolMarketSymbol(p) === wanted);
 }
-
-/** Active pools whose ticker id equals `tickerId` case-insensitively. */
-export function findTickerPools(pools: readonly PoolState[], tickerId: string): PoolState[] {
-  const wanted = tickerId.toUpperCase();
-  return pools.filter((p) => p.active && formatTickerId(p.tokenA.symbol, p.tokenB.symbol) === wanted);
-}

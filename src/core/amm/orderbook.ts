@@ -16,10 +16,10 @@ import { Dec, ONE, toDec } from './decimal.js';
 import { computeMidPriceExact } from './swap-math.js';
 import type { PoolState } from './types.js';
 
-export const ORDERBOOK_DEFAULT_DEPTH = 100;
-export const ORDERBOOK_MAX_DEPTH = 200;
+const ORDERBOOK_DEFAULT_DEPTH = 100;
+const ORDERBOOK_MAX_DEPTH = 200;
 /** ±2 % band */
-export const ORDERBOOK_BAND = '0.02';
+const ORDERBOOK_BAND = '0.02';
 
 /**
  * Parses the `depth` query parameter: absent → 100; else an even integer 2..200 written in plain

@@ -19,10 +19,10 @@ import { computeSwapPlan, type SwapPlan, type SwapPlanMode } from './swap-plan.j
 import type { Amount, ExchangePolicy, PoolState, Token, TokenRef } from './types.js';
 
 /** Maximum affiliate code length kept in the memo (docs/protocol/public-api.md "Limits"). */
-export const AFFILIATE_CODE_MAX = 20;
+const AFFILIATE_CODE_MAX = 20;
 
 /** The one token that cannot be sold through Connect (docs/protocol/public-api.md rule 2). */
-export const UNSUPPORTED_CONNECT_SYMBOL = 'MOD';
+const UNSUPPORTED_CONNECT_SYMBOL = 'MOD';
 
 export interface QuoteInput {
   /** the parsed JSON body, untrusted */
@@ -74,7 +74,7 @@ const fail = (status: 400 | 404, error: string): Fail => ({ ok: false, status, e
  * sellAmount a plain positive decimal, the other fields strings (`invalid <field>`),
  * affiliateCode (connect only) a string or null.
  */
-export function parseQuoteRequest(
+function parseQuoteRequest(
   request: unknown,
   mode: SwapPlanMode,
 ): { readonly ok: true; readonly value: QuoteRequest } | Fail {
@@ -126,7 +126,7 @@ export function formatMemo(buyInstrumentId: string, affiliateCode: string | null
 }
 
 /** Whether `token` is the token Connect refuses to sell (instrument id or symbol MOD). */
-export function isUnsupportedConnectToken(token: TokenRef, tokens: readonly Token[]): boolean {
+function isUnsupportedConnectToken(token: TokenRef, tokens: readonly Token[]): boolean {
   if (token.id === UNSUPPORTED_CONNECT_SYMBOL) return true;
   const t = tokens.find((x) => isSameToken(x, token));
   return t !== undefined && t.symbol.toUpperCase() === UNSUPPORTED_CONNECT_SYMBOL;

@@ -49,12 +49,7 @@ export function findDeepestPool(pools: readonly PoolState[], cc: TokenRef): Pool
 }
 
 /** The deepest active pool serving the pair (x, y) in either orientation, or null. */
-export function findPairPool(
-  pools: readonly PoolState[],
-  x: TokenRef,
-  y: TokenRef,
-  cc: TokenRef,
-): PoolState | null {
+function findPairPool(pools: readonly PoolState[], x: TokenRef, y: TokenRef, cc: TokenRef): PoolState | null {
   return findDeepestPool(poolsOfPair(pools, x, y), cc);
 }
 

@@ -98,7 +98,7 @@ export function computeStats(x: StatsInput): SwapStats {
 }
 
 /** One trailing window of /stats: swap count and CC volume (formatted). */
-export interface StatsWindow {
+interface StatsWindow {
   readonly count: number;
   readonly volume: string;
 }

@@ -175,7 +175,7 @@ export function computeReserveOf(pool: PoolState, token: TokenRef): Dec | null {
 }
 
 /** CC-side reserve of a pool (0 if CC is not in the pool): the "depth" of §2. Exact. */
-export function computeCcReserve(pool: PoolState, cc: TokenRef): Dec {
+function computeCcReserve(pool: PoolState, cc: TokenRef): Dec {
   return computeReserveOf(pool, cc) ?? ZERO;
 }
 

@@ -12,7 +12,7 @@
  * so k = R_in·R_out never decreases (protocolFee ≤ in·f).
  */
 import { AmmError } from '../../errors/amm.js';
-import { type Dec, toDec, ZERO } from './decimal.js';
+import type { Dec } from './decimal.js';
 import { addFx, cmpFx, type Fixed, FX_ZERO, formatFixed, mulFx, roundFx, subFx, toFx } from './exact.js';
 import type { Route } from './route.js';
 import { computeCcValueFx } from './route.js';
@@ -185,16 +185,4 @@ export function computeSwapPlan(x: SwapPlanInput): SwapPlan {
     { sellAmount: S, amountOut: amount, amountOutNoFees: noFees, networkFee, connectFee },
     sellAmountCc,
   );
-}
-
-/** Sum of the route's pool fee rates, plus the Connect fee rate in 'connect' mode (fees.fee_percentage). Exact. */
-export function computeFeePercentage(plan: SwapPlan, connectFeeRate: Dec | string): Dec {
-  let total = plan.mode === 'connect' ? toDec(connectFeeRate, 'connectFeeRate') : ZERO;
-  for (const h of plan.hops) total = total.add(toDec(h.pool.feeRate, 'feeRate'));
-  return total;
-}
-
-/** Buy-per-sell mid price of a hop's pool at reserves (rIn, rOut): rOut / rIn. Exact. */
-export function computeHopMid(reserveIn: Dec, reserveOut: Dec): Dec {
-  return reserveIn.isZero() ? ZERO : reserveOut.div(reserveIn);
 }

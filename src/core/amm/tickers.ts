@@ -29,7 +29,7 @@ export interface PairGroup {
 const refKey = (t: TokenRef): string => `${t.admin}\u0000${t.id}`;
 
 /** Groups pools by pair; pairs without an active pool are dropped. Sorted by ticker_id. */
-export function computePairGroups(pools: readonly PoolState[], cc: TokenRef): PairGroup[] {
+function computePairGroups(pools: readonly PoolState[], cc: TokenRef): PairGroup[] {
   const byKey = new Map<string, PoolState[]>();
   for (const p of pools) {
     const k = `${refKey(p.tokenA)}\u0001${refKey(p.tokenB)}`;

@@ -32,22 +32,6 @@ export function isSameAmount(a: unknown, b: unknown): boolean {
   return x !== null && y !== null && x.eq(y);
 }
 
-/**
- * True when |got − expected| ≤ max(abs, rel × |expected|). Used for values published as JSON
- * numbers or rounded to 10 places by the exchange.
- */
-export function isWithin(expected: Dec, got: Dec, rel: Dec | string, abs: Dec | string = '0'): boolean {
-  const bound = Dec.max(new Dec(abs), expected.abs().mul(rel));
-  return got.sub(expected).abs().lte(bound);
-}
-
-/** Relative difference |got − expected| / |expected| (or |got| when expected is 0), as a string with 6 significant digits. */
-export function formatRelativeDiff(expected: Dec, got: Dec): string {
-  const diff = got.sub(expected).abs();
-  if (expected.isZero()) return diff.toSignificantDigits(6).toString();
-  return diff.div(expected.abs()).toSignificantDigits(6).toString();
-}
-
 /** Renders with exactly `dp` decimals, rounding half-up (display and evidence only). */
 export function formatFixed(d: Dec, dp = 10): string {
   return d.toFixed(dp, Dec.ROUND_HALF_UP);

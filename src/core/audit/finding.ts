@@ -12,7 +12,7 @@
 import { FINDING_CODES, type FindingCode } from './finding-codes.js';
 import type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
 
-export { AUDIT_AREAS, type AuditArea, type FindingLabel, type Severity } from './finding-kinds.js';
+export type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
 
 export interface Evidence {
   readonly expected?: unknown;

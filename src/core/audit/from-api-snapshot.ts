@@ -26,8 +26,8 @@ import type {
 } from './snapshot.js';
 
 /** The published Connect fee rule (docs/protocol/public-api.md "POST /connect/quote" rule 6). */
-export const PUBLISHED_CONNECT_FEE_RATE = '0.002';
-export const PUBLISHED_NETWORK_FEE_CC = '2';
+const PUBLISHED_CONNECT_FEE_RATE = '0.002';
+const PUBLISHED_NETWORK_FEE_CC = '2';
 
 function map<T, U>(r: ApiResult<T>, f: (v: T) => U): Fetched<U> {
   return r.ok ? { ok: true, value: f(r.value) } : { ok: false, reason: `${r.code}: ${r.reason}` };
@@ -71,7 +71,7 @@ function pathOf(url: string, baseUrl: string): { path: string; query: Map<string
 }
 
 /** The timing of the last 200 GET of each market-data endpoint (raw responses, fetch order). */
-export function computeMarketTiming(s: ApiSnapshot): MarketTiming {
+function computeMarketTiming(s: ApiSnapshot): MarketTiming {
   let tickers: ResponseTiming | null = null;
   let pairs: ResponseTiming | null = null;
   let stats: ResponseTiming | null = null;
@@ -124,7 +124,7 @@ function mapProofs(r: ApiSnapshot['proofsBefore']): AuditSnapshot['proofs'] {
 }
 
 /** The malformed pool entries of both proof fetches (one per pool or index and path) and of the state. */
-export function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
+function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
   const proofs: MalformedEntry[] = [];
   const seen = new Set<string>();
   for (const r of [s.proofsBefore, s.proofsAfter, ...(s.proofsLater ?? [])])

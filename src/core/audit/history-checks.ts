@@ -64,7 +64,7 @@ export interface HistoryFold {
 export const EMPTY_HISTORY_FOLD: HistoryFold = { newest: null, lastProven: null, lastTemplate: null };
 
 /** The findings of one point, by check. */
-interface PointFindings {
+export interface PointFindings {
   readonly time: Finding[];
   readonly reuse: Finding[];
   readonly stale: Finding[];

@@ -34,7 +34,7 @@ import type { PoolReserves } from './state-checks.js';
 import { computeTimelineWithContracts, type NamedReserveContract } from './ticker-proofs.js';
 
 /** Relative tolerance on aggregator JSON numbers (a double holds ~15.9 significant digits). */
-export const AGGREGATOR_REL_TOLERANCE = 1e-9;
+const AGGREGATOR_REL_TOLERANCE = 1e-9;
 
 const sameToken = (a: TokenKey, b: TokenKey): boolean => a.admin === b.admin && a.id === b.id;
 

@@ -142,20 +142,6 @@ export function findStateAt(timeline: ReserveTimeline, pool: string, atMs: numbe
   return out;
 }
 
-/** Contracts of `pools` created inside `w` (the swaps the auditor knows of in that window). */
-export function computeChangesWithin(
-  timeline: ReserveTimeline,
-  pools: Iterable<string>,
-  w: { readonly loMs: number; readonly hiMs: number },
-): { poolId: string; contractId: string; createdAtMs: number }[] {
-  const out: { poolId: string; contractId: string; createdAtMs: number }[] = [];
-  for (const p of pools)
-    for (const s of timeline.get(p) ?? [])
-      if (s.createdAtMs >= w.loMs && s.createdAtMs <= w.hiMs)
-        out.push({ poolId: p, contractId: s.contractId, createdAtMs: s.createdAtMs });
-  return out;
-}
-
 /**
  * Whether the state of every pool of `pools` is known at every instant of `w`: `w` lies inside
  * the union of the pools' intervals [createdAtMs, seenUntilMs] (docs/findings.md "Soundness").

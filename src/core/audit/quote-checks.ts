@@ -104,7 +104,7 @@ function toPoolStates(x: QuoteCheckInput, at: ReadonlyMap<string, string> = new 
  * with an `{error}` body — missing/invalid field, MOD, minimum ticket size, no route, no pools,
  * insufficient liquidity. Only these can support QUOTE_RULE_VIOLATION.
  */
-export function isRuleAnswer(q: Pick<ProbeQuote, 'status' | 'error'>): boolean {
+function isRuleAnswer(q: Pick<ProbeQuote, 'status' | 'error'>): boolean {
   return (q.status === 400 || q.status === 404) && q.error !== null;
 }
 

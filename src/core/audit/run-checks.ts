@@ -67,7 +67,7 @@ export interface PoolPast {
 }
 
 /** A pool's past from its whole series (oldest first) and its current contract ID. */
-export function computePoolPast(series: readonly HistoryPoint[], currentContractId: string): PoolPast {
+function computePoolPast(series: readonly HistoryPoint[], currentContractId: string): PoolPast {
   return {
     fold: computeHistoryFold(series),
     prior: series.find((h) => h.contractId === currentContractId) ?? null,
@@ -301,7 +301,7 @@ export function computeReserveTimeline(
  * contract superseded before the audit began cannot be the live state a quote is priced on, so it
  * stays unknown (could-not-check), never a pass.
  */
-export function computeQuoteProvenContracts(
+function computeQuoteProvenContracts(
   quoteProofs: ReadonlyMap<string, { readonly poolId: string; readonly proof: ReserveProof }>,
   proven: ReadonlyMap<string, ProvenPool>,
 ): Map<string, KnownContractReserves> {

@@ -11,7 +11,7 @@ import { CLOCK_SLACK_MS } from './market-time.js';
 
 const DAY_MS = 86_400_000;
 /** the /stats reply cache and the memo behind it (docs/protocol/public-api.md "Limits": 60 s each) */
-export const STATS_MAX_STALENESS_MS = 120_000;
+const STATS_MAX_STALENESS_MS = 120_000;
 
 export interface StatsVolumeBounds {
   readonly outerStartMs: number;

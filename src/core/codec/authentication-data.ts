@@ -11,8 +11,8 @@ import { WIRE_LEN, WIRE_VARINT, WireReader } from './wire-reader.js';
 import { WireWriter } from './wire-writer.js';
 
 /** UntypedVersionedMessage.version written by Canton 3.x for V1 contract ids. */
-export const AUTHENTICATION_DATA_VERSION = 30;
-export const SALT_LENGTH = 32;
+const AUTHENTICATION_DATA_VERSION = 30;
+const SALT_LENGTH = 32;
 
 /**
  * Parses field 8. For a V1 contract id (first byte 0x00) the wrapper is parsed strictly; when it

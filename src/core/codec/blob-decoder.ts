@@ -161,7 +161,7 @@ function readEnvelope(
  * (legacy), whose first byte is the package_id tag 0x0a. Malformed payloads default to 'current'
  * and fail in the real decode.
  */
-export function detectLayout(buf: Uint8Array, start: number, end: number): BlobLayout {
+function detectLayout(buf: Uint8Array, start: number, end: number): BlobLayout {
   const r = new WireReader(buf, [], end - start);
   r.pos = start;
   try {

@@ -4,8 +4,6 @@
  */
 import type { Value } from './value.js';
 
-/** Lower-case hex string of the raw contract-ID bytes (138 hex chars for a Canton V1 ID). */
-export type ContractIdHex = string;
 /** A party identifier, e.g. `DSO::1220…`. */
 export type PartyId = string;
 

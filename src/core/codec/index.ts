@@ -3,16 +3,22 @@
  * encode `created_event_blob`s and Daml-LF Values, strict hex/base64, and a JSON rendering for humans.
  */
 export { decodeAuthenticationData, encodeAuthenticationData } from './authentication-data.js';
-export { decodeCreatedEventBlob, detectLayout, SUPPORTED_SERIALIZATION_VERSIONS } from './blob-decoder.js';
+export { decodeCreatedEventBlob, SUPPORTED_SERIALIZATION_VERSIONS } from './blob-decoder.js';
 export { encodeCreatedEventBlob } from './blob-encoder.js';
-export { formatBase64, formatHex, parseBase64, parseHex } from './bytes.js';
+export {
+  type Base64Decoder,
+  type Base64ScratchDecoder,
+  formatBase64,
+  formatHex,
+  parseBase64,
+  parseHex,
+} from './bytes.js';
 export type * from './contract.js';
-export { formatDecodedContractJson, formatTemplateId, formatValueJson } from './json.js';
+export { formatDecodedContractJson, formatTemplateId } from './json.js';
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
   type DecodeOptions,
-  type UnknownField,
   type UnknownFieldMode,
 } from './limits.js';
 export type * from './value.js';

@@ -17,7 +17,7 @@ export function formatTemplateId(t: TemplateId): string {
 }
 
 /** Renders one Value in the vector-file notation (JSON-safe: no bigint, no bytes). */
-export function formatValueJson(v: Value): unknown {
+function formatValueJson(v: Value): unknown {
   switch (v.kind) {
     case 'unit':
       return { unit: {} };

@@ -3,7 +3,6 @@
  * docs/protocol/blob-format.md §3.2: Daml's value nesting limit is 100).
  */
 import { CodecError } from '../../errors/codec.js';
-import type { UnknownFieldReport } from './contract.js';
 
 /** 1 MiB: far above any real blob (the largest public sample is ~2 KB). */
 export const DEFAULT_MAX_BYTES = 1 << 20;
@@ -29,9 +28,6 @@ export interface DecodeOptions {
    */
   readonly copyInput?: boolean;
 }
-
-/** An unknown field met in 'report' mode. */
-export type UnknownField = UnknownFieldReport;
 
 export interface ResolvedDecodeOptions {
   readonly copyInput: boolean;

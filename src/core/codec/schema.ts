@@ -43,7 +43,7 @@ function num(message: string, name: string, type: string): number {
 }
 
 /** The protobuf wire type of a descriptor type name. */
-export function wireTypeOf(type: string): number {
+function wireTypeOf(type: string): number {
   switch (type) {
     case 'sfixed64':
     case 'fixed64':

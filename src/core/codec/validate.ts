@@ -4,8 +4,8 @@
  * timestamp ranges, strictly sorted party lists.
  */
 
-export const MAX_NUMERIC_SCALE = 37;
-export const MAX_NUMERIC_PRECISION = 38;
+const MAX_NUMERIC_SCALE = 37;
+const MAX_NUMERIC_PRECISION = 38;
 
 /**
  * Returns null when `s` is a valid Daml Numeric text — `-?([1-9]\d*|0)\.(\d*)`

@@ -28,5 +28,3 @@ export type Value =
   | { readonly kind: 'record'; readonly fields: readonly Value[] }
   | { readonly kind: 'variant'; readonly constructor: string; readonly value: Value }
   | { readonly kind: 'enum'; readonly constructor: string };
-
-export type ValueKind = Value['kind'];

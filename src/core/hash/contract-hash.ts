@@ -39,7 +39,7 @@ const shared = new HashBuilder(8192);
  * Throws HashError VALUE_NOT_HASHABLE (V11 argument not a record) or TYPES_REQUIRED (V12 without
  * a typed argument).
  */
-export function encodeContractHashPreimage(
+function encodeContractHashPreimage(
   b: HashBuilder,
   version: ContractIdVersion,
   input: ContractHashInput,

@@ -27,19 +27,8 @@ export const VERSION_PREFIX: Readonly<Record<ContractIdVersion, readonly [number
   v12: [0xca, 0x12],
 };
 
-/** Canton's names (CantonContractIdVersion). */
-export const CANTON_VERSION_NAME: Readonly<Record<ContractIdVersion, string>> = {
-  v10: 'AuthenticatedContractIdVersionV10',
-  v11: 'AuthenticatedContractIdVersionV11',
-  v12: 'AuthenticatedContractIdVersionV12',
-};
-
 /** LF hash purpose bytes used here (docs/protocol/contract-id.md §7). */
 export const LF_PURPOSE = { testing: 0x01, contractInstance: 0x05 } as const;
 
 /** Canton HashPurpose.Unicum (4-byte big-endian prefix of the unicum preimage). */
 export const UNICUM_PURPOSE = 29;
-
-export function isContractIdVersion(x: unknown): x is ContractIdVersion {
-  return x === 'v10' || x === 'v11' || x === 'v12';
-}

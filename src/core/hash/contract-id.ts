@@ -7,10 +7,10 @@ import { formatGot } from '../../errors/base.js';
 import { HashError } from '../../errors/hash.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { VERSION_PREFIX } from './contract-id-version.js';
-import { bytesToHex, hexEqualsBytes, lowerHexToBytes } from './hex.js';
+import { hexEqualsBytes, lowerHexToBytes } from './hex.js';
 
 export const CONTRACT_ID_BYTES = 69;
-export const CONTRACT_ID_HEX_LENGTH = 138;
+const CONTRACT_ID_HEX_LENGTH = 138;
 
 export interface ParsedContractId {
   /** the canonical lower-case hex */
@@ -184,9 +184,4 @@ export function computeContractIdBytes(discriminator: Uint8Array, suffix: Uint8A
   out.set(discriminator, 1);
   out.set(suffix, 33);
   return out;
-}
-
-/** Lower-case hex of contract-ID bytes. */
-export function formatContractId(bytes: Uint8Array): string {
-  return bytesToHex(bytes);
 }

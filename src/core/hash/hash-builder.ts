@@ -374,7 +374,7 @@ export function numericUnscaledBytes(n: string): Uint8Array {
 }
 
 /** Minimal big-endian two's complement (Java BigInteger.toByteArray): bitLength/8 + 1 bytes. */
-export function bigIntToJavaBytes(v: bigint): Uint8Array {
+function bigIntToJavaBytes(v: bigint): Uint8Array {
   // Java bitLength excludes the sign bit: for negative v it is the bit length of ~v (= -v - 1).
   const mag = v < 0n ? -v - 1n : v;
   const bitLength = mag === 0n ? 0 : mag.toString(2).length;

@@ -71,7 +71,7 @@ function writeSeqLp(b: HashBuilder, parties: readonly string[], leadingByte: num
 }
 
 /** Writes the unicum preimage into `b`. Throws HashError SALT_INVALID / CONTRACT_KEY_HASH_MISSING. */
-export function encodeUnicumPreimage(b: HashBuilder, input: UnicumInput): void {
+function encodeUnicumPreimage(b: HashBuilder, input: UnicumInput): void {
   if (input.salt.length !== 32) {
     throw new HashError('SALT_INVALID', `"salt" expected 32 bytes, got ${input.salt.length} bytes`);
   }

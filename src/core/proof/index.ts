@@ -1,6 +1,36 @@
 /** The one proof step: decode → type → hash → compare → reserves via the profile (./reserve-proof.ts). */
-export * from './compare-fields.js';
-export * from './evidence.js';
-export * from './profile.js';
-export * from './reserve-proof.js';
-export * from './reserve-proof-fast.js';
+
+export type { AmountDifference, ClaimedReserveAmounts } from './compare-fields.js';
+export { compareReserveAmounts } from './compare-fields.js';
+export type { ComputeProofEvidenceOptions, ProofEvidence } from './evidence.js';
+export { computeProofEvidence } from './evidence.js';
+export type {
+  ExtractResult,
+  FieldLocator,
+  FieldRole,
+  FieldType,
+  ProvenFields,
+  ReserveProfile,
+  TemplateProfile,
+} from './profile.js';
+export {
+  DEFAULT_RESERVE_PROFILE,
+  extractProvenFields,
+  findTemplateProfile,
+  locateFieldIndex,
+  PROVEN_FIELD_KEYS,
+  parseReserveProfile,
+  readInstrument,
+} from './profile.js';
+export type {
+  ContractIdStatus,
+  ProofReason,
+  ProofReasonCode,
+  ReserveProof,
+  ReserveProofStatus,
+  VerifyReserveProofOptions,
+} from './reserve-proof.js';
+export { assessReserveProof, hasProofReason, verifyReserveProof } from './reserve-proof.js';
+export type { VerifyReserveProofFastOptions } from './reserve-proof-fast.js';
+export { verifyReserveProofFast } from './reserve-proof-fast.js';
+export type { FastReserveProof } from './reserve-proof-one-pass.js';

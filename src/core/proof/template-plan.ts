@@ -51,7 +51,7 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-export function makePlan(
+function makePlan(
   t: TemplateId,
   packageName: string,
   lookup: TemplateLookup | null,

@@ -60,11 +60,6 @@ export function addKnownPackageVersion(env: TypeEnv, packageId: string, version:
   (env as MutableTypeEnv).knownVersions.set(packageId, version);
 }
 
-/** The data type `ref` (exact package id), or undefined. */
-export function lookupDataType(env: TypeEnv, ref: TypeConRef): DataTypeDef | undefined {
-  return env.packages.get(ref.packageId)?.dataTypes.get(formatQualifiedName(ref));
-}
-
 /** Per-environment cache of resolved references, keyed by the reference object (types are shared). */
 const refCache = new WeakMap<TypeEnv, WeakMap<TypeConRef, DataTypeDef>>();
 

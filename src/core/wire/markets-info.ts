@@ -17,7 +17,7 @@ export interface MarketInfo {
 const EXCHANGE_SOURCE = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The source of reference price streams; every other source is an exchange's own market. */
-export const EXTERNAL_MARKET_SOURCE = 'external';
+const EXTERNAL_MARKET_SOURCE = 'external';
 
 /** Whether a market of this `source` is one of the exchange's own (not a reference stream). */
 export function isOwnMarketSource(source: string): boolean {

@@ -64,7 +64,7 @@ function appendKey(path: string, key: string): string {
  * 5 elements or keys, and text beyond 80 characters are elided, so no input can make the message
  * builder recurse deeply or allocate much (unlike JSON.stringify on a 100,000-deep array).
  */
-export function describeGot(v: unknown): string {
+function describeGot(v: unknown): string {
   const render = (x: unknown, depth: number): string => {
     if (Array.isArray(x)) {
       if (depth >= 3) return x.length === 0 ? '[]' : '[…]';

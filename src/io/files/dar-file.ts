@@ -9,7 +9,6 @@ import { inflateRawSync, crc32 as zlibCrc32 } from 'node:zlib';
 import type { PackageTypes } from '../../core/types/daml-type.js';
 import {
   type DarLimits,
-  DEFAULT_DAR_LIMITS,
   detectDalfKind,
   isZip,
   type LoadedDar,
@@ -24,7 +23,7 @@ import { sha256Node } from '../node-sha256.js';
 import { readTypeFiles } from './type-file.js';
 
 /** Largest DAR/DALF file read from disk. */
-export const MAX_DAR_FILE_BYTES = 256 * 1024 * 1024;
+const MAX_DAR_FILE_BYTES = 256 * 1024 * 1024;
 
 /** node:zlib raw inflate with `maxOutputLength` (throws above it: zip-bomb guard). */
 export function inflateRawNode(data: Uint8Array, maxOutput: number): Uint8Array {
@@ -43,7 +42,7 @@ export interface LoadDarFileOptions {
 }
 
 /** Decodes DAR, bare DALF or bare ArchivePayload bytes (zip signature, then detectDalfKind decide). */
-export function loadDarBytes(bytes: Uint8Array, opts: Omit<LoadDarFileOptions, 'cwd'> = {}): LoadedDar {
+function loadDarBytes(bytes: Uint8Array, opts: Omit<LoadDarFileOptions, 'cwd'> = {}): LoadedDar {
   const common = {
     sha256: sha256Node,
     ...(opts.limits === undefined ? {} : { limits: opts.limits }),
@@ -135,5 +134,3 @@ export async function loadTypeEnvFromFiles(
   }
   return { env, dars, unresolved: [...unresolved].sort() };
 }
-
-export { DEFAULT_DAR_LIMITS };

@@ -8,7 +8,7 @@ import type { TypeEnv } from '../../core/types/type-env.js';
 import { loadTypeEnvFromFiles } from './dar-file.js';
 
 /** The bundled server's V12 types, used when neither --types nor --dar is given (an absolute path). */
-export const DEFAULT_TYPE_FILE: string = fileURLToPath(
+const DEFAULT_TYPE_FILE: string = fileURLToPath(
   new URL('../../../fixtures/types/amm-pools.json', import.meta.url),
 );
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export type WebAsset = 'verifier.js' | 'report.js' | 'uplot.css';
 
 /** The absolute path of a bundled asset. */
-export function webAssetPath(name: WebAsset): string {
+function webAssetPath(name: WebAsset): string {
   return fileURLToPath(new URL(`../../../dist/web/${name}`, import.meta.url));
 }
 

@@ -69,17 +69,17 @@ export interface FetchSnapshotOptions {
 
 const HOUR_MS = 3_600_000;
 /** Order books in flight at once (one per pair; ~1,000 on a large exchange). */
-export const ORDERBOOK_CONCURRENCY = 12;
+const ORDERBOOK_CONCURRENCY = 12;
 /**
  * Where probe quotes are sent: /connect/quote, asking for the reserve contracts' blobs (an
  * extension of the reference server, docs/findings.md "Soundness"; an exchange without it ignores
  * the parameter and the quote is checked against the contracts the proofs showed).
  */
-export const PROBE_QUOTE_PATH = '/connect/quote?include_proof=true';
+const PROBE_QUOTE_PATH = '/connect/quote?include_proof=true';
 /** The tickers with the reserve contract each was computed from (below the aggregator path). */
-export const TICKERS_PROOF_PATH = '/tickers?include_proof=true';
+const TICKERS_PROOF_PATH = '/tickers?include_proof=true';
 /** Probe quotes in flight at once (about four per pool). */
-export const PROBE_CONCURRENCY = 8;
+const PROBE_CONCURRENCY = 8;
 
 function failure(e: unknown): { ok: false; reason: string; code: string } {
   if (isReserveAuditError(e)) return { ok: false, reason: e.shortMessage, code: e.code };
@@ -89,7 +89,7 @@ function failure(e: unknown): { ok: false; reason: string; code: string } {
 type ProbePlanEntry = Omit<ProbeQuote, 'status' | 'quote' | 'error' | 'shapeError'>;
 
 /** Extra proof → state → proof rounds when the state came from a snapshot neither proof showed. */
-export const STATE_BRACKET_ROUNDS = 2;
+const STATE_BRACKET_ROUNDS = 2;
 
 type ProofSection = ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
 

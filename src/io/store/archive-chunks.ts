@@ -23,7 +23,7 @@ export interface ArchiveTable {
 }
 
 /** Largest body a chunk may inflate to (a chunk of contracts, each at most 1 MiB, with room). */
-export const MAX_CHUNK_BYTES = 64 << 20;
+const MAX_CHUNK_BYTES = 64 << 20;
 
 const VERSION = 1;
 

@@ -25,11 +25,11 @@ import { mirrorDb } from './mirror-db.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 
 /** Contracts a chunk holds (with their pool_contracts rows). */
-export const CONTRACTS_PER_CHUNK = 256;
+const CONTRACTS_PER_CHUNK = 256;
 /** Blob bytes after which a contract chunk is closed early (a chunk inflates to at most MAX_CHUNK_BYTES). */
-export const CHUNK_BLOB_BYTES = 16 << 20;
+const CHUNK_BLOB_BYTES = 16 << 20;
 /** Observations a chunk holds. */
-export const OBSERVATIONS_PER_CHUNK = 2048;
+const OBSERVATIONS_PER_CHUNK = 2048;
 
 /** The names a read uses for the three tables the archive extends. */
 export interface MirrorSources {
@@ -74,7 +74,7 @@ const INDEXES = [
 ];
 
 /** The archive's revision (0: nothing was ever archived). */
-export function readArchiveRevision(db: Database.Database): number {
+function readArchiveRevision(db: Database.Database): number {
   const v = db.prepare('SELECT revision FROM archive_state WHERE id = 1').pluck().get();
   return typeof v === 'number' ? v : Number(v ?? 0);
 }
@@ -176,7 +176,7 @@ function copyArchiveRows(db: Database.Database, revision: number): void {
 }
 
 /** The 64-bit key of a contract ID in `archive_contract_ids`: its first 8 bytes, or of its text. */
-export function computeContractIdPrefix(contractId: string): bigint {
+function computeContractIdPrefix(contractId: string): bigint {
   const bytes = /^[0-9a-f]{16}/.test(contractId)
     ? Buffer.from(contractId.slice(0, 16), 'hex')
     : Buffer.concat([Buffer.from(contractId, 'utf8'), Buffer.alloc(8)]).subarray(0, 8);

@@ -35,7 +35,7 @@ export function batchBlob(b: ContractBatch, i: number): Uint8Array {
 }
 
 /** The row columns of a batch without the dictionary (SQLite reads dictionaries once: ./blob-dictionaries.ts). */
-export const CONTRACT_ROW_COLUMNS =
+const CONTRACT_ROW_COLUMNS =
   'contract_id, pool_id, blob, reserve_a, reserve_b, total_lp_supply, blob_dict, ckey';
 
 /** The columns packContractBatch takes by default, in its order: the row's, then its dictionary. */

@@ -54,7 +54,7 @@ export const MIRROR_TABLES = [
 ] as const;
 
 /** The SQLite mirror's archive tables (schema 10; ./archive.ts), reported after MIRROR_TABLES. */
-export const ARCHIVE_TABLES = [
+const ARCHIVE_TABLES = [
   'archive_contract_chunks',
   'archive_contract_ids',
   'archive_observation_chunks',

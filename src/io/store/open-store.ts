@@ -9,8 +9,6 @@ import type { MirrorStore } from './mirror-store.js';
 import { isPostgresTarget, type OpenPgStoreOptions, openPgStore } from './pg/open-pg-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 
-export { isPostgresTarget } from './pg/open-pg-store.js';
-
 /** The environment variable naming the default mirror (a file path or a postgres:// URL). */
 export const MIRROR_ENV = 'RESERVE_AUDIT_MIRROR';
 

@@ -27,7 +27,7 @@ import type {
 } from './types.js';
 
 /** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
-export function computeObservationColumns(contracts = 'contracts'): string {
+function computeObservationColumns(contracts = 'contracts'): string {
   return `o.snapshot_id, o.pool_id, o.observed_at_ms, ${computeContractIdColumn('o', contracts)} AS contract_id,
   ${computeStateContractIdColumn('o', contracts)} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
   o.total_lp_supply, ${computeLedgerCreatedAtColumn('o', contracts)} AS ledger_created_at, o.ledger_created_at_ms,

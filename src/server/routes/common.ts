@@ -47,10 +47,6 @@ export function poolSnapshot(deps: RouteDeps): PoolSnapshot {
   });
 }
 
-export function sameToken(a: TokenRef, b: TokenRef): boolean {
-  return a.id === b.id && a.admin === b.admin;
-}
-
 export function tokenKey(t: TokenRef): string {
   return `${t.admin}\u0000${t.id}`;
 }

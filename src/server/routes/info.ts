@@ -68,14 +68,14 @@ export const EXTERNAL_SOURCE = 'external';
  */
 export const DEFAULT_EXCHANGE_NAME = 'service';
 
-export interface MarketEntry {
+interface MarketEntry {
   readonly symbol: string;
   /** true for the service's own markets (source = the exchange's name), false for `external` */
   readonly own: boolean;
 }
 
 /** Service markets (one per distinct pool pair of the active pools, sorted) + the external stream. */
-export function listMarkets(deps: RouteDeps): readonly MarketEntry[] {
+function listMarkets(deps: RouteDeps): readonly MarketEntry[] {
   const symbols = new Set<string>();
   for (const p of deps.exchange.pools()) if (p.active) symbols.add(poolSymbol(p));
   const out: MarketEntry[] = [...symbols].sort().map((symbol) => ({ symbol, own: true }));
@@ -83,11 +83,11 @@ export function listMarkets(deps: RouteDeps): readonly MarketEntry[] {
   return out;
 }
 
-export function tickerChannel(symbol: string): string {
+function tickerChannel(symbol: string): string {
   return `market.${symbol}.ticker`;
 }
 
-export function candleChannel(symbol: string, period: number): string {
+function candleChannel(symbol: string, period: number): string {
   return `market.${symbol}.candles.${period}`;
 }
 

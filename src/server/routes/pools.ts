@@ -41,7 +41,7 @@ export function poolsInfo(deps: RouteDeps): Reply {
   );
 }
 
-export function poolStateEntry(p: PoolState, deps: RouteDeps): PoolStateInfo {
+function poolStateEntry(p: PoolState, deps: RouteDeps): PoolStateInfo {
   const price = computeMidPrice(p);
   return {
     pool_id: p.poolId,

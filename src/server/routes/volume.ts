@@ -14,7 +14,7 @@ import type { RequestContext, RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
 import { CACHE_SECONDS, cachedJson, singleParam } from './common.js';
 
-export const MAX_VOLUME_WINDOW_MS = 32 * DAY_MS;
+const MAX_VOLUME_WINDOW_MS = 32 * DAY_MS;
 
 function readTime(ctx: RequestContext, name: string): number | undefined {
   const given = singleParam(ctx.query, name);

@@ -7,7 +7,7 @@
  * (api-decisions §10): same channel key, frames echo the spelling the client subscribed with.
  */
 
-export type ClientOp =
+type ClientOp =
   | { readonly op: 'subscribe'; readonly channels: readonly string[] }
   | { readonly op: 'unsubscribe'; readonly channels: readonly string[] }
   | { readonly op: 'ping' }
@@ -18,7 +18,7 @@ export type ParsedFrame =
   | { readonly ok: false; readonly error: string };
 
 /** Longest channel name accepted (longer names are unknown channels, not echoed in full). */
-export const MAX_CHANNEL_NAME = 200;
+const MAX_CHANNEL_NAME = 200;
 
 /** Parses one text frame; never throws. */
 export function parseClientFrame(text: string): ParsedFrame {
@@ -54,7 +54,7 @@ export function parseClientFrame(text: string): ParsedFrame {
 }
 
 /** Older market symbols still used by clients → the market they name (docs/protocol/api-decisions.md §10). */
-export const MARKET_ALIASES: ReadonlyMap<string, string> = new Map([['CC-USDC', 'CC-USDCX']]);
+const MARKET_ALIASES: ReadonlyMap<string, string> = new Map([['CC-USDC', 'CC-USDCX']]);
 
 /** A requested symbol (upper case) → the market it names: itself when listed, else its alias. */
 function resolveSymbol(symbol: string, markets: ReadonlySet<string>): string {

@@ -42,12 +42,12 @@ export interface PublicSocketOptions {
 }
 
 /** Whether a client (remote address) may open one more connection now (the app's rate limiter). */
-export type AdmitUpgrade = (
+type AdmitUpgrade = (
   client: string,
 ) => { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 /** Serves an upgrade request that is not a websocket handshake on `path` as plain HTTP. */
-export type UpgradeFallback = (server: Server, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+type UpgradeFallback = (server: Server, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /** What the app hands the socket server besides its options. */
 export interface PublicSocketHooks {
@@ -414,7 +414,7 @@ export class PublicSocketServer {
  * One error text for the names of one request: `unknown channel: <name>` for one, else
  * `unknown channels (N): <first>, <second>, <third>, …` — a bounded message whatever N.
  */
-export function formatNamesError(one: string, many: string, names: readonly string[]): string {
+function formatNamesError(one: string, many: string, names: readonly string[]): string {
   if (names.length === 1) return `${one}: ${clip(names[0] ?? '')}`;
   const shown = names.slice(0, 3).map((n) => clip(n, 60));
   return `${many} (${names.length}): ${shown.join(', ')}${names.length > 3 ? ', …' : ''}`;

@@ -20,7 +20,7 @@ const TABLE = { table: 'schema_migrations', strict: true } as const;
 
 export type ServerDb = Database.Database;
 
-export const DEFAULT_SERVER_DB_PATH = './.reserve-audit/server.db';
+const DEFAULT_SERVER_DB_PATH = './.reserve-audit/server.db';
 
 export interface OpenServerDbOptions {
   /** override the migration list (tests of the migration runner) */

@@ -32,7 +32,7 @@ import { addPackage, createTypeEnv, type TypeEnv } from '../../core/types/type-e
 import { parsePoolsProofResponse } from '../../core/wire/pools-proof.js';
 
 /** Raw inflate for the zip reader; refuses output beyond what the entry announced (zip-bomb guard). */
-export function inflateRawBrowser(data: Uint8Array, maxOutput: number): Uint8Array {
+function inflateRawBrowser(data: Uint8Array, maxOutput: number): Uint8Array {
   const out = inflateSync(data, { out: new Uint8Array(Math.max(1, maxOutput)) });
   if (out.length > maxOutput) throw new Error(`inflated past ${maxOutput} bytes`);
   return out;

@@ -36,7 +36,7 @@ export const FOO: Token = {
   symbol: 'TF-FOO',
   priceAggregatorId: null,
 };
-export const IDLE: Token = {
+const IDLE: Token = {
   admin: 'idle::1220cc',
   id: 'IDLE',
   name: 'Idle',
@@ -44,7 +44,7 @@ export const IDLE: Token = {
   priceAggregatorId: null,
 };
 
-export const POLICY: ExchangePolicy = {
+const POLICY: ExchangePolicy = {
   connectFeeRate: '0.002',
   networkFeeCc: '2',
   transferFeeCc: '0.5',

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 
-export type Leaf =
+type Leaf =
   | 'string'
   | 'dec10' // non-negative decimal string with exactly 10 decimals
   | 'sdec10' // signed decimal string with exactly 10 decimals
@@ -56,7 +56,7 @@ function checkLeaf(v: unknown, leaf: Leaf, path: string): string | null {
   }
 }
 
-export function shapeErrors(v: unknown, schema: Schema, path = '$'): string[] {
+function shapeErrors(v: unknown, schema: Schema, path = '$'): string[] {
   if (typeof schema === 'string') {
     const alts = schema.split('|') as Leaf[];
     const errs = alts.map((a) => checkLeaf(v, a, path));

@@ -269,7 +269,7 @@ const V8: readonly string[] = [
   'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (contract_key, pool_id)',
 ];
 
-export const PG_MIGRATIONS: readonly Migration[] = [
+const PG_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', statements: V1 },
   { version: 2, name: 'history-indexes', statements: V2 },
   { version: 3, name: 'history-state', statements: V3 },
