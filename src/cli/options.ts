@@ -19,7 +19,7 @@ import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/i
 // ---------------------------------------------------------------------------------------------
 // declarations
 
-const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 600_000;
 
 /** --base-url (audit, snapshot) */

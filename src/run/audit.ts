@@ -67,7 +67,7 @@ export interface RunAuditOptions {
   readonly timeoutMs?: number;
   /** response body size limit in bytes (default 16 MiB) */
   readonly maxResponseBytes?: number;
-  /** at most this many extra attempts of a read after a transport failure, inside --timeout (default 16) */
+  /** at most this many extra attempts of a read after a transport failure, inside --timeout (default 24) */
   readonly retries?: number;
   /** pacing: requests per second at most (default 50, src/io/http/pacer.ts) */
   readonly maxRps?: number;
@@ -180,7 +180,7 @@ function computeCurrentContracts(
 const REFETCH_ROUNDS = 3;
 /** base wait before a round, × round number, jittered ×0.5–1.5 */
 const REFETCH_BACKOFF_MS = 50;
-const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The order books and probe quotes whose check could not be decided (what to fetch again). */
 function computeRefetchTodo(

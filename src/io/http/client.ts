@@ -25,13 +25,16 @@ import { redactUrl } from './redact-url.js';
 import { parseJsonBody, statusError } from './response.js';
 
 export interface HttpClientOptions {
-  /** whole-request deadline per attempt, also the headers and body inactivity timeout (default 15,000) */
+  /**
+   * deadline of an attempt, also the headers and body inactivity timeout, and the budget of a read
+   * with its retries unless retryBudgetMs is given (default 30,000)
+   */
   readonly timeoutMs?: number;
   /** TCP/TLS connect timeout (default min(timeoutMs, 10,000)) */
   readonly connectTimeoutMs?: number;
   /** decoded body size limit in bytes; the transfer is aborted beyond it (default 16 MiB) */
   readonly maxResponseBytes?: number;
-  /** at most this many extra attempts of a read after a transport failure, inside its budget (default 16) */
+  /** at most this many extra attempts of a read after a transport failure, inside its budget (default 24) */
   readonly retries?: number;
   /** a read's whole budget: attempts and the waits between them (default timeoutMs) */
   readonly retryBudgetMs?: number;
@@ -229,12 +232,12 @@ function exhausted(
 
 /** Creates a client; call `close()` when done to release sockets. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
     throw new HttpError('HTTP_REQUEST_INVALID', `"timeoutMs" expected a positive integer, got ${timeoutMs}`);
   }
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX;
-  const retries = options.retries ?? 16;
+  const retries = options.retries ?? 24;
   const budgetMs = options.retryBudgetMs ?? timeoutMs;
   const baseDelay = options.retryBaseDelayMs ?? 100;
   const maxDelay = options.retryMaxDelayMs ?? 1_000;

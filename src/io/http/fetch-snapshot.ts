@@ -56,7 +56,7 @@ export interface SnapshotProgress {
 export interface FetchSnapshotOptions {
   /** e.g. http://127.0.0.1:8080/v1/public */
   readonly baseUrl: string;
-  /** per-request deadline (default 15,000 ms) */
+  /** each request's budget, retries included (default 30,000 ms) */
   readonly timeoutMs?: number;
   readonly probeQuotes?: boolean;
   readonly onProgress?: (p: SnapshotProgress) => void;
