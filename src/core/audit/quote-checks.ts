@@ -99,6 +99,21 @@ function toPoolStates(x: QuoteCheckInput, at: ReadonlyMap<string, string> = new 
   }));
 }
 
+/** Records probe `q`'s check as could-not-check with a QUOTE_UNAVAILABLE finding. */
+function recordUnavailable(
+  c: AuditCollector,
+  q: ProbeQuote,
+  message: string,
+  evidence: Finding['evidence'],
+): void {
+  c.couldNotCheck(
+    'quote',
+    `quote.${q.kind}`,
+    q.poolId,
+    makeFinding('QUOTE_UNAVAILABLE', q.poolId, message, evidence),
+  );
+}
+
 /**
  * True for the quote endpoints' documented rule answers (docs/protocol/public-api.md "Errors"): 400 or 404
  * with an `{error}` body — missing/invalid field, MOD, minimum ticket size, no route, no pools,
@@ -122,16 +137,11 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
       avgExecutionSeconds: null,
     });
   } catch (e) {
-    c.couldNotCheck(
-      'quote',
-      name,
-      pool,
-      makeFinding(
-        'QUOTE_UNAVAILABLE',
-        pool,
-        `probe ${q.kind} could not be recomputed: ${e instanceof Error ? e.message : String(e)}`,
-        {},
-      ),
+    recordUnavailable(
+      c,
+      q,
+      `probe ${q.kind} could not be recomputed: ${e instanceof Error ? e.message : String(e)}`,
+      {},
     );
     return;
   }
@@ -140,16 +150,11 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
   // a refusal is the exchange's statement only in the documented rule-answer shape: a failed
   // request (429, 5xx, any other status, a body that is not `{error}`) says nothing about the rules
   if (!accepted && !isRuleAnswer(q)) {
-    c.couldNotCheck(
-      'quote',
-      name,
-      pool,
-      makeFinding(
-        'QUOTE_UNAVAILABLE',
-        pool,
-        `probe ${q.kind} got no rule answer (status ${q.status}${q.error === null ? '' : ` ${JSON.stringify(q.error)}`}); a ${q.status} is not evidence`,
-        { probe: q.kind, got: { status: q.status, error: q.error } },
-      ),
+    recordUnavailable(
+      c,
+      q,
+      `probe ${q.kind} got no rule answer (status ${q.status}${q.error === null ? '' : ` ${JSON.stringify(q.error)}`}); a ${q.status} is not evidence`,
+      { probe: q.kind, got: { status: q.status, error: q.error } },
     );
     return;
   }
@@ -186,16 +191,11 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
   }
   const got = q.quote;
   if (got === null) {
-    c.couldNotCheck(
-      'quote',
-      name,
-      pool,
-      makeFinding(
-        'QUOTE_UNAVAILABLE',
-        pool,
-        `probe ${q.kind}: 200 response without the quote shape (${q.shapeError ?? 'unknown'})`,
-        {},
-      ),
+    recordUnavailable(
+      c,
+      q,
+      `probe ${q.kind}: 200 response without the quote shape (${q.shapeError ?? 'unknown'})`,
+      {},
     );
     return;
   }
@@ -312,15 +312,10 @@ export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
   const pools = toPoolStates(x);
   for (const q of x.quotes) {
     if (q.transportError !== undefined) {
-      c.couldNotCheck(
-        'quote',
-        `quote.${q.kind}`,
-        q.poolId,
-        makeFinding('QUOTE_UNAVAILABLE', q.poolId, `probe ${q.kind}: ${q.transportError}`, {
-          probe: q.kind,
-          transport: q.transportError,
-        }),
-      );
+      recordUnavailable(c, q, `probe ${q.kind}: ${q.transportError}`, {
+        probe: q.kind,
+        transport: q.transportError,
+      });
       continue;
     }
     // a quote names the reserve contract of every hop: recompute with exactly those reserves
@@ -332,20 +327,15 @@ export function checkQuotes(c: AuditCollector, x: QuoteCheckInput): void {
       else if (x.contracts.has(h.pool_id)) unknown.push(h);
     }
     if (unknown.length > 0) {
-      c.couldNotCheck(
-        'quote',
-        `quote.${q.kind}`,
-        q.poolId,
-        makeFinding(
-          'QUOTE_UNAVAILABLE',
-          q.poolId,
-          `probe ${q.kind}: the quote was computed from reserve contract(s) no proof of this audit showed (${unknown.map((h) => h.contract_id.slice(0, 16)).join(', ')}…)`,
-          {
-            probe: q.kind,
-            expected: unknown.map((h) => x.contracts.get(h.pool_id)),
-            got: unknown.map((h) => h.contract_id),
-          },
-        ),
+      recordUnavailable(
+        c,
+        q,
+        `probe ${q.kind}: the quote was computed from reserve contract(s) no proof of this audit showed (${unknown.map((h) => h.contract_id.slice(0, 16)).join(', ')}…)`,
+        {
+          probe: q.kind,
+          expected: unknown.map((h) => x.contracts.get(h.pool_id)),
+          got: unknown.map((h) => h.contract_id),
+        },
       );
       continue;
     }
