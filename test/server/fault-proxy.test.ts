@@ -5,7 +5,6 @@
  * reference server (port 0, :memory:); plain forwarding keeps methods, bodies and query strings;
  * the proxy's counters. Deterministic: the faults come from a `choose` plan or a seeded draw.
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
@@ -23,6 +22,7 @@ import {
 } from '../../src/server/fault-spec.js';
 import { type RunningServer, startServer } from '../../src/server/serve.js';
 import { createSeededRng } from '../../src/sim/rng.js';
+import { spawnCli, waitFor } from '../cli/helpers/spawn-cli.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 
 function usageErrorOf(spec: string): UsageError {
@@ -459,38 +459,24 @@ describe('the fault proxy in front of the reference server', () => {
 
 describe('reserve-audit serve --faults', () => {
   it('serves through the proxy on --port, draws reproducibly with --fault-seed, stops on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
-        'serve',
-        '--port',
-        '0',
-        '--db',
-        ':memory:',
-        '--seed',
-        'cli-faults',
-        '--faults',
-        '429:0.30:2,503:0.20,delay:0.10:50',
-        '--fault-seed',
-        'reproducible',
-      ],
-      { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const run = spawnCli([
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--seed',
+      'cli-faults',
+      '--faults',
+      '429:0.30:2,503:0.20,delay:0.10:50',
+      '--fault-seed',
+      'reproducible',
+    ]);
+    const { child, output } = run;
+    const exited = run.exited.then((e) => e.code);
     try {
-      const deadline = Date.now() + 20_000;
-      while (!/injecting faults .*\n/.test(stderr)) {
-        if (Date.now() > deadline) throw new Error(`no listening lines: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(() => /injecting faults .*\n/.test(output.stderr), 20_000, 'the listening lines');
+      const stderr = output.stderr;
       const origin = /serving (http:\/\/127\.0\.0\.1:\d+)\/v1\/public \(websocket ws:/.exec(
         stderr,
       )?.[1] as string;
@@ -520,7 +506,7 @@ describe('reserve-audit serve --faults', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/stopped/);
+    expect(output.stderr).toMatch(/stopped/);
   }, 40_000);
 
   it.each([
