@@ -1,9 +1,10 @@
 /**
  * Benchmark of contract-ID verification (docs/protocol/contract-id.md §1–§6) on the real blob vectors:
- * verifications/s of verifyDecodedContract (blob already decoded) and of verifyContractId
- * (decode + verify) and of verifyContractIdFast and isContractIdVerifiedFast (issue 11: one pass from the
- * blob), against the raw SHA-256 floor over exactly the same preimages
- * (contract-hash preimage + unicum preimage) with node:crypto and @noble/hashes.
+ * verifications/s of the reference walk — verifyDecodedContract (blob already decoded) and
+ * verifyContractId (decode + verify) — and of the verdict seam (src/core/verdict): the WebAssembly
+ * engine alone from the bytes, and isContractIdVerified (engine, then reference) from the base64 blob,
+ * against the raw SHA-256 floor over exactly the same preimages (contract-hash preimage + unicum
+ * preimage) with node:crypto and @noble/hashes.
  *
  * The floor is the fastest way this machine SHA-256es those two preimages: node:crypto's
  * `createHash` (a Hash object per call), its one-shot `hash()` with a binary-string digest (no
@@ -22,12 +23,14 @@ import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js'
 import { sha256Noble } from '../src/core/hash/sha256.js';
 import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
 import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
-import { isContractIdVerifiedFast, verifyContractIdFast } from '../src/core/hash/verify-contract-id-fast.js';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/proof/profile.js';
-import { verifyReserveProofFast } from '../src/core/proof/reserve-proof-fast.js';
+import { createProofContext } from '../src/core/proof/proof-context.js';
+import { verifyReserveProof } from '../src/core/proof/reserve-proof.js';
 import { createTypeEnv } from '../src/core/types/type-env.js';
 import { parseTypeFile } from '../src/core/types/type-file.js';
 import { typeCreateArgument } from '../src/core/types/type-value.js';
+import { isContractIdVerified } from '../src/core/verdict/cascade.js';
+import { createWasmVerdictEngine } from '../src/core/verdict/wasm/engine.js';
 import { decodeBase64Node, decodeBase64NodeScratch } from '../src/io/node-base64.js';
 import { sha256Node, sha256NodeBinary } from '../src/io/node-sha256.js';
 import { mintReserveContract, RESERVE_TYPE_ENV } from '../src/sim/mint.js';
@@ -35,6 +38,8 @@ import { createSeededRng } from '../src/sim/rng.js';
 import { loadContractIdVectors } from '../test/helpers/vectors.js';
 
 const MS = Number(process.env.BENCH_MS ?? 1000);
+const engine = createWasmVerdictEngine(sha256NodeBinary);
+if (engine === null) throw new Error('no WebAssembly verdict engine on this Node');
 const root = join(import.meta.dirname, '..');
 const env = createTypeEnv(
   parseTypeFile(readFileSync(join(root, 'fixtures', 'types', 'splice-amulet-0.1.17.types.json'), 'utf8'))
@@ -103,10 +108,8 @@ interface Row {
   preimageBytes: number;
   verifyDecoded: number;
   verifyBlob: number;
-  fastBlob: number;
-  fastNative: number;
-  fastEdge: number;
-  fastVerdict: number;
+  engine: number;
+  verdict: number;
   shaNode: number;
   shaCreate: number;
   shaOneShot: number;
@@ -132,34 +135,19 @@ for (const b of loadContractIdVectors().blobVectors) {
     key: contract.key,
     contractHash: sha256Node(chPre),
   });
-  const fastCheck = verifyContractIdFast({
-    contractId: b.contractId,
-    blob: b.createdEventBlobBase64,
-    types: env,
-  });
-  if (!fastCheck.ok) throw new Error(`${b.name} does not verify on the fast path`);
-  const edgeOpts = {
+  const bytes = decodeBase64Node(b.createdEventBlobBase64) as Uint8Array;
+  const verdictOpts = {
     contractId: b.contractId,
     blob: b.createdEventBlobBase64,
     types: env,
     sha256: sha256Node,
-    base64: decodeBase64Node,
-    base64Scratch: decodeBase64NodeScratch,
-    sha256Binary: sha256NodeBinary,
+    engine,
+    base64: decodeBase64NodeScratch,
   };
-  if (!isContractIdVerifiedFast(edgeOpts)) throw new Error(`${b.name} does not verify on the verdict path`);
-  const [
-    verifyDecoded,
-    verifyBlob,
-    fastBlob,
-    fastNative,
-    fastEdge,
-    fastVerdict,
-    shaNode,
-    shaCreate,
-    shaOneShot,
-    shaNoble,
-  ] = measure([
+  if (engine.verify(bytes, b.contractId, env) === null)
+    throw new Error(`${b.name}: the engine does not answer`);
+  if (!isContractIdVerified(verdictOpts)) throw new Error(`${b.name} does not verify on the verdict path`);
+  const [verifyDecoded, verifyBlob, engineRate, verdict, shaNode, shaCreate, shaOneShot, shaNoble] = measure([
     () => {
       verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node });
     },
@@ -172,44 +160,25 @@ for (const b of loadContractIdVectors().blobVectors) {
       });
     },
     () => {
-      verifyContractIdFast({
-        contractId: b.contractId,
-        blob: b.createdEventBlobBase64,
-        types: env,
-        sha256: sha256Node,
-      });
+      engine.verify(bytes, b.contractId, env);
     },
     () => {
-      verifyContractIdFast({
-        contractId: b.contractId,
-        blob: b.createdEventBlobBase64,
-        types: env,
-        sha256: sha256Node,
-        base64: decodeBase64Node,
-      });
-    },
-    () => {
-      verifyContractIdFast(edgeOpts);
-    },
-    () => {
-      isContractIdVerifiedFast(edgeOpts);
+      isContractIdVerified(verdictOpts);
     },
     ...shaFloors(chPre, uPre),
     () => {
       sha256Noble(chPre);
       sha256Noble(uPre);
     },
-  ]) as [number, number, number, number, number, number, number, number, number, number];
+  ]) as [number, number, number, number, number, number, number, number];
   rows.push({
     name: b.name,
     version,
     preimageBytes: chPre.length + uPre.length,
     verifyDecoded,
     verifyBlob,
-    fastBlob,
-    fastNative,
-    fastEdge,
-    fastVerdict,
+    engine: engineRate,
+    verdict,
     shaNode,
     shaCreate,
     shaOneShot,
@@ -222,7 +191,7 @@ console.log(
   `verify.bench — node ${process.version}, ${MS} ms per function per vector, interleaved 20 ms CPU-time slices; rates in operations per CPU-second`,
 );
 console.log(
-  'verifyDecoded = verifyDecodedContract (typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + verify); fastBlob = verifyContractIdFast with the pure base64 parser; fastNative = the same with the native base64 seam (src/io/node-base64.ts); fastEdge = the same with the one-pass seams too (base64 into a reused buffer, binary-string SHA-256); fastVerdict = isContractIdVerifiedFast (the verdict only, no result object) with the same seams',
+  "verifyDecoded = verifyDecodedContract (the reference: typing + both hashes, node:crypto); verifyBlob = verifyContractId (base64 decode + the reference); engine = the WebAssembly engine's verify from the bytes; verdict = isContractIdVerified (the cascade: base64 into a reused buffer, the engine, the reference for anything else) from the base64 blob",
 );
 console.log(
   'SHA-256 of the same two preimages only: node = the sha256Node seam (one-shot + copy), create = createHash().update().digest(), oneshot = hash(…, "binary"), noble = @noble/hashes; FLOOR = the fastest node one; every ratio = rate / floor\n',
@@ -230,16 +199,14 @@ console.log(
 const head = [
   'verifyDecoded',
   'verifyBlob',
-  'fastBlob',
-  'fastNative',
-  'fastEdge',
-  'fastVerdict',
+  'engine',
+  'verdict',
   'sha node',
   'sha create',
   'sha oneshot',
   'sha noble',
 ];
-const ratioHead = ['ratio', 'ratioBlob', 'ratioFast', 'ratioNative', 'ratioEdge', 'ratioVerdict'];
+const ratioHead = ['ratio', 'ratioBlob', 'ratioEngine', 'ratioVerdict'];
 console.log(
   `${'vector'.padEnd(38)} ver  bytes ${head.map((h) => h.padStart(13)).join('')} ${ratioHead.map((h) => h.padStart(13)).join('')}`,
 );
@@ -250,19 +217,14 @@ const line = (name: string, version: string, bytes: number, rates: number[], rat
 const ratesOf = (r: Row) => [
   r.verifyDecoded,
   r.verifyBlob,
-  r.fastBlob,
-  r.fastNative,
-  r.fastEdge,
-  r.fastVerdict,
+  r.engine,
+  r.verdict,
   r.shaNode,
   r.shaCreate,
   r.shaOneShot,
   r.shaNoble,
 ];
-const ratiosOf = (r: Row) =>
-  [r.verifyDecoded, r.verifyBlob, r.fastBlob, r.fastNative, r.fastEdge, r.fastVerdict].map(
-    (x) => x / r.floor,
-  );
+const ratiosOf = (r: Row) => [r.verifyDecoded, r.verifyBlob, r.engine, r.verdict].map((x) => x / r.floor);
 for (const r of rows) line(r.name, r.version, r.preimageBytes, ratesOf(r), ratiosOf(r));
 for (const v of ['v10', 'v11', 'v12'] as const) {
   const rs = rows.filter((r) => r.version === v);
@@ -278,16 +240,16 @@ for (const v of ['v10', 'v11', 'v12'] as const) {
 }
 
 // The replay's proof step on the simulator's reserve contracts (issue 11 item 2): proven reserves
-// from the blob's bytes through verifyReserveProofFast — its decoding path (decode the blob, type,
-// hash, read the fields from the value tree) and its one pass (the verdict's walk, the fields read
-// from the bytes, with the binary-digest seam replay passes) — against the same SHA-256 floor.
+// from the blob's bytes through verifyReserveProof — the full step (decode the blob, type, hash,
+// read the fields from the value tree) and the verdict detail (the engine's walk, the fields read
+// from the bytes: replay's path) — against the same SHA-256 floor.
 const rng = createSeededRng('verify-bench-reserves');
 const tok = (id: string) => ({ admin: `${id.toLowerCase()}::1220${'ab'.repeat(32)}`, id });
 console.log(
-  "\nreserve proofs (simulator PoolReserve contracts, default profile): decoding = verifyReserveProofFast without the binary seam; onePass = with it (replay's path); rates per CPU-second, ratios against the fastest SHA-256 floor of the same two preimages",
+  "\nreserve proofs (simulator PoolReserve contracts, default profile): full = verifyReserveProof; verdict = the same with detail 'verdict' and the engine (replay's path); rates per CPU-second, ratios against the fastest SHA-256 floor of the same two preimages",
 );
 console.log(
-  `${'contract'.padEnd(38)} ver  bytes ${['decoding', 'onePass', 'sha oneshot', 'floor'].map((h) => h.padStart(13)).join('')} ${['ratioDecoding', 'ratioOnePass'].map((h) => h.padStart(14)).join('')}`,
+  `${'contract'.padEnd(38)} ver  bytes ${['full', 'verdict', 'sha oneshot', 'floor'].map((h) => h.padStart(13)).join('')} ${['ratioFull', 'ratioVerdict'].map((h) => h.padStart(14)).join('')}`,
 );
 for (const version of ['v10', 'v11', 'v12'] as const) {
   let previous: Uint8Array | null = null;
@@ -328,17 +290,16 @@ for (const version of ['v10', 'v11', 'v12'] as const) {
       types: RESERVE_TYPE_ENV,
       profile: DEFAULT_RESERVE_PROFILE,
       sha256: sha256Node,
-      blobIsPrivate: true,
     };
-    const one = { ...base, sha256Binary: sha256NodeBinary };
-    if (verifyReserveProofFast(base) === null || verifyReserveProofFast(one) === null)
-      throw new Error(`minted ${version} contract not proven`);
+    const one = { ...base, detail: 'verdict' as const, context: createProofContext(engine) };
+    if (verifyReserveProof(base).status !== 'proven' || verifyReserveProof(one).evidence !== null)
+      throw new Error(`minted ${version} contract not proven by the engine`);
     const [decoding, onePass, shaNode, shaCreate, shaOneShot] = measure([
       () => {
-        verifyReserveProofFast(base);
+        verifyReserveProof(base);
       },
       () => {
-        verifyReserveProofFast(one);
+        verifyReserveProof(one);
       },
       ...shaFloors(chPre, uPre),
     ]) as [number, number, number, number, number];

@@ -95,7 +95,6 @@ export type {
   UnicumInput,
   VerificationReason,
   VerificationStatus,
-  VerifyContractIdFastOptions,
   VerifyContractIdOptions,
   VerifyDecodedContractOptions,
 } from './hash/index.js';
@@ -123,7 +122,6 @@ export {
   hexEqualsBytes,
   hexEqualsRange,
   isCanonicalV1IdHex,
-  isContractIdVerifiedFast,
   LF_PURPOSE,
   lowerHexToBytes,
   numericUnscaledBytes,
@@ -135,7 +133,6 @@ export {
   UNICUM_PURPOSE,
   VERSION_PREFIX,
   verifyContractId,
-  verifyContractIdFast,
   verifyDecodedContract,
   versionOfIdHex,
 } from './hash/index.js';
@@ -211,4 +208,12 @@ export {
   typeCreateArgument,
   typeValue,
 } from './types/index.js';
+export type {
+  BlobSpans,
+  EngineVerdict,
+  IsContractIdVerifiedOptions,
+  ResolvedTemplate,
+  VerdictEngine,
+} from './verdict/index.js';
+export { createWasmVerdictEngine, isContractIdVerified } from './verdict/index.js';
 export * as api from './wire/index.js';

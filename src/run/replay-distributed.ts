@@ -11,12 +11,13 @@
  */
 import { hostname } from 'node:os';
 import type { ReserveProfile } from '../core/proof/profile.js';
+import type { ProofContext } from '../core/proof/proof-context.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import { ReplayError } from '../errors/replay.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import type { ContractRange, DistributedReplay, MirrorStore, ReplayBatchClaim } from '../io/store/index.js';
 import { openMirrorStore } from '../io/store/index.js';
-import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
+import { createReplayContext, type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
 
 /** Contracts per batch of a distributed run (as the thread pool's). */
 const DISTRIBUTED_BATCH_SIZE = 512;
@@ -115,6 +116,7 @@ async function workClaim(
   claim: ReplayBatchClaim,
   types: TypeEnv,
   profiles: Map<string, ReserveProfile>,
+  context: ProofContext,
 ): Promise<{ readonly stored: boolean; readonly contracts: number }> {
   let profile = profiles.get(claim.profileJson);
   if (profile === undefined) {
@@ -122,7 +124,7 @@ async function workClaim(
     profiles.set(claim.profileJson, profile);
   }
   const batch = await store.loadContractBatch(claim.keys);
-  const results = replayContractBatch(batch, types, profile);
+  const results = replayContractBatch(batch, types, profile, context);
   const stored = await q.recordReplayBatchResults(
     claim,
     formatReplayBatchOutcome({ contractIds: batch.contractIds, poolIds: batch.poolIds, results }),
@@ -163,12 +165,13 @@ export async function coordinateReplayRun(
   });
   const me = computeWorkerId(':coordinator');
   const profiles = new Map<string, ReserveProfile>([[JSON.stringify(o.profile), o.profile]]);
+  const context = createReplayContext();
   let finished = false;
   try {
     for (;;) {
       const claim = o.work === false ? null : await q.claimReplayBatch(me, run.runId);
       if (claim !== null) {
-        await workClaim(store, q, claim, o.types, profiles);
+        await workClaim(store, q, claim, o.types, profiles, context);
         continue;
       }
       const p = await q.loadReplayRunProgress(run.runId);
@@ -231,6 +234,7 @@ export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWor
     const q = queueOf(store);
     const worker = o.workerId ?? computeWorkerId();
     const profiles = new Map<string, ReserveProfile>();
+    const context = createReplayContext();
     const runs = new Set<number>();
     let batches = 0;
     let contracts = 0;
@@ -240,7 +244,7 @@ export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWor
     for (;;) {
       const claim = await q.claimReplayBatch(worker);
       if (claim !== null) {
-        const r = await workClaim(store, q, claim, types, profiles);
+        const r = await workClaim(store, q, claim, types, profiles, context);
         runs.add(claim.runId);
         if (r.stored) {
           batches += 1;

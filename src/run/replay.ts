@@ -22,7 +22,7 @@ import { AuditError } from '../errors/audit.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { type MirrorStore, openMirrorStore } from '../io/store/index.js';
 import { formatMirrorTarget } from './history.js';
-import { type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
+import { createReplayContext, type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
 import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { loadObservationSeries, type ReplayedContracts } from './replay-series.js';
 
@@ -169,8 +169,9 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
       );
     } else {
       const batchSize = Math.max(1, Math.floor(o.batchSize ?? BATCH_SIZE));
+      const context = createReplayContext();
       for await (const b of mirror.iterateContractBatches(range, batchSize))
-        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile), b.contractKeys);
+        consume(b.poolIds, b.contractIds, replayContractBatch(b, types, o.profile, context), b.contractKeys);
     }
     const tContracts = now();
     // history over the recorded period, with the values just re-verified (not the stored status)

@@ -15,7 +15,11 @@ import { DEFAULT_RESERVE_PROFILE, type HistoryPoint } from '../../src/core/audit
 import { parseTimestampMicros } from '../../src/core/wire/timestamp.js';
 import { loadTypesOrDefault } from '../../src/io/files/default-types.js';
 import { type MirrorStore, openMirrorStore } from '../../src/io/store/index.js';
-import { type ReplayedContract, replayContractBatch } from '../../src/run/replay-contract.js';
+import {
+  createReplayContext,
+  type ReplayedContract,
+  replayContractBatch,
+} from '../../src/run/replay-contract.js';
 import { loadObservationSeries, type ReplayedContracts } from '../../src/run/replay-series.js';
 import { buildReplayMirror } from './replay-mirror.js';
 
@@ -50,7 +54,7 @@ async function replayPeriod(m: MirrorStore, fromMs?: number, toMs?: number): Pro
     { ...(fromMs === undefined ? {} : { fromMs }), ...(toMs === undefined ? {} : { toMs }) },
     16,
   ))
-    replayContractBatch(b, types, DEFAULT_RESERVE_PROFILE).forEach((r, i) => {
+    replayContractBatch(b, types, DEFAULT_RESERVE_PROFILE, createReplayContext()).forEach((r, i) => {
       const id = b.contractIds[i] ?? '';
       if (r.proven === null) return;
       keyed.byKey.set(b.contractKeys[i] ?? -1, { contractId: id, proven: r.proven });

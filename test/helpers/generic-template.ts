@@ -1,12 +1,12 @@
 /**
- * A generic V12 template for property tests of the typed walks (typed-stream-hash.test.ts,
- * wasm-verdict.test.ts): variants, a 3- and a 20-constructor enum (the scan and the map lookup of
+ * A generic V12 template for property tests of the typed encoders (typed-value-hash.test.ts,
+ * test/verdict/engine-cases.test.ts): variants, a 3- and a 20-constructor enum (the scan and the map lookup of
  * constructor names), generic records, maps, lists, dates, timestamps, numerics of scale 10 (and 9,
  * which does not fit) and omitted or None trailing fields — and random argument values of it.
  */
 import fc from 'fast-check';
 import type { Value } from '../../src/core/codec/value.js';
-import { createTypeEnv, resolveTemplate, type TemplateResolution } from '../../src/core/types/type-env.js';
+import { createTypeEnv } from '../../src/core/types/type-env.js';
 import { parseTypeFile } from '../../src/core/types/type-file.js';
 
 const PKG = 'cd'.repeat(32);
@@ -59,11 +59,7 @@ export const env = createTypeEnv(
   }).packages,
 );
 export const templateId = { packageId: PKG, module: ['G'], entity: ['T'] };
-const lookup = resolveTemplate(env, templateId, 'gen');
-if (!lookup.ok) throw new Error(lookup.reason);
-export const resolution: TemplateResolution = lookup;
-
-export const opt = (v: Value | null): Value => ({ kind: 'optional', value: v });
+const opt = (v: Value | null): Value => ({ kind: 'optional', value: v });
 const arbNumeric = fc
   .tuple(fc.bigInt({ min: -(10n ** 27n), max: 10n ** 27n }), fc.constantFrom(10, 9))
   .map(([n, scale]) => {

@@ -96,8 +96,8 @@ export {
   MARKET_STATE_HORIZON_MS,
 } from './market-time.js';
 export { checkOrderbooks, computeOrderbookLevelsFast } from './orderbook-checks.js';
-export type { ProvenPool, ProvenStatus } from './proof-checks.js';
-export { checkProofs, isProofOfPool } from './proof-checks.js';
+export type { ClaimedContract, ProvenPool, ProvenStatus, ReserveProofFindings } from './proof-checks.js';
+export { checkProofs, checkReserveProof, isProofOfPool } from './proof-checks.js';
 export type { KnownContractReserves, QuoteCheckInput } from './quote-checks.js';
 export { checkQuotes, computeKnownContracts } from './quote-checks.js';
 export type { AuditInput, AuditResult, MirrorHistory, PoolPast, PoolSummary } from './run-checks.js';

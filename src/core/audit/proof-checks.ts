@@ -67,7 +67,38 @@ const sameTemplate = (a: TemplateIdentity, b: TemplateIdentity): boolean =>
   a.moduleName === b.moduleName &&
   a.entityName === b.entityName;
 
-function compareFields(e: ProofEntry, f: ProvenFields, createdAt: bigint): Finding[] {
+/**
+ * What a source says about a reserve contract: the proof JSON (the audit) or the mirror's record
+ * (replay). The optional claims are compared when given.
+ */
+export interface ClaimedContract {
+  readonly poolId: string;
+  readonly contractId: string;
+  readonly reserveA: string;
+  readonly reserveB: string;
+  readonly totalLpSupply: string;
+  readonly ledgerCreatedAt?: string | undefined;
+  readonly template?: TemplateIdentity | undefined;
+  readonly tokenA?: TokenKey | undefined;
+  readonly tokenB?: TokenKey | undefined;
+}
+
+/**
+ * The findings of one proof against what a source claims, per check: `contractId`, `template` and
+ * `fields`; a check that could not run is a string saying why (a skip).
+ */
+export interface ReserveProofFindings {
+  readonly contractId: Finding[];
+  readonly template: Finding[] | string;
+  readonly fields: Finding[] | string;
+}
+
+function compareFields(
+  e: ClaimedContract,
+  f: ProvenFields,
+  createdAt: bigint | null,
+  source: string,
+): Finding[] {
   const out: Finding[] = [];
   const pool = e.poolId;
   const field = (name: string, expected: unknown, got: unknown): void => {
@@ -75,55 +106,66 @@ function compareFields(e: ProofEntry, f: ProvenFields, createdAt: bigint): Findi
       makeFinding(
         'PROOF_FIELD_MISMATCH',
         pool,
-        `proof JSON ${name} is ${JSON.stringify(got)}, the blob says ${JSON.stringify(expected)}`,
+        `${source} ${name} is ${JSON.stringify(got)}, the blob says ${JSON.stringify(expected)}`,
         { field: name, expected, got },
       ),
     );
   };
   for (const d of compareReserveAmounts(f, e)) field(d.field, d.expected, d.got);
-  if (parseTimestampMicros(e.ledgerCreatedAt) !== createdAt)
+  if (
+    e.ledgerCreatedAt !== undefined &&
+    createdAt !== null &&
+    parseTimestampMicros(e.ledgerCreatedAt) !== createdAt
+  )
     field('ledger_created_at', formatApiTimestampMicros(createdAt), e.ledgerCreatedAt);
   if (f.poolId !== null && f.poolId !== e.poolId) field('pool_id', f.poolId, e.poolId);
-  if (!sameToken(f.tokenA, e.tokenA)) field('token_a_instrument', f.tokenA, e.tokenA);
-  if (!sameToken(f.tokenB, e.tokenB)) field('token_b_instrument', f.tokenB, e.tokenB);
+  if (e.tokenA !== undefined && !sameToken(f.tokenA, e.tokenA))
+    field('token_a_instrument', f.tokenA, e.tokenA);
+  if (e.tokenB !== undefined && !sameToken(f.tokenB, e.tokenB))
+    field('token_b_instrument', f.tokenB, e.tokenB);
   return out;
 }
 
-/** Turns one proof's result into checks proof.contract-id, proof.template, proof.fields for its pool. */
-function checkOneProof(
-  c: AuditCollector,
-  e: ProofEntry,
-  proof: ReserveProof,
+/**
+ * The one proof-to-findings rule, used by the audit (the proof JSON) and replay (the mirror's
+ * record): what the proof step found wrong with the contract, and where the claims differ from
+ * the blob. `source` names the claims in messages ("proof JSON", "recorded").
+ */
+export function checkReserveProof(
+  proof: ReserveProof<ProofEvidence | null>,
+  e: ClaimedContract,
   profile: ReserveProfile,
-): ProvenPool {
-  const v = proof.evidence;
+  source: string,
+): ReserveProofFindings {
   const pool = e.poolId;
-  const result = {
-    poolId: pool,
-    contractId: e.contractId,
-    entry: e,
-    status: proof.status,
-    fields: proof.provenFields,
-    template: proof.template,
-    ledgerCreatedAtMicros: proof.createdAtMicros,
-  };
+  const v = proof.evidence;
+  // the verdict detail: the engine proved it and the fields read cleanly (no evidence needed)
+  if (v === null)
+    return {
+      contractId: [],
+      template:
+        proof.template !== null && e.template !== undefined && !sameTemplate(proof.template, e.template)
+          ? [templateDiffers(pool, proof.template, e.template, source)]
+          : [],
+      fields:
+        proof.blobFields === null
+          ? 'no fields'
+          : compareFields(e, proof.blobFields, proof.createdAtMicros, source),
+    };
   const d = v.decoded;
-  if (d === null) {
-    c.record('proof', 'proof.contract-id', pool, [
-      makeFinding(
-        'PROOF_BLOB_MALFORMED',
-        pool,
-        `created_event_blob does not decode: ${v.decodeError ?? 'unknown reason'}`,
-        {
-          contractId: e.contractId,
-          reason: v.decodeError,
-        },
-      ),
-    ]);
-    c.skip('proof', 'proof.template', pool, 'blob did not decode');
-    c.skip('proof', 'proof.fields', pool, 'blob did not decode');
-    return result;
-  }
+  if (d === null)
+    return {
+      contractId: [
+        makeFinding(
+          'PROOF_BLOB_MALFORMED',
+          pool,
+          `created_event_blob does not decode: ${v.decodeError ?? 'unknown reason'}`,
+          { contractId: e.contractId, reason: v.decodeError },
+        ),
+      ],
+      template: 'blob did not decode',
+      fields: 'blob did not decode',
+    };
   // 1. the contract ID
   const idFindings: Finding[] = [];
   if (hasProofReason(proof, 'PUBLISHED_ID_MISMATCH'))
@@ -165,7 +207,6 @@ function checkOneProof(
         },
       ),
     );
-  c.record('proof', 'proof.contract-id', pool, idFindings);
   // 2. the template
   const tFindings: Finding[] = [];
   if (proof.templateProfile === null)
@@ -180,31 +221,59 @@ function checkOneProof(
         },
       ),
     );
-  if (!sameTemplate(d.template, e.template))
-    tFindings.push(
-      makeFinding('PROOF_FIELD_MISMATCH', pool, 'proof JSON template differs from the blob template', {
-        field: 'template',
-        expected: d.template,
-        got: e.template,
-      }),
-    );
-  c.record('proof', 'proof.template', pool, tFindings);
+  if (e.template !== undefined && !sameTemplate(d.template, e.template))
+    tFindings.push(templateDiffers(pool, d.template, e.template, source));
   // 3. the fields
-  if (proof.templateProfile === null) {
-    c.skip('proof', 'proof.fields', pool, 'template not in the reserve profile');
-    return result;
-  }
-  if (proof.blobFields === null) {
+  let fields: Finding[] | string;
+  if (proof.templateProfile === null) fields = 'template not in the reserve profile';
+  else if (proof.blobFields === null) {
     const why = proof.reasons.find((r) => r.code === 'FIELDS_UNREADABLE')?.message ?? 'unknown reason';
-    c.record('proof', 'proof.fields', pool, [
+    fields = [
       makeFinding('PROOF_UNVERIFIABLE', pool, `reserve fields could not be read from the blob: ${why}`, {
         reason: why,
       }),
-    ]);
-    return result;
-  }
-  c.record('proof', 'proof.fields', pool, compareFields(e, proof.blobFields, d.createdAtMicros));
-  return result;
+    ];
+  } else fields = compareFields(e, proof.blobFields, d.createdAtMicros, source);
+  return { contractId: idFindings, template: tFindings, fields };
+}
+
+function templateDiffers(
+  pool: string,
+  blob: TemplateIdentity,
+  claimed: TemplateIdentity,
+  source: string,
+): Finding {
+  return makeFinding('PROOF_FIELD_MISMATCH', pool, `${source} template differs from the blob template`, {
+    field: 'template',
+    expected: blob,
+    got: claimed,
+  });
+}
+
+/** Turns one proof's result into checks proof.contract-id, proof.template, proof.fields for its pool. */
+function checkOneProof(
+  c: AuditCollector,
+  e: ProofEntry,
+  proof: ReserveProof,
+  profile: ReserveProfile,
+): ProvenPool {
+  const r = checkReserveProof(proof, e, profile, 'proof JSON');
+  c.record('proof', 'proof.contract-id', e.poolId, r.contractId);
+  for (const [check, found] of [
+    ['proof.template', r.template],
+    ['proof.fields', r.fields],
+  ] as const)
+    if (typeof found === 'string') c.skip('proof', check, e.poolId, found);
+    else c.record('proof', check, e.poolId, found);
+  return {
+    poolId: e.poolId,
+    contractId: e.contractId,
+    entry: e,
+    status: proof.status,
+    fields: proof.provenFields,
+    template: proof.template,
+    ledgerCreatedAtMicros: proof.createdAtMicros,
+  };
 }
 
 /**

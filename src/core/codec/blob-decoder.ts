@@ -34,39 +34,12 @@ export const SUPPORTED_SERIALIZATION_VERSIONS: readonly string[] = Object.keys(V
  * Throws `CodecError` (stable codes, see src/errors/codec.ts) on any malformed input.
  */
 export function decodeCreatedEventBlob(input: Uint8Array | string, options?: DecodeOptions): DecodedContract {
-  return guardDecode(() => decodeBlob(input, options, undefined).contract);
-}
-
-/** A contract whose `create_arg` was not decoded: its Value bytes are `bytes[argStart, argStop)`. */
-export interface LazyDecodedContract {
-  /** every field decoded and checked except `createArg`, a unit placeholder */
-  readonly contract: DecodedContract;
-  readonly bytes: Uint8Array;
-  readonly argStart: number;
-  readonly argStop: number;
-  readonly maxDepth: number;
-}
-
-/**
- * Like decodeCreatedEventBlob, but leaves the `create_arg` Value undecoded (its byte range is
- * returned) — for the one-pass verifier, which streams those bytes into the hash. Throws
- * `CodecError` like decodeCreatedEventBlob, except for errors inside the create argument.
- */
-export function decodeCreatedEventBlobLazy(
-  input: Uint8Array | string,
-  options?: DecodeOptions,
-): LazyDecodedContract {
-  return guardDecode(() => {
-    const range = { start: 0, stop: 0 };
-    const { contract, bytes, maxDepth } = decodeBlob(input, options, range);
-    return { contract, bytes, argStart: range.start, argStop: range.stop, maxDepth };
-  });
+  return guardDecode(() => decodeBlob(input, options).contract);
 }
 
 function decodeBlob(
   input: Uint8Array | string,
   options: DecodeOptions | undefined,
-  lazyArg: { start: number; stop: number } | undefined,
 ): { contract: DecodedContract; bytes: Uint8Array; maxDepth: number } {
   const opts = resolveDecodeOptions(options);
   let bytes: Uint8Array;
@@ -89,7 +62,7 @@ function decodeBlob(
   if (bytes === input && opts.copyInput) bytes = copyBytes(bytes);
   const unknown: UnknownFieldReport[] | null = opts.unknownFields === 'report' ? [] : null;
   const r = new WireReader(bytes, unknown, opts.maxBytes);
-  const contract = readEnvelope(r, opts.maxDepth, lazyArg);
+  const contract = readEnvelope(r, opts.maxDepth);
   return {
     contract: unknown === null ? contract : { ...contract, unknownFields: unknown },
     bytes,
@@ -97,11 +70,7 @@ function decodeBlob(
   };
 }
 
-function readEnvelope(
-  r: WireReader,
-  maxDepth: number,
-  lazyArg: { start: number; stop: number } | undefined,
-): DecodedContract {
+function readEnvelope(r: WireReader, maxDepth: number): DecodedContract {
   const end = r.buf.length;
   let version: string | undefined;
   let payload: [number, number] | undefined;
@@ -152,8 +121,8 @@ function readEnvelope(
   }
   r.pos = payload[0];
   return layout === 'current'
-    ? readCurrent(r, payload[1], version, maxDepth, lazyArg)
-    : readLegacy(r, payload[1], version, maxDepth, lazyArg);
+    ? readCurrent(r, payload[1], version, maxDepth)
+    : readLegacy(r, payload[1], version, maxDepth);
 }
 
 /**

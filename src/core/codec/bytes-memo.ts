@@ -1,8 +1,8 @@
 /**
- * A small, bounded memo keyed by byte strings, for the one-pass verifier
- * (src/core/hash/one-pass-verdict.ts): party ids and template identifiers recur in every blob of a
- * ledger, so their validation (and, for an identifier, its preimage encoding) is remembered by
- * their bytes instead of being redone per blob.
+ * A small, bounded memo keyed by byte strings, for lookups made from a blob's bytes
+ * (src/core/hash/template-of-bytes.ts, src/core/proof/template-plan.ts): template identifiers recur
+ * in every blob of a ledger, so what they resolve to is remembered by their bytes instead of being
+ * worked out again per blob.
  *
  * Direct-mapped: a key's slot comes from a cheap hash (length, first, middle and last bytes), and
  * a lookup answers only when the stored key is byte-for-byte the probed range — compared in 32-bit

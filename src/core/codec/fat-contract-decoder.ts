@@ -21,9 +21,6 @@ import type { Value } from './value.js';
 import { readValue, type ValueContext } from './value-decoder.js';
 import { WIRE_I64, WIRE_LEN, WIRE_VARINT, type WireReader } from './wire-reader.js';
 
-/** The placeholder `create_arg` of a lazily read contract (the Value's bytes are not decoded). */
-const LAZY_ARG: Value = Object.freeze({ kind: 'unit' }) as Value;
-
 function once(r: WireReader, present: unknown, what: string, at: number): void {
   if (present !== undefined) r.fail('BLOB_DUPLICATE_FIELD', `${what} expected once, got twice`, at);
 }
@@ -99,13 +96,7 @@ function readCommonField(
       r.expectWire(tag, WIRE_LEN, 'FatContractInstance.create_arg', o);
       once(r, p.createArg, 'FatContractInstance.create_arg', o);
       const stop = r.readLength(end, 'FatContractInstance.create_arg');
-      if (ctx.lazyArg === undefined) p.createArg = readValue(ctx, stop, 1);
-      else {
-        ctx.lazyArg.start = r.pos;
-        ctx.lazyArg.stop = stop;
-        p.createArg = LAZY_ARG;
-        r.pos = stop;
-      }
+      p.createArg = readValue(ctx, stop, 1);
       return;
     }
     case 'nonMaintainerSignatories':
@@ -131,16 +122,10 @@ function readCommonField(
   }
 }
 
-export function readCurrent(
-  r: WireReader,
-  end: number,
-  version: string,
-  maxDepth: number,
-  lazyArg?: { start: number; stop: number },
-): DecodedContract {
+export function readCurrent(r: WireReader, end: number, version: string, maxDepth: number): DecodedContract {
   const F = CURRENT_FCI;
   const p: FciParts = { nonMaintainerSignatories: [], nonSignatoryStakeholders: [], packageVersion: [] };
-  const ctx: ValueContext = { r, layout: CURRENT_VALUE, maxDepth, lazyArg };
+  const ctx: ValueContext = { r, layout: CURRENT_VALUE, maxDepth };
   while (r.pos < end) {
     const o = r.pos;
     const tag = r.readTag(end);
@@ -219,16 +204,10 @@ function readCurrentKey(r: WireReader, end: number, ctx: ValueContext, at: numbe
   return { key, maintainers, hash: hash === undefined || hash.length === 0 ? null : hash };
 }
 
-export function readLegacy(
-  r: WireReader,
-  end: number,
-  version: string,
-  maxDepth: number,
-  lazyArg?: { start: number; stop: number },
-): DecodedContract {
+export function readLegacy(r: WireReader, end: number, version: string, maxDepth: number): DecodedContract {
   const F = LEGACY_FCI;
   const p: FciParts = { nonMaintainerSignatories: [], nonSignatoryStakeholders: [], packageVersion: [] };
-  const ctx: ValueContext = { r, layout: LEGACY_VALUE, maxDepth, lazyArg };
+  const ctx: ValueContext = { r, layout: LEGACY_VALUE, maxDepth };
   while (r.pos < end) {
     const o = r.pos;
     const tag = r.readTag(end);

@@ -40,12 +40,6 @@ export interface ValueContext {
   readonly r: WireReader;
   readonly layout: ValueLayout;
   readonly maxDepth: number;
-  /**
-   * When set, the FatContractInstance reader does not decode `create_arg`: it records the byte
-   * range of the Value here and leaves a unit placeholder (for the one-pass verifier, which
-   * streams that range into the hash itself).
-   */
-  readonly lazyArg?: { start: number; stop: number } | undefined;
 }
 
 /** Reads one `Value` message occupying `[r.pos, end)`. */

@@ -17,4 +17,3 @@ export * from './typed-value-hash.js';
 export * from './unicum.js';
 export * from './upgrade-friendly-hash.js';
 export * from './verify-contract-id.js';
-export * from './verify-contract-id-fast.js';

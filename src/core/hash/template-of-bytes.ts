@@ -1,5 +1,6 @@
 /**
- * The V12 one-pass verdict's template lookup (one-pass-verdict.ts): the type environment's answer
+ * The template lookup of the verdict engine (src/core/verdict/wasm/engine.ts) and the proof step's
+ * verdict detail: the type environment's answer
  * for a blob's package name and template identifier, found by their bytes — the blob's
  * `package_name` and `template_id` fields as one key, compared byte for byte (BytesMemo) — so no
  * strings are built for a template already seen. A miss builds the names once and asks

@@ -1,7 +1,7 @@
 /**
  * Type variables of a Daml data type resolved through the frames of the enclosing instantiations —
- * shared by the two V12 typed walks: over decoded values (typed-value-hash.ts) and over the wire
- * bytes (typed-stream-hash.ts). Not part of the hash barrel: `resolved` is module-level scratch
+ * used by the V12 typed encoder (typed-value-hash.ts) and the WebAssembly engine's type layout
+ * (src/core/verdict/wasm/type-layout.ts). Not part of the hash barrel: `resolved` is module-level scratch
  * (single-threaded, no allocation per lookup).
  */
 import type { DamlType } from '../types/daml-type.js';

@@ -22,6 +22,8 @@ export {
   parseReserveProfile,
   readInstrument,
 } from './profile.js';
+export type { ProofContext } from './proof-context.js';
+export { createProofContext } from './proof-context.js';
 export type {
   ContractIdStatus,
   ProofReason,
@@ -31,6 +33,3 @@ export type {
   VerifyReserveProofOptions,
 } from './reserve-proof.js';
 export { assessReserveProof, hasProofReason, verifyReserveProof } from './reserve-proof.js';
-export type { VerifyReserveProofFastOptions } from './reserve-proof-fast.js';
-export { verifyReserveProofFast } from './reserve-proof-fast.js';
-export type { FastReserveProof } from './reserve-proof-one-pass.js';

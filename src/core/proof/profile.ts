@@ -185,7 +185,7 @@ export type ExtractResult =
 /**
  * The index of a role's field in the create argument's record (label first, when the labels are
  * known), or the reason it cannot be located — independent of the blob, so it can be computed
- * once per template (./reserve-proof-fast.ts).
+ * once per template (./template-plan.ts).
  */
 export function locateFieldIndex(
   role: FieldRole,

@@ -13,10 +13,18 @@
  *   ID version, missing types, fields the profile cannot read).
  *
  * A failure wins over an unverifiable reason. Pure; never throws for a bad blob.
+ *
+ * Detail: by default the step keeps everything a report shows (`evidence`: the decoded contract,
+ * the recomputed ID, the reasons). With `detail: 'verdict'` and a context holding a verdict engine
+ * (./proof-context.ts), a contract the engine verifies and whose profile fields read cleanly from
+ * its bytes is answered without decoding it: the same status, template, creation time and fields,
+ * and `evidence: null` (nothing needed explaining). Everything else takes the full step, so the
+ * findings are always the full step's (test/verdict/engine-cases.test.ts compares them).
  */
 import type { TemplateIdentity } from '../audit/snapshot.js';
 import type { Sha256 } from '../hash/sha256.js';
-import type { TypeEnv } from '../types/type-env.js';
+import { lookupTemplateOfBytes } from '../hash/template-of-bytes.js';
+import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
 import { computeProofEvidence, type ProofEvidence } from './evidence.js';
 import {
   extractProvenFields,
@@ -25,6 +33,7 @@ import {
   type ReserveProfile,
   type TemplateProfile,
 } from './profile.js';
+import type { ProofContext } from './proof-context.js';
 
 export type ReserveProofStatus = 'proven' | 'failed' | 'unverifiable';
 
@@ -51,7 +60,8 @@ export interface ProofReason {
   readonly message: string;
 }
 
-export interface ReserveProof {
+/** `E`: the evidence kept; `ProofEvidence | null` for the verdict detail (see above). */
+export interface ReserveProof<E extends ProofEvidence | null = ProofEvidence> {
   /** the published contract ID */
   readonly contractId: string;
   readonly status: ReserveProofStatus;
@@ -60,8 +70,8 @@ export interface ReserveProof {
   readonly idStatus: ContractIdStatus;
   /** "CODE: message" of the first reason of the contract-ID verification, or null */
   readonly idReason: string | null;
-  /** what decoding, typing and hashing gave */
-  readonly evidence: ProofEvidence;
+  /** what decoding, typing and hashing gave; null only when the verdict detail proved it without */
+  readonly evidence: E;
   /** the blob's template and ledger creation time (null when the blob did not decode) */
   readonly template: TemplateIdentity | null;
   readonly createdAtMicros: bigint | null;
@@ -82,10 +92,14 @@ export interface VerifyReserveProofOptions {
   readonly types?: TypeEnv | undefined;
   readonly profile: ReserveProfile;
   readonly sha256: Sha256;
+  /** 'full' (default): keep the evidence; 'verdict': the engine may answer a clean proof (see above) */
+  readonly detail?: 'full' | 'verdict' | undefined;
+  /** the engine, plans and scratch repeated proofs share (needed for the verdict detail) */
+  readonly context?: ProofContext | undefined;
 }
 
 /** The proof has the reason `code` (e.g. to turn it into a finding). */
-export function hasProofReason(p: ReserveProof, code: ProofReasonCode): boolean {
+export function hasProofReason(p: ReserveProof<ProofEvidence | null>, code: ProofReasonCode): boolean {
   return p.reasons.some((r) => r.code === code);
 }
 
@@ -161,7 +175,15 @@ export function assessReserveProof(
  * Verifies one reserve proof: decode → type → hash → compare → reserves via the profile.
  * Never throws for a bad blob: the status and reasons say what went wrong.
  */
-export function verifyReserveProof(o: VerifyReserveProofOptions): ReserveProof {
+export function verifyReserveProof(
+  o: VerifyReserveProofOptions & { readonly detail: 'verdict' },
+): ReserveProof<ProofEvidence | null>;
+export function verifyReserveProof(o: VerifyReserveProofOptions): ReserveProof;
+export function verifyReserveProof(o: VerifyReserveProofOptions): ReserveProof<ProofEvidence | null> {
+  if (o.detail === 'verdict' && o.context !== undefined && typeof o.blob !== 'string') {
+    const quick = verifyByEngine(o.contractId, o.blob, o.types, o.profile, o.context);
+    if (quick !== null) return quick;
+  }
   const evidence = computeProofEvidence({
     contractId: o.contractId,
     blob: o.blob,
@@ -169,4 +191,41 @@ export function verifyReserveProof(o: VerifyReserveProofOptions): ReserveProof {
     sha256: o.sha256,
   });
   return assessReserveProof(o.contractId, evidence, o.profile);
+}
+
+/** The verdict detail's answer for a clean proof the engine verifies, or null (take the full step). */
+function verifyByEngine(
+  contractId: string,
+  blob: Uint8Array,
+  types: TypeEnv | undefined,
+  profile: ReserveProfile,
+  ctx: ProofContext,
+): ReserveProof<null> | null {
+  const engine = ctx.engine;
+  if (engine === null) return null;
+  const v = engine.verify(blob, contractId, types);
+  if (v === null) return null;
+  const s = v.spans;
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.length);
+  // V10/V11 need no types for the ID, but the profile's labels come from them when given
+  let lookup: TemplateLookup | null = v.resolution;
+  if (lookup === null && types !== undefined)
+    lookup = lookupTemplateOfBytes(types, blob, view, s.nameAt, s.nameStop, s.idAt, s.idStop);
+  const plan = ctx.plans.planOfBytes(blob, view, s, types, profile, lookup);
+  if (plan.slots === null || plan.lookup !== lookup) return null;
+  const fields = ctx.fields.readFields(blob, s.argAt, s.argStop, plan.slots);
+  if (fields === null) return null;
+  return {
+    contractId,
+    status: 'proven',
+    reasons: [],
+    idStatus: 'verified',
+    idReason: null,
+    evidence: null,
+    template: plan.identity,
+    createdAtMicros: BigInt(s.createdAtMicros),
+    templateProfile: findTemplateProfile(profile, plan.identity),
+    blobFields: fields,
+    provenFields: fields,
+  };
 }

@@ -1,13 +1,17 @@
 /**
  * What a template contributes to every reserve proof of its contracts, worked out once and
- * remembered (the proof step's fast paths, ./reserve-proof-fast.ts and ./reserve-proof-one-pass.ts):
- * its type resolution (V12, DAR types), its identity, its reserve-profile entry and the index of
- * every profile field in the create argument's record. Plans are kept per profile, per type
- * environment and per package id, bounded for hostile inputs with many templates.
+ * remembered (the proof step's verdict detail, ./reserve-proof.ts): its type resolution (V12, DAR
+ * types), its identity, its reserve-profile entry and the index of every profile field in the
+ * create argument's record. Plans are kept in a `TemplatePlans` the caller holds (./proof-context.ts),
+ * per profile, per type environment and per template bytes, bounded for hostile inputs with many
+ * templates.
  */
 import type { TemplateIdentity } from '../audit/snapshot.js';
+import { BytesMemo } from '../codec/bytes-memo.js';
 import type { TemplateId } from '../codec/contract.js';
+import { decodeIdentifierOfBytes } from '../hash/template-of-bytes.js';
 import { resolveTemplateCached, type TemplateLookup, type TypeEnv } from '../types/type-env.js';
+import type { BlobSpans } from '../verdict/engine.js';
 import {
   type FieldLocator,
   type FieldRole,
@@ -39,11 +43,10 @@ export interface TemplatePlan {
 }
 
 const NO_TYPES: object = {};
-/** Plans per profile, per type environment, per package id. */
-const PLANS = new WeakMap<ReserveProfile, WeakMap<object, Map<string, TemplatePlan[]>>>();
 /** Bounds for hostile inputs with many templates (a plan is small; the lists are scanned). */
 const MAX_PACKAGES = 1024;
 const MAX_PLANS_PER_PACKAGE = 64;
+const latin1 = new TextDecoder('latin1');
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -80,42 +83,92 @@ function makePlan(
   return { packageName, module: [...t.module], entity: [...t.entity], lookup, identity, slots };
 }
 
-export function planOf(
-  t: TemplateId,
-  packageName: string,
-  types: TypeEnv | undefined,
-  profile: ReserveProfile,
-): TemplatePlan {
-  let byEnv = PLANS.get(profile);
-  if (byEnv === undefined) {
-    byEnv = new WeakMap();
-    PLANS.set(profile, byEnv);
-  }
-  const envKey = types ?? NO_TYPES;
-  let byPackage = byEnv.get(envKey);
-  if (byPackage === undefined) {
-    byPackage = new Map();
-    byEnv.set(envKey, byPackage);
-  }
-  // resolveTemplateCached is itself remembered per environment and changes when packages are
-  // added: a plan made from an older answer is made again
-  const lookup = types === undefined ? null : resolveTemplateCached(types, t, packageName);
-  let list = byPackage.get(t.packageId);
-  if (list === undefined) {
-    if (byPackage.size >= MAX_PACKAGES) byPackage.clear();
-    list = [];
-    byPackage.set(t.packageId, list);
-  }
-  for (let i = 0; i < list.length; i++) {
-    const p = list[i] as TemplatePlan;
-    if (p.packageName === packageName && sameNames(p.entity, t.entity) && sameNames(p.module, t.module)) {
-      if (p.lookup === lookup) return p;
-      const fresh = makePlan(t, packageName, lookup, profile);
-      list[i] = fresh;
-      return fresh;
+/** The plans of every template met, per profile and type environment. */
+export class TemplatePlans {
+  /** per profile, per environment, per package id */
+  private readonly byId = new WeakMap<ReserveProfile, WeakMap<object, Map<string, TemplatePlan[]>>>();
+  /** per profile, per environment: by the blob's `package_name` + `template_id` bytes */
+  private readonly byBytes = new WeakMap<
+    ReserveProfile,
+    WeakMap<object, { size: number; memo: BytesMemo<TemplatePlan> }>
+  >();
+
+  /** The plan of template `t` of package `packageName`. */
+  planOf(
+    t: TemplateId,
+    packageName: string,
+    types: TypeEnv | undefined,
+    profile: ReserveProfile,
+  ): TemplatePlan {
+    let byEnv = this.byId.get(profile);
+    if (byEnv === undefined) {
+      byEnv = new WeakMap();
+      this.byId.set(profile, byEnv);
     }
+    const envKey = types ?? NO_TYPES;
+    let byPackage = byEnv.get(envKey);
+    if (byPackage === undefined) {
+      byPackage = new Map();
+      byEnv.set(envKey, byPackage);
+    }
+    // resolveTemplateCached is itself remembered per environment and changes when packages are
+    // added: a plan made from an older answer is made again
+    const lookup = types === undefined ? null : resolveTemplateCached(types, t, packageName);
+    let list = byPackage.get(t.packageId);
+    if (list === undefined) {
+      if (byPackage.size >= MAX_PACKAGES) byPackage.clear();
+      list = [];
+      byPackage.set(t.packageId, list);
+    }
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i] as TemplatePlan;
+      if (p.packageName === packageName && sameNames(p.entity, t.entity) && sameNames(p.module, t.module)) {
+        if (p.lookup === lookup) return p;
+        const fresh = makePlan(t, packageName, lookup, profile);
+        list[i] = fresh;
+        return fresh;
+      }
+    }
+    const p = makePlan(t, packageName, lookup, profile);
+    if (list.length < MAX_PLANS_PER_PACKAGE) list.push(p);
+    return p;
   }
-  const p = makePlan(t, packageName, lookup, profile);
-  if (list.length < MAX_PLANS_PER_PACKAGE) list.push(p);
-  return p;
+
+  /**
+   * The plan of the template whose `package_name` and `template_id` bytes `spans` locate in `buf`
+   * (compared byte for byte, no string); `lookup` is the environment's current answer for it.
+   */
+  planOfBytes(
+    buf: Uint8Array,
+    view: DataView,
+    spans: BlobSpans,
+    types: TypeEnv | undefined,
+    profile: ReserveProfile,
+    lookup: TemplateLookup | null,
+  ): TemplatePlan {
+    let byEnv = this.byBytes.get(profile);
+    if (byEnv === undefined) {
+      byEnv = new WeakMap();
+      this.byBytes.set(profile, byEnv);
+    }
+    const envKey = types ?? NO_TYPES;
+    const size = types === undefined ? 0 : types.packages.size;
+    let e = byEnv.get(envKey);
+    // dropped when packages were added to the environment
+    if (e === undefined || e.size !== size) {
+      e = { size, memo: new BytesMemo(64, 2048) };
+      byEnv.set(envKey, e);
+    }
+    const hit = e.memo.get(buf, view, spans.nameAt, spans.idStop);
+    // a plan made from an older answer of the environment is made again
+    if (hit !== undefined && hit.lookup === lookup) return hit;
+    const plan = this.planOf(
+      decodeIdentifierOfBytes(buf, spans.idAt, spans.idStop),
+      latin1.decode(buf.subarray(spans.nameAt, spans.nameStop)),
+      types,
+      profile,
+    );
+    e.memo.set(buf, spans.nameAt, spans.idStop, plan);
+    return plan;
+  }
 }

@@ -1,25 +1,25 @@
 /**
- * The V12 types of a template laid out as the nodes the WebAssembly walk reads (wasm/one-pass.ts,
- * "V12"): one node per type instantiation with every type variable resolved — the frames of
- * typed-stream-hash.ts worked out ahead — and the byte pieces of records, variants and enums
+ * The V12 types of a template laid out as the nodes the WebAssembly walk reads (./assembly/one-pass.ts,
+ * "V12"): one node per type instantiation with every type variable resolved — the type frames of
+ * the reference's typed encoder worked out ahead — and the byte pieces of records, variants and enums
  * (compile() of typed-value-hash.ts: heads with the qualified name, labels, constructors with
  * their ranks) next to them. Recursive types become cycles of nodes.
  *
  * Nodes are remembered per (environment, home package) by a key that spells the instantiation;
  * a new environment, new packages in it, or a full area starts over. A type this layout cannot
  * express (an unbound variable, an unknown reference, instantiations that do not end) gives 0:
- * the walk then declines and the TS walk answers.
+ * the walk then declines and the reference answers.
  */
-import { K } from '../codec/schema.js';
-import type { DamlType, DataTypeDef } from '../types/daml-type.js';
-import type { TemplateResolution, TypeEnv } from '../types/type-env.js';
-import { resolveDataTypeRef } from '../types/type-env.js';
-import { type Frame, resolved, resolveTypeVars } from './type-frames.js';
-import { compile } from './typed-value-hash.js';
+import { K } from '../../codec/schema.js';
+import { type Frame, resolved, resolveTypeVars } from '../../hash/type-frames.js';
+import { compile } from '../../hash/typed-value-hash.js';
+import type { DamlType, DataTypeDef } from '../../types/daml-type.js';
+import type { TemplateResolution, TypeEnv } from '../../types/type-env.js';
+import { resolveDataTypeRef } from '../../types/type-env.js';
 
 /**
  * node kinds: the codec's value kinds, which are the current layout's Value field numbers — the
- * module dispatches on both alike (test/hash/wasm-verdict.test.ts checks that they are)
+ * module dispatches on both alike (test/verdict/engine-cases.test.ts checks that they are)
  */
 const KIND = K;
 

@@ -1,10 +1,10 @@
 /**
- * Differential test of the proof step's fast path (src/core/proof/reserve-proof-fast.ts) against
- * verifyReserveProof, and of replay's use of it against the full step: the fast path answers
- * exactly when the full step says `proven`, with the same template, creation time and fields, on
- * minted reserve contracts of every contract-ID version (with the simulator's types, without types,
- * with a by-label and a by-position profile), on every real vector (with a profile made for its
- * template), and on mutated blobs with their own and a foreign contract ID.
+ * The proof step's verdict detail (src/core/proof/reserve-proof.ts, `detail: 'verdict'` with a
+ * verdict engine in the context) against the full step, and replay's findings with and without the
+ * engine: the same status, template, creation time and fields — and the engine answers only where
+ * the full step says `proven` — on minted reserve contracts of every contract-ID version (with the
+ * simulator's types, without types, with a by-label and a by-position profile), on every real vector
+ * (with a profile made for its template), and on mutated blobs with their own and a foreign ID.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,16 +12,12 @@ import { decodeCreatedEventBlob, parseBase64 } from '../../src/core/codec/index.
 import type { Value } from '../../src/core/codec/value.js';
 import type { ContractIdVersion } from '../../src/core/hash/contract-id-version.js';
 import { DEFAULT_RESERVE_PROFILE, type ReserveProfile } from '../../src/core/proof/profile.js';
+import { createProofContext } from '../../src/core/proof/proof-context.js';
 import { verifyReserveProof } from '../../src/core/proof/reserve-proof.js';
-import { verifyReserveProofFast } from '../../src/core/proof/reserve-proof-fast.js';
-import { verifyReserveProofOnePass } from '../../src/core/proof/reserve-proof-one-pass.js';
 import type { TypeEnv } from '../../src/core/types/type-env.js';
+import { createWasmVerdictEngine } from '../../src/core/verdict/wasm/engine.js';
 import { sha256Node, sha256NodeBinary } from '../../src/io/node-sha256.js';
-import {
-  replayStoredContract,
-  replayStoredContractFull,
-  type StoredContractInput,
-} from '../../src/run/replay-contract.js';
+import { replayStoredContract, type StoredContractInput } from '../../src/run/replay-contract.js';
 import { mintReserveContract, RESERVE_TYPE_ENV } from '../../src/sim/mint.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { spliceTypeEnv } from '../hash/fixture-env.js';
@@ -70,35 +66,35 @@ interface Case {
   readonly profile: ReserveProfile;
 }
 
-/** how many cases the one pass answered itself */
-let onePassAnswered = 0;
+const context = createProofContext(createWasmVerdictEngine(sha256NodeBinary));
+/** the full step, every time */
+const noEngine = createProofContext(null);
 
-/** Both paths on one case; returns true when the fast path answered (the full step proved it). */
+/** how many cases the engine answered */
+let engineAnswered = 0;
+
+/** Both details on one case; returns true when the engine answered (the full step proved it). */
 function same(c: Case): boolean {
   const full = verifyReserveProof({ ...c, sha256: sha256Node });
-  const fast = verifyReserveProofFast({ ...c, sha256: sha256Node });
-  const privateFast = verifyReserveProofFast({ ...c, sha256: sha256Node, blobIsPrivate: true });
-  expect(privateFast).toEqual(fast);
-  // the one pass from the bytes: when it answers, exactly the decoding fast path's answer
-  const onePass = verifyReserveProofOnePass({ ...c, sha256Binary: sha256NodeBinary });
-  if (onePass !== null) {
-    expect(onePass).toEqual(fast);
-    onePassAnswered++;
-  }
-  const withBinary = verifyReserveProofFast({ ...c, sha256: sha256Node, sha256Binary: sha256NodeBinary });
-  expect(withBinary).toEqual(fast);
-  if (fast === null) {
-    expect(full.status).not.toBe('proven');
+  const quick = verifyReserveProof({ ...c, sha256: sha256Node, detail: 'verdict', context });
+  expect(quick.status).toBe(full.status);
+  expect(quick.provenFields).toEqual(full.provenFields);
+  expect(quick.blobFields).toEqual(full.blobFields);
+  expect(quick.template).toEqual(full.template);
+  expect(quick.createdAtMicros).toBe(full.createdAtMicros);
+  expect(quick.reasons).toEqual(full.reasons);
+  if (quick.evidence !== null) {
+    expect(quick).toEqual(full);
     return false;
   }
+  engineAnswered++;
   expect(full.status).toBe('proven');
-  expect(fast.fields).toEqual(full.provenFields);
-  expect(fast.template).toEqual(full.template);
-  expect(fast.createdAtMicros).toBe(full.createdAtMicros);
+  expect(quick.idStatus).toBe(full.idStatus);
+  expect(quick.templateProfile).toEqual(full.templateProfile);
   return true;
 }
 
-const rng = createSeededRng('reserve-proof-fast');
+const rng = createSeededRng('reserve-proof-detail');
 const tok = (id: string) => ({ admin: `${id.toLowerCase()}::1220aa`, id });
 
 function mint(version: ContractIdVersion, k: number, previous: Uint8Array | null = null) {
@@ -129,32 +125,13 @@ const minted = VERSIONS.flatMap((v) => {
   return [first, mint(v, 1, first.contractIdBytes), mint(v, 2)].map((m) => ({ version: v, ...m }));
 });
 
-describe('verifyReserveProofFast agrees with verifyReserveProof', () => {
+describe('the verdict detail agrees with the full proof step', () => {
   it('on minted reserve contracts of every version, with and without types and profile labels', () => {
     for (const m of minted) {
       const base = { contractId: m.contractId, blob: m.blob };
       // the simulator's types and the default (by-label) profile: always proven
       expect(same({ ...base, types: RESERVE_TYPE_ENV, profile: DEFAULT_RESERVE_PROFILE })).toBe(true);
       expect(same({ ...base, types: RESERVE_TYPE_ENV, profile: BY_POSITION })).toBe(true);
-      // the simulator's contracts are answered in one pass from the bytes, for every version
-      for (const profile of [DEFAULT_RESERVE_PROFILE, BY_POSITION])
-        expect(
-          verifyReserveProofOnePass({
-            ...base,
-            types: RESERVE_TYPE_ENV,
-            profile,
-            sha256Binary: sha256NodeBinary,
-          }),
-        ).not.toBeNull();
-      if (m.version !== 'v12')
-        expect(
-          verifyReserveProofOnePass({
-            ...base,
-            types: undefined,
-            profile: BY_POSITION,
-            sha256Binary: sha256NodeBinary,
-          }),
-        ).not.toBeNull();
       // no types: V12 cannot be verified, V10/V11 by position only
       expect(same({ ...base, types: undefined, profile: BY_POSITION })).toBe(m.version !== 'v12');
       // (the default profile gives positions as well as labels)
@@ -212,9 +189,9 @@ describe('verifyReserveProofFast agrees with verifyReserveProof', () => {
         same({ contractId: v.contractId, blob, types, profile: DEFAULT_RESERVE_PROFILE });
       }
     }
-    // some real contracts have a Numeric field and are proven through the fast path
+    // some real contracts have a Numeric field and are proven by the engine
     expect(proven).toBeGreaterThan(0);
-    expect(onePassAnswered).toBeGreaterThan(0);
+    expect(engineAnswered).toBeGreaterThan(0);
   });
 
   it('on 2,000 mutated minted blobs with their own and a foreign contract ID', () => {
@@ -237,7 +214,7 @@ describe('verifyReserveProofFast agrees with verifyReserveProof', () => {
   });
 });
 
-describe('replay takes the fast path only where it gives the full step’s result', () => {
+describe('replay gives the same findings with and without the engine', () => {
   const input = (
     m: (typeof minted)[number],
     over: Partial<StoredContractInput> = {},
@@ -269,10 +246,9 @@ describe('replay takes the fast path only where it gives the full step’s resul
         input(m, { blob: m.blob.subarray(0, m.blob.length - 3) }),
       ];
       for (const k of cases)
-        for (const priv of [false, true])
-          expect(replayStoredContract(k, RESERVE_TYPE_ENV, DEFAULT_RESERVE_PROFILE, priv)).toEqual(
-            replayStoredContractFull(k, RESERVE_TYPE_ENV, DEFAULT_RESERVE_PROFILE),
-          );
+        expect(replayStoredContract(k, RESERVE_TYPE_ENV, DEFAULT_RESERVE_PROFILE, context)).toEqual(
+          replayStoredContract(k, RESERVE_TYPE_ENV, DEFAULT_RESERVE_PROFILE, noEngine),
+        );
     }
   });
 });

@@ -1,16 +1,15 @@
 /**
- * The one-pass verdict's walk in WebAssembly (AssemblyScript; compiled by `npm run gen:wasm` into
- * src/core/hash/generated/one-pass-wasm.ts). It is the twin of src/core/hash/one-pass-verdict.ts +
- * stream-value-hash.ts (V10, V11) and typed-stream-hash.ts (V12) for the canonical shape only: it
- * walks the `Versioned` envelope and the current-layout `FatContractInstance` in the input area and
+ * The verdict engine's walk in WebAssembly (AssemblyScript; compiled by `npm run gen:wasm` into
+ * ../generated/one-pass-wasm.ts). It re-implements the reference encoders of src/core/hash (V10,
+ * V11 and V12) for the canonical shape only: it walks the `Versioned` envelope and the current-layout `FatContractInstance` in the input area and
  * writes the contract-hash preimage (docs/protocol/contract-id.md §6.1, §6.2, §6.4); given the contract hash
- * it writes the unicum preimage (§5). The caller (src/core/hash/wasm-verdict.ts) hashes both, and
- * for V12 lays out the template's type as nodes (src/core/hash/wasm-types.ts) when asked.
+ * it writes the unicum preimage (§5). The caller (../engine.ts) hashes both, and for V12 lays
+ * out the template's type as nodes (../type-layout.ts) when asked.
  *
- * It may give up more often than the TS walk (then the TS walk runs), but whatever it accepts it
- * must accept with the very same preimage: every check of the TS walk is made here too
- * (test/hash/wasm-verdict.test.ts compares the two on real vectors, fuzz cases, truncations and
- * generated contracts).
+ * It may give up on anything (then the reference walk decides), but whatever it accepts must be
+ * what the reference verifies, with the same contract hash: every check the decoder makes on an
+ * input this walk accepts is made here too (test/verdict/engine-cases.test.ts holds it to the
+ * reference on real vectors, fuzz cases, truncations and generated contracts).
  *
  * Memory: [INPUT, INPUT + MAX_INPUT) the blob; the contract preimage at CONTRACT (room for 8 bytes
  * per input byte — no value writes more than 3 per byte it spans, V12 adds a tag per value and the
@@ -41,7 +40,7 @@ const END_OF_LAYOUT: u32 = TYPES + TYPES_BYTES;
 const MAX_DEPTH: u32 = 100;
 const MAX_PARTIES: u32 = 64;
 
-// byte classes (as src/core/codec/validate-bytes.ts)
+// byte classes (the rules of src/core/codec/validate.ts, on bytes)
 const PARTY: u32 = 1;
 const NAME_START: u32 = 2;
 const NAME_PART: u32 = 4;
@@ -694,9 +693,9 @@ function value(end: u32, depth: u32, field: i32): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// V12 (TypedNormalForm, docs/protocol/contract-id.md §6.4, §6.5 enc_T): the twin of
-// src/core/hash/typed-stream-hash.ts. The types come as nodes the caller lays out in TYPES
-// (src/core/hash/wasm-types.ts), one per type instantiation, all type variables resolved:
+// V12 (TypedNormalForm, docs/protocol/contract-id.md §6.4, §6.5 enc_T): typed from
+// the environment like the reference's typed encoder. The types come as nodes the caller lays out in
+// TYPES (../type-layout.ts), one per type instantiation, all type variables resolved:
 //   [kind] for unit 1, bool 2, int64 3, date 4, timestamp 5, party 7, text 8, contract id 9;
 //   [6, scale] numeric; [10, child] optional; [11, child] list; [16, child] text map;
 //   [12, key, value] gen map;
