@@ -13,7 +13,6 @@ export * from './hex.js';
 export * from './legacy-hash.js';
 export * from './sha256.js';
 export * from './typed-normal-form-hash.js';
-export * from './typed-value-hash.js';
 export * from './unicum.js';
 export * from './upgrade-friendly-hash.js';
 export * from './verify-contract-id.js';
