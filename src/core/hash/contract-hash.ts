@@ -17,11 +17,14 @@ import type { TypedValue } from '../types/typed-value.js';
 import type { ContractIdVersion, HashingMethod } from './contract-id-version.js';
 import { HASH_VERSION_BYTE, HASHING_METHOD_OF, LF_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
-import { encodeLegacyValue } from './legacy-hash.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { encodeTypedNormalFormValue } from './typed-normal-form-hash.js';
-import { encodeUpgradeFriendlyRecord, encodeUpgradeFriendlyValue } from './upgrade-friendly-hash.js';
+import {
+  encodeLegacyValue,
+  encodeUpgradeFriendlyRecord,
+  encodeUpgradeFriendlyValue,
+} from './untyped-value-hash.js';
 
 export interface ContractHashInput {
   readonly packageName: string;

@@ -1,17 +1,32 @@
 /**
- * V11 `UpgradeFriendly` (a.k.a. `UpgradeFriendlyUnsafe`) value encoding (docs/protocol/contract-id.md §6.2,
- * §6.3, §6.5 columns enc_U and fld_U). Record fields carry their 0-based index and default values
- * are skipped; non-empty TextMap/GenMap fields are written WITHOUT their field index (the known
- * non-injectivity of V11, §6.3); a record ends with `ff`.
+ * The untyped value encodings of V10 and V11 (docs/protocol/contract-id.md §6.1–§6.3, §6.5 columns
+ * enc_L, enc_U and fld_U). They agree on every kind but two:
+ * - `Legacy` (V10) writes an optional's flag as an i32 and a record as i32(n) ‖ all its fields
+ *   (trailing Nones included), no labels;
+ * - `UpgradeFriendly` (V11, a.k.a. `UpgradeFriendlyUnsafe`) writes an optional's flag as one byte
+ *   and a record as its fields with their 0-based index, defaults skipped, then `ff`; non-empty
+ *   TextMap/GenMap fields are written WITHOUT their field index (the known non-injectivity of V11,
+ *   §6.3).
  */
 import type { Value } from '../codec/value.js';
 import type { HashBuilder } from './hash-builder.js';
 import { numericUnscaledBytes } from './hash-builder.js';
 import { assertDepth, MAX_HASH_DEPTH } from './hash-depth.js';
 
-/** Appends enc_U(value) — the encoding of a value that is not directly a record field. */
+/** Appends enc_L(value) (V10). */
+export function encodeLegacyValue(b: HashBuilder, value: Value, depth = 0): void {
+  encodeUntypedValue(b, value, false, depth);
+}
+
+/** Appends enc_U(value) (V11) — the encoding of a value that is not directly a record field. */
 export function encodeUpgradeFriendlyValue(b: HashBuilder, value: Value, depth = 0): void {
+  encodeUntypedValue(b, value, true, depth);
+}
+
+/** enc_L (`upgradeFriendly` false) or enc_U (true) of `value`. */
+function encodeUntypedValue(b: HashBuilder, value: Value, upgradeFriendly: boolean, depth: number): void {
   if (depth > MAX_HASH_DEPTH) assertDepth(depth);
+  const next = depth + 1;
   switch (value.kind) {
     case 'unit':
       b.byte(0);
@@ -36,37 +51,41 @@ export function encodeUpgradeFriendlyValue(b: HashBuilder, value: Value, depth =
     case 'date':
       b.i32(value.value);
       return;
-    case 'optional':
-      if (value.value === null) b.byte(0);
-      else {
-        b.byte(1);
-        encodeUpgradeFriendlyValue(b, value.value, depth + 1);
-      }
+    case 'optional': {
+      const flag = value.value === null ? 0 : 1;
+      if (upgradeFriendly) b.byte(flag);
+      else b.i32(flag);
+      if (value.value !== null) encodeUntypedValue(b, value.value, upgradeFriendly, next);
       return;
+    }
     case 'list':
       b.i32(value.elements.length);
-      for (const x of value.elements) encodeUpgradeFriendlyValue(b, x, depth + 1);
+      for (const x of value.elements) encodeUntypedValue(b, x, upgradeFriendly, next);
       return;
     case 'textMap':
       b.i32(value.entries.length);
       for (const [k, v] of value.entries) {
         b.str(k);
-        encodeUpgradeFriendlyValue(b, v, depth + 1);
+        encodeUntypedValue(b, v, upgradeFriendly, next);
       }
       return;
     case 'genMap':
       b.i32(value.entries.length);
       for (const [k, v] of value.entries) {
-        encodeUpgradeFriendlyValue(b, k, depth + 1);
-        encodeUpgradeFriendlyValue(b, v, depth + 1);
+        encodeUntypedValue(b, k, upgradeFriendly, next);
+        encodeUntypedValue(b, v, upgradeFriendly, next);
       }
       return;
     case 'record':
-      encodeUpgradeFriendlyRecord(b, value.fields, depth + 1);
+      if (upgradeFriendly) encodeUpgradeFriendlyRecord(b, value.fields, next);
+      else {
+        b.i32(value.fields.length);
+        for (const f of value.fields) encodeUntypedValue(b, f, false, next);
+      }
       return;
     case 'variant':
       b.str(value.constructor);
-      encodeUpgradeFriendlyValue(b, value.value, depth + 1);
+      encodeUntypedValue(b, value.value, upgradeFriendly, next);
       return;
     case 'enum':
       b.str(value.constructor);
