@@ -216,24 +216,29 @@ function typeCon(
   path: string,
   depth: number,
 ): TypedValue {
-  const name = formatQualifiedName(ref);
+  // the type's name, for error messages only (formatting it per value cost as much as the typing)
+  const nameOf = (): string => formatQualifiedName(ref);
   if (def.params.length !== args.length) {
     throw new DamlTypeError(
       'TYPE_ARGUMENTS_INVALID',
-      `"${path}" type ${name} expected ${def.params.length} type arguments, got ${args.length}`,
+      `"${path}" type ${nameOf()} expected ${def.params.length} type arguments, got ${args.length}`,
     );
   }
-  const subst = new Map<string, DamlType>();
-  for (let i = 0; i < args.length; i++) subst.set(def.params[i] as string, args[i] as DamlType);
+  let subst: Subst = EMPTY;
+  if (args.length > 0) {
+    const m = new Map<string, DamlType>();
+    for (let i = 0; i < args.length; i++) m.set(def.params[i] as string, args[i] as DamlType);
+    subst = m;
+  }
   switch (def.kind) {
     case 'record': {
-      if (v.kind !== 'record') throw mismatch(path, `record ${name}`, v);
+      if (v.kind !== 'record') throw mismatch(path, `record ${nameOf()}`, v);
       const n = v.fields.length;
       const m = def.fields.length;
       if (n > m) {
         throw new DamlTypeError(
           'TYPE_MISMATCH',
-          `"${path}" expected record ${name} with at most ${m} fields, got ${n} fields`,
+          `"${path}" expected record ${nameOf()} with at most ${m} fields, got ${n} fields`,
           { details: { path, expected: m, got: n } },
         );
       }
@@ -242,7 +247,7 @@ function typeCon(
         if (f.type.kind !== 'optional') {
           throw new DamlTypeError(
             'TYPE_MISMATCH',
-            `"${path}.${f.name}" expected a value (field of non-optional type ${f.type.kind} in ${name}), got none: the record has only ${n} of ${m} fields`,
+            `"${path}.${f.name}" expected a value (field of non-optional type ${f.type.kind} in ${nameOf()}), got none: the record has only ${n} of ${m} fields`,
             { details: { path, field: f.name } },
           );
         }
@@ -263,12 +268,12 @@ function typeCon(
       return { kind: 'record', type: def.name, fields };
     }
     case 'variant': {
-      if (v.kind !== 'variant') throw mismatch(path, `variant ${name}`, v);
+      if (v.kind !== 'variant') throw mismatch(path, `variant ${nameOf()}`, v);
       const rank = def.constructors.findIndex((c) => c.name === v.constructor);
       if (rank < 0) {
         throw new DamlTypeError(
           'UNKNOWN_CONSTRUCTOR',
-          `"${path}" expected a constructor of variant ${name} (${def.constructors.map((c) => c.name).join(', ')}), got ${formatGot(v.constructor)}`,
+          `"${path}" expected a constructor of variant ${nameOf()} (${def.constructors.map((c) => c.name).join(', ')}), got ${formatGot(v.constructor)}`,
         );
       }
       const c = def.constructors[rank] as { name: string; type: DamlType };
@@ -282,12 +287,12 @@ function typeCon(
       };
     }
     case 'enum': {
-      if (v.kind !== 'enum') throw mismatch(path, `enum ${name}`, v);
+      if (v.kind !== 'enum') throw mismatch(path, `enum ${nameOf()}`, v);
       const rank = def.constructors.indexOf(v.constructor);
       if (rank < 0) {
         throw new DamlTypeError(
           'UNKNOWN_CONSTRUCTOR',
-          `"${path}" expected a constructor of enum ${name} (${def.constructors.join(', ')}), got ${formatGot(v.constructor)}`,
+          `"${path}" expected a constructor of enum ${nameOf()} (${def.constructors.join(', ')}), got ${formatGot(v.constructor)}`,
         );
       }
       return { kind: 'enum', type: def.name, constructor: v.constructor, rank };
