@@ -24,7 +24,7 @@ import type { PoolRow, ReserveContractRow } from './store/ledger-store.js';
 export const tokenKey = (t: TokenRef): string => `${t.admin}\n${t.id}`;
 
 /** A ledger update id: `1220` ‖ 64 hex of 32 random bytes (a SHA-256 multihash, like Canton's). */
-export function computeUpdateId(rng: SimRng): string {
+export function mintUpdateId(rng: SimRng): string {
   return `1220${formatHex(rng.bytes(32))}`;
 }
 
@@ -92,7 +92,7 @@ export interface NextReserveInput {
  * Mints the pool's next reserve contract: sequence + 1 (0 for the first), previous = the current
  * contract's ID. Amounts are rendered with exactly 10 decimals.
  */
-export function computeNextReserve(x: NextReserveInput): NextReserve {
+export function mintNextReserve(x: NextReserveInput): NextReserve {
   const prev = x.pool.reserveContract;
   const sequence = x.pool.sequence === null ? 0n : x.pool.sequence + 1n;
   const reserveA = formatAmount(x.reserveA);
