@@ -4,12 +4,12 @@
  * Also the small helpers every ledger change shares: update ids, creation times, next contract.
  */
 
-import type { Dec } from '../core/amm/decimal.js';
 import { formatAmount } from '../core/amm/format.js';
 import type { PoolState, Token, TokenRef } from '../core/amm/types.js';
 import { formatBase64, formatHex } from '../core/codec/bytes.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
+import type { Dec } from '../core/money/decimal.js';
 import { ServerError } from '../errors/server.js';
 import { mintReserveContract } from './mint.js';
 import {

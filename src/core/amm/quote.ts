@@ -8,8 +8,8 @@
  * insufficient liquidity.
  */
 import { isAmmError } from '../../errors/amm.js';
+import type { Dec } from '../money/decimal.js';
 import type { QuoteResponse } from '../wire/quote.js';
-import type { Dec } from './decimal.js';
 import { cmpFx, type Fixed, formatFixed, parseFixed, toFx } from './exact.js';
 import { formatTrimmed, isAmountText, parseAmount } from './format.js';
 import { renderQuoteBody } from './quote-body.js';
