@@ -42,7 +42,12 @@ export {
   quoteConnectSwapPlan,
   quotePoolSwap,
 } from './quote.js';
-export { type RenderQuoteInput, renderQuoteBody } from './quote-body.js';
+export {
+  computeQuoteBody,
+  type QuoteBodyInput,
+  type RenderQuoteInput,
+  renderQuoteBody,
+} from './quote-body.js';
 export {
   computeCcValue,
   findDeepestPool,
