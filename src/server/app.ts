@@ -23,7 +23,6 @@ import { DEFAULT_EXCHANGE_NAME, EXTERNAL_SOURCE } from './routes/info.js';
 import { addSimulationRoutes } from './routes/simulation.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
-export type { Dec } from '../core/amm/decimal.js';
 export type { PoolWindowActivity, SwapEventLog, SwapWindowTotals } from '../core/amm/swap-event-index.js';
 export type {
   Amount,
@@ -34,6 +33,7 @@ export type {
   Token,
   TokenRef,
 } from '../core/amm/types.js';
+export type { Dec } from '../core/money/decimal.js';
 export type { SimClock } from '../sim/clock.js';
 export type {
   ExchangeChange,

@@ -13,13 +13,15 @@
  * Event valuation: fees and volume in CC at the hop pool's mid price BEFORE the hop
  * (its reserves at execution), HALF-UP to 10 places. `executionSeconds` = 3.00–15.00 s from the RNG.
  */
-import { Dec, roundHalfUp10, toDec } from '../core/amm/decimal.js';
+
 import { formatAmount } from '../core/amm/format.js';
 import { quoteConnectSwapPlan } from '../core/amm/quote.js';
 import { computeCcValue } from '../core/amm/route.js';
+import { toDec } from '../core/amm/state-decimal.js';
 import { computePriceAfter, computeReserveOf, isSameToken } from '../core/amm/swap-math.js';
 import type { SwapHopPlan } from '../core/amm/swap-plan.js';
 import type { PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
+import { Dec, roundHalfUp10 } from '../core/money/decimal.js';
 import type { SimTransfer, SimTransferResult } from './exchange.js';
 import type { LedgerContext } from './ledger-context.js';
 import { parseMemo } from './memo.js';

@@ -10,7 +10,7 @@ import type { ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../c
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
-import { computeNextReserve, computeUpdateId, tokenKey, toPoolState } from './ledger-model.js';
+import { mintNextReserve, mintUpdateId, tokenKey, toPoolState } from './ledger-model.js';
 import { computeInitialLpSupply } from './liquidity.js';
 import type { SimRng } from './rng.js';
 import { expandSeedMarket, type SeedMarket } from './seed-market.js';
@@ -79,10 +79,10 @@ export function seedLedger(x: SeedLedgerInput): LoadedLedger {
         adminFeeShare: m.adminFeeShare,
         active: true,
       });
-      const updateId = computeUpdateId(x.rng);
+      const updateId = mintUpdateId(x.rng);
       x.store.insertLedgerUpdate(updateId, i + 1, 'genesis', micros);
       const lp = computeInitialLpSupply(p.reserveA, p.reserveB);
-      const next = computeNextReserve({
+      const next = mintNextReserve({
         pool: {
           poolId: p.poolId,
           tokenA,

@@ -5,10 +5,11 @@
  * position, install the committed state, notify listeners. `createExchange` (ledger.ts) builds it;
  * the operation modules (execute-transfer.ts, liquidity-ops.ts) use it. Nothing here imports them.
  */
-import type { Dec } from '../core/amm/decimal.js';
+
 import type { PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
+import type { Dec } from '../core/money/decimal.js';
 import type { ExchangeChange } from './exchange.js';
 import type { MarketMeta } from './genesis.js';
 import type { NextReserve } from './ledger-model.js';

@@ -4,12 +4,12 @@
  * Also the small helpers every ledger change shares: update ids, creation times, next contract.
  */
 
-import type { Dec } from '../core/amm/decimal.js';
 import { formatAmount } from '../core/amm/format.js';
 import type { PoolState, Token, TokenRef } from '../core/amm/types.js';
 import { formatBase64, formatHex } from '../core/codec/bytes.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
+import type { Dec } from '../core/money/decimal.js';
 import { ServerError } from '../errors/server.js';
 import { mintReserveContract } from './mint.js';
 import {
@@ -24,7 +24,7 @@ import type { PoolRow, ReserveContractRow } from './store/ledger-store.js';
 export const tokenKey = (t: TokenRef): string => `${t.admin}\n${t.id}`;
 
 /** A ledger update id: `1220` ‖ 64 hex of 32 random bytes (a SHA-256 multihash, like Canton's). */
-export function computeUpdateId(rng: SimRng): string {
+export function mintUpdateId(rng: SimRng): string {
   return `1220${formatHex(rng.bytes(32))}`;
 }
 
@@ -92,7 +92,7 @@ export interface NextReserveInput {
  * Mints the pool's next reserve contract: sequence + 1 (0 for the first), previous = the current
  * contract's ID. Amounts are rendered with exactly 10 decimals.
  */
-export function computeNextReserve(x: NextReserveInput): NextReserve {
+export function mintNextReserve(x: NextReserveInput): NextReserve {
   const prev = x.pool.reserveContract;
   const sequence = x.pool.sequence === null ? 0n : x.pool.sequence + 1n;
   const reserveA = formatAmount(x.reserveA);

@@ -24,7 +24,7 @@ import type { ExchangeChange, SimTransfer, SimTransferResult } from './exchange.
 import { executeTransfer } from './execute-transfer.js';
 import { loadLedger, seedLedger } from './genesis.js';
 import type { LedgerContext } from './ledger-context.js';
-import { computeNextReserve, computeUpdateId, tokenKey } from './ledger-model.js';
+import { mintNextReserve, mintUpdateId, tokenKey } from './ledger-model.js';
 import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
 import { computeReferencePrice } from './reference-price.js';
 import type { SimRng } from './rng.js';
@@ -142,12 +142,12 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     },
     nextEventSeq: () => ++eventSeq,
     beginUpdate: (kind, ms) => {
-      const id = computeUpdateId(o.rng);
+      const id = mintUpdateId(o.rng);
       store.insertLedgerUpdate(id, ++updateSeq, kind, BigInt(ms) * 1000n);
       return id;
     },
     replaceReserve: (pool, updateId, micros, r) => {
-      const next = computeNextReserve({
+      const next = mintNextReserve({
         pool,
         reserveA: r.reserveA,
         reserveB: r.reserveB,

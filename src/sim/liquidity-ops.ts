@@ -5,9 +5,10 @@
  * the provider's LP position is updated. Math and rounding: ./liquidity.ts. Also retiring a pool
  * (kind `retire`): its contract is archived without a successor and the pool becomes inactive.
  */
-import { Dec } from '../core/amm/decimal.js';
+
 import { formatAmount } from '../core/amm/format.js';
 import type { Amount, PoolState } from '../core/amm/types.js';
+import { Dec } from '../core/money/decimal.js';
 import { formatGot } from '../errors/base.js';
 import { ServerError } from '../errors/server.js';
 import type { LedgerContext } from './ledger-context.js';

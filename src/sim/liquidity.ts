@@ -10,7 +10,9 @@
  * - withdrawals: out_a = lp·R_a/S and out_b = lp·R_b/S, each rounded DOWN.
  * All amounts are Numeric 10.
  */
-import { Dec, roundDown10, roundUp10, toDec } from '../core/amm/decimal.js';
+
+import { toDec } from '../core/amm/state-decimal.js';
+import { Dec, roundDown10, roundUp10 } from '../core/money/decimal.js';
 import { ServerError } from '../errors/server.js';
 
 export interface PoolReserves {

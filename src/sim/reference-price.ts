@@ -9,9 +9,11 @@
  * computed in floating point (a simulated quote, not a token amount) and rendered to 12 decimals
  * before it touches the decimal base; the result is HALF-UP to 10 places.
  */
-import { Dec, roundHalfUp10, toDec } from '../core/amm/decimal.js';
+
 import { formatAmount } from '../core/amm/format.js';
+import { toDec } from '../core/amm/state-decimal.js';
 import type { Amount } from '../core/amm/types.js';
+import { Dec, roundHalfUp10 } from '../core/money/decimal.js';
 
 /** CC-USD at `tsMs` around `base` (10 decimals). */
 export function computeReferencePrice(base: Amount, tsMs: number): Amount {

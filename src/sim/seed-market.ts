@@ -6,10 +6,10 @@
  * Generated pools are a pure function of their index (SHA-256 derived), independent of the RNG.
  */
 import { readFileSync } from 'node:fs';
-import { Dec, roundDown10 } from '../core/amm/decimal.js';
 import { formatAmount } from '../core/amm/format.js';
 import type { Amount, ExchangePolicy, Token, TokenRef } from '../core/amm/types.js';
 import type { Sha256 } from '../core/hash/sha256.js';
+import { Dec, roundDown10 } from '../core/money/decimal.js';
 import { formatGot } from '../errors/base.js';
 import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';

@@ -12,11 +12,13 @@
  * trade often. Cross swaps: 15 % of swaps sell the pool's non-CC token for the non-CC token of
  * another random pool (a CC buy when that is the same token).
  */
-import { Dec, roundDown10, toDec } from '../core/amm/decimal.js';
+
 import { formatAmount } from '../core/amm/format.js';
 import { formatMemo } from '../core/amm/quote.js';
+import { toDec } from '../core/amm/state-decimal.js';
 import { computeReserveOf, isSameToken } from '../core/amm/swap-math.js';
 import type { PoolState, TokenRef } from '../core/amm/types.js';
+import { Dec, roundDown10 } from '../core/money/decimal.js';
 import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';
 import type { SimClock } from './clock.js';

@@ -147,7 +147,7 @@ describe('exact LP-share comparison', () => {
 
 describe('fast paths of the amount comparisons (replay hot path)', () => {
   it('isSameAmount: the same text is equal only when it is a decimal, as through Decimal', async () => {
-    const { isSameAmount, parseDecimal } = await import('../../src/core/audit/decimal.js');
+    const { isSameAmount, parseDecimal } = await import('../../src/core/audit/decimal-strings.js');
     const texts = ['1.5', '0', '-0.1', '007.10', '', ' 1', '1e5', 'abc', '1.', '.5', 'NaN', '9'.repeat(81)];
     for (const t of texts) {
       const x = parseDecimal(t);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { computePoolChartData, escapeHtml } from '../../src/cli/render/html-report.js';
+import { buildPoolChartData, escapeHtml } from '../../src/cli/render/html-report.js';
 import { formatJunit } from '../../src/cli/render/junit.js';
 import { computeLastChange } from '../../src/cli/render/report-model.js';
 import { computeOrderbookLevels } from '../../src/core/amm/index.js';
@@ -95,7 +95,7 @@ describe('time and html helpers', () => {
       row('2026-11-22T03:01:00.000Z', 'c1', '1'),
       row('2026-11-22T03:02:00.000Z', 'c2', 'x'),
     ];
-    const d = computePoolChartData(rows);
+    const d = buildPoolChartData(rows);
     expect(d.t).toEqual([1795316400, 120]); // first time, then deltas; row 2 repeats row 1
     expect(d.a).toEqual([1, null]);
     expect(d.lp[0]).toBe(Number(Math.SQRT2.toPrecision(7))); // 7 significant digits, for plotting only
@@ -109,6 +109,6 @@ describe('time and html helpers', () => {
       { ...rows[0]!, time: '2026-11-22T03:05:00.000Z' },
       { ...rows[0]!, time: '2026-11-22T03:09:00.000Z' },
     ];
-    expect(computePoolChartData(flat).t).toEqual([1795316400, 540]);
+    expect(buildPoolChartData(flat).t).toEqual([1795316400, 540]);
   });
 });

@@ -1,10 +1,10 @@
 /** The HTML report's model never shows credentials, even from runs recorded before URLs were redacted on entry. */
 import { describe, expect, it } from 'vitest';
-import { computeReportModelFromMirror } from '../../src/cli/render/report-model.js';
+import { buildReportModelFromMirror } from '../../src/cli/render/report-model.js';
 
-describe('computeReportModelFromMirror', () => {
+describe('buildReportModelFromMirror', () => {
   it('redacts a password stored in an older audit run', () => {
-    const m = computeReportModelFromMirror(
+    const m = buildReportModelFromMirror(
       {
         baseUrl: 'http://alice:s3cret-pw@127.0.0.1:8080/v1/public?token=s3cret-tok',
         startedAtMs: Date.UTC(2026, 0, 2),

@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { Dec } from '../../src/core/amm/decimal.js';
 import type { PoolState } from '../../src/core/amm/types.js';
 import { verifyContractId } from '../../src/core/hash/index.js';
+import { Dec } from '../../src/core/money/decimal.js';
 import { RESERVE_TYPE_ENV } from '../../src/sim/mint.js';
 import { openTestLedger, TRADER } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /** Adding and removing liquidity (docs/protocol/api-decisions.md §5; rounding in src/sim/liquidity.ts). */
 import { describe, expect, it } from 'vitest';
-import { Dec } from '../../src/core/amm/decimal.js';
+import { Dec } from '../../src/core/money/decimal.js';
 import { computeLiquidityAdd, computeLiquidityRemove } from '../../src/sim/liquidity.js';
 import { openTestLedger, TRADER } from './helpers.js';
 

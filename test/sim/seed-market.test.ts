@@ -1,7 +1,7 @@
 /** The seed market (docs/protocol/api-decisions.md §2), its generated pools, the memo, the RNG. */
 import { describe, expect, it } from 'vitest';
-import { Dec } from '../../src/core/amm/decimal.js';
 import { formatMemo } from '../../src/core/amm/quote.js';
+import { Dec } from '../../src/core/money/decimal.js';
 import { createManualClock } from '../../src/sim/clock.js';
 import { createExchange } from '../../src/sim/ledger.js';
 import { parseMemo } from '../../src/sim/memo.js';

@@ -3,9 +3,9 @@
  * computes, k never decreases, events and payouts follow the plan; bad transfers are refunded.
  */
 import { describe, expect, it } from 'vitest';
-import { Dec } from '../../src/core/amm/decimal.js';
 import { quoteConnectSwap } from '../../src/core/amm/quote.js';
 import type { PoolState } from '../../src/core/amm/types.js';
+import { Dec } from '../../src/core/money/decimal.js';
 import type { SimulatedExchange } from '../../src/sim/ledger.js';
 import { openTestLedger, TRADER, tokenBySymbol } from './helpers.js';
 

@@ -31,13 +31,13 @@ import {
   timeoutOption,
   typesOption,
 } from '../options.js';
-import { computeAuditFailure } from '../render/audit-failure.js';
+import { buildAuditFailure } from '../render/audit-failure.js';
 import { formatAuditFailureJson, formatAuditJson } from '../render/audit-json.js';
 import { formatAuditText, formatCouldNotCheckReasons } from '../render/audit-text.js';
 import { formatHtmlFailure, formatHtmlReport } from '../render/html-report.js';
 import { formatJunit, formatJunitFailure } from '../render/junit.js';
 import { loadReportAssets } from '../render/report-assets.js';
-import { computeReportModelFromAudit } from '../render/report-model.js';
+import { buildReportModelFromAudit } from '../render/report-model.js';
 import { createStyle } from '../render/style.js';
 import { writeOutputFile } from '../write-output.js';
 
@@ -119,7 +119,7 @@ export const auditCommand = defineCommand({
         await writeOutputFile(
           'html',
           htmlOut,
-          formatHtmlReport(computeReportModelFromAudit(report, series, new Date().toISOString()), assets),
+          formatHtmlReport(buildReportModelFromAudit(report, series, new Date().toISOString()), assets),
         );
       }
       ctx.stdout.write(
@@ -155,7 +155,7 @@ async function writeAuditFailureOutputs(
   o: AuditOutputs,
   ctx: CliContext,
 ): Promise<void> {
-  const f = computeAuditFailure(e, baseUrl, new Date().toISOString());
+  const f = buildAuditFailure(e, baseUrl, new Date().toISOString());
   const files = [
     ['junit', o.junitOut, () => formatJunitFailure(f)],
     ['html', o.htmlOut, () => formatHtmlFailure(f)],

@@ -1,6 +1,6 @@
 /**
  * `reserve-audit decode <blob>`: decodes a created_event_blob (base64, `@file` or `-` for stdin)
- * and prints it as JSON (docs/protocol/blob-format.md; rendering in src/core/codec/json.ts).
+ * and prints it as JSON (docs/protocol/blob-format.md; rendering in src/core/codec/contract-json.ts).
  * Exit 0 on success, 2 with a one-line typed error on bad input (reported by main()).
  */
 import { decodeCreatedEventBlob, formatDecodedContractJson } from '../../core/codec/index.js';

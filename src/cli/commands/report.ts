@@ -8,7 +8,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { mirrorOption, parseMirrorOption, resolvePathOption } from '../options.js';
 import { formatHtmlReport } from '../render/html-report.js';
 import { loadReportAssets } from '../render/report-assets.js';
-import { computeReportModelFromMirror } from '../render/report-model.js';
+import { buildReportModelFromMirror } from '../render/report-model.js';
 import { writeOutputFile } from '../write-output.js';
 
 export const reportCommand = defineCommand({
@@ -28,7 +28,7 @@ export const reportCommand = defineCommand({
       const run = (await mirror.loadAuditRuns({ limit: 1 }))[0] ?? null;
       const series = await loadPoolSeries(mirror);
       pools = series.size;
-      html = formatHtmlReport(computeReportModelFromMirror(run, series, new Date().toISOString()), assets);
+      html = formatHtmlReport(buildReportModelFromMirror(run, series, new Date().toISOString()), assets);
     } finally {
       await mirror.close();
     }

@@ -25,7 +25,7 @@ export interface AuditFailure {
 }
 
 /** The failure of an audit from the error that ended it. */
-export function computeAuditFailure(e: unknown, baseUrl: string, at: string): AuditFailure {
+export function buildAuditFailure(e: unknown, baseUrl: string, at: string): AuditFailure {
   if (isReserveAuditError(e))
     return {
       outcome: 'could-not-check',

@@ -66,7 +66,7 @@ const sameValues = (x: PoolHistoryRow, y: PoolHistoryRow): boolean =>
  * left out (the charts are steps, so nothing is lost), except the last, which carries the line to
  * the latest observation.
  */
-export function computePoolChartData(all: readonly PoolHistoryRow[]): PoolChartData {
+export function buildPoolChartData(all: readonly PoolHistoryRow[]): PoolChartData {
   const rows = all.filter((r, i) => i === 0 || i === all.length - 1 || !sameValues(r, all[i - 1]!));
   const swaps: number[] = [];
   rows.forEach((r, i) => {
@@ -229,7 +229,7 @@ export function formatHtmlReport(m: ReportModel, assets: ReportAssets): string {
   const data: Record<string, PoolChartData> = {};
   for (const p of m.pools) {
     const rows = m.series.get(p.poolId);
-    if (rows !== undefined) data[p.poolId] = computePoolChartData(rows);
+    if (rows !== undefined) data[p.poolId] = buildPoolChartData(rows);
   }
   const nav = `<nav><a href="#verdict">Verdict</a> <a href="#findings">Findings (${m.findings.filter((f) => f.severity === 'error').length} errors, ${m.findings.filter((f) => f.severity === 'warning').length} warnings)</a> <a href="#checks">Checks</a> <a href="#pools">Pools (${m.pools.length})</a> <a href="#charts">History</a></nav>`;
   return `<!DOCTYPE html>

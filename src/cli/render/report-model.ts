@@ -90,7 +90,7 @@ export function computeLastChange(rows: readonly PoolHistoryRow[] | undefined): 
 }
 
 /** The model of a fresh audit; `series` is the mirror's history (the current snapshot included), or empty. */
-export function computeReportModelFromAudit(
+export function buildReportModelFromAudit(
   r: AuditReport,
   series: ReadonlyMap<string, readonly PoolHistoryRow[]>,
   generatedAt: string,
@@ -175,7 +175,7 @@ function readCoverageLines(summary: Readonly<Record<string, unknown>>): string[]
 }
 
 /** The model of a mirror: its latest recorded audit run (or none) and every pool's history. */
-export function computeReportModelFromMirror(
+export function buildReportModelFromMirror(
   run: RecordedRun | null,
   series: ReadonlyMap<string, readonly PoolHistoryRow[]>,
   generatedAt: string,

@@ -6,8 +6,9 @@
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
-import { type Dec, toDec, ZERO } from './decimal.js';
+import { type Dec, ZERO } from '../money/decimal.js';
 import { formatAmount } from './format.js';
+import { toDec } from './state-decimal.js';
 import type { SwapEvent } from './types.js';
 
 /** Up to this many bars in a snapshot (§7). */

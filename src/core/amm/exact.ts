@@ -7,7 +7,7 @@
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
-import { Dec, SCALE } from './decimal.js';
+import { Dec, SCALE } from '../money/decimal.js';
 
 /** The decimal `n / 10^s` (s ≥ 0). */
 export interface Fixed {

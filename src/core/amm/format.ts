@@ -4,7 +4,8 @@
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
-import { Dec, SCALE, toDec } from './decimal.js';
+import { Dec, SCALE } from '../money/decimal.js';
+import { toDec } from './state-decimal.js';
 
 /** Maximum number of digits (integer + fraction) of a request amount. */
 const MAX_AMOUNT_DIGITS = 28;

@@ -5,6 +5,7 @@
  * are the wire types of src/core/wire (one contract for server and auditor).
  */
 
+export { Dec, roundDown10, roundHalfUp10, roundUp10, SCALE } from '../money/decimal.js';
 export {
   CANDLE_SNAPSHOT_LIMIT,
   type CandleBar,
@@ -12,7 +13,6 @@ export {
   computeBarStart,
   computeCandles,
 } from './candles.js';
-export { Dec, roundDown10, roundHalfUp10, roundUp10, SCALE, toDec } from './decimal.js';
 export { formatAmount, formatSeconds, formatTrimmed, parseAmount } from './format.js';
 export { findMarketPools, formatPoolMarketSymbol, formatTickerId } from './market-symbol.js';
 export {
@@ -42,7 +42,12 @@ export {
   quoteConnectSwapPlan,
   quotePoolSwap,
 } from './quote.js';
-export { type RenderQuoteInput, renderQuoteBody } from './quote-body.js';
+export {
+  computeQuoteBody,
+  type QuoteBodyInput,
+  type RenderQuoteInput,
+  renderQuoteBody,
+} from './quote-body.js';
 export {
   computeCcValue,
   findDeepestPool,
@@ -51,6 +56,7 @@ export {
   type Route,
   type RouteHop,
 } from './route.js';
+export { toDec } from './state-decimal.js';
 export { computeAverageExecutionSeconds, computeStats, computeTotalTvlCc, type StatsInput } from './stats.js';
 export {
   formatScaledAmount,

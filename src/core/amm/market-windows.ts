@@ -7,11 +7,13 @@
  * tickers.ts; test/amm/market-windows.test.ts compares them on random event streams) and falls back
  * to that reference when the index is not exact.
  */
+
+import { Dec, ZERO } from '../money/decimal.js';
 import type { AggregatorTicker } from '../wire/aggregator.js';
 import type { SwapStats } from '../wire/stats.js';
 import type { VolumeTotals } from '../wire/volume.js';
-import { Dec, toDec, ZERO } from './decimal.js';
 import { formatSeconds } from './format.js';
+import { toDec } from './state-decimal.js';
 import { computeAverageExecutionSeconds, computeStats, computeTotalTvlCc, formatSwapStats } from './stats.js';
 import { formatScaledAmount, type SwapEventLog } from './swap-event-index.js';
 import {

@@ -11,8 +11,9 @@
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
+import { Dec, ONE } from '../money/decimal.js';
 import type { AggregatorOrderbook, OrderbookLevel } from '../wire/aggregator.js';
-import { Dec, ONE, toDec } from './decimal.js';
+import { toDec } from './state-decimal.js';
 import { computeMidPriceExact } from './swap-math.js';
 import type { PoolState } from './types.js';
 

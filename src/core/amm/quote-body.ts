@@ -1,5 +1,5 @@
 /**
- * Renders a `SwapPlan` as the body of POST /connect/quote and POST /pools/quote
+ * Computes the body of POST /connect/quote and POST /pools/quote from a `SwapPlan`
  * (docs/protocol/api-decisions.md §1, §4, §4b; shape and number formatting of ../recordings). Keys are
  * emitted in the recorded (alphabetical) order; amounts/prices as 10-decimal strings,
  * network_fee.amount trimmed, estimated_time_seconds with two decimals. The body is the wire type
@@ -25,7 +25,7 @@ import type { SwapHopPlan, SwapPlan } from './swap-plan-types.js';
 import { computeSwapHopExact, computeSwapPlanExact } from './swap-plan-view.js';
 import type { PoolState, TokenRef } from './types.js';
 
-export interface RenderQuoteInput {
+export interface QuoteBodyInput {
   readonly plan: SwapPlan;
   readonly cc: TokenRef;
   readonly connectFeeRate: string;
@@ -98,13 +98,13 @@ function renderHop(h: SwapHopPlan, cc: TokenRef): QuoteHop {
 }
 
 /**
- * Builds the quote body. Route prices are buy-per-sell: pool_before/after = product of the hops'
+ * Computes the quote body. Route prices are buy-per-sell: pool_before/after = product of the hops'
  * mid prices; trade_no_fees = amountOutNoFees / S; trade = amountOut / S; the top-level slippage is
  * `1 − trade_no_fees / pool_before` on the two rendered (10-place) values, as the live service
  * reports it; each hop's slippage is the same formula on that hop's unrounded values,
  * `in / (R_in + in)`. All HALF-UP to 10 places.
  */
-export function renderQuoteBody(x: RenderQuoteInput): QuoteResponse {
+export function computeQuoteBody(x: QuoteBodyInput): QuoteResponse {
   const { plan, cc } = x;
   const first = plan.hops[0];
   if (first === undefined) throw new AmmError('AMM_INVALID_POOL', '"plan" expected at least one hop, got 0');
@@ -185,3 +185,12 @@ export function renderQuoteBody(x: RenderQuoteInput): QuoteResponse {
   };
   return body;
 }
+
+/**
+ * @deprecated use `computeQuoteBody` (renamed: it computes the body, it renders no text); removed in
+ * the next version.
+ * @alias
+ */
+export const renderQuoteBody: typeof computeQuoteBody = computeQuoteBody;
+/** @deprecated use `QuoteBodyInput`; removed in the next version */
+export type RenderQuoteInput = QuoteBodyInput;

@@ -8,11 +8,11 @@
  * insufficient liquidity.
  */
 import { isAmmError } from '../../errors/amm.js';
+import type { Dec } from '../money/decimal.js';
 import type { QuoteResponse } from '../wire/quote.js';
-import type { Dec } from './decimal.js';
 import { cmpFx, type Fixed, formatFixed, parseFixed, toFx } from './exact.js';
 import { formatTrimmed, isAmountText, parseAmount } from './format.js';
-import { renderQuoteBody } from './quote-body.js';
+import { computeQuoteBody } from './quote-body.js';
 import { computeCcValueFx, findRoute, isTokenInPools } from './route.js';
 import { isSameToken } from './swap-math.js';
 import { computeSwapPlan, type SwapPlan, type SwapPlanMode } from './swap-plan.js';
@@ -208,7 +208,7 @@ function quote(x: QuoteInput, mode: SwapPlanMode): QuoteResult {
   const planned = planQuote(x, mode);
   if (!planned.ok) return planned;
   const { plan, req } = planned;
-  const body = renderQuoteBody({
+  const body = computeQuoteBody({
     plan,
     cc: x.cc,
     connectFeeRate: x.policy.connectFeeRate,

@@ -3,7 +3,7 @@
  * pair, else two hops through CC with the deepest pool on each leg. "Deepest" = largest CC-side
  * reserve; ties go to the smaller pool_id (string order) so the choice is deterministic.
  */
-import type { Dec } from './decimal.js';
+import type { Dec } from '../money/decimal.js';
 import { cmpFx, divFx, type Fixed, FX_ZERO, fixedToDec, mulFx, toFx } from './exact.js';
 import { computeReserveOfExact, isSameToken, parsePoolExact } from './swap-math.js';
 import type { PoolState, TokenRef } from './types.js';

@@ -6,10 +6,11 @@
  * Returns the wire type `SwapStats` (src/core/wire/stats.ts) the auditor parses.
  */
 
+import { Dec, ZERO } from '../money/decimal.js';
 import type { SwapStats } from '../wire/stats.js';
 import { formatApiTimestampSeconds } from '../wire/timestamp.js';
-import { Dec, toDec, ZERO } from './decimal.js';
 import { formatAmount, formatSeconds } from './format.js';
+import { toDec } from './state-decimal.js';
 import { computeTvlCc } from './swap-math.js';
 import type { Amount, PoolState, SwapEvent, TokenRef } from './types.js';
 

@@ -14,7 +14,7 @@
  * volume.ts, tickers.ts, which the differential tests compare against).
  */
 import { AmmError } from '../../errors/amm.js';
-import { Dec } from './decimal.js';
+import { Dec } from '../money/decimal.js';
 import { DistinctCounter } from './distinct-counter.js';
 import { RangeExtremes } from './range-extremes.js';
 import type { SwapEvent } from './types.js';

@@ -4,7 +4,7 @@
  * ./exact.ts), then ONE rounding per result, in the direction each function states.
  */
 import { AmmError } from '../../errors/amm.js';
-import { type Dec, toDec, ZERO } from './decimal.js';
+import { type Dec, ZERO } from '../money/decimal.js';
 import {
   addFx,
   cmpFx,
@@ -19,6 +19,7 @@ import {
   subFx,
   toFx,
 } from './exact.js';
+import { toDec } from './state-decimal.js';
 import type { PoolState, TokenRef } from './types.js';
 
 export interface SwapOutputInput {

@@ -3,7 +3,7 @@
  * swap, hop by hop. Computed by swap-plan.ts, backed by exact values in swap-plan-view.ts, rendered
  * by quote-body.ts and applied by the simulated ledger.
  */
-import type { Dec } from './decimal.js';
+import type { Dec } from '../money/decimal.js';
 import type { PoolState, TokenRef } from './types.js';
 
 /** 'connect': POST /connect/quote and Connect execution (§4); 'pool': POST /pools/quote (§4b). */

@@ -3,7 +3,7 @@
  * of `SwapHopPlan`/`SwapPlan` are built on first read, so rendering a quote body (which reads the
  * exact values) never builds them. `toJSON` lists every field as the interfaces do.
  */
-import type { Dec } from './decimal.js';
+import type { Dec } from '../money/decimal.js';
 import { type Fixed, fixedToDec, toFx } from './exact.js';
 import type { NetworkFeeSource, SwapHopPlan, SwapPlan, SwapPlanMode } from './swap-plan-types.js';
 import type { PoolState, TokenRef } from './types.js';

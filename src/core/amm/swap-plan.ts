@@ -12,7 +12,7 @@
  * so k = R_in·R_out never decreases (protocolFee ≤ in·f).
  */
 import { AmmError } from '../../errors/amm.js';
-import type { Dec } from './decimal.js';
+import type { Dec } from '../money/decimal.js';
 import { addFx, cmpFx, type Fixed, FX_ZERO, formatFixed, mulFx, roundFx, subFx, toFx } from './exact.js';
 import type { Route } from './route.js';
 import { computeCcValueFx } from './route.js';

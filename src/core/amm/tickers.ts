@@ -6,10 +6,11 @@
  * `AggregatorPair` and `AggregatorTicker` (src/core/wire/aggregator.ts) the auditor parses.
  */
 
+import { type Dec, ONE, ZERO } from '../money/decimal.js';
 import type { AggregatorPair, AggregatorTicker } from '../wire/aggregator.js';
-import { type Dec, ONE, toDec, ZERO } from './decimal.js';
 import { formatTickerId } from './market-symbol.js';
 import { findDeepestPool } from './route.js';
+import { toDec } from './state-decimal.js';
 import { computeMidPriceExact, computeTvlCc } from './swap-math.js';
 import type { Amount, PoolState, SwapEvent, TokenRef } from './types.js';
 

@@ -5,9 +5,10 @@
  * (src/core/wire/volume.ts); the route adds start_time and end_time.
  */
 
+import { ZERO } from '../money/decimal.js';
 import type { VolumeTotals } from '../wire/volume.js';
-import { toDec, ZERO } from './decimal.js';
 import { formatAmount } from './format.js';
+import { toDec } from './state-decimal.js';
 import type { SwapEvent } from './types.js';
 
 export interface VolumeWindowInput {

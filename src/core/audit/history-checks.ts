@@ -6,7 +6,7 @@
  * superseded is stale. The same series check serves `audit` (current proofs appended to the
  * mirror's series, findings reported for the current point only) and `replay` (whole series).
  */
-import { isSameAmount } from './decimal.js';
+import { isSameAmount } from './decimal-strings.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
   computeLpShareSquare,

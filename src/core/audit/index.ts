@@ -24,7 +24,7 @@ export type { CheckCounts, FindingCounts, LabelCounts } from './counts.js';
 export { computeCheckCounts, computeFindingCounts, computeLabelCounts } from './counts.js';
 export type { AuditCoverage, CoverageInput } from './coverage.js';
 export { computeAuditCoverage, formatCoverageLines } from './coverage.js';
-export { formatFixed, isSameAmount, parseDecimal } from './decimal.js';
+export { formatFixed, isSameAmount, parseDecimal } from './decimal-strings.js';
 export type { StandInState } from './entry-checks.js';
 export {
   checkMalformedProofEntries,

@@ -5,7 +5,7 @@
  * tolerance of LP_SHARE_TOLERANCE for rounding of the 10-decimal amounts.
  */
 import { Dec } from '../money/decimal.js';
-import { parseDecimal } from './decimal.js';
+import { parseDecimal } from './decimal-strings.js';
 
 /** Significant digits the display value is computed to before it is shown with 20. */
 const DISPLAY_DIGITS = 24;

@@ -13,7 +13,7 @@ import { computeMidPriceExact, formatTickerId } from '../amm/index.js';
 import { Dec } from '../money/decimal.js';
 import { isOwnMarketSource } from '../wire/markets-info.js';
 import { formatInstantMs } from '../wire/timestamp.js';
-import { parseDecimal } from './decimal.js';
+import { parseDecimal } from './decimal-strings.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import {
   capMaxAge,

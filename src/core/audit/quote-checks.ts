@@ -11,7 +11,7 @@
  */
 import { formatMemo, quoteConnectSwap } from '../amm/index.js';
 import type { ExchangePolicy, PoolState, Token } from '../amm/types.js';
-import { isSameAmount, parseDecimal } from './decimal.js';
+import { isSameAmount, parseDecimal } from './decimal-strings.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import { CLOCK_SLACK_MS, type ReserveTimeline } from './market-time.js';
 import type { PoolInfoEntry, ProbeQuote, TokenInfoEntry, TokenKey } from './snapshot.js';

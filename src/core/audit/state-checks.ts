@@ -4,7 +4,7 @@
  * contract; every active pool has a proof; price = reserve_b / reserve_a (half-up, 10 places);
  * tvl_cc = 2 × the CC-side reserve; /pools/info agrees on tokens, fee rate and contract.
  */
-import { formatFixed, isSameAmount, parseDecimal } from './decimal.js';
+import { formatFixed, isSameAmount, parseDecimal } from './decimal-strings.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import type { ProvenPool } from './proof-checks.js';
 import type { PoolInfoEntry, ProofEntry, StateEntry, TokenKey } from './snapshot.js';

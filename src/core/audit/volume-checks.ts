@@ -7,7 +7,7 @@
  * Sums of published 10-decimal strings are exact: compared without tolerance.
  */
 import { Dec } from '../money/decimal.js';
-import { isSameAmount, parseDecimal } from './decimal.js';
+import { isSameAmount, parseDecimal } from './decimal-strings.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
 import { type MarketCacheContext, PUBLISHED_MAX_AGE_SECONDS, recordCachedCheck } from './market-cache.js';
 import { computeComputedAtWindow, computeStateWindow, findStateAt } from './market-time.js';

@@ -14,7 +14,7 @@ export {
   parseHex,
 } from './bytes.js';
 export type * from './contract.js';
-export { formatDecodedContractJson, formatTemplateId } from './json.js';
+export { formatDecodedContractJson, formatTemplateId } from './contract-json.js';
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,

@@ -4,7 +4,7 @@
  * One comparison, so audit and replay cannot disagree on whether two amounts are the same
  * (numerically equal decimals: "1.50" = "1.5").
  */
-import { isSameAmount } from '../audit/decimal.js';
+import { isSameAmount } from '../audit/decimal-strings.js';
 import type { ProvenFields } from './profile.js';
 
 /** The amounts a blob holds, as claimed by a publication or a record (decimal strings). */

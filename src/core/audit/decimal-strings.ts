@@ -1,7 +1,8 @@
 /**
- * The small numeric helpers every audit check uses (api-decisions §1: token amounts are Numeric 10,
- * never JS numbers), over the one money instance of src/core/money/decimal.ts (precision and
- * rounding are stated there).
+ * Decimal strings as the audit checks read them: parsed leniently (null, not an error), compared
+ * exactly, formatted for evidence (api-decisions §1: token amounts are Numeric 10, never JS
+ * numbers), over the one money instance of src/core/money/decimal.ts (precision and rounding are
+ * stated there).
  *
  * Comparisons here are exact unless a tolerance is passed. Nothing in this file rounds a token
  * amount that is then compared for equality: equality of proven amounts is exact.

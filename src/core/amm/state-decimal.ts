@@ -1,13 +1,11 @@
 /**
- * The AMM's reader of decimal strings from its own state (docs/protocol/api-decisions.md §1), over the one
- * money instance of src/core/money/decimal.ts (precision, rounding and the §1 rounding helpers are
- * stated there; re-exported here for the AMM and the simulated ledger).
+ * Decimals from our own state: the AMM's and the simulated ledger's reader of decimal strings it
+ * wrote itself (docs/protocol/api-decisions.md §1), into the one money instance of
+ * src/core/money/decimal.ts (precision, rounding and the §1 rounding helpers are stated there).
  */
 import { AmmError } from '../../errors/amm.js';
 import { formatGot } from '../../errors/base.js';
 import { Dec } from '../money/decimal.js';
-
-export { Dec, ONE, roundDown10, roundHalfUp10, roundUp10, SCALE, ZERO } from '../money/decimal.js';
 
 /**
  * Reads a decimal string that came from our own state (a pool reserve, a fee rate). Not for hostile
