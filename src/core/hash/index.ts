@@ -12,6 +12,7 @@ export * from './hash-builder.js';
 export * from './hex.js';
 export * from './sha256.js';
 export * from './typed-normal-form-hash.js';
+export * from './typed-value-hash.js';
 export * from './unicum.js';
 export * from './untyped-value-hash.js';
 export * from './verify-contract-id.js';

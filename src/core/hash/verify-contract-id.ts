@@ -13,7 +13,6 @@ import type { DecodedContract } from '../codec/contract.js';
 import { decodeCreatedEventBlob } from '../codec/index.js';
 import type { TypeEnv } from '../types/type-env.js';
 import { resolveTemplateCached } from '../types/type-env.js';
-import { typeCreateArgument } from '../types/type-value.js';
 import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
 import { computeContractIdSuffix, parseContractId, parseContractIdEqualTo } from './contract-id.js';
@@ -21,6 +20,7 @@ import type { ContractIdVersion } from './contract-id-version.js';
 import { bytesEqual, bytesToHex } from './hex.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
+import { computeTypedContractHash } from './typed-value-hash.js';
 import { computeUnicum } from './unicum.js';
 
 export type VerificationStatus = 'verified' | 'mismatch' | 'could-not-check';
@@ -193,8 +193,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
             upgraded: r.upgraded,
             note: r.note,
           };
-          const typedCreateArg = typeCreateArgument(contract, opts.types).value;
-          contractHash = computeContractHash('v12', { ...contract, typedCreateArg }, sha256);
+          contractHash = computeTypedContractHash(contract, opts.types, r, sha256);
         }
       }
     } else {

@@ -1,9 +1,9 @@
 /**
  * The V12 types of a template laid out as the nodes the WebAssembly walk reads (./assembly/one-pass.ts,
- * "V12"): one node per type instantiation with every type variable resolved through the frames of
- * the enclosing instantiations, worked out ahead — and the byte pieces of records, variants and enums
- * (`compile`: heads with the qualified name, labels, constructors with their ranks, as the
- * reference's enc_T writes them) next to them. Recursive types become cycles of nodes.
+ * "V12"): one node per type instantiation with every type variable resolved — the type frames of
+ * the reference's typed encoder worked out ahead — and the byte pieces of records, variants and enums
+ * (compile() of typed-value-hash.ts: heads with the qualified name, labels, constructors with
+ * their ranks) next to them. Recursive types become cycles of nodes.
  *
  * Nodes are remembered per (environment, home package) by a key that spells the instantiation;
  * a new environment, new packages in it, or a full area starts over. A type this layout cannot
@@ -11,8 +11,8 @@
  * the walk then declines and the reference answers.
  */
 import { K } from '../../codec/schema.js';
-import { HashBuilder } from '../../hash/hash-builder.js';
-import { TNF_TAG } from '../../hash/typed-normal-form-hash.js';
+import { type Frame, resolved, resolveTypeVars } from '../../hash/type-frames.js';
+import { compile } from '../../hash/typed-value-hash.js';
 import type { DamlType, DataTypeDef } from '../../types/daml-type.js';
 import type { TemplateResolution, TypeEnv } from '../../types/type-env.js';
 import { resolveDataTypeRef } from '../../types/type-env.js';
@@ -34,69 +34,6 @@ const FULL = new CannotLayOut();
 
 type Home = TemplateResolution['package'];
 
-/** Per data type, the bytes that do not depend on the value, encoded once. */
-interface Compiled {
-  readonly def: DataTypeDef;
-  /** tag ‖ qualifiedName */
-  readonly head: Uint8Array;
-  /** record: str(label) per field; variant: str(ctor) ‖ i32(rank); enum: head ‖ str(ctor) ‖ i32(rank) */
-  readonly parts: readonly Uint8Array[];
-  /** record with fields: head ‖ parts[0] (one copy instead of two); else head */
-  readonly headFirst: Uint8Array;
-  /** variant/enum constructor name → rank */
-  readonly ranks: ReadonlyMap<string, number>;
-}
-
-function compile(def: DataTypeDef, cache: WeakMap<DataTypeDef, Compiled>): Compiled {
-  const hit = cache.get(def);
-  if (hit !== undefined) return hit;
-  const tag =
-    def.kind === 'record' ? TNF_TAG.record : def.kind === 'variant' ? TNF_TAG.variant : TNF_TAG.enum;
-  const head = new HashBuilder(64).byte(tag).qualifiedName(def.name.module, def.name.entity).bytes().slice();
-  let parts: Uint8Array[];
-  const ranks = new Map<string, number>();
-  if (def.kind === 'record') {
-    parts = def.fields.map((f) => new HashBuilder(64).str(f.name).bytes().slice());
-  } else {
-    const names = def.kind === 'variant' ? def.constructors.map((c) => c.name) : def.constructors;
-    parts = names.map((n, i) => {
-      ranks.set(n, i);
-      const b = new HashBuilder(64);
-      if (def.kind === 'enum') b.raw(head);
-      return b.str(n).i32(i).bytes().slice();
-    });
-  }
-  const first = def.kind === 'record' ? parts[0] : undefined;
-  let headFirst = head;
-  if (first !== undefined) {
-    headFirst = new Uint8Array(head.length + first.length);
-    headFirst.set(head);
-    headFirst.set(first, head.length);
-  }
-  const c: Compiled = { def, head, parts, ranks, headFirst };
-  cache.set(def, c);
-  return c;
-}
-
-/** One instantiation: the data type's parameters, the arguments given, and the frame around it. */
-interface Frame {
-  readonly params: readonly string[];
-  readonly args: readonly DamlType[];
-  readonly parent: Frame | null;
-}
-
-/** `t` with its type variables resolved through the frames, and the frame it lives in; null when unbound. */
-function resolveTypeVars(t: DamlType, frame: Frame | null): { type: DamlType; frame: Frame | null } | null {
-  while (t.kind === 'var') {
-    if (frame === null) return null;
-    const i = frame.params.indexOf(t.name);
-    if (i < 0) return null;
-    t = frame.args[i] as DamlType;
-    frame = frame.parent;
-  }
-  return { type: t, frame };
-}
-
 export class WasmTypeLayout {
   private readonly view: DataView;
   private next: number;
@@ -106,8 +43,6 @@ export class WasmTypeLayout {
   private readonly defIds = new Map<DataTypeDef, number>();
   private home: Home | null = null;
   private memo: Map<string, number> = new Map();
-  /** the byte pieces per data type */
-  private readonly compiled = new WeakMap<DataTypeDef, Compiled>();
 
   /** `memory`: the module's whole memory; the area is [base, base + size) of it */
   constructor(
@@ -196,8 +131,7 @@ export class WasmTypeLayout {
 
   /** The key of `t` under `frame`: the instantiation spelled out. */
   private keyOf(t0: DamlType, f0: Frame | null): string {
-    const resolved = resolveTypeVars(t0, f0);
-    if (resolved === null) throw CANNOT;
+    if (!resolveTypeVars(t0, f0)) throw CANNOT;
     const t = resolved.type;
     const frame = resolved.frame;
     let key: string;
@@ -233,8 +167,7 @@ export class WasmTypeLayout {
     const key = this.keyOf(t0, f0);
     const hit = this.memo.get(key);
     if (hit !== undefined) return hit;
-    const resolved = resolveTypeVars(t0, f0);
-    if (resolved === null) throw CANNOT;
+    if (!resolveTypeVars(t0, f0)) throw CANNOT;
     const t = resolved.type;
     const frame = resolved.frame;
     let node: number;
@@ -279,7 +212,7 @@ export class WasmTypeLayout {
 
   /** A record, variant or enum node (remembered before its children: recursive types close). */
   private nodeOfDef(def: DataTypeDef, inner: Frame | null, key: string): number {
-    const c = compile(def, this.compiled);
+    const c = compile(def);
     const n = def.kind === 'record' ? def.fields.length : def.constructors.length;
     const node = this.alloc(16 + 16 * n);
     this.memo.set(key, node);
@@ -296,7 +229,7 @@ export class WasmTypeLayout {
       if (def.kind === 'record') {
         const type = (def.fields[i] as { type: DamlType }).type;
         this.word(at, 2, this.nodeOf(type, inner));
-        const optional = resolveTypeVars(type, inner)?.type.kind === 'optional';
+        const optional = resolveTypeVars(type, inner) && resolved.type.kind === 'optional';
         this.word(at, 3, optional ? 1 : 0);
       } else if (def.kind === 'variant') {
         this.word(at, 2, this.nodeOf((def.constructors[i] as { type: DamlType }).type, inner));
