@@ -291,16 +291,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         ),
       );
     c.record('state', 'state.fields', s.poolId, ff);
-    const r: PoolReserves = reserves ?? {
-      poolId: s.poolId,
-      tokenA: s.tokenA,
-      tokenB: s.tokenB,
-      reserveA: s.reserveA,
-      reserveB: s.reserveB,
-      feeRate: s.feeRate,
-      symbol: s.symbol,
-      label: 'asserted',
-    };
+    const r: PoolReserves = reserves ?? assertedReserves(s);
     checkPrice(c, s, r);
     checkTvl(c, s, r, input.cc);
     out.set(s.poolId, r);
