@@ -7,6 +7,9 @@ import { runAudit } from '../../src/run/audit.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
 import type { AuditServer } from '../helpers/tamper.js';
 
+/** The server is in this process: no pacing (the default 50 requests/s only waits; test/http/pacer.test.ts tests it). */
+const UNPACED = 1000;
+
 export interface Injection {
   /** after the response to this path (below /v1/public) */
   readonly after: string;
@@ -28,7 +31,13 @@ export async function auditWith(s: AuditServer, injections: readonly Injection[]
     return undefined;
   });
   try {
-    const r = await runAudit({ baseUrl: s.base, probeQuotes, now: () => s.clock.nowMs(), exitCodeOf });
+    const r = await runAudit({
+      baseUrl: s.base,
+      probeQuotes,
+      now: () => s.clock.nowMs(),
+      exitCodeOf,
+      maxRps: UNPACED,
+    });
     return { ...r, errors: r.findings.filter((f) => f.severity === 'error') };
   } finally {
     s.setTamper(undefined);
@@ -57,6 +66,7 @@ export async function auditMovingQuotes(s: AuditServer, edit?: (quote: QuoteJson
       probeQuotes: true,
       now: () => s.clock.nowMs(),
       exitCodeOf,
+      maxRps: UNPACED,
     });
     return { ...r, quoteChecks: r.checks.filter((k) => k.name.startsWith('quote.')) };
   } finally {
