@@ -165,7 +165,8 @@ describe('audit, snapshot recording and replay agree on every contract', () => {
 
       // audit: the pool's proof status, and the mirror record it writes
       served = null;
-      const report = await runAudit({ baseUrl: s.base, mirrorPath: auditMirror });
+      // the server is in this process: no pacing (test/http/pacer.test.ts tests it)
+      const report = await runAudit({ baseUrl: s.base, mirrorPath: auditMirror, maxRps: 1000 });
       // snapshot recording: the proof result itself, and the mirror record it writes
       const m = openMirror(snapshotMirror);
       let snap: Awaited<ReturnType<typeof takeSnapshot>>;
