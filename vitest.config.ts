@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Default suite (`npm test`): fast and offline. Slow suites (fuzz, soak, kill -9, spawned fleets,
 // tests that wait out retry back-offs or cache windows) live in test/slow: `npm run test:slow`.
-// globalSetup builds dist/ once: replay's worker threads run the compiled worker with plain node.
+// globalSetup builds dist/ once: the tests that spawn the CLI run the compiled one with plain node.
 
 /** Files that replace a module with vi.mock: they need a module graph of their own. */
 const MOCKING = ['test/cli/internal-error.test.ts', 'test/cli/audit-failure-bug.test.ts'];
