@@ -19,6 +19,7 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import { parseCacheHeaders, type RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
 import { splitUrlCredentials } from './base-url.js';
+import { checkJsonBounds } from './json-bounds.js';
 import { mapTransportError } from './map-error.js';
 import { createPacer } from './pacer.js';
 import { redactUrl } from './redact-url.js';
@@ -178,10 +179,14 @@ function isNotJsonShaped(body: Uint8Array): boolean {
   return !((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d));
 }
 
-/** An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not JSON. */
+/**
+ * An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not
+ * JSON. A 200 nested past the JSON bounds (./json-bounds.ts) is the server's statement even when
+ * it looks cut off: no honest answer, whole or truncated, is that deep, so it is not retried.
+ */
 function isFailedAnswer(raw: RawResponse): boolean {
   if (raw.status === 429 || raw.status >= 500) return true;
-  return raw.status === 200 && isNotJsonShaped(raw.body);
+  return raw.status === 200 && isNotJsonShaped(raw.body) && checkJsonBounds(raw.body) === null;
 }
 
 function isRetryableError(e: unknown): boolean {
