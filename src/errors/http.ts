@@ -1,6 +1,6 @@
 /**
  * Errors of the HTTP client (src/io/http). Every message names the URL with credentials
- * (user:password@ and sensitive query values) stripped. An HTTP error means the audit could not
+ * (user:password@, query values and fragment) stripped. An HTTP error means the audit could not
  * run (exit 2), never a finding.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';

@@ -1,7 +1,7 @@
 /**
  * Reading a received response: UTF-8 JSON decoding within the nesting and token bounds of
  * ./json-bounds.ts (checked on the bytes before `JSON.parse` builds anything), the error for an unexpected status (quoting
- * the `{error}` text of docs/protocol/public-api.md "Errors"), and URL joining. Messages carry the already
+ * the `{error}` text of docs/protocol/public-api.md "Errors"). Messages carry the already
  * redacted URL of the RawResponse.
  */
 import type { RawResponse } from '../../core/wire/snapshot.js';
@@ -64,9 +64,4 @@ export function statusError(raw: RawResponse): HttpError {
   return new HttpError('HTTP_STATUS', `${raw.method} ${raw.url} answered status ${raw.status}${text}`, {
     details: { url: raw.url, status: raw.status },
   });
-}
-
-/** Joins a base URL (with or without trailing slash) and an endpoint path such as `/pools/state`. */
-export function joinUrl(baseUrl: string, path: string): string {
-  return baseUrl.replace(/\/+$/, '') + path;
 }
