@@ -12,6 +12,7 @@
  */
 import { AUDIT_EXIT_CODES, type AuditOutcome, computeAuditExitCode } from '../core/audit/index.js';
 import type { VerificationStatus } from '../core/hash/verify-contract-id.js';
+import { formatDisplayText } from '../core/wire/display-text.js';
 import { isReserveAuditError } from '../errors/base.js';
 import { isUsageError } from '../errors/usage.js';
 
@@ -88,13 +89,13 @@ export function reportError(
 ): ExitCode {
   const debug = options.debug === true;
   if (isUsageError(e)) {
-    stderr.write(`reserve-audit: ${e.message}\n`);
+    stderr.write(`reserve-audit: ${formatDisplayText(e.message)}\n`);
   } else if (isReserveAuditError(e)) {
-    stderr.write(`reserve-audit: could not check: ${e.message}\n`);
+    stderr.write(`reserve-audit: could not check: ${formatDisplayText(e.message)}\n`);
   } else {
     const msg = e instanceof Error ? e.message : String(e);
     const hint = debug ? '' : ' (a bug; run again with --debug for the stack)';
-    stderr.write(`reserve-audit: internal error: ${msg.split('\n')[0]}${hint}\n`);
+    stderr.write(`reserve-audit: internal error: ${formatDisplayText(msg.split('\n')[0] ?? '')}${hint}\n`);
   }
   if (debug) stderr.write(formatErrorStack(e));
   return exitCodeOfError(e);

@@ -1,6 +1,6 @@
 /**
  * Errors of the HTTP client (src/io/http). Every message names the URL with credentials
- * (user:password@ and sensitive query values) stripped. An HTTP error means the audit could not
+ * (user:password@, query values and fragment) stripped. An HTTP error means the audit could not
  * run (exit 2), never a finding.
  */
 import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
@@ -16,6 +16,8 @@ export type HttpErrorCode =
   | 'HTTP_TOO_LARGE'
   /** the body is not valid UTF-8 JSON */
   | 'HTTP_INVALID_JSON'
+  /** the JSON body nests deeper, or holds more tokens, than the auditor reads (src/io/http/json-bounds.ts) */
+  | 'HTTP_JSON_TOO_COMPLEX'
   /** the connection closed before the announced body arrived, or the encoding was corrupt */
   | 'HTTP_TRUNCATED'
   /** the URL or a client option is invalid */

@@ -270,7 +270,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   let api: ApiSnapshot;
   try {
     api = await fetchSnapshot({
-      baseUrl: base.request,
+      baseUrl: base,
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       probeQuotes: o.probeQuotes === true,
       client,
@@ -375,7 +375,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
           `re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes${todo.stats ? ', /stats' : ''}`,
         );
         await new Promise((r) => setTimeout(r, wait));
-        const got = await refetchMarketData({ baseUrl: base.request, client, ...todo, proofsFirst: true });
+        const got = await refetchMarketData({ baseUrl: base, client, ...todo, proofsFirst: true });
         api = mergeRefetch(api, got);
         snapshot = computeAuditSnapshot(api);
         verifyLater();

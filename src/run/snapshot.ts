@@ -122,7 +122,7 @@ export interface SnapshotReport {
 /** Takes one snapshot: fetch → verify the unsettled contracts → record → report. */
 export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotReport> {
   const snap = await fetchSnapshot({
-    baseUrl: parseBaseUrl(o.baseUrl).request,
+    baseUrl: parseBaseUrl(o.baseUrl),
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     probeQuotes: o.probeQuotes === true,
     clientOptions: {

@@ -2,8 +2,8 @@
  * The HTML report in a real browser (issue 13): the report of a failed audit (a TAMPER scenario:
  * a reserve changed inside pool 0's blob, after honest audits and swaps recorded history) shows
  * the verdict and the errors first, its numbers equal the JSON report's, the pool table sorts and
- * filters, the charts are drawn by uPlot, and there is no console error and no request leaving
- * the page. A 1,000-pool page stays under 2 MB. Screenshots go to test-results/.
+ * filters, the charts are drawn by uPlot, any URL fragment (a malformed percent-escape included)
+ * leaves the page working, and there is no console error and no request leaving the page. A 1,000-pool page stays under 2 MB. Screenshots go to test-results/.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,6 +183,17 @@ describe.skipIf(CHROMIUM === null)(
       await o.page.hover(`#pool-${first} .uplot .u-over >> nth=0`);
       expect(await o.page.locator(`#pool-${first} .u-legend .u-value`).first().textContent()).toMatch(/\d/);
       await screenshot(o.page, 'report-charts');
+      expect(o.errors).toEqual([]);
+    }, 60_000);
+
+    it('survives any fragment: a malformed escape, an unknown pool, and still opens #pool-<id>', async () => {
+      for (const hash of ['#%E0%A4%A', '#pool-%E0%A4%A', '#pool-%', '#pool-no-such-pool']) {
+        const o = await openFile(browser, html, hash);
+        await o.page.waitForSelector('body[data-ready="true"]');
+        expect(o.errors, hash).toEqual([]);
+      }
+      const o = await openFile(browser, html, `#pool-${encodeURIComponent(swapped)}`);
+      await o.page.waitForSelector(`#pool-${swapped} .uplot canvas`);
       expect(o.errors).toEqual([]);
     }, 60_000);
   },

@@ -1,6 +1,6 @@
 /**
- * Credentials never leak: a base URL with `user:password@` (or a sensitive query value such as
- * `?token=`) is parsed once into the URL requests go to and its redacted form, and only the
+ * Credentials never leak: a base URL with `user:password@`, any query parameter value or a
+ * fragment (redacted by rule, not by a list of names: src/io/http/redact-url.ts) is parsed once into the URL requests go to and its redacted form, and only the
  * redacted form reaches any output — the progress lines, the human report, the JSON summary, the
  * JUnit file, the mirror (audit_runs, snapshots, raw responses), the HTML report and the error
  * messages of an unreachable or invalid URL.
@@ -112,4 +112,51 @@ describe('a sensitive query value in --base-url', () => {
     expect(doc.summary.baseUrl).toMatch(/token=\*\*\*/);
     expect(r.stdout + r.stderr + filesText(junit, mirror)).not.toContain(TOKEN);
   }, 60_000);
+});
+
+describe('a secret in any query parameter or the fragment of --base-url (redaction by rule)', () => {
+  // names no list of "sensitive" parameters held before issue 30, each with its own planted secret
+  const NAMES = [
+    'client_secret',
+    'api-key',
+    'x-api-key',
+    'accessToken',
+    'auth_token',
+    'jwt',
+    'session',
+    'private_key',
+    'X-Amz-Signature',
+    'plain',
+  ];
+  const secretOf = (i: number): string => `Planted${i}Zq${(i * 7919).toString(36)}X`;
+
+  it('is found in no output: stdout, stderr, --json, --junit, --html, report --html, the mirror file', async () => {
+    const mirror = join(dir, 'rule.db');
+    const junit = join(dir, 'rule.xml');
+    const html = join(dir, 'rule.html');
+    const reportHtml = join(dir, 'rule-report.html');
+    const u = new URL(s.base);
+    const query = NAMES.map((n, i) => `${n}=${secretOf(i)}`).join('&');
+    const fragmentSecret = 'FragTok-Planted-55';
+    const url = `${u.protocol}//auditor:${SECRET}@${u.host}${u.pathname}?${query}#token=${fragmentSecret}`;
+    const runs = [
+      await runCliForTest(['audit', '--base-url', url, '--mirror', mirror, '--junit', junit, '--html', html]),
+      await runCliForTest(['audit', '--base-url', url, '--mirror', mirror, '--json', '--verbose']),
+      await runCliForTest(['snapshot', '--base-url', url, '--mirror', mirror]),
+      await runCliForTest(['report', '--mirror', mirror, '--html', reportHtml]),
+    ];
+    // the base URL's query travels after each endpoint's path, so the audit still runs
+    expect(runs[0]!.code, runs[0]!.stderr).toBe(0);
+    const doc = JSON.parse(runs[1]!.stdout) as { summary: { baseUrl: string } };
+    expect(doc.summary.baseUrl).toBe(
+      `${u.origin}${u.pathname}?${NAMES.map((n) => `${n}=***`).join('&')}#***`,
+    );
+    const everything =
+      runs.map((r) => `${r.stdout}\n${r.stderr}`).join('\n') + filesText(junit, html, reportHtml, mirror);
+    for (const needle of [...NAMES.map((_n, i) => secretOf(i)), fragmentSecret, SECRET])
+      expect(everything, needle).not.toContain(needle);
+    // the names stay visible, the auditor's own parameters too
+    expect(everything).toContain('client_secret=***');
+    expect(everything).toContain('include_proof=true');
+  }, 120_000);
 });

@@ -11,7 +11,13 @@ import { type AddressInfo, connect, createServer as createNetServer, type Socket
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors/http.js';
-import { createHttpClient, type HttpClientOptions, redactUrl } from '../../src/io/http/index.js';
+import { joinBaseUrl } from '../../src/io/http/base-url.js';
+import {
+  createHttpClient,
+  type HttpClientOptions,
+  parseBaseUrl,
+  redactUrl,
+} from '../../src/io/http/index.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -328,13 +334,25 @@ describe('bodies', () => {
 });
 
 describe('credentials never appear in messages', () => {
-  it('redactUrl strips user:password and sensitive query values', () => {
+  it('redactUrl strips user:password, every query value and the fragment (by rule, not by name)', () => {
     expect(redactUrl('https://alice:s3cret@api.example.com/v1/public?token=abc&x=1')).toBe(
-      'https://api.example.com/v1/public?token=***&x=1',
+      'https://api.example.com/v1/public?token=***&x=***',
     );
+    expect(redactUrl('https://h/v1?client_secret=a&x-api-key=b&X-Amz-Signature=c&flag&empty=#token=d')).toBe(
+      'https://h/v1?client_secret=***&x-api-key=***&X-Amz-Signature=***&flag&empty=***#***',
+    );
+    expect(redactUrl('https://h/v1#')).toBe('https://h/v1#');
     expect(redactUrl('not a url //bob:pw@host')).toBe('not a url //host');
-    expect(redactUrl('bob:pw@host/v1?token=t0k&x=1')).toBe('host/v1?token=***&x=1');
-    expect(redactUrl('http://bob:pw@exa mple/v1')).toBe('http://exa mple/v1');
+    expect(redactUrl('bob:pw@host/v1?token=t0k&x=1#frag')).toBe('host/v1?token=***&x=***#***');
+    expect(redactUrl('http://bob:pw@exa mple/v1?jwt=e.y.j')).toBe('http://exa mple/v1?jwt=***');
+  });
+
+  it("joinBaseUrl puts the path before the base query, and shows only the auditor's own values", () => {
+    const base = parseBaseUrl('http://u:pw@h:8/v1/public/?api-key=K1#tok=F');
+    const j = joinBaseUrl(base, '/aggregator/orderbook?ticker_id=A_B&depth=5');
+    expect(j.request).toBe('http://u:pw@h:8/v1/public/aggregator/orderbook?ticker_id=A_B&depth=5&api-key=K1');
+    expect(j.display).toBe('http://h:8/v1/public/aggregator/orderbook?ticker_id=A_B&depth=5&api-key=***');
+    expect(joinBaseUrl(parseBaseUrl('http://h/v1'), '/stats').request).toBe('http://h/v1/stats');
   });
 
   it('credentials in the URL are sent as Basic authentication, never in the request line', async () => {
@@ -346,7 +364,7 @@ describe('credentials never appear in messages', () => {
     const { client } = testClient({ retries: 0 });
     const r = await client.send('GET', s.url.replace('http://', 'http://al%40ice:p%3Ass@') + '/v1/x?y=1');
     expect(r.status).toBe(200);
-    expect(r.url).toBe(`${s.url}/v1/x?y=1`);
+    expect(r.url).toBe(`${s.url}/v1/x?y=***`);
     expect(seen).toEqual({
       url: '/v1/x?y=1',
       auth: `Basic ${Buffer.from('al@ice:p:ss').toString('base64')}`,

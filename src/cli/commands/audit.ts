@@ -8,6 +8,7 @@
  * cannot complete (unreachable exchange, a bug): a document saying so and why.
  */
 
+import { formatDisplayText } from '../../core/wire/display-text.js';
 import { MIRROR_ENV } from '../../io/store/index.js';
 import { type AuditReport, runAudit } from '../../run/audit.js';
 import { loadPoolSeries, openMirrorForReading, type PoolHistoryRow } from '../../run/history.js';
@@ -98,7 +99,7 @@ export const auditCommand = defineCommand({
         timeoutMs,
         ...pacing,
         cwd: ctx.cwd,
-        onProgress: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
+        onProgress: (m) => ctx.stderr.write(`reserve-audit: ${formatDisplayText(m)}\n`),
       });
       if (junitOut !== null)
         await writeOutputFile(
@@ -167,7 +168,8 @@ async function writeAuditFailureOutputs(
     } catch (w) {
       // the same file failing again is what `e` already says
       const said = w instanceof Error && e instanceof Error && w.message === e.message;
-      if (!said) ctx.stderr.write(`reserve-audit: ${w instanceof Error ? w.message : String(w)}\n`);
+      if (!said)
+        ctx.stderr.write(`reserve-audit: ${formatDisplayText(w instanceof Error ? w.message : String(w))}\n`);
     }
   }
   if (o.json) ctx.stdout.write(formatAuditFailureJson(f));

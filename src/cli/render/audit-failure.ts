@@ -12,7 +12,7 @@ export interface AuditFailure {
   /** could-not-check: a typed error (exit 2); internal-error: anything else, a bug (exit 3) */
   readonly outcome: 'could-not-check' | 'internal-error';
   readonly exitCode: typeof EXIT_COULD_NOT_CHECK | typeof EXIT_INTERNAL_ERROR;
-  /** the exchange's base URL, redacted (credentials and sensitive query values removed) */
+  /** the exchange's base URL, redacted (credentials, query values and fragment removed) */
   readonly baseUrl: string;
   /** ISO time the failure was reported */
   readonly at: string;

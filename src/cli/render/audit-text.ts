@@ -1,10 +1,15 @@
 /**
  * Human output of `audit`: one summary line and, under it, what the run covered and what it did
  * not (quotes, history, types), then per pool a small table of its checks and findings, then the
- * list of findings not tied to a pool (the issue "human output").
+ * list of findings not tied to a pool (the issue "human output"), then the findings of entries
+ * that are not pools of the report (a malformed /pools/proof or /pools/state entry): every finding
+ * is printed, whatever it is about. Findings and checks are grouped once (./finding-index.ts), and
+ * every string of the report is escaped for the terminal first (./display.ts).
  */
 import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
 import type { AuditReport } from '../../run/audit.js';
+import { formatDisplayValue } from './display.js';
+import { buildChecksByPool, buildFindingIndex } from './finding-index.js';
 import { formatRequestCountsLine } from './request-counts.js';
 import { formatTable, type Style } from './style.js';
 
@@ -53,7 +58,8 @@ function formatCoverageText(r: AuditReport): string[] {
 }
 
 /** The whole human report. */
-export function formatAuditText(r: AuditReport, st: Style, verbose = false): string {
+export function formatAuditText(report: AuditReport, st: Style, verbose = false): string {
+  const r = formatDisplayValue(report);
   const apiLine = formatAuditApiLine(r);
   const out: string[] = [
     formatAuditSummaryLine(r, st),
@@ -61,7 +67,13 @@ export function formatAuditText(r: AuditReport, st: Style, verbose = false): str
     ...(apiLine === null ? [] : [apiLine]),
     '',
   ];
+  const findings = buildFindingIndex(r.findings);
+  const checksByPool = buildChecksByPool(r.checks);
+  const checkRows = (list: readonly CheckOutcome[]): string[][] =>
+    list.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')]);
+  const listed = new Set<string>();
   for (const p of r.pools) {
+    listed.add(p.poolId);
     out.push(
       st.bold(
         `pool ${p.poolId}  ${p.symbol ?? '?'}  proof ${p.proof}  contract ${p.contractId === null ? '-' : `${p.contractId.slice(0, 20)}…`}`,
@@ -82,30 +94,26 @@ export function formatAuditText(r: AuditReport, st: Style, verbose = false): str
         ],
       ),
     );
-    const checks = r.checks.filter((c) => c.pool === p.poolId && (verbose || c.status !== 'pass'));
-    const passed = r.checks.filter((c) => c.pool === p.poolId && c.status === 'pass').length;
-    if (checks.length > 0)
-      out.push(
-        formatTable(
-          ['check', 'status', 'codes'],
-          checks.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')]),
-        ),
-      );
+    const all = checksByPool.get(p.poolId) ?? [];
+    const checks = all.filter((c) => verbose || c.status !== 'pass');
+    const passed = all.length - all.filter((c) => c.status !== 'pass').length;
+    if (checks.length > 0) out.push(formatTable(['check', 'status', 'codes'], checkRows(checks)));
     if (!verbose) out.push(st.dim(`${passed} checks passed`));
-    for (const f of r.findings.filter((x) => x.pool === p.poolId)) out.push(findingLine(f, st));
+    for (const f of findings.byPool(p.poolId)) out.push(findingLine(f, st));
     out.push('');
   }
-  const global = r.checks.filter((c) => c.pool === null && (verbose || c.status !== 'pass'));
+  const global = (checksByPool.get(null) ?? []).filter((c) => verbose || c.status !== 'pass');
   if (global.length > 0) {
     out.push(st.bold('exchange-wide checks'));
-    out.push(
-      formatTable(
-        ['check', 'status', 'codes'],
-        global.map((c) => [c.name, statusText(c, st), c.codes.join(' ') || (c.note ?? '')]),
-      ),
-    );
+    out.push(formatTable(['check', 'status', 'codes'], checkRows(global)));
   }
-  for (const f of r.findings.filter((x) => x.pool === null)) out.push(findingLine(f, st));
+  for (const f of findings.byPool(null)) out.push(findingLine(f, st));
+  // entries that are not pools of the report (malformed /pools/proof or /pools/state entries)
+  const others = findings.pools().filter((p): p is string => p !== null && !listed.has(p));
+  if (others.length > 0) {
+    out.push('', st.bold(`findings about ${others.length} entries that are not pools of this report`));
+    for (const p of others) for (const f of findings.byPool(p)) out.push(findingLine(f, st));
+  }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -113,9 +121,9 @@ export function formatAuditText(r: AuditReport, st: Style, verbose = false): str
  * The reasons an audit could not check, for stderr: at most five `could not check` lines and a
  * count of the rest; '' unless the outcome is could-not-check.
  */
-export function formatCouldNotCheckReasons(r: AuditReport): string {
-  if (r.summary.outcome !== 'could-not-check') return '';
-  const reasons = r.findings.filter((f) => f.label === 'could-not-check');
+export function formatCouldNotCheckReasons(report: AuditReport): string {
+  if (report.summary.outcome !== 'could-not-check') return '';
+  const reasons = formatDisplayValue(report.findings.filter((f) => f.label === 'could-not-check'));
   const lines = reasons
     .slice(0, 5)
     .map(

@@ -11,6 +11,7 @@ import {
 } from '../../core/types/daml-type.js';
 import type { LoadedDar, ReachableTypes } from '../../core/types/dar/index.js';
 import { formatTypeFile } from '../../core/types/type-file.js';
+import { formatDisplayText } from '../../core/wire/display-text.js';
 
 /** `Optional (Numeric 10)`, `List Splice.Types:Round`, `Splice.AmuletConfig:TransferConfig Splice.AmuletConfig:USD` */
 function formatDamlTypeText(t: DamlType, nested = false): string {
@@ -98,7 +99,8 @@ export function formatDarText(file: string, dar: LoadedDar, reach: ReachableType
     );
     for (const d of reach.dataTypes) out.push(...formatDefinition(d.def, byId.get(d.packageId)));
   }
-  return `${out.join('\n')}\n`;
+  // manifest, package names and versions come from the DAR: their control characters are escaped
+  return formatDisplayText(`${out.join('\n')}\n`, true);
 }
 
 export function formatDarJson(file: string, dar: LoadedDar, reach: ReachableTypes | null): string {

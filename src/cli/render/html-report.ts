@@ -11,13 +11,18 @@
  * the verdict "could not check" (or "internal error") and the reason, nothing else.
  */
 import type { Finding } from '../../core/audit/index.js';
+import { formatDisplayText } from '../../core/wire/display-text.js';
 import type { PoolHistoryRow } from '../../run/history.js';
 import type { AuditFailure } from './audit-failure.js';
 import { REPORT_CSS } from './report-css.js';
 import type { ReportModel, ReportPoolRow } from './report-model.js';
 
+/**
+ * Escapes text for HTML content and attributes; control and bidirectional-control characters are
+ * shown as visible `\uXXXX` escapes (src/core/wire/display-text.ts), line breaks kept.
+ */
 export function escapeHtml(s: string): string {
-  return s
+  return formatDisplayText(s, true)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

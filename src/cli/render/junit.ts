@@ -1,11 +1,14 @@
 /**
  * JUnit XML for CI (the issue "--junit"): one <testsuite> per audit area, one <testcase> per
  * check; a failed check has a <failure>, a could-not-check check an <error>, a skipped one
- * <skipped/>. Text is XML-escaped (control characters dropped). An audit that did not complete
+ * <skipped/>, each listing the findings it raised (./finding-index.ts: one pass over the findings,
+ * not one per check). Text is XML-escaped, control characters shown as `\uXXXX`. An audit that did not complete
  * (./audit-failure.ts) is one testsuite `audit` with one errored testcase naming the cause.
  */
 import { AUDIT_AREAS, type AuditCoverage, type CheckOutcome, type Finding } from '../../core/audit/index.js';
+import { formatDisplayText } from '../../core/wire/display-text.js';
 import type { AuditFailure } from './audit-failure.js';
+import { buildFindingIndex } from './finding-index.js';
 
 /** XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 function isXmlChar(ch: string): boolean {
@@ -20,9 +23,13 @@ function isXmlChar(ch: string): boolean {
   );
 }
 
-/** Escapes text for XML attributes and content; drops characters XML 1.0 forbids. */
+/**
+ * Escapes text for XML attributes and content: control and bidirectional-control characters are
+ * written as visible `\uXXXX` escapes (src/core/wire/display-text.ts; line breaks kept), then the
+ * characters XML 1.0 still forbids (lone surrogates, U+FFFE, U+FFFF) are dropped.
+ */
 function escapeXml(s: string): string {
-  return Array.from(s)
+  return Array.from(formatDisplayText(s, true))
     .filter(isXmlChar)
     .join('')
     .replace(/&/g, '&amp;')
@@ -58,6 +65,7 @@ export function formatJunit(
   coverage?: AuditCoverage,
 ): string {
   const props = formatCoverageProperties(coverage);
+  const index = buildFindingIndex(findings);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const fail = checks.filter((c) => c.status === 'fail').length;
   const err = checks.filter((c) => c.status === 'could-not-check').length;
@@ -65,8 +73,14 @@ export function formatJunit(
   out.push(
     `<testsuites name="${escapeXml(name)}" tests="${checks.length}" failures="${fail}" errors="${err}" skipped="${skip}">`,
   );
+  const byArea = new Map<string, CheckOutcome[]>();
+  for (const c of checks) {
+    const list = byArea.get(c.area);
+    if (list === undefined) byArea.set(c.area, [c]);
+    else list.push(c);
+  }
   for (const area of AUDIT_AREAS) {
-    const list = checks.filter((c) => c.area === area);
+    const list = byArea.get(area) ?? [];
     if (list.length === 0) continue;
     const f = list.filter((c) => c.status === 'fail').length;
     const e = list.filter((c) => c.status === 'could-not-check').length;
@@ -77,9 +91,7 @@ export function formatJunit(
     );
     for (const c of list) {
       const tc = `${c.name}${c.pool === null ? '' : ` [${c.pool}]`}`;
-      const msgs = findings
-        .filter((x) => x.area === c.area && x.pool === c.pool && c.codes.includes(x.code))
-        .map((x) => `${x.code}: ${x.message}`);
+      const msgs = index.byCheck(c).map((x) => `${x.code}: ${x.message}`);
       const body = escapeXml(msgs.join('\n'));
       if (c.status === 'pass') out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"/>`);
       else if (c.status === 'fail')

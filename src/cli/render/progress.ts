@@ -2,6 +2,7 @@
  * A progress line on stderr: on a TTY one line rewritten in place (dimmed unless NO_COLOR is set
  * to a non-empty value), elsewhere silent; `line` prints a lasting line, clearing the progress first.
  */
+import { formatDisplayText } from '../../core/wire/display-text.js';
 
 export interface Progress {
   /** replaces the progress line (TTY only) */
@@ -23,12 +24,13 @@ export function createProgress(stderr: NodeJS.WritableStream, env: NodeJS.Proces
   return {
     update(text) {
       if (!tty) return;
-      stderr.write(`\r\x1b[2K${color ? `\x1b[2m${text}\x1b[22m` : text}`);
+      const safe = formatDisplayText(text);
+      stderr.write(`\r\x1b[2K${color ? `\x1b[2m${safe}\x1b[22m` : safe}`);
       dirty = true;
     },
     line(text) {
       clear();
-      stderr.write(`${text}\n`);
+      stderr.write(`${formatDisplayText(text)}\n`);
     },
     clear,
   };

@@ -3,6 +3,7 @@
  * {summary, findings, checks} with the checks that did not pass (--json).
  */
 import type { ReplayReport } from '../../run/replay.js';
+import { formatDisplayValue } from './display.js';
 import { type Style, stringifyJson } from './style.js';
 
 export function formatReplayJson(report: ReplayReport): string {
@@ -11,7 +12,7 @@ export function formatReplayJson(report: ReplayReport): string {
 }
 
 export function formatReplayText(report: ReplayReport, st: Style): string {
-  const s = report.summary;
+  const s = formatDisplayValue(report.summary);
   const word =
     s.outcome === 'passed'
       ? st.green('PASSED')
@@ -21,7 +22,7 @@ export function formatReplayText(report: ReplayReport, st: Style): string {
   const lines = [
     `${word}  ${s.mirror}  contracts ${s.contracts} (verified ${s.verified}, mismatch ${s.mismatch}, could not check ${s.couldNotCheck})  pools ${s.pools}  observations ${s.observations}  ${s.contractsPerSecond} contracts/s\n`,
   ];
-  for (const f of report.findings)
+  for (const f of formatDisplayValue(report.findings))
     lines.push(`  ${f.severity} ${f.code}${f.pool === null ? '' : ` [${f.pool}]`} ${f.message}\n`);
   return lines.join('');
 }

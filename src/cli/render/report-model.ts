@@ -20,6 +20,7 @@ import {
 import { redactUrl } from '../../io/http/redact-url.js';
 import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
+import { buildFindingIndex } from './finding-index.js';
 import { formatRequestCountsLine } from './request-counts.js';
 
 interface ReportCounts {
@@ -96,6 +97,7 @@ export function buildReportModelFromAudit(
   generatedAt: string,
 ): ReportModel {
   const s = r.summary;
+  const byPool = buildFindingIndex(r.findings);
   const chartSeries = new Map<string, readonly PoolHistoryRow[]>();
   for (const p of r.pools) {
     const rows = series.get(p.poolId);
@@ -145,7 +147,7 @@ export function buildReportModelFromAudit(
       contractId: p.contractId,
       proof: p.proof,
       lastChange: computeLastChange(series.get(p.poolId)),
-      findings: computeFindingCounts(r.findings, p.poolId),
+      findings: computeFindingCounts(byPool.byPool(p.poolId)),
     })),
     series: chartSeries,
   };
@@ -181,6 +183,7 @@ export function buildReportModelFromMirror(
   generatedAt: string,
 ): ReportModel {
   const findings = run?.findings ?? [];
+  const byPool = buildFindingIndex(findings);
   const pools: ReportPoolRow[] = [...series].map(([poolId, rows]) => {
     const last = rows[rows.length - 1];
     return {
@@ -194,7 +197,7 @@ export function buildReportModelFromMirror(
       contractId: last?.contractId ?? null,
       proof: last?.verification ?? 'no proof',
       lastChange: computeLastChange(rows),
-      findings: computeFindingCounts(findings, poolId),
+      findings: computeFindingCounts(byPool.byPool(poolId)),
     };
   });
   const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);

@@ -24,7 +24,9 @@ export function createStyle(stream: NodeJS.WritableStream, env: NodeJS.ProcessEn
 
 /** Formats rows as a left-aligned table with a header underline; cells are plain strings. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  // a loop, not Math.max(...rows): a spread of 100,000 rows overflows the call stack
+  const widths = header.map((h) => h.length);
+  for (const r of rows) for (const [i, c] of r.entries()) widths[i] = Math.max(widths[i] ?? 0, c.length);
   const line = (r: readonly string[]): string =>
     r
       .map((c, i) => c.padEnd(widths[i] ?? 0))

@@ -37,6 +37,12 @@ export const FINDING_CODES = {
     'could-not-check',
     'the exchange published no pools and no proofs: there was nothing to check',
   ),
+  IDENTIFIER_CONTROL_CHARACTERS: def(
+    'warning',
+    'fetch',
+    'asserted',
+    'an identifier or symbol the exchange published holds control or bidirectional-control characters (shown escaped)',
+  ),
   // proofs
   PROOF_CONTRACT_ID_MISMATCH: def(
     'error',

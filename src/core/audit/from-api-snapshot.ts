@@ -80,7 +80,8 @@ function computeMarketTiming(s: ApiSnapshot): MarketTiming {
   let volumeDefault: ResponseTiming | null = null;
   let poolsMaxAgeSeconds: number | null = null;
   const orderbooks = new Map<string, ResponseTiming>();
-  const base = s.baseUrl.replace(/\/+$/, '');
+  // the base URL's own query and fragment (redacted) follow the endpoint's path (src/io/http/base-url.ts)
+  const base = s.baseUrl.replace(/[?#].*$/, '').replace(/\/+$/, '');
   for (const r of s.raw) {
     if (r.method !== 'GET' || r.status !== 200) continue;
     const { path, query } = pathOf(r.url, base);

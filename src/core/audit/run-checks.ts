@@ -33,6 +33,7 @@ import {
   type HistoryPoint,
   type KnownContract,
 } from './history-checks.js';
+import { checkIdentifierText } from './identifier-checks.js';
 import { formatLpShareValue } from './lp-share.js';
 import { computeSnapshotStates, type MarketCacheContext } from './market-cache.js';
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
@@ -365,6 +366,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
   checkMalformedProofEntries(c, malformed.proofs);
   const state = need(c, 'state', 'state.fetch', '/pools/state', s.state);
   checkMalformedStateEntries(c, malformed.state);
+  checkIdentifierText(c, s);
   const after = s.proofsAfter.ok ? s.proofsAfter.value : null;
   if (
     proofs !== null &&

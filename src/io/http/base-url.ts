@@ -1,8 +1,10 @@
 /**
  * The one place a base URL enters the auditor. `parseBaseUrl` turns what the user typed into a
- * `BaseUrl`: the URL requests go to, and the same URL with its credentials (`user:password@`) and
- * the values of sensitive query parameters (`token`, `api_key`, … — see redact-url.ts) replaced,
+ * `BaseUrl`: the URL requests go to, and the same URL with its credentials (`user:password@`), every
+ * query parameter value and its fragment replaced (redact-url.ts: by rule, not by a list of names),
  * which is the only form ever printed, reported (text, JSON, JUnit, HTML) or stored in the mirror.
+ * `joinBaseUrl` builds an endpoint's URL in both forms at once, so the display form of every
+ * request shows the auditor's own path and parameters and hides what the user typed.
  * Credentials in the URL are sent the usual way, as HTTP Basic authentication
  * (`splitUrlCredentials`, used by the client), never as part of a logged URL.
  */
@@ -11,7 +13,7 @@ import { redactUrl } from './redact-url.js';
 export interface BaseUrl {
   /** where requests go, exactly as given (credentials included) */
   readonly request: string;
-  /** credentials and sensitive query values redacted: for progress lines, reports and the mirror */
+  /** credentials, query values and fragment redacted: for progress lines, reports and the mirror */
   readonly display: string;
 }
 
@@ -19,6 +21,25 @@ export interface BaseUrl {
 export function parseBaseUrl(input: string | BaseUrl): BaseUrl {
   if (typeof input !== 'string') return input;
   return { request: input, display: redactUrl(input) };
+}
+
+/**
+ * Joins a base URL (with or without trailing slash) and an endpoint path such as `/pools/state` or
+ * `/aggregator/orderbook?ticker_id=X`: the path goes after the base's path, and the base's own
+ * query (`?api-key=…`) after the path's query; a fragment is dropped (it is never sent).
+ */
+function joinUrl(baseUrl: string, path: string): string {
+  const cut = baseUrl.search(/[?#]/);
+  if (cut < 0) return baseUrl.replace(/\/+$/, '') + path;
+  const head = baseUrl.slice(0, cut).replace(/\/+$/, '');
+  const query = baseUrl[cut] === '?' ? (baseUrl.slice(cut + 1).split('#')[0] ?? '') : '';
+  if (query === '') return head + path;
+  return `${head}${path}${path.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** An endpoint's URL below `base`, as requested and as shown (the auditor's path and parameters visible). */
+export function joinBaseUrl(base: BaseUrl, path: string): BaseUrl {
+  return { request: joinUrl(base.request, path), display: joinUrl(base.display, path) };
 }
 
 /**

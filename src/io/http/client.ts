@@ -18,7 +18,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import { parseCacheHeaders, type RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
-import { splitUrlCredentials } from './base-url.js';
+import { type BaseUrl, splitUrlCredentials } from './base-url.js';
+import { checkJsonBounds } from './json-bounds.js';
 import { mapTransportError } from './map-error.js';
 import { createPacer } from './pacer.js';
 import { redactUrl } from './redact-url.js';
@@ -82,11 +83,18 @@ export interface HttpClient {
   /**
    * Sends a request and returns the first usable answer (any status but 429/5xx; for a 200 a JSON
    * body), retrying a read after transport failures; an HttpError naming them when its budget runs out.
+   * Messages and `RawResponse.url` show a string URL with every query value and its fragment
+   * redacted, a `BaseUrl` (./base-url.ts `joinBaseUrl`) as its `display` form.
    */
-  send(method: 'GET' | 'POST', url: string, body?: string, options?: SendOptions): Promise<RawResponse>;
+  send(
+    method: 'GET' | 'POST',
+    url: string | BaseUrl,
+    body?: string,
+    options?: SendOptions,
+  ): Promise<RawResponse>;
   /** GETs `url`, requires status 200, parses the body as JSON and validates it with `parse`. */
   getJson<T>(
-    url: string,
+    url: string | BaseUrl,
     parse: (json: unknown) => T,
   ): Promise<{ readonly raw: RawResponse; readonly value: T }>;
   /** what the client did so far (attempts, retries, throttles, waits) */
@@ -178,10 +186,14 @@ function isNotJsonShaped(body: Uint8Array): boolean {
   return !((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d));
 }
 
-/** An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not JSON. */
+/**
+ * An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not
+ * JSON. A 200 nested past the JSON bounds (./json-bounds.ts) is the server's statement even when
+ * it looks cut off: no honest answer, whole or truncated, is that deep, so it is not retried.
+ */
 function isFailedAnswer(raw: RawResponse): boolean {
   if (raw.status === 429 || raw.status >= 500) return true;
-  return raw.status === 200 && isNotJsonShaped(raw.body);
+  return raw.status === 200 && isNotJsonShaped(raw.body) && checkJsonBounds(raw.body) === null;
 }
 
 function isRetryableError(e: unknown): boolean {
@@ -197,14 +209,13 @@ function isRetryableError(e: unknown): boolean {
  * fault met, the attempts and the time in its message and details.
  */
 function exhausted(
-  url: string,
+  safeUrl: string,
   faults: readonly string[],
   elapsedMs: number,
   last: { raw: RawResponse } | HttpError,
 ): HttpError {
   const byKind = new Map<string, number>();
   for (const f of faults) byKind.set(f, (byKind.get(f) ?? 0) + 1);
-  const safeUrl = redactUrl(url);
   const tried =
     faults.length === 1
       ? ''
@@ -298,10 +309,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   async function once(
     method: 'GET' | 'POST',
     url: string,
+    safeUrl: string,
     body: string | undefined,
     attemptMs: number,
   ): Promise<{ raw: RawResponse; retryAfter: number | null }> {
-    const safeUrl = redactUrl(url);
     // credentials in the URL travel as Basic authentication, never in the request line
     const target = splitUrlCredentials(url);
     const startedAtMs = now();
@@ -381,14 +392,17 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
   async function send(
     method: 'GET' | 'POST',
-    url: string,
+    target: string | BaseUrl,
     body?: string,
     sendOptions: SendOptions = {},
   ): Promise<RawResponse> {
+    // a string is shown with every query value redacted; a BaseUrl (joinBaseUrl) carries its own display form
+    const url = typeof target === 'string' ? target : target.request;
+    const safeUrl = typeof target === 'string' ? redactUrl(target) : target.display;
     if (!isHttpUrl(url)) {
       throw new HttpError(
         'HTTP_REQUEST_INVALID',
-        `"url" expected an absolute http(s) URL, got ${JSON.stringify(redactUrl(url))}`,
+        `"url" expected an absolute http(s) URL, got ${JSON.stringify(safeUrl)}`,
       );
     }
     const retryable = method === 'GET' || sendOptions.read === true;
@@ -403,9 +417,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       tally.sent++;
       if (attempt > 0) tally.retried++;
       try {
-        outcome = await once(method, url, body, Math.max(1, Math.min(timeoutMs, remaining)));
+        outcome = await once(method, url, safeUrl, body, Math.max(1, Math.min(timeoutMs, remaining)));
       } catch (e) {
-        outcome = e instanceof HttpError ? e : mapTransportError(e, redactUrl(url), 'connect');
+        outcome = e instanceof HttpError ? e : mapTransportError(e, safeUrl, 'connect');
       } finally {
         release();
       }
@@ -426,7 +440,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       // a retry needs time to answer: none is started with less than minAttemptMs of budget left
       if (refusedOut || attempt + 1 >= maxAttempts || Date.now() + wait + minAttemptMs > started + budgetMs) {
         tally.exhausted++;
-        throw exhausted(url, faults, Date.now() - started, outcome);
+        throw exhausted(safeUrl, faults, Date.now() - started, outcome);
       }
       tally.waitedMs += wait;
       await sleep(wait);
@@ -434,7 +448,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   }
 
   async function getJson<T>(
-    url: string,
+    url: string | BaseUrl,
     parse: (json: unknown) => T,
   ): Promise<{ raw: RawResponse; value: T }> {
     const raw = await send('GET', url);

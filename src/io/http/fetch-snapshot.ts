@@ -42,9 +42,9 @@ import {
 } from '../../core/wire/index.js';
 import { isReserveAuditError } from '../../errors/base.js';
 import { HttpError } from '../../errors/http.js';
+import { type BaseUrl, joinBaseUrl, parseBaseUrl } from './base-url.js';
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './client.js';
-import { redactUrl } from './redact-url.js';
-import { joinUrl, parseJsonBody, statusError } from './response.js';
+import { parseJsonBody, statusError } from './response.js';
 
 export interface SnapshotProgress {
   /** the endpoint path just fetched, e.g. "/pools/state" */
@@ -54,8 +54,8 @@ export interface SnapshotProgress {
 }
 
 export interface FetchSnapshotOptions {
-  /** e.g. http://127.0.0.1:8080/v1/public */
-  readonly baseUrl: string;
+  /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is shown or stored */
+  readonly baseUrl: string | BaseUrl;
   /** each request's budget, retries included (default 30,000 ms) */
   readonly timeoutMs?: number;
   readonly probeQuotes?: boolean;
@@ -172,7 +172,8 @@ async function mapBounded<T, R>(
 }
 
 export interface RefetchRequest {
-  readonly baseUrl: string;
+  /** a string is parsed once (`parseBaseUrl`) */
+  readonly baseUrl: string | BaseUrl;
   readonly client: HttpClient;
   /** order books to fetch again; `depth` differs from the first fetch, so a cached book is not served again */
   readonly orderbooks: readonly { readonly tickerId: string; readonly depth: number }[];
@@ -205,11 +206,12 @@ export interface RefetchResult {
  */
 export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResult> {
   const po = o.parseOptions ?? {};
+  const base = parseBaseUrl(o.baseUrl);
   const raw: RawResponse[] = [];
   const orderbooks: OrderbookSample[] = [];
   async function fetchProofs(): Promise<RefetchResult['proofs']> {
     try {
-      const r = await o.client.send('GET', joinUrl(o.baseUrl, '/pools/proof'));
+      const r = await o.client.send('GET', joinBaseUrl(base, '/pools/proof'));
       raw.push(r);
       if (r.status !== 200) throw statusError(r);
       return { ok: true, value: parsePoolsProofPerPool(parseJsonBody(r), po) };
@@ -223,7 +225,7 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
     const path = `/aggregator/orderbook?ticker_id=${encodeURIComponent(b.tickerId)}&depth=${b.depth}`;
     let r: RawResponse;
     try {
-      r = await o.client.send('GET', joinUrl(o.baseUrl, path));
+      r = await o.client.send('GET', joinBaseUrl(base, path));
     } catch {
       return null; // the first fetch stands
     }
@@ -242,7 +244,7 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
   const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
   const answers = await mapBounded(o.quotes, PROBE_CONCURRENCY, async (q) => {
     try {
-      const r = await o.client.send('POST', joinUrl(o.baseUrl, PROBE_QUOTE_PATH), JSON.stringify(q.request), {
+      const r = await o.client.send('POST', joinBaseUrl(base, PROBE_QUOTE_PATH), JSON.stringify(q.request), {
         read: true,
       });
       return { r, quote: readProbe(q, r, po) };
@@ -258,7 +260,7 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
   let stats: ApiResult<StatsResponse> | undefined;
   if (o.stats === true) {
     try {
-      const r = await o.client.send('GET', joinUrl(o.baseUrl, '/stats'));
+      const r = await o.client.send('GET', joinBaseUrl(base, '/stats'));
       raw.push(r);
       if (r.status !== 200) throw statusError(r);
       stats = { ok: true, value: parseStatsResponse(parseJsonBody(r), po) };
@@ -288,12 +290,13 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
   const po = options.parseOptions ?? {};
+  const base = parseBaseUrl(options.baseUrl);
   const raw: RawResponse[] = [];
   let done = 0;
   const startedAtMs = now();
 
   async function call(method: 'GET' | 'POST', path: string, body?: string): Promise<RawResponse> {
-    const r = await client.send(method, joinUrl(options.baseUrl, path), body);
+    const r = await client.send(method, joinBaseUrl(base, path), body);
     raw.push(r);
     done++;
     options.onProgress?.({ step: path.split('?')[0] ?? path, done });
@@ -443,7 +446,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
             if (pair === undefined) continue;
             const path = `${agg}/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
             try {
-              const r = await client.send('GET', joinUrl(options.baseUrl, path));
+              const r = await client.send('GET', joinBaseUrl(base, path));
               raws[i] = r;
               if (r.status !== 200) throw statusError(r);
               out[i] = {
@@ -496,7 +499,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
             try {
               raws[i] = await client.send(
                 'POST',
-                joinUrl(options.baseUrl, PROBE_QUOTE_PATH),
+                joinBaseUrl(base, PROBE_QUOTE_PATH),
                 JSON.stringify(p.request),
                 { read: true },
               );
@@ -526,7 +529,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
     // the closing bracket: proofs AFTER the market data and the quotes
     const proofsLater = [await section(() => getJson('/pools/proof', parsePoolsProofPerPool))];
     return {
-      baseUrl: redactUrl(options.baseUrl),
+      baseUrl: base.display,
       startedAtMs,
       finishedAtMs: now(),
       tokens,

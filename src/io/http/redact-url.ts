@@ -1,14 +1,28 @@
 /**
- * Credential stripping for URLs that appear in messages, logs and the mirror: user:password@ is
- * removed and the values of sensitive query parameters are replaced by `***`.
+ * Credential stripping for URLs that appear in messages, logs, reports and the mirror — by rule,
+ * not by a list of parameter names (issue 30 "secrets in query strings"): `user:password@` is
+ * removed, **every** query parameter value is replaced by `***` (the names stay, so a reader sees
+ * which parameters were given) and a fragment is replaced by `#***`. A URL the user gives may carry
+ * a secret in any parameter (`client_secret`, `x-api-key`, `X-Amz-Signature`, …) or in its fragment
+ * (`#token=…`); no list of names can know them all. URLs the auditor builds below a base URL show
+ * their own parameters (./base-url.ts `joinBaseUrl`): only what the user typed is redacted.
  */
 
-const SENSITIVE_QUERY =
-  /^(token|access_token|api_key|apikey|key|secret|password|passwd|pwd|auth|signature|sig|code)$/i;
+/** `a=1&b&c=2` → `a=***&b&c=***`: values hidden, names kept. */
+function redactQuery(query: string): string {
+  return query
+    .split('&')
+    .map((kv) => {
+      const i = kv.indexOf('=');
+      return i < 0 ? kv : `${kv.slice(0, i)}=***`;
+    })
+    .join('&');
+}
 
 /**
- * Returns `url` without credentials; a string that is not a URL is returned with its leading
- * `user:pass@` (after an optional `scheme://`) cut and sensitive query values replaced.
+ * Returns `url` without credentials, query values or fragment; a string that is not a URL is
+ * returned with its leading `user:pass@` (after an optional `scheme://`) cut, every `name=value`
+ * after a `?` or `&` written `name=***` and anything after a `#` replaced by `***`.
  */
 export function redactUrl(url: string | URL): string {
   let u: URL | null;
@@ -22,13 +36,12 @@ export function redactUrl(url: string | URL): string {
     return String(url)
       .replace(/\/\/[^/@\s]*@/g, '//')
       .replace(/^[^/@\s]*@/, '')
-      .replace(/([?&])([^=&#\s]*)=([^&#\s]*)/g, (m, sep: string, k: string) =>
-        SENSITIVE_QUERY.test(k) ? `${sep}${k}=***` : m,
-      );
+      .replace(/([?&])([^=&#\s]*)=([^&#\s]*)/g, (_m, sep: string, k: string) => `${sep}${k}=***`)
+      .replace(/#\S*/g, (m) => (m.length > 1 ? '#***' : m));
   u.username = '';
   u.password = '';
-  for (const key of [...u.searchParams.keys()]) {
-    if (SENSITIVE_QUERY.test(key)) u.searchParams.set(key, '***');
-  }
+  // the raw query, not searchParams: its re-encoding would change what the user typed
+  if (u.search.length > 1) u.search = redactQuery(u.search.slice(1));
+  if (u.hash.length > 1) u.hash = '***';
   return u.toString();
 }

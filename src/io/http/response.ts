@@ -1,15 +1,30 @@
 /**
- * Reading a received response: UTF-8 JSON decoding, the error for an unexpected status (quoting
- * the `{error}` text of docs/protocol/public-api.md "Errors"), and URL joining. Messages carry the already
+ * Reading a received response: UTF-8 JSON decoding within the nesting and token bounds of
+ * ./json-bounds.ts (checked on the bytes before `JSON.parse` builds anything), the error for an unexpected status (quoting
+ * the `{error}` text of docs/protocol/public-api.md "Errors"). Messages carry the already
  * redacted URL of the RawResponse.
  */
 import type { RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
+import { checkJsonBounds } from './json-bounds.js';
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
-/** Decodes a response body as UTF-8 JSON; throws HttpError HTTP_INVALID_JSON naming the URL. */
+/**
+ * Decodes a response body as UTF-8 JSON; throws HttpError HTTP_JSON_TOO_COMPLEX (nesting or token
+ * bound, before parsing) or HTTP_INVALID_JSON naming the URL.
+ */
 export function parseJsonBody(raw: RawResponse): unknown {
+  const breach = checkJsonBounds(raw.body);
+  if (breach !== null) {
+    const what =
+      breach.bound === 'depth'
+        ? `a JSON nesting depth of at most ${breach.limit}, got deeper at byte ${breach.offset}`
+        : `at most ${breach.limit} JSON tokens ([, {, ","), got more at byte ${breach.offset}`;
+    throw new HttpError('HTTP_JSON_TOO_COMPLEX', `${raw.url} body expected ${what} (of ${raw.body.length})`, {
+      details: { url: raw.url, status: raw.status, ...breach },
+    });
+  }
   let text: string;
   try {
     text = DECODER.decode(raw.body);
@@ -49,9 +64,4 @@ export function statusError(raw: RawResponse): HttpError {
   return new HttpError('HTTP_STATUS', `${raw.method} ${raw.url} answered status ${raw.status}${text}`, {
     details: { url: raw.url, status: raw.status },
   });
-}
-
-/** Joins a base URL (with or without trailing slash) and an endpoint path such as `/pools/state`. */
-export function joinUrl(baseUrl: string, path: string): string {
-  return baseUrl.replace(/\/+$/, '') + path;
 }

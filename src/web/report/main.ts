@@ -6,6 +6,7 @@
  * with one unit and one number of decimals per axis; hover values are shown in full.
  */
 import uPlot from 'uplot';
+import { parseReportFragment } from './fragment.js';
 
 interface PoolChartData {
   readonly t: number[];
@@ -217,9 +218,9 @@ function initCharts(): void {
   );
   for (const b of boxes) io.observe(b);
   const show = (): void => {
-    const id = decodeURIComponent(location.hash.slice(1));
-    if (!id.startsWith('pool-')) return;
-    const box = document.getElementById(id) ?? createBox(id.slice(5));
+    const pool = parseReportFragment(location.hash);
+    if (pool === null) return;
+    const box = document.getElementById(`pool-${pool}`) ?? createBox(pool);
     if (box === null) return;
     box.hidden = false;
     drawPool(box);
