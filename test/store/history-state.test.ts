@@ -145,7 +145,7 @@ async function compareAt(
   const rows = m.readMirrorReadStats().rows - before;
   expect(inc.pools).toBeDefined(); // the incremental path was taken
   const series = new Map<string, HistoryPoint[]>();
-  for (const [poolId, list] of await m.loadObservationsForHistoryChecks({
+  for (const [poolId, list] of await m.readObservationsForHistoryChecks({
     limitPerPool: Number.MAX_SAFE_INTEGER,
   }))
     series.set(poolId, list.map(toHistoryPoint));
@@ -175,7 +175,7 @@ async function compareAt(
       expect(findStateAt(tInc, c.poolId, at)).toEqual(findStateAt(tFull, c.poolId, at));
   // the latest contract of every pool
   const latest = new Map<string, string>();
-  for (const o of await m.loadLatestObservations())
+  for (const o of await m.readLatestObservations())
     if (o.contractId !== null) latest.set(o.poolId, o.contractId);
   expect(inc.lastSeenPools).toEqual(latest);
   return { rows, findings };

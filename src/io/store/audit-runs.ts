@@ -97,8 +97,8 @@ function parseJson(text: unknown, what: string): unknown {
 }
 
 /** Audit runs, newest first, with their findings. */
-export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
-  return guardStore(mirror, 'loadAuditRuns', () => {
+export function readAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
+  return guardStore(mirror, 'readAuditRuns', () => {
     const runs = mirrorDb(mirror)
       .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Record<string, unknown>[];

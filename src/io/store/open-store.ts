@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { MirrorStore } from './mirror-store.js';
-import { isPostgresTarget, type OpenPgStoreOptions, openPgStore } from './pg/open-pg-store.js';
+import { isPostgresTarget, type OpenPgStoreOptions, openPgStore } from './postgres/open-pg-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 /** The environment variable naming the default mirror (a file path or a postgres:// URL). */

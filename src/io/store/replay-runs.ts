@@ -62,9 +62,9 @@ export interface DistributedReplay {
   claimReplayBatch(worker: string, runId?: number): Promise<ReplayBatchClaim | null>;
   /** stores a claimed batch's results; false when the claim was lost (lease expired, re-claimed) */
   recordReplayBatchResults(claim: ReplayBatchClaim, results: string): Promise<boolean>;
-  loadReplayRunProgress(runId: number): Promise<ReplayRunProgress>;
+  readReplayRunProgress(runId: number): Promise<ReplayRunProgress>;
   /** the open runs, oldest first */
-  loadOpenReplayRuns(): Promise<number[]>;
+  readOpenReplayRuns(): Promise<number[]>;
   /** every batch's results in batch order (call when all are done) */
   iterateReplayBatchResults(runId: number): AsyncGenerator<ReplayBatchResults, void, undefined>;
   finishReplayRun(runId: number, status: 'done' | 'abandoned'): Promise<void>;

@@ -16,7 +16,7 @@ export interface TemplateStrings {
 }
 
 /** "package_id:package_name:module_name:entity_name" of the contract row aliased `c` (both backends). */
-export function computeTemplateColumn(c = 'c'): string {
+export function buildTemplateSql(c = 'c'): string {
   return `(SELECT tk.package_id || ':' || tk.package_name || ':' || tk.module_name || ':' || tk.entity_name
     FROM templates tk WHERE tk.id = ${c}.template_key)`;
 }

@@ -59,7 +59,7 @@ export async function recordPgAuditRun(h: PgMirror, run: AuditRunInput): Promise
 }
 
 /** Audit runs, newest first, with their findings. */
-export async function loadPgAuditRuns(
+export async function readPgAuditRuns(
   h: PgMirror,
   options: { readonly limit?: number } = {},
 ): Promise<AuditRunRow[]> {
@@ -82,6 +82,6 @@ export async function loadPgAuditRuns(
     }
     return runs.map((r) => toAuditRunRow(r, byRun.get(Number(r.id)) ?? []));
   } catch (e) {
-    throw toStoreError(h, 'STORE_CORRUPT', 'loadAuditRuns', e);
+    throw toStoreError(h, 'STORE_CORRUPT', 'readAuditRuns', e);
   }
 }
