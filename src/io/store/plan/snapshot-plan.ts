@@ -76,7 +76,7 @@ interface ContractFields {
 }
 
 /** A settled verification of a stored contract (its row is updated). */
-interface VerificationUpdate extends ContractFields {
+export interface VerificationUpdate extends ContractFields {
   readonly contractId: string;
   readonly status: MirrorVerificationStatus;
   readonly reason: string | null;

@@ -12,31 +12,36 @@
  */
 import type { ApiSnapshot } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
-import { encodeStoredBlob } from '../blob-codec.js';
+import { encodeStoredForm } from '../blob-codec.js';
 import { computeSnapshotPlan, readPlanContractIds, type StoredContract } from '../plan/snapshot-plan.js';
 import {
   computeBlobDigest,
   computeSnapshotKey,
   type RecordSnapshotOptions,
-  toBuffer,
   toVerificationMap,
 } from '../record-snapshot.js';
+import {
+  BODY_COLUMNS,
+  buildVerificationUpdateSql,
+  CONTRACT_COLUMNS,
+  DICTIONARY_COLUMNS,
+  OBSERVATION_COLUMNS,
+  RESPONSE_COLUMNS,
+  SNAPSHOT_COLUMNS,
+  TEMPLATE_COLUMNS,
+  toVerificationValues,
+} from '../row-columns.js';
+import type { TemplateStrings } from '../template-keys.js';
 import type { ContractVerifications, RecordSnapshotResult } from '../types.js';
 import { updatePgHistoryState } from './apply-history.js';
 import {
+  insertPgRows,
   MIRROR_WRITE_LOCK,
   type PgMirror,
   queryRows,
   toStoreError,
   withPgTransaction,
 } from './connection.js';
-
-/** `unnest($from::t1[], …)`: the column arrays of a set-based insert, placeholders from `from` on. */
-function unnestSql(types: readonly string[], from = 1): string {
-  return `unnest(${types.map((t, i) => `$${i + from}::${t}[]`).join(', ')})`;
-}
-const columns = <T>(rows: readonly T[], fns: readonly ((r: T) => unknown)[]): unknown[][] =>
-  fns.map((f) => rows.map(f));
 
 /** Writes `snapshot` into the mirror (see the module comment); throws StoreError STORE_WRITE_FAILED. */
 export async function recordPgSnapshot(
@@ -92,148 +97,52 @@ export async function recordPgSnapshot(
       });
 
       const s = plan.snapshot;
-      const snapshotId = Number(
-        (
-          await queryRows(
-            c,
-            `INSERT INTO snapshots (snapshot_key, base_url, started_at_ms, finished_at_ms, recorded_at_ms, pool_count,
-               new_contracts, failed_sections) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-            [
-              s.snapshotKey,
-              s.baseUrl,
-              s.startedAtMs,
-              s.finishedAtMs,
-              s.recordedAtMs,
-              s.poolCount,
-              s.newContracts,
-              s.failedSections,
-            ],
-          )
-        )[0]?.[0],
-      );
-      if (plan.bodies.length > 0)
-        await c.query(
-          `INSERT INTO bodies (sha256, size, body) SELECT * FROM ${unnestSql(['text', 'int', 'bytea'])}`,
-          columns(plan.bodies, [(b) => b.sha256, (b) => b.size, (b) => toBuffer(b.body)]),
-        );
-      if (plan.responses.length > 0)
-        await c.query(
-          `INSERT INTO responses (snapshot_id, seq, method, url, request_body, status, content_type, body_sha256,
-             started_at_ms, duration_ms)
-           SELECT $1, * FROM ${unnestSql(['int', 'text', 'text', 'text', 'int', 'text', 'text', 'bigint', 'bigint'], 2)}`,
-          [
-            snapshotId,
-            ...columns(plan.responses, [
-              (r) => r.seq,
-              (r) => r.method,
-              (r) => r.url,
-              (r) => r.requestBody,
-              (r) => r.status,
-              (r) => r.contentType,
-              (r) => r.bodySha256,
-              (r) => r.startedAtMs,
-              (r) => r.durationMs,
-            ]),
-          ],
-        );
-
+      const snapshotId = Number((await insertPgRows(c, SNAPSHOT_COLUMNS, [s], 'RETURNING id'))[0]?.[0]);
       const seenMs = snapshot.startedAtMs;
+      const at = { snapshotId, seenMs };
+      await insertPgRows(c, BODY_COLUMNS, plan.bodies);
+      await insertPgRows(
+        c,
+        RESPONSE_COLUMNS,
+        plan.responses.map((r) => ({ ...r, ...at })),
+      );
+
       const fresh = plan.newContracts;
       if (fresh.length > 0) {
         // blobs: deflated with their pool's dictionary (the first blob stored for the pool)
-        const candidates = [...plan.dictionaryCandidates];
-        await c.query(
-          `INSERT INTO blob_dictionaries (pool_id, dict) SELECT * FROM ${unnestSql(['text', 'bytea'])}
-           ON CONFLICT (pool_id) DO NOTHING`,
-          [candidates.map((d) => d[0]), candidates.map((d) => Buffer.from(d[1], 'base64'))],
-        );
+        const candidates = [...plan.dictionaryCandidates].map(([poolId, b64]) => ({
+          poolId,
+          dict: Buffer.from(b64, 'base64'),
+        }));
+        await insertPgRows(c, DICTIONARY_COLUMNS, candidates, 'ON CONFLICT (pool_id) DO NOTHING');
         const dicts = new Map<string, { id: unknown; dict: Buffer }>();
         for (const r of await queryRows(
           c,
-          'SELECT pool_id, id, dict FROM blob_dictionaries WHERE pool_id = ANY($1::text[])',
-          [candidates.map((d) => d[0])],
+          'SELECT pool_id, id, dict FROM blob_dictionaries WHERE pool_id = ANY($1)',
+          [candidates.map((d) => d.poolId)],
         ))
           dicts.set(String(r[0]), { id: r[1], dict: r[2] as Buffer });
         // template strings → their key in the lookup table (schema 6)
-        const tkey = (t: (typeof fresh)[number]['template']): string =>
+        const tkey = (t: TemplateStrings): string =>
           [t.package_id, t.package_name, t.module_name, t.entity_name].join('\u0000');
         const templates = [...new Map(fresh.map((f) => [tkey(f.template), f.template])).values()];
-        const tcols = columns(templates, [
-          (t) => t.package_id,
-          (t) => t.package_name,
-          (t) => t.module_name,
-          (t) => t.entity_name,
-        ]);
-        await c.query(
-          `INSERT INTO templates (package_id, package_name, module_name, entity_name)
-           SELECT * FROM ${unnestSql(['text', 'text', 'text', 'text'])} ON CONFLICT DO NOTHING`,
-          tcols,
-        );
+        await insertPgRows(c, TEMPLATE_COLUMNS, templates, 'ON CONFLICT DO NOTHING');
         const templateKeys = new Map<string, unknown>();
         for (const r of await queryRows(
           c,
           `SELECT t.id, t.package_id, t.package_name, t.module_name, t.entity_name FROM templates t
-           JOIN ${unnestSql(['text', 'text', 'text', 'text'])} AS u (p, n, m, e)
+           JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u (p, n, m, e)
              ON t.package_id = u.p AND t.package_name = u.n AND t.module_name = u.m AND t.entity_name = u.e`,
-          tcols,
+          TEMPLATE_COLUMNS.columns.map(([name]) => templates.map((t) => t[name as keyof TemplateStrings])),
         ))
           templateKeys.set(r.slice(1, 5).map(String).join('\u0000'), r[0]);
-        const stored = fresh.map((f) => {
-          const blob = Buffer.from(f.blobBase64, 'base64');
-          const d = dicts.get(f.poolId);
-          const packed = d === undefined ? null : encodeStoredBlob(blob, d.dict);
-          return { blob: packed ?? blob, dict: packed === null ? null : (d?.id ?? null) };
+        const contracts = fresh.map((f) => {
+          const { blob, blobDict } = encodeStoredForm(f.blobBase64, dicts.get(f.poolId));
+          const templateKey = templateKeys.get(tkey(f.template)) ?? null;
+          return { ...f, ...at, blob, blobDict, templateKey };
         });
-        const rows = await queryRows(
-          c,
-          `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, template_key, reserve_a, reserve_b,
-             total_lp_supply, ledger_created_at, created_at_ms, created_at_micros, fields_source, verification_status,
-             verification_reason, blob_dict, first_seen_snapshot, last_seen_snapshot, first_seen_ms, last_seen_ms)
-           SELECT u.*, $17::bigint, $17::bigint, $18::bigint, $18::bigint FROM ${unnestSql([
-             'text',
-             'text',
-             'bytea',
-             'text',
-             'text',
-             'bigint',
-             'text',
-             'text',
-             'text',
-             'text',
-             'bigint',
-             'bigint',
-             'text',
-             'text',
-             'text',
-             'bigint',
-           ])} AS u RETURNING contract_id, ckey`,
-          [
-            ...columns(
-              fresh.map((f, i) => [f, i] as const),
-              [
-                ([f]) => f.contractId,
-                ([f]) => f.poolId,
-                ([, i]) => stored[i]?.blob,
-                ([f]) => f.blobSha256,
-                ([f]) => f.updateId,
-                ([f]) => templateKeys.get(tkey(f.template)) ?? null,
-                ([f]) => f.reserveA,
-                ([f]) => f.reserveB,
-                ([f]) => f.totalLpSupply,
-                ([f]) => f.ledgerCreatedAt,
-                ([f]) => f.createdAtMs,
-                ([f]) => f.createdAtMicros.toString(),
-                ([f]) => f.fieldsSource,
-                ([f]) => f.status,
-                ([f]) => f.reason,
-                ([, i]) => stored[i]?.dict ?? null,
-              ],
-            ),
-            snapshotId,
-            seenMs,
-          ],
-        );
-        for (const r of rows) keys.set(String(r[0]), r[1]);
+        for (const r of await insertPgRows(c, CONTRACT_COLUMNS, contracts, 'RETURNING contract_id, ckey'))
+          keys.set(String(r[0]), r[1]);
       }
       if (plan.seenContracts.length > 0)
         await c.query(
@@ -243,67 +152,15 @@ export async function recordPgSnapshot(
         );
       for (const u of plan.verificationUpdates)
         await c.query(
-          `UPDATE contracts SET verification_status = $2, verification_reason = $3, fields_source = $4,
-             reserve_a = $5, reserve_b = $6, total_lp_supply = $7, created_at_ms = $8, created_at_micros = $9
-           WHERE contract_id = $1`,
-          [
-            u.contractId,
-            u.status,
-            u.reason,
-            u.fieldsSource,
-            u.reserveA,
-            u.reserveB,
-            u.totalLpSupply,
-            u.createdAtMs,
-            u.createdAtMicros.toString(),
-          ],
+          buildVerificationUpdateSql((n) => `$${n}`),
+          toVerificationValues(u),
         );
-      if (plan.observations.length > 0)
-        await c.query(
-          `INSERT INTO observations (snapshot_id, observed_at_ms, pool_id, contract_key, state_contract_id, symbol,
-             reserve_a, reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms,
-             proof_reserve_a, proof_reserve_b, blob_sha256, state_is_contract)
-           SELECT $17::bigint, $18::bigint, u.* FROM ${unnestSql([
-             'text',
-             'bigint',
-             'text',
-             'text',
-             'text',
-             'text',
-             'text',
-             'text',
-             'text',
-             'text',
-             'text',
-             'bigint',
-             'text',
-             'text',
-             'text',
-             'boolean',
-           ])} AS u`,
-          [
-            ...columns(plan.observations, [
-              (o) => o.poolId,
-              (o) => (o.contractId === null ? null : (keys.get(o.contractId) ?? null)),
-              (o) => o.stateContractId,
-              (o) => o.symbol,
-              (o) => o.reserveA,
-              (o) => o.reserveB,
-              (o) => o.price,
-              (o) => o.tvlCc,
-              (o) => o.feeRate,
-              (o) => o.totalLpSupply,
-              (o) => o.ledgerCreatedAt,
-              (o) => o.ledgerCreatedAtMs,
-              (o) => o.proofReserveA,
-              (o) => o.proofReserveB,
-              (o) => o.blobSha256,
-              (o) => o.stateIsContract,
-            ]),
-            snapshotId,
-            seenMs,
-          ],
-        );
+      const observations = plan.observations.map((o) => ({
+        ...o,
+        ...at,
+        contractKey: o.contractId === null ? null : (keys.get(o.contractId) ?? null),
+      }));
+      await insertPgRows(c, OBSERVATION_COLUMNS, observations);
       await updatePgHistoryState(
         h,
         c,

@@ -11,18 +11,27 @@
 import type { ApiSnapshot } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
 import { readArchivedMaxContractKey, reviveArchivedContracts } from '../archive.js';
-import { encodeStoredBlob } from '../blob-codec.js';
+import { encodeStoredForm } from '../blob-codec.js';
 import { decodeHexColumn, encodeHexColumn } from '../hex-columns.js';
-import { mirrorDb } from '../mirror-db.js';
+import { insertRows, mirrorDb } from '../mirror-db.js';
 import type { Mirror } from '../open-mirror.js';
 import { computeSnapshotPlan, readPlanContractIds, type StoredContract } from '../plan/snapshot-plan.js';
 import {
   computeBlobDigest,
   computeSnapshotKey,
   type RecordSnapshotOptions,
-  toBuffer,
   toVerificationMap,
 } from '../record-snapshot.js';
+import {
+  BODY_COLUMNS,
+  buildVerificationUpdateSql,
+  CONTRACT_COLUMNS,
+  OBSERVATION_COLUMNS,
+  RESPONSE_COLUMNS,
+  SNAPSHOT_COLUMNS,
+  toVerificationValues,
+  withColumns,
+} from '../row-columns.js';
 import { createTemplateKeyLookup } from '../template-keys.js';
 import type { ContractVerifications, RecordSnapshotResult } from '../types.js';
 import { updateHistoryState } from './apply-history.js';
@@ -93,144 +102,54 @@ export function recordSnapshot(
     });
 
     const s = plan.snapshot;
-    const snapshotId = Number(
-      db
-        .prepare(
-          `INSERT INTO snapshots (snapshot_key, base_url, started_at_ms, finished_at_ms, recorded_at_ms, pool_count,
-             new_contracts, failed_sections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          s.snapshotKey,
-          s.baseUrl,
-          s.startedAtMs,
-          s.finishedAtMs,
-          s.recordedAtMs,
-          s.poolCount,
-          s.newContracts,
-          s.failedSections,
-        ).lastInsertRowid,
+    const [snapshotId = 0] = insertRows(db, SNAPSHOT_COLUMNS, [s]);
+    const seenMs = snapshot.startedAtMs;
+    const at = { snapshotId, seenMs };
+    const bodyRowIds = insertRows(db, BODY_COLUMNS, plan.bodies);
+    plan.bodies.forEach((b, i) => {
+      bodyIds.set(b.sha256, bodyRowIds[i] ?? 0);
+    });
+    insertRows(
+      db,
+      withColumns(RESPONSE_COLUMNS, 'body_id bigint'),
+      plan.responses.map((r) => ({ ...r, ...at, bodyId: bodyIds.get(r.bodySha256) })),
     );
-    const insBody = db.prepare('INSERT INTO bodies (sha256, size, body) VALUES (?, ?, ?)');
-    for (const b of plan.bodies)
-      bodyIds.set(b.sha256, Number(insBody.run(b.sha256, b.size, toBuffer(b.body)).lastInsertRowid));
-    const insResp = db.prepare(
-      `INSERT INTO responses (snapshot_id, seq, method, url, request_body, status, content_type, body_sha256, body_id,
-         started_at_ms, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const r of plan.responses)
-      insResp.run(
-        snapshotId,
-        r.seq,
-        r.method,
-        r.url,
-        r.requestBody,
-        r.status,
-        r.contentType,
-        r.bodySha256,
-        bodyIds.get(r.bodySha256),
-        r.startedAtMs,
-        r.durationMs,
-      );
 
     // blobs: deflated with their pool's dictionary, the first blob stored for the pool
     const getDict = db.prepare('SELECT id, dict FROM blob_dictionaries WHERE pool_id = ?');
     const insDict = db.prepare('INSERT INTO blob_dictionaries (pool_id, dict) VALUES (?, ?)');
     const dicts = new Map<string, { id: number; dict: Buffer }>();
     for (const [poolId, b64] of plan.dictionaryCandidates) {
-      const d = getDict.get(poolId) as { id: number; dict: Buffer } | undefined;
       const dict = Buffer.from(b64, 'base64');
+      const d = getDict.get(poolId) as { id: number; dict: Buffer } | undefined;
       dicts.set(poolId, d ?? { id: Number(insDict.run(poolId, dict).lastInsertRowid), dict });
     }
-    const templateKey = createTemplateKeyLookup(db);
-    let nextKey =
-      Math.max(
-        Number(db.prepare('SELECT coalesce(max(ckey), 0) FROM contracts').pluck().get()),
-        readArchivedMaxContractKey(db),
-      ) + 1;
-    const insContract = db.prepare(
-      `INSERT INTO contracts (contract_id, pool_id, blob, blob_sha256, update_id, template_key, reserve_a, reserve_b,
-         total_lp_supply, ledger_created_at, created_at_ms, created_at_micros, fields_source, verification_status,
-         verification_reason, first_seen_snapshot, last_seen_snapshot, first_seen_ms, last_seen_ms, blob_dict, ckey)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const seenMs = snapshot.startedAtMs;
-    for (const c of plan.newContracts) {
-      const blob = Buffer.from(c.blobBase64, 'base64');
-      const d = dicts.get(c.poolId);
-      const packed = d === undefined ? null : encodeStoredBlob(blob, d.dict);
-      keys.set(c.contractId, nextKey);
-      insContract.run(
-        c.contractId,
-        c.poolId,
-        packed ?? blob,
-        encodeHexColumn(c.blobSha256),
-        encodeHexColumn(c.updateId),
-        templateKey(c.template),
-        c.reserveA,
-        c.reserveB,
-        c.totalLpSupply,
-        c.ledgerCreatedAt,
-        c.createdAtMs,
-        c.createdAtMicros,
-        c.fieldsSource,
-        c.status,
-        c.reason,
-        snapshotId,
-        snapshotId,
-        seenMs,
-        seenMs,
-        packed === null ? null : (d?.id ?? null),
-        nextKey++,
-      );
-    }
+    const templateKeyOf = createTemplateKeyLookup(db);
+    const maxKey = Number(db.prepare('SELECT coalesce(max(ckey), 0) FROM contracts').pluck().get());
+    const firstKey = Math.max(maxKey, readArchivedMaxContractKey(db)) + 1;
+    const contracts = plan.newContracts.map((c, i) => {
+      keys.set(c.contractId, firstKey + i);
+      const { blob, blobDict } = encodeStoredForm(c.blobBase64, dicts.get(c.poolId));
+      const [blobSha256, updateId] = [encodeHexColumn(c.blobSha256), encodeHexColumn(c.updateId)];
+      const templateKey = templateKeyOf(c.template);
+      return { ...c, ...at, blob, blobDict, templateKey, blobSha256, updateId, ckey: firstKey + i };
+    });
+    insertRows(db, withColumns(CONTRACT_COLUMNS, 'ckey bigint'), contracts);
     const touch = db.prepare(
       'UPDATE contracts SET last_seen_snapshot = ?, last_seen_ms = max(last_seen_ms, ?) WHERE contract_id = ?',
     );
     for (const id of plan.seenContracts) touch.run(snapshotId, seenMs, id);
-    const settle = db.prepare(
-      `UPDATE contracts SET verification_status = ?, verification_reason = ?, fields_source = ?,
-         reserve_a = ?, reserve_b = ?, total_lp_supply = ?, created_at_ms = ?, created_at_micros = ? WHERE contract_id = ?`,
+    const settle = db.prepare(buildVerificationUpdateSql(() => '?'));
+    for (const u of plan.verificationUpdates) settle.run(...toVerificationValues(u));
+    insertRows(
+      db,
+      OBSERVATION_COLUMNS,
+      plan.observations.map((o) => ({
+        ...o,
+        ...at,
+        contractKey: o.contractId === null ? null : keys.get(o.contractId),
+      })),
     );
-    for (const u of plan.verificationUpdates)
-      settle.run(
-        u.status,
-        u.reason,
-        u.fieldsSource,
-        u.reserveA,
-        u.reserveB,
-        u.totalLpSupply,
-        u.createdAtMs,
-        u.createdAtMicros,
-        u.contractId,
-      );
-
-    const insObs = db.prepare(
-      `INSERT INTO observations (snapshot_id, pool_id, observed_at_ms, contract_key, state_contract_id, symbol, reserve_a,
-         reserve_b, price, tvl_cc, fee_rate, total_lp_supply, ledger_created_at, ledger_created_at_ms, proof_reserve_a,
-         proof_reserve_b, blob_sha256, state_is_contract)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const o of plan.observations)
-      insObs.run(
-        snapshotId,
-        o.poolId,
-        seenMs,
-        o.contractId === null ? null : (keys.get(o.contractId) ?? null),
-        o.stateContractId,
-        o.symbol,
-        o.reserveA,
-        o.reserveB,
-        o.price,
-        o.tvlCc,
-        o.feeRate,
-        o.totalLpSupply,
-        o.ledgerCreatedAt,
-        o.ledgerCreatedAtMs,
-        o.proofReserveA,
-        o.proofReserveB,
-        o.blobSha256,
-        o.stateIsContract ? 1 : 0,
-      );
     updateHistoryState(
       mirror,
       snapshotId,
