@@ -1,6 +1,6 @@
 /**
  * Appended raw bodies and period-clustered observations (SQLite schema 8,
- * src/io/store/migrations/008-appended-raw-bodies.ts): no index of bodies by digest — a body is
+ * src/io/store/schema/008-appended-raw-bodies.ts): no index of bodies by digest — a body is
  * stored again unless the previous snapshot (or this one) already holds it — and one pool's history
  * read a period at a time through `observations_period`. A schema-7 mirror migrates and reads
  * exactly the same; recording then goes on as in a mirror that recorded everything in schema 8.

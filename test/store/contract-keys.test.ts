@@ -1,5 +1,5 @@
 /**
- * Contract keys (SQLite schema 5 / PostgreSQL 6, src/io/store/migrations/005-contract-keys.ts):
+ * Contract keys (schema 5, src/io/store/schema/005-contract-keys.ts):
  * observations and pool_contracts reference contracts by their integer key. On BOTH backends, a
  * mirror in the previous schema (contract IDs as text in both tables, `contracts_history`) —
  * SQLite: a real schema-4 file built by migrations 1–4 and filled with the same rows;

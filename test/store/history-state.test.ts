@@ -1,5 +1,5 @@
 /**
- * The incremental history (src/io/store/history-state.ts, migration 003): on a long mirror with
+ * The incremental history (src/io/store/plan/history-plan.ts and its appliers, schema 3): on a long mirror with
  * honest and dishonest series (new contracts, re-served old ones, time regressions, reused IDs,
  * LP-share decreases, late re-verification, a snapshot recorded out of order), an audit's history
  * reads give the same history findings and the same market-cache timeline as folding the whole

@@ -1,5 +1,5 @@
 /**
- * Time-clustered keys (SQLite schema 7 / PostgreSQL 8, src/io/store/migrations/007-time-clustered-keys.ts):
+ * Time-clustered keys (schema 7, src/io/store/schema/007-time-clustered-keys.ts):
  * no `contracts_pool` nor `responses_body` (pruning builds it for its transaction), and `pool_contracts`
  * keyed by (contract key, pool). On BOTH backends, a
  * mirror taken back to the previous schema migrates and gives exactly the reads it gave before,

@@ -4,12 +4,28 @@
  * snapshot's new observation points. Placeholders are the dialect's (`?` or `$1`).
  */
 import { buildLedgerCreatedAtSql } from './observation-columns.js';
+import { computeHistoryRowValues, type PoolHistoryRow } from './plan/history-plan.js';
+import type { RowColumns } from './row-columns.js';
 import { buildTemplateSql } from './template-keys.js';
 
 /** pool_history's columns (foldOfRow / computeHistoryRowValues order) */
 export const HISTORY_COLUMNS = `pool_id, observations, first_observed_at_ms, last_observed_at_ms, last_snapshot_id, last_contract_id,
   newest_contract_id, newest_ledger_micros, newest_observed_at_ms, proven_contract_id, proven_reserve_a, proven_reserve_b,
   proven_total_lp_supply, last_template`;
+
+const HISTORY_TYPES =
+  'text bigint bigint bigint bigint text text bigint bigint text text text text text'.split(' ');
+
+/** pool_history rows (pool, row) as written by both appliers, with POOL_HISTORY_UPSERT */
+export const POOL_HISTORY_COLUMNS: RowColumns = {
+  table: 'pool_history',
+  columns: HISTORY_COLUMNS.split(',').map((c, i) => [c.trim(), HISTORY_TYPES[i] ?? 'text'] as const),
+  values: (r) => computeHistoryRowValues(...(r as readonly [string, PoolHistoryRow])),
+};
+export const POOL_HISTORY_UPSERT = `ON CONFLICT (pool_id) DO UPDATE SET ${POOL_HISTORY_COLUMNS.columns
+  .slice(1)
+  .map(([c]) => `${c} = excluded.${c}`)
+  .join(', ')}`;
 
 /** the first observation of a contract in a pool, with its contract row (pointOfRow order) */
 export const POINT_COLUMNS = `c.contract_id, pc.first_observed_at_ms, pc.first_ledger_created_at, c.reserve_a, c.reserve_b,

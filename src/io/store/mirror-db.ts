@@ -66,15 +66,16 @@ export function mirrorDb(mirror: Mirror): Database.Database {
   return db;
 }
 
-/** Inserts `rows` into the table of `spec` (booleans as 0/1); returns each row's rowid. */
+/** Inserts `rows` into the table of `spec` (booleans as 0/1), `suffix` after (ON CONFLICT); returns each row's rowid. */
 export function insertRows<R extends object>(
   db: Database.Database,
   spec: RowColumns,
   rows: readonly R[],
+  suffix = '',
 ): number[] {
   const names = spec.columns.map((c) => c[0]);
   const stmt = db.prepare(
-    `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ${suffix}`,
   );
   const bind = (v: unknown): unknown =>
     typeof v === 'boolean' ? Number(v) : v instanceof Uint8Array ? toBuffer(v) : v;

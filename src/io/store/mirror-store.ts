@@ -2,7 +2,7 @@
  * THE store interface of the audit mirror (docs/mirror.md "Two backends"): every read and write a
  * pipeline makes, as async methods, implemented twice — the embedded SQLite file
  * (./sqlite-store.ts, the synchronous functions of this folder behind async methods, semantics
- * unchanged) and PostgreSQL (./pg/, node-postgres with a pool). `openMirrorStore` (./open-store.ts)
+ * unchanged) and PostgreSQL (./postgres/, node-postgres with a pool). `openMirrorStore` (./open-store.ts)
  * picks the backend from the target. No raw connection leaves src/io/store through this interface.
  * A capability only one backend has is an optional interface with a check (`isArchivingStore`),
  * never a method that throws.

@@ -6,7 +6,7 @@
  * with these expressions (both backends), so reads return exactly what the full row held.
  * The snapshot plan (./plan/snapshot-plan.ts) decides, at write time, what a new row may omit. From schema 5 an
  * observation references its contract by the contract's integer key (`contract_key` = `contracts.ckey`,
- * migrations/005-contract-keys.ts) and the contract ID is read from the contract row.
+ * schema/005-contract-keys.ts) and the contract ID is read from the contract row.
  */
 
 /**

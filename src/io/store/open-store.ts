@@ -1,6 +1,6 @@
 /**
  * Opening the mirror a command names (docs/mirror.md "Two backends"): a `postgres://` or
- * `postgresql://` URL opens the PostgreSQL backend (./pg/), anything else is a SQLite file path
+ * `postgresql://` URL opens the PostgreSQL backend (./postgres/), anything else is a SQLite file path
  * (./sqlite-store.ts). The `RESERVE_AUDIT_MIRROR` environment variable is the default target of
  * the commands (src/cli/options.ts). Both return the one MirrorStore interface.
  */

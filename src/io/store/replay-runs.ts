@@ -5,7 +5,7 @@
  * LOCKED`), each claim with a lease on the database's clock; a batch whose lease expired (its
  * worker was killed) is claimed again. Each batch stores its results (opaque text, encoded by the
  * replay pipeline); the coordinator reads them back in batch order. Implemented by the PostgreSQL
- * backend only (./pg/replay-queue.ts); SQLite mirrors replay in one process.
+ * backend only (./postgres/replay-queue.ts); SQLite mirrors replay in one process.
  */
 import type { ContractKeyRange } from './contract-batches.js';
 import type { ContractRange } from './queries.js';

@@ -19,7 +19,7 @@ export interface RowColumns {
 const camel = (column: string): string => column.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** `spec`: "column type [property], …" */
-function defineColumns(table: string, spec: string): RowColumns {
+export function defineColumns(table: string, spec: string): RowColumns {
   const list = spec.split(',').map((c) => c.trim().split(/\s+/));
   const fields = list.map(([column = '', , field]) => field ?? camel(column));
   return {

@@ -1,5 +1,5 @@
 /**
- * Template keys (schema 6 on SQLite, 7 on PostgreSQL; migrations/006-template-keys.ts): a
+ * Template keys (schema 6; schema/006-template-keys.ts): a
  * contract's template strings live once in the `templates` lookup table and the contract row holds
  * `template_key`. This module rebuilds what the row held before — the "package:name:Module:Entity"
  * string in SQL (both backends) and the four strings by key in JS — and finds or adds the key of

@@ -13,12 +13,13 @@ import {
   HISTORY_COLUMNS,
   POINT_COLUMNS,
   POINT_FROM,
+  POOL_HISTORY_COLUMNS,
+  POOL_HISTORY_UPSERT,
 } from '../history-sql.js';
 import {
   computeFirstPointKeys,
   computeHistoryPast,
   computeHistoryPlan,
-  computeHistoryRowValues,
   computeProvenBetweenQueries,
   computeRefoldRow,
   foldOfRow,
@@ -28,39 +29,14 @@ import {
   pointKey,
   pointOfRow,
 } from '../plan/history-plan.js';
-import { countPgRead, type PgMirror, queryRows, queryValue } from './connection.js';
+import { countPgRead, insertPgRows, type PgMirror, queryRows, queryValue } from './connection.js';
 import { type Queryable, readPgObservationsForHistoryChecks } from './queries.js';
-
-const HISTORY_TYPES = [
-  'text',
-  'bigint',
-  'bigint',
-  'bigint',
-  'bigint',
-  'text',
-  'text',
-  'bigint',
-  'bigint',
-].concat(['text', 'text', 'text', 'text', 'text']);
 
 async function writePoolHistories(
   q: Queryable,
   rows: readonly (readonly [string, PoolHistoryRow])[],
 ): Promise<void> {
-  if (rows.length === 0) return;
-  const cols = HISTORY_COLUMNS.split(',').map((c) => c.trim());
-  const values = rows.map(([poolId, h]) =>
-    computeHistoryRowValues(poolId, h).map((v) => (typeof v === 'bigint' ? v.toString() : v)),
-  );
-  await q.query(
-    `INSERT INTO pool_history (${HISTORY_COLUMNS})
-     SELECT * FROM unnest(${HISTORY_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
-     ON CONFLICT (pool_id) DO UPDATE SET ${cols
-       .slice(1)
-       .map((c) => `${c} = excluded.${c}`)
-       .join(', ')}`,
-    HISTORY_TYPES.map((_t, i) => values.map((v) => v[i])),
-  );
+  await insertPgRows(q, POOL_HISTORY_COLUMNS, rows, POOL_HISTORY_UPSERT);
 }
 
 /** Re-folds the given pools (all pools when undefined) from their whole series. */

@@ -134,7 +134,7 @@ export const MIRROR_WRITE_LOCK = '5927129417318486610';
  * it returned.
  */
 export async function insertPgRows<R extends object>(
-  c: pg.PoolClient,
+  c: pg.Pool | pg.PoolClient,
   spec: RowColumns,
   rows: readonly R[],
   suffix = '',

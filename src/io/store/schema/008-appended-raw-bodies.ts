@@ -5,7 +5,7 @@
  * snapshot at 200 pools), which the WAL commit and its checkpoint wrote back all over the file
  * (docs/bench/mirror.md "Schema 8").
  * - `bodies` loses its unique index on `sha256`: a body is stored again only if the previous
- *   snapshot had no body with the same digest (record-snapshot.ts; an unchanged response, the
+ *   snapshot had no body with the same digest (../sqlite/apply-snapshot.ts; an unchanged response, the
  *   common case of an idle exchange, still costs no new body). `responses` references the body by
  *   its row id (`body_id`) and keeps the digest (`body_sha256`) as data. Every row is copied.
  * - `observations_pool` (pool, time) becomes `observations_period` (time >> 19, pool): a snapshot's

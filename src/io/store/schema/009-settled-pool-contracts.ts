@@ -3,7 +3,7 @@
  * snapshot's write path, `pool_contracts_ledger` (pool, ledger time) over every contract a pool ever
  * had, took one scattered leaf per pool and snapshot in a big mirror. An audit only reads, per pool,
  * the contracts created within the market horizon and the two newest verified ones before it
- * (history-state.ts `readHistoryPast`), so the index now holds only the rows that can still be
+ * (../sqlite/apply-history.ts `readHistoryPast`), so the index now holds only the rows that can still be
  * among them: `settled` = 0. Rows created more than the horizon (and a slack) before the newest
  * snapshot are settled by each recorded snapshot, except each pool's two newest verified ones
  * (../settled-contracts.ts); `history_state.settled_below_ms` is that watermark, and an audit whose

@@ -16,14 +16,15 @@ import {
   HISTORY_COLUMNS,
   POINT_COLUMNS,
   POINT_FROM,
+  POOL_HISTORY_COLUMNS,
+  POOL_HISTORY_UPSERT,
 } from '../history-sql.js';
-import { countMirrorRead, mirrorDb } from '../mirror-db.js';
+import { countMirrorRead, insertRows, mirrorDb } from '../mirror-db.js';
 import { guardStore, type Mirror } from '../open-mirror.js';
 import {
   computeFirstPointKeys,
   computeHistoryPast,
   computeHistoryPlan,
-  computeHistoryRowValues,
   computeProvenBetweenQueries,
   computeRefoldRow,
   foldOfRow,
@@ -40,10 +41,7 @@ import { isHorizonUnsettled, settlePoolContracts, unsettlePoolContracts } from '
 type Db = ReturnType<typeof mirrorDb>;
 
 function writePoolHistories(db: Db, rows: readonly (readonly [string, PoolHistoryRow])[]): void {
-  const put = db.prepare(
-    `INSERT OR REPLACE INTO pool_history (${HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const [poolId, h] of rows) put.run(...computeHistoryRowValues(poolId, h));
+  insertRows(db, POOL_HISTORY_COLUMNS, rows, POOL_HISTORY_UPSERT);
 }
 
 /** Re-folds the given pools (all pools when undefined) from their whole series. */
