@@ -53,7 +53,7 @@ export const BODY_COLUMNS = defineColumns('bodies', 'sha256 text, size int, body
 export const RESPONSE_COLUMNS = defineColumns(
   'responses',
   `snapshot_id bigint, seq int, method text, url text, request_body text, status int, content_type text,
-   body_sha256 text, started_at_ms bigint, duration_ms bigint`,
+   body_sha256 text sha256, started_at_ms bigint, duration_ms bigint`,
 );
 
 /** a pool's blob dictionary: the first blob stored for the pool */

@@ -5,7 +5,7 @@
  * appliers (../sqlite/apply-snapshot.ts, ../postgres/apply-snapshot.ts) read the inputs, call
  * `computeSnapshotPlan` and write its rows in one transaction, each in its dialect.
  */
-import type { ApiSnapshot, PoolProofInfo, PoolStateInfo } from '../../../core/wire/index.js';
+import type { ApiSnapshot, PoolProofInfo, PoolStateInfo, RawResponse } from '../../../core/wire/index.js';
 import {
   computeFailedSections,
   parseApiTimestampMicros,
@@ -45,24 +45,6 @@ interface SnapshotRow {
   readonly poolCount: number;
   readonly newContracts: number;
   readonly failedSections: string;
-}
-
-interface BodyRow {
-  readonly sha256: string;
-  readonly size: number;
-  readonly body: Uint8Array;
-}
-
-interface ResponseRow {
-  readonly seq: number;
-  readonly method: string;
-  readonly url: string;
-  readonly requestBody: string | null;
-  readonly status: number;
-  readonly contentType: string | null;
-  readonly bodySha256: string;
-  readonly startedAtMs: number;
-  readonly durationMs: number;
 }
 
 /** The reserve fields a contract row stores: from the verified blob, or as /pools/proof published them. */
@@ -120,8 +102,9 @@ interface ObservationRow {
 export interface SnapshotPlan {
   readonly snapshot: SnapshotRow;
   /** bodies to store (distinct digests not reusable) */
-  readonly bodies: readonly BodyRow[];
-  readonly responses: readonly ResponseRow[];
+  readonly bodies: readonly (Pick<RawResponse, 'sha256' | 'body'> & { readonly size: number })[];
+  /** the responses in fetch order (`seq`), referencing their body by digest */
+  readonly responses: readonly (RawResponse & { readonly seq: number })[];
   /** contracts seen for the first time, in proof order */
   readonly newContracts: readonly NewContractRow[];
   /** per pool of a new contract, the first new blob: the pool's dictionary if it has none yet */
@@ -172,23 +155,11 @@ export function computeSnapshotPlan(input: SnapshotPlanInput): SnapshotPlan {
   const state = snapshot.poolsState.ok ? snapshot.poolsState.value.data.pools : [];
   const poolIds = new Set<string>([...state.map((p) => p.pool_id), ...proofByPool.keys()]);
 
-  const bodies = new Map<string, BodyRow>();
-  const responses = snapshot.raw.map((r, seq): ResponseRow => {
-    if (!input.reusableBodies.has(r.sha256) && !bodies.has(r.sha256))
+  const bodies = new Map<string, SnapshotPlan['bodies'][number]>();
+  for (const r of snapshot.raw)
+    if (!input.reusableBodies.has(r.sha256))
       bodies.set(r.sha256, { sha256: r.sha256, size: r.body.length, body: r.body });
-    const { method, url, requestBody, status, contentType, startedAtMs, durationMs } = r;
-    return {
-      seq,
-      method,
-      url,
-      requestBody,
-      status,
-      contentType,
-      bodySha256: r.sha256,
-      startedAtMs,
-      durationMs,
-    };
-  });
+  const responses = snapshot.raw.map((r, seq) => ({ ...r, seq }));
 
   const newContracts: NewContractRow[] = [];
   const dictionaryCandidates = new Map<string, string>();

@@ -112,7 +112,7 @@ export function recordSnapshot(
     insertRows(
       db,
       withColumns(RESPONSE_COLUMNS, 'body_id bigint'),
-      plan.responses.map((r) => ({ ...r, ...at, bodyId: bodyIds.get(r.bodySha256) })),
+      plan.responses.map((r) => ({ ...r, ...at, bodyId: bodyIds.get(r.sha256) })),
     );
 
     // blobs: deflated with their pool's dictionary, the first blob stored for the pool
