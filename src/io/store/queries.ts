@@ -27,7 +27,7 @@ import type {
 } from './types.js';
 
 /** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
-function computeObservationColumns(contracts = 'contracts'): string {
+function buildObservationColumnsSql(contracts = 'contracts'): string {
   return `o.snapshot_id, o.pool_id, o.observed_at_ms, ${buildContractIdSql('o', contracts)} AS contract_id,
   ${buildStateContractIdSql('o', contracts)} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
   o.total_lp_supply, ${buildLedgerCreatedAtSql('o', contracts)} AS ledger_created_at, o.ledger_created_at_ms,
@@ -36,7 +36,7 @@ function computeObservationColumns(contracts = 'contracts'): string {
 }
 
 /** The observation columns as published, read through the contract rows (PostgreSQL, SQLite rows only). */
-export const OBS_COLUMNS = computeObservationColumns();
+export const OBS_COLUMNS = buildObservationColumnsSql();
 
 type Row = Record<string, unknown>;
 
@@ -91,7 +91,7 @@ export function readPoolHistory(
       // with an archive: one read by pool (the archived copy is indexed by pool and time)
       const all = db
         .prepare(
-          `SELECT ${computeObservationColumns(t.contracts)} FROM ${t.observations} o WHERE o.pool_id = ?
+          `SELECT ${buildObservationColumnsSql(t.contracts)} FROM ${t.observations} o WHERE o.pool_id = ?
            ORDER BY o.observed_at_ms, o.snapshot_id`,
         )
         .all(poolId) as Row[];
@@ -168,7 +168,7 @@ export function readObservationsForHistoryChecks(
           FROM ${t.observations} o WHERE ${where}) o`
       : `${t.observations} o`;
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT ${computeObservationColumns(t.contracts)}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
+      `SELECT ${buildObservationColumnsSql(t.contracts)}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
               c.created_at_ms, c.created_at_micros, c.fields_source,
               ${buildTemplateSql()}
        FROM ${source} LEFT JOIN ${t.contracts} c ON c.ckey = o.contract_key

@@ -99,23 +99,17 @@ export function foldOfRow(r: readonly unknown[]): PoolHistoryRow {
 
 /** The column values of a pool_history row (HISTORY_COLUMNS order; micros as a bigint). */
 export function computeHistoryRowValues(poolId: string, h: PoolHistoryRow): unknown[] {
-  const { newest, lastProven, lastTemplate } = h.fold;
-  return [
-    poolId,
+  const { newest: n, lastProven: p, lastTemplate } = h.fold;
+  const aggregates = [
     h.observations,
     h.firstObservedAtMs,
     h.lastObservedAtMs,
     h.lastSnapshotId,
     h.lastContractId,
-    newest?.contractId ?? null,
-    newest?.ledgerCreatedAtMicros ?? null,
-    newest?.observedAtMs ?? null,
-    lastProven?.contractId ?? null,
-    lastProven?.reserveA ?? null,
-    lastProven?.reserveB ?? null,
-    lastProven?.totalLpSupply ?? null,
-    lastTemplate,
   ];
+  const newest = [n?.contractId ?? null, n?.ledgerCreatedAtMicros ?? null, n?.observedAtMs ?? null];
+  const proven = [p?.contractId ?? null, p?.reserveA ?? null, p?.reserveB ?? null, p?.totalLpSupply ?? null];
+  return [poolId, ...aggregates, ...newest, ...proven, lastTemplate];
 }
 
 /** The pool_history row of a pool's whole series (a re-fold); null for an empty series. */
