@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiSnapshot } from '../../core/wire/index.js';
-import type { ContractVerificationInput, ContractVerifications } from './types.js';
+import type { ContractVerificationInput, ContractVerifications, RecordSnapshotResult } from './types.js';
 
 export interface RecordSnapshotOptions {
   readonly now?: () => number;
@@ -43,4 +43,15 @@ export function toVerificationMap(v: ContractVerifications): ReadonlyMap<string,
 /** A blob's bytes as a Buffer (no copy). */
 export function toBuffer(b: Uint8Array): Buffer {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** The result of recording a snapshot the mirror holds already (id `snapshotId`, `pools` pools): nothing written. */
+export function toExistingResult(snapshotId: unknown, pools: unknown): RecordSnapshotResult {
+  return {
+    snapshotId: Number(snapshotId),
+    created: false,
+    pools: Number(pools),
+    newContracts: [],
+    contracts: 0,
+  };
 }

@@ -107,6 +107,8 @@ export interface SnapshotPlan {
   readonly responses: readonly (RawResponse & { readonly seq: number })[];
   /** contracts seen for the first time, in proof order */
   readonly newContracts: readonly NewContractRow[];
+  /** the distinct templates of the new contracts (added to `templates` unless there) */
+  readonly templates: readonly NewContractRow['template'][];
   /** per pool of a new contract, the first new blob: the pool's dictionary if it has none yet */
   readonly dictionaryCandidates: ReadonlyMap<string, string>;
   /** stored contracts served again: their last-seen columns move to this snapshot */
@@ -115,6 +117,11 @@ export interface SnapshotPlan {
   readonly verificationUpdates: readonly VerificationUpdate[];
   /** one per pool of the snapshot */
   readonly observations: readonly ObservationRow[];
+}
+
+/** A template's four strings as one key (`templates` is unique on them). */
+export function toTemplateKey(t: NewContractRow['template']): string {
+  return [t.package_id, t.package_name, t.module_name, t.entity_name].join('\u0000');
 }
 
 /** Every reserve contract of both proof sets by contract ID (proofsAfter wins). */
@@ -247,6 +254,7 @@ export function computeSnapshotPlan(input: SnapshotPlanInput): SnapshotPlan {
       failedSections: JSON.stringify(computeFailedSections(snapshot)),
     },
     bodies: [...bodies.values()],
+    templates: [...new Map(newContracts.map((c) => [toTemplateKey(c.template), c.template])).values()],
     responses,
     newContracts,
     dictionaryCandidates,

@@ -13,11 +13,17 @@
 import type { ApiSnapshot } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
 import { encodeStoredForm } from '../blob-codec.js';
-import { computeSnapshotPlan, readPlanContractIds, type StoredContract } from '../plan/snapshot-plan.js';
+import {
+  computeSnapshotPlan,
+  readPlanContractIds,
+  type StoredContract,
+  toTemplateKey,
+} from '../plan/snapshot-plan.js';
 import {
   computeBlobDigest,
   computeSnapshotKey,
   type RecordSnapshotOptions,
+  toExistingResult,
   toVerificationMap,
 } from '../record-snapshot.js';
 import {
@@ -31,7 +37,7 @@ import {
   TEMPLATE_COLUMNS,
   toVerificationValues,
 } from '../row-columns.js';
-import type { TemplateStrings } from '../template-keys.js';
+import { TEMPLATE_KEYS_SQL, toTemplateKeyMap } from '../template-keys.js';
 import type { ContractVerifications, RecordSnapshotResult } from '../types.js';
 import { updatePgHistoryState } from './apply-history.js';
 import {
@@ -58,14 +64,7 @@ export async function recordPgSnapshot(
       const ex = (
         await queryRows(c, 'SELECT id, pool_count FROM snapshots WHERE snapshot_key = $1', [snapshotKey])
       )[0];
-      if (ex !== undefined)
-        return {
-          snapshotId: Number(ex[0]),
-          created: false,
-          pools: Number(ex[1]),
-          newContracts: [],
-          contracts: 0,
-        };
+      if (ex !== undefined) return toExistingResult(ex[0], ex[1]);
 
       const ids = readPlanContractIds(snapshot);
       const stored = new Map<string, StoredContract>();
@@ -123,22 +122,11 @@ export async function recordPgSnapshot(
         ))
           dicts.set(String(r[0]), { id: r[1], dict: r[2] as Buffer });
         // template strings → their key in the lookup table (schema 6)
-        const tkey = (t: TemplateStrings): string =>
-          [t.package_id, t.package_name, t.module_name, t.entity_name].join('\u0000');
-        const templates = [...new Map(fresh.map((f) => [tkey(f.template), f.template])).values()];
-        await insertPgRows(c, TEMPLATE_COLUMNS, templates, 'ON CONFLICT DO NOTHING');
-        const templateKeys = new Map<string, unknown>();
-        for (const r of await queryRows(
-          c,
-          `SELECT t.id, t.package_id, t.package_name, t.module_name, t.entity_name FROM templates t
-           JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u (p, n, m, e)
-             ON t.package_id = u.p AND t.package_name = u.n AND t.module_name = u.m AND t.entity_name = u.e`,
-          TEMPLATE_COLUMNS.columns.map(([name]) => templates.map((t) => t[name as keyof TemplateStrings])),
-        ))
-          templateKeys.set(r.slice(1, 5).map(String).join('\u0000'), r[0]);
+        await insertPgRows(c, TEMPLATE_COLUMNS, plan.templates, 'ON CONFLICT DO NOTHING');
+        const templateKeys = toTemplateKeyMap(await queryRows(c, TEMPLATE_KEYS_SQL));
         const contracts = fresh.map((f) => {
           const { blob, blobDict } = encodeStoredForm(f.blobBase64, dicts.get(f.poolId));
-          const templateKey = templateKeys.get(tkey(f.template)) ?? null;
+          const templateKey = templateKeys.get(toTemplateKey(f.template)) ?? null;
           return { ...f, ...at, blob, blobDict, templateKey };
         });
         for (const r of await insertPgRows(c, CONTRACT_COLUMNS, contracts, 'RETURNING contract_id, ckey'))

@@ -15,11 +15,17 @@ import { encodeStoredForm } from '../blob-codec.js';
 import { decodeHexColumn, encodeHexColumn } from '../hex-columns.js';
 import { insertRows, mirrorDb } from '../mirror-db.js';
 import type { Mirror } from '../open-mirror.js';
-import { computeSnapshotPlan, readPlanContractIds, type StoredContract } from '../plan/snapshot-plan.js';
+import {
+  computeSnapshotPlan,
+  readPlanContractIds,
+  type StoredContract,
+  toTemplateKey,
+} from '../plan/snapshot-plan.js';
 import {
   computeBlobDigest,
   computeSnapshotKey,
   type RecordSnapshotOptions,
+  toExistingResult,
   toVerificationMap,
 } from '../record-snapshot.js';
 import {
@@ -29,10 +35,11 @@ import {
   OBSERVATION_COLUMNS,
   RESPONSE_COLUMNS,
   SNAPSHOT_COLUMNS,
+  TEMPLATE_COLUMNS,
   toVerificationValues,
   withColumns,
 } from '../row-columns.js';
-import { createTemplateKeyLookup } from '../template-keys.js';
+import { TEMPLATE_KEYS_SQL, toTemplateKeyMap } from '../template-keys.js';
 import type { ContractVerifications, RecordSnapshotResult } from '../types.js';
 import { updateHistoryState } from './apply-history.js';
 
@@ -53,14 +60,7 @@ export function recordSnapshot(
     const existing = db
       .prepare('SELECT id, pool_count FROM snapshots WHERE snapshot_key = ?')
       .get(snapshotKey) as { id: number; pool_count: number } | undefined;
-    if (existing !== undefined)
-      return {
-        snapshotId: existing.id,
-        created: false,
-        pools: existing.pool_count,
-        newContracts: [],
-        contracts: 0,
-      };
+    if (existing !== undefined) return toExistingResult(existing.id, existing.pool_count);
 
     const ids = readPlanContractIds(snapshot);
     reviveArchivedContracts(db, ids);
@@ -124,14 +124,15 @@ export function recordSnapshot(
       const d = getDict.get(poolId) as { id: number; dict: Buffer } | undefined;
       dicts.set(poolId, d ?? { id: Number(insDict.run(poolId, dict).lastInsertRowid), dict });
     }
-    const templateKeyOf = createTemplateKeyLookup(db);
+    insertRows(db, TEMPLATE_COLUMNS, plan.templates, 'ON CONFLICT DO NOTHING');
+    const templateKeys = toTemplateKeyMap(db.prepare(TEMPLATE_KEYS_SQL).raw(true).all() as unknown[][]);
     const maxKey = Number(db.prepare('SELECT coalesce(max(ckey), 0) FROM contracts').pluck().get());
     const firstKey = Math.max(maxKey, readArchivedMaxContractKey(db)) + 1;
     const contracts = plan.newContracts.map((c, i) => {
       keys.set(c.contractId, firstKey + i);
       const { blob, blobDict } = encodeStoredForm(c.blobBase64, dicts.get(c.poolId));
       const [blobSha256, updateId] = [encodeHexColumn(c.blobSha256), encodeHexColumn(c.updateId)];
-      const templateKey = templateKeyOf(c.template);
+      const templateKey = templateKeys.get(toTemplateKey(c.template));
       return { ...c, ...at, blob, blobDict, templateKey, blobSha256, updateId, ckey: firstKey + i };
     });
     insertRows(db, withColumns(CONTRACT_COLUMNS, 'ckey bigint'), contracts);
@@ -147,7 +148,7 @@ export function recordSnapshot(
       plan.observations.map((o) => ({
         ...o,
         ...at,
-        contractKey: o.contractId === null ? null : keys.get(o.contractId),
+        contractKey: o.contractId === null ? null : (keys.get(o.contractId) ?? null),
       })),
     );
     updateHistoryState(
