@@ -7,14 +7,9 @@
  */
 import Database from 'better-sqlite3';
 import { StoreError } from '../../errors/store.js';
-import {
-  applyMigrations,
-  isSchemaCurrent,
-  readAppliedVersion,
-  readAppliedVersions,
-} from './migration-runner.js';
+import { applyMigrations, readAppliedVersions } from './migration-runner.js';
 import { type Mirror, wrapMirrorDb } from './mirror-db.js';
-import { buildMigrations, LATEST_SCHEMA_VERSION } from './schema/versions.js';
+import { assertSchemaOpenable, buildMigrations } from './schema/versions.js';
 
 export type { Mirror } from './mirror-db.js';
 
@@ -58,24 +53,10 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     // recording a snapshot re-reads its index pages from the file once the mirror outgrows the cache
     db.pragma(`cache_size = -${CACHE_KIB}`);
     db.pragma('foreign_keys = ON');
-    const found = readAppliedVersion(db, TABLE);
-    if (found > LATEST_SCHEMA_VERSION) {
-      throw new StoreError(
-        'STORE_SCHEMA_UNSUPPORTED',
-        `"${path}" expected a mirror schema version ≤ ${LATEST_SCHEMA_VERSION}, got ${found} (written by a newer reserve-audit)`,
-      );
-    }
-    let schemaVersion = found;
-    if (readonly) {
-      if (!isSchemaCurrent(MIGRATIONS, readAppliedVersions(db, TABLE))) {
-        throw new StoreError(
-          'STORE_SCHEMA_UNSUPPORTED',
-          `"${path}" expected mirror schema version ${LATEST_SCHEMA_VERSION}, got ${found} (open it once read-write to migrate)`,
-        );
-      }
-    } else {
-      schemaVersion = applyMigrations(db, MIGRATIONS, { ...TABLE, now: options.now ?? Date.now });
-    }
+    const found = assertSchemaOpenable(path, 'sqlite', readAppliedVersions(db, TABLE), readonly);
+    const schemaVersion = readonly
+      ? found
+      : applyMigrations(db, MIGRATIONS, { ...TABLE, now: options.now ?? Date.now });
     return wrapMirrorDb(db, { path, readonly, schemaVersion });
   } catch (e) {
     db.close();

@@ -7,10 +7,9 @@
  */
 import { StoreError } from '../../../errors/store.js';
 import { redactUrl } from '../../http/redact-url.js';
-import { isSchemaCurrent } from '../migration-runner.js';
 import type { MirrorStore } from '../mirror-store.js';
 import type { OpenMirrorOptions } from '../open-mirror.js';
-import { buildMigrations, LATEST_SCHEMA_VERSION } from '../schema/versions.js';
+import { assertSchemaOpenable } from '../schema/versions.js';
 import { readPgHistoryPast } from './apply-history.js';
 import { recordPgSnapshot } from './apply-snapshot.js';
 import { readPgAuditRuns, recordPgAuditRun } from './audit-runs.js';
@@ -61,18 +60,7 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
   try {
     const c = await pool.connect();
     try {
-      const applied = await readPgAppliedVersions(c);
-      const found = Math.max(0, ...applied);
-      if (found > LATEST_SCHEMA_VERSION)
-        throw new StoreError(
-          'STORE_SCHEMA_UNSUPPORTED',
-          `"${path}" expected a mirror schema version ≤ ${LATEST_SCHEMA_VERSION}, got ${found} (written by a newer reserve-audit)`,
-        );
-      if (readonly && !isSchemaCurrent(buildMigrations('postgres'), applied))
-        throw new StoreError(
-          'STORE_SCHEMA_UNSUPPORTED',
-          `"${path}" expected mirror schema version ${LATEST_SCHEMA_VERSION}, got ${found} (open it once read-write to migrate)`,
-        );
+      const found = assertSchemaOpenable(path, 'postgres', await readPgAppliedVersions(c), readonly);
       schemaVersion = readonly ? found : await applyPgMigrations(c, options.now ?? Date.now);
     } finally {
       c.release();

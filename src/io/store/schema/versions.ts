@@ -6,7 +6,8 @@
  * is empty in the other, saying why in its file. A database whose highest version is unknown here
  * is refused. Applied by ../migration-runner.ts (SQLite) and ../postgres/migrate.ts.
  */
-import { computeLatestVersion, type Migration } from '../migration-runner.js';
+import { StoreError } from '../../../errors/store.js';
+import { computeLatestVersion, isSchemaCurrent, type Migration } from '../migration-runner.js';
 import { buildInitialSql } from './001-initial.js';
 import { HISTORY_INDEXES } from './002-history-indexes.js';
 import { buildHistoryStateSql } from './003-history-state.js';
@@ -49,3 +50,24 @@ export function buildMigrations(dialect: Dialect): Migration[] {
 }
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(buildMigrations('sqlite'));
+
+/**
+ * Throws STORE_SCHEMA_UNSUPPORTED when a mirror with versions `applied` cannot be opened: written
+ * by a newer build, or (read-only) not migrated yet. Returns its highest version.
+ */
+export function assertSchemaOpenable(
+  path: string,
+  dialect: Dialect,
+  applied: ReadonlySet<number>,
+  readonly: boolean,
+): number {
+  const found = Math.max(0, ...applied);
+  const why =
+    found > LATEST_SCHEMA_VERSION
+      ? `a mirror schema version ≤ ${LATEST_SCHEMA_VERSION}, got ${found} (written by a newer reserve-audit)`
+      : readonly && !isSchemaCurrent(buildMigrations(dialect), applied)
+        ? `mirror schema version ${LATEST_SCHEMA_VERSION}, got ${found} (open it once read-write to migrate)`
+        : null;
+  if (why !== null) throw new StoreError('STORE_SCHEMA_UNSUPPORTED', `"${path}" expected ${why}`);
+  return found;
+}
