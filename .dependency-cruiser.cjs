@@ -55,6 +55,22 @@ module.exports = {
       to: { path: '^src/(run|sim|server|cli)/' },
     },
     {
+      name: 'store-plan-is-pure',
+      severity: 'error',
+      comment: 'src/io/store/plan is the pure half of the store (what rows a snapshot writes): no node:*, no driver, no other store module but the row types.',
+      from: { path: '^src/io/store/plan/' },
+      to: {
+        pathNot: '^src/(core|errors)/|^src/io/store/(plan/|types\\.ts$)',
+        dependencyTypesNot: ['npm'],
+      },
+    },
+    {
+      name: 'store-plan-has-no-driver',
+      severity: 'error',
+      from: { path: '^src/io/store/plan/' },
+      to: { path: 'node_modules/(pg|better-sqlite3)/' },
+    },
+    {
       name: 'mirror-connection-is-private',
       severity: 'error',
       comment: 'No raw SQLite handle leaves the mirror store: only src/io/store reaches its connection.',
@@ -64,15 +80,15 @@ module.exports = {
     {
       name: 'pg-connection-is-private',
       severity: 'error',
-      comment: 'No raw PostgreSQL pool leaves the mirror store: only src/io/store/pg reaches its connection module.',
-      from: { path: '^src/', pathNot: '^src/io/store/pg/' },
-      to: { path: '^src/io/store/pg/connection\\.ts$' },
+      comment: 'No raw PostgreSQL pool leaves the mirror store: only src/io/store/postgres reaches its connection module.',
+      from: { path: '^src/', pathNot: '^src/io/store/postgres/' },
+      to: { path: '^src/io/store/postgres/connection\\.ts$' },
     },
     {
       name: 'pg-driver-only-in-store',
       severity: 'error',
-      comment: 'node-postgres is the PostgreSQL backend of the mirror: only src/io/store/pg imports it.',
-      from: { path: '^src/', pathNot: '^src/io/store/pg/' },
+      comment: 'node-postgres is the PostgreSQL backend of the mirror: only src/io/store/postgres imports it.',
+      from: { path: '^src/', pathNot: '^src/io/store/postgres/' },
       to: { path: 'node_modules/pg/' },
     },
     {

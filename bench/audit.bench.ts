@@ -26,7 +26,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
-import { computeMirrorStats, openMirror, pruneRawResponses, vacuumMirror } from '../src/io/store/index.js';
+import { openMirror, pruneRawResponses, readMirrorStats, vacuumMirror } from '../src/io/store/index.js';
 import { wrapSqliteMirror } from '../src/io/store/sqlite-store.js';
 import { runAudit } from '../src/run/audit.js';
 import { runReplay } from '../src/run/replay.js';
@@ -236,7 +236,7 @@ async function benchSeries(): Promise<void> {
       const local = (r: AuditRun): number => r.ms - r.phases.fetch;
       const localRatio = median(runs.map(local)) / Math.max(1e-9, median(empties.map(local)));
       const m = openMirror(path);
-      const st = computeMirrorStats(m);
+      const st = readMirrorStats(m);
       m.close();
       const list = (xs: readonly AuditRun[]): string => xs.map((r) => fmtMs(r.ms)).join(', ');
       console.log(
@@ -259,7 +259,7 @@ async function benchSeries(): Promise<void> {
       try {
         const p = pruneRawResponses(m, Number.MAX_SAFE_INTEGER);
         vacuumMirror(m);
-        const st = computeMirrorStats(m);
+        const st = readMirrorStats(m);
         console.log(
           `series: after mirror prune --keep-raw 0 (${p.bodies} bodies, ${p.bodyBytes} body bytes removed): ${st.fileBytes} bytes = ${Math.round(st.fileBytes / (pools * st.snapshots))} bytes per pool per snapshot (goal ≤ 1,200); by table ${JSON.stringify(Object.fromEntries(st.tables.map((t) => [t.name, t.bytes])))}`,
         );

@@ -26,10 +26,10 @@ import Database from 'better-sqlite3';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
 import {
   archiveMirror,
-  computeMirrorStats,
   type MirrorStore,
   openMirror,
   pruneRawResponses,
+  readMirrorStats,
   vacuumMirror,
 } from '../src/io/store/index.js';
 import { wrapSqliteMirror } from '../src/io/store/sqlite-store.js';
@@ -129,7 +129,7 @@ try {
       const cpu = median(recordCpuMs.slice(-5));
       if (first.length === 0) first.push(m);
       if (firstCpu.length === 0) firstCpu.push(cpu);
-      const st = computeMirrorStats(mirror);
+      const st = readMirrorStats(mirror);
       console.log(
         `record: snapshot ${n}: record phase ${m.toFixed(1)} ms wall (median of the last 5; ×${(m / (first[0] ?? m)).toFixed(2)} of snapshot ${MARKS[0]}), ${cpu.toFixed(1)} ms CPU (×${(cpu / (firstCpu[0] ?? cpu)).toFixed(2)}), file ${st.fileBytes} bytes, ${st.contracts} contracts; load ${loadavg()[0]?.toFixed(2)}`,
       );
@@ -146,7 +146,7 @@ try {
   const pruned = openMirror(copyPath);
   const p = pruneRawResponses(pruned, Number.MAX_SAFE_INTEGER);
   vacuumMirror(pruned);
-  const st = computeMirrorStats(pruned);
+  const st = readMirrorStats(pruned);
   pruned.close();
   const perPool = st.fileBytes / (pools * st.snapshots);
   const perSnapshot = st.fileBytes / st.snapshots;
@@ -176,7 +176,7 @@ try {
   const am = openMirror(archivedPath);
   const a = archiveMirror(am, Number.MAX_SAFE_INTEGER);
   vacuumMirror(am);
-  const ast = computeMirrorStats(am);
+  const ast = readMirrorStats(am);
   am.close();
   const archivedPerSnapshot = ast.fileBytes / ast.snapshots;
   console.log(

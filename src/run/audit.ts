@@ -138,12 +138,12 @@ export async function loadMirrorHistory(
 ): Promise<MirrorHistory> {
   const currentContracts = [...current.values()];
   const known = new Map<string, KnownContract>();
-  const poolOf = await mirror.loadContractPools(currentContracts);
+  const poolOf = await mirror.readContractPools(currentContracts);
   for (const id of currentContracts) {
     const poolId = poolOf.get(id);
     if (poolId !== undefined) known.set(id, { contractId: id, poolId });
   }
-  const past = await mirror.loadHistoryPast(current, startedAtMs - MARKET_STATE_HORIZON_MS);
+  const past = await mirror.readHistoryPast(current, startedAtMs - MARKET_STATE_HORIZON_MS);
   if (past !== null) {
     const pools = new Map<string, PoolPast>();
     for (const poolId of current.keys())
@@ -155,14 +155,14 @@ export async function loadMirrorHistory(
     return { pools, known, lastSeenPools: past.lastSeenPools };
   }
   // one set-based query for the series (template included)
-  const obs = await mirror.loadObservationsForHistoryChecks({
+  const obs = await mirror.readObservationsForHistoryChecks({
     limitPerPool: Number.MAX_SAFE_INTEGER,
     ...query,
   });
   const series = new Map<string, HistoryPoint[]>();
   for (const [poolId, list] of obs) series.set(poolId, list.map(toHistoryPoint));
   const lastSeenPools = new Map<string, string>();
-  for (const o of await mirror.loadLatestObservations())
+  for (const o of await mirror.readLatestObservations())
     if (o.contractId !== null) lastSeenPools.set(o.poolId, o.contractId);
   return { series, known, lastSeenPools };
 }

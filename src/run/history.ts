@@ -46,7 +46,7 @@ export async function loadPoolSeries(
   mirror: MirrorStore,
   poolId?: string,
 ): Promise<Map<string, PoolHistoryRow[]>> {
-  const obs = await mirror.loadObservationsForHistoryChecks({
+  const obs = await mirror.readObservationsForHistoryChecks({
     limitPerPool: Number.MAX_SAFE_INTEGER,
     ...(poolId === undefined ? {} : { poolIds: [poolId] }),
   });

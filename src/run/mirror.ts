@@ -3,8 +3,11 @@
  * and pruning raw responses older than a retention window followed by a VACUUM. Each returns a
  * report; never an exit code, never stdout.
  */
+
+import { StoreError } from '../errors/store.js';
 import {
   type ArchiveResult,
+  isArchivingStore,
   type MirrorStats,
   openMirrorStore,
   type PruneResult,
@@ -15,7 +18,7 @@ import { openMirrorForReading } from './history.js';
 export async function runMirrorStats(path: string): Promise<MirrorStats> {
   const mirror = await openMirrorForReading(path);
   try {
-    return await mirror.computeMirrorStats();
+    return await mirror.readMirrorStats();
   } finally {
     await mirror.close();
   }
@@ -51,12 +54,17 @@ export async function runMirrorPrune(o: MirrorPruneOptions): Promise<MirrorPrune
     const cutoffMs = (o.now ?? Date.now)() - o.keepRawMs;
     const pruned = await mirror.pruneRawResponses(cutoffMs);
     const archiveCutoffMs = o.archiveMs === undefined ? null : (o.now ?? Date.now)() - o.archiveMs;
+    if (archiveCutoffMs !== null && !isArchivingStore(mirror))
+      throw new StoreError(
+        'STORE_WRITE_FAILED',
+        `archiving expected an SQLite mirror, got ${mirror.backend} (it keeps every row; docs/mirror.md "Archive")`,
+      );
     const archived =
-      archiveCutoffMs === null
+      archiveCutoffMs === null || !isArchivingStore(mirror)
         ? null
         : { cutoffMs: archiveCutoffMs, ...(await mirror.archiveMirror(archiveCutoffMs)) };
     const vacuum = o.vacuum === false ? null : await mirror.vacuumMirror();
-    return { cutoffMs, pruned, archived, vacuum, stats: await mirror.computeMirrorStats() };
+    return { cutoffMs, pruned, archived, vacuum, stats: await mirror.readMirrorStats() };
   } finally {
     await mirror.close();
   }

@@ -123,7 +123,7 @@ async function workClaim(
     profile = parseStoredProfile(claim.profileJson, `replay run ${claim.runId} profile`);
     profiles.set(claim.profileJson, profile);
   }
-  const batch = await store.loadContractBatch(claim.keys);
+  const batch = await store.readContractBatch(claim.keys);
   const results = replayContractBatch(batch, types, profile, context);
   const stored = await q.recordReplayBatchResults(
     claim,
@@ -174,7 +174,7 @@ export async function coordinateReplayRun(
         await workClaim(store, q, claim, o.types, profiles, context);
         continue;
       }
-      const p = await q.loadReplayRunProgress(run.runId);
+      const p = await q.readReplayRunProgress(run.runId);
       o.onWaiting?.(p.done, p.batches);
       if (p.done === p.batches) break;
       await sleep(o.pollMs ?? 200);
@@ -195,7 +195,7 @@ export async function coordinateReplayRun(
         'REPLAY_RUN_FAILED',
         `replay run ${run.runId} expected ${run.batches} batches, got ${seq}`,
       );
-    const workers = (await q.loadReplayRunProgress(run.runId)).workers;
+    const workers = (await q.readReplayRunProgress(run.runId)).workers;
     await q.finishReplayRun(run.runId, 'done');
     finished = true;
     return workers;
@@ -253,7 +253,7 @@ export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWor
         } else lost += 1;
         continue;
       }
-      const open = await q.loadOpenReplayRuns();
+      const open = await q.readOpenReplayRuns();
       if (open.length > 0) sawRun = true;
       else if (sawRun || batches + lost > 0 || Date.now() - started >= (o.waitMs ?? 60_000)) break;
       await sleep(o.pollMs ?? 200);

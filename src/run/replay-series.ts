@@ -3,7 +3,7 @@
  * row key (the store's `iterateObservationKeyPages`), joined with the
  * contracts this replay proved — by key for the batches that carried their keys, by contract ID
  * for distributed replay's results. Only observations of contracts not proven here are resolved to
- * their contract's ID and ledger time, in one `loadContractsByKey`. The points are exactly those of
+ * their contract's ID and ledger time, in one `readContractsByKey`. The points are exactly those of
  * reading every observation with its contract ID and matching by ID (test/audit/replay-observations).
  */
 import type { HistoryPoint } from '../core/audit/index.js';
@@ -76,7 +76,7 @@ export async function loadObservationSeries(
     }
   }
   if (pending.length > 0) {
-    const ids = await mirror.loadContractsByKey([...new Set(pending.map((p) => p.key))]);
+    const ids = await mirror.readContractsByKey([...new Set(pending.map((p) => p.key))]);
     for (const p of pending) {
       const c = ids.get(p.key);
       p.list[p.at] = toHistoryPoint(

@@ -52,7 +52,7 @@ export async function verifySnapshotContracts(
   const settled =
     mirror === null || options.all === true
       ? new Map<string, string>()
-      : await mirror.loadVerificationStatuses([...contracts.keys()]);
+      : await mirror.readVerificationStatuses([...contracts.keys()]);
   const out = new Map<string, ReserveProof>();
   for (const [cid, p] of contracts) {
     const status = settled.get(cid);

@@ -63,7 +63,7 @@ function toSeries(raw: readonly Raw[]): HistoryPoint[] {
   });
 }
 
-/** What the mirror knows of `rest` (the series without `p`), as history-state.ts reads it. */
+/** What the mirror knows of `rest` (the series without `p`), as src/io/store/sqlite/apply-history.ts reads it. */
 function factsOf(rest: readonly HistoryPoint[], p: HistoryPoint): EarlierPointFacts {
   const first = new Map<string, HistoryPoint>();
   for (const q of rest) if (q.contractId !== null && !first.has(q.contractId)) first.set(q.contractId, q);

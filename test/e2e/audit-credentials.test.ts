@@ -63,7 +63,7 @@ describe('a password in --base-url', () => {
     expect(readFileSync(html, 'utf8')).toContain(redacted);
     const m = await openMirrorForReading(mirror);
     try {
-      const runs = await m.loadAuditRuns();
+      const runs = await m.readAuditRuns();
       expect(runs).toHaveLength(2);
       for (const r of runs) expect(r.baseUrl).toBe(redacted);
     } finally {

@@ -177,7 +177,7 @@ describe.skipIf(skip !== null)('distributed replay (PostgreSQL)', () => {
         const q = ghost.distributed;
         if (q === null) throw new Error('no queue');
         for (let i = 0; i < 200 && !claimed; i++) {
-          const [run] = await q.loadOpenReplayRuns();
+          const [run] = await q.readOpenReplayRuns();
           if (run !== undefined) claimed = (await q.claimReplayBatch('ghost', run)) !== null;
           else await new Promise((r) => setTimeout(r, 25));
         }

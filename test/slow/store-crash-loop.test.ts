@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSnapshots, openMirror } from '../../src/io/store/index.js';
+import { openMirror, readSnapshots } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { killed, spawnUntil } from '../store/crash-helpers.js';
 
@@ -25,7 +25,7 @@ describe('kill -9 at random points of a snapshot loop', () => {
         try {
           expect(mirrorDb(m).pragma('integrity_check', { simple: true })).toBe('ok');
           expect(mirrorDb(m).pragma('foreign_key_check')).toEqual([]);
-          const snaps = loadSnapshots(m);
+          const snaps = readSnapshots(m);
           expect(snaps.length).toBeGreaterThan(previous);
           previous = snaps.length;
           for (const s of snaps) {

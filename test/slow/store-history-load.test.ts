@@ -1,5 +1,5 @@
 /**
- * Slow: loadObservationsForHistoryChecks over 100,000 observations (1,000 pools × 100 snapshots,
+ * Slow: readObservationsForHistoryChecks over 100,000 observations (1,000 pools × 100 snapshots,
  * 600-byte blobs in the contracts table) — one set-based query; prints the time. The mirror is
  * filled with direct inserts in one transaction (recording speed is not measured here).
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadObservationsForHistoryChecks, openMirror } from '../../src/io/store/index.js';
+import { openMirror, readObservationsForHistoryChecks } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { fixtureContractId } from '../store/snapshot-fixture.js';
 
@@ -52,13 +52,13 @@ describe('history-check load', () => {
         }
       })();
       const t0 = performance.now();
-      const h = loadObservationsForHistoryChecks(m, { limitPerPool: Number.MAX_SAFE_INTEGER });
+      const h = readObservationsForHistoryChecks(m, { limitPerPool: Number.MAX_SAFE_INTEGER });
       const secs = (performance.now() - t0) / 1000;
       const t1 = performance.now();
-      const h10 = loadObservationsForHistoryChecks(m, { limitPerPool: 10 });
+      const h10 = readObservationsForHistoryChecks(m, { limitPerPool: 10 });
       const secs10 = (performance.now() - t1) / 1000;
       process.stderr.write(
-        `loadObservationsForHistoryChecks: ${POOLS * SNAPS} observations in ${secs.toFixed(2)} s; newest 10 per pool in ${secs10.toFixed(2)} s\n`,
+        `readObservationsForHistoryChecks: ${POOLS * SNAPS} observations in ${secs.toFixed(2)} s; newest 10 per pool in ${secs10.toFixed(2)} s\n`,
       );
       expect(h.size).toBe(POOLS);
       const p7 = h.get('pool-7') ?? [];

@@ -1,6 +1,6 @@
 /**
  * Appended raw bodies and period-clustered observations (SQLite schema 8,
- * src/io/store/migrations/008-appended-raw-bodies.ts): no index of bodies by digest — a body is
+ * src/io/store/schema/008-appended-raw-bodies.ts): no index of bodies by digest — a body is
  * stored again unless the previous snapshot (or this one) already holds it — and one pool's history
  * read a period at a time through `observations_period`. A schema-7 mirror migrates and reads
  * exactly the same; recording then goes on as in a mirror that recorded everything in schema 8.
@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import {
-  loadPoolHistory,
-  loadResponseBody,
+  LATEST_SCHEMA_VERSION,
   type Mirror,
   openMirror,
   pruneRawResponses,
+  readPoolHistory,
+  readResponseBody,
   recordSnapshot,
 } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
@@ -101,8 +102,8 @@ describe('raw bodies without an index by digest', () => {
     for (const s of series) recordSnapshot(mirror, s);
     for (const s of series)
       for (const r of s.raw)
-        expect(Buffer.from(loadResponseBody(mirror, r.sha256) ?? [])).toEqual(Buffer.from(r.body));
-    expect(loadResponseBody(mirror, '0'.repeat(64))).toBeNull();
+        expect(Buffer.from(readResponseBody(mirror, r.sha256) ?? [])).toEqual(Buffer.from(r.body));
+    expect(readResponseBody(mirror, '0'.repeat(64))).toBeNull();
     const cut = series[2]?.startedAtMs ?? 0;
     const p = pruneRawResponses(mirror, cut);
     expect(p.snapshots).toBe(2);
@@ -113,7 +114,7 @@ describe('raw bodies without an index by digest', () => {
       )[0]?.[0],
     ).toBe(0);
     for (const s of series.slice(2))
-      for (const r of s.raw) expect(loadResponseBody(mirror, r.sha256)).not.toBeNull();
+      for (const r of s.raw) expect(readResponseBody(mirror, r.sha256)).not.toBeNull();
     expect(rows("SELECT name FROM sqlite_master WHERE name = 'prune_responses_body'")).toEqual([]);
     // recording after pruning still shares a body with the previous snapshot that kept its responses
     const store = wrapSqliteMirror(mirror);
@@ -140,13 +141,13 @@ describe('one pool history, a period at a time', () => {
     expect(periods).toBeGreaterThan(5);
     for (const poolId of POOL_IDS) {
       const all = naive(poolId);
-      expect(loadPoolHistory(mirror, poolId).map((o) => o.snapshotId)).toEqual(all);
+      expect(readPoolHistory(mirror, poolId).map((o) => o.snapshotId)).toEqual(all);
       for (const limit of [0, 1, 2, 5, 11, 12, 50])
-        expect(loadPoolHistory(mirror, poolId, { limit }).map((o) => o.snapshotId)).toEqual(
+        expect(readPoolHistory(mirror, poolId, { limit }).map((o) => o.snapshotId)).toEqual(
           limit === 0 ? [] : all.slice(-limit),
         );
     }
-    expect(loadPoolHistory(mirror, 'absent')).toEqual([]);
+    expect(readPoolHistory(mirror, 'absent')).toEqual([]);
     const plan = rows(
       'EXPLAIN QUERY PLAN SELECT * FROM observations o WHERE (o.observed_at_ms >> 19) = ? AND o.pool_id = ?',
       1,
@@ -156,7 +157,7 @@ describe('one pool history, a period at a time', () => {
   });
 
   it('an empty mirror has no history', () => {
-    expect(loadPoolHistory(mirror, POOL_IDS[0] ?? '')).toEqual([]);
+    expect(readPoolHistory(mirror, POOL_IDS[0] ?? '')).toEqual([]);
   });
 });
 
@@ -173,7 +174,7 @@ describe('migration from schema 7', () => {
     ).toBe(2);
     mirror.close();
     mirror = openMirror(join(dir, 'm.db'));
-    expect(mirror.schemaVersion).toBe(10);
+    expect(mirror.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
     const migrated = wrapSqliteMirror(mirror);
     expect(await readAll(migrated)).toEqual(expected);
     expect(rows('SELECT sha256, body FROM bodies ORDER BY sha256')).toEqual(bodies);

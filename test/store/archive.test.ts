@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/errors/store.js';
 import { decodeArchiveChunk, encodeArchiveChunk } from '../../src/io/store/archive-chunks.js';
-import { type MirrorStore, openSqliteStore } from '../../src/io/store/index.js';
+import { type ArchivingMirrorStore, openSqliteStore } from '../../src/io/store/index.js';
 import { readAll, snapshotOf, T } from './mirror-reads.js';
 import { fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 
@@ -23,7 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function recorded(name: string, versions: number): Promise<MirrorStore> {
+async function recorded(name: string, versions: number): Promise<ArchivingMirrorStore> {
   const store = await openSqliteStore(join(dir, name));
   for (let v = 0; v < versions; v++) await store.recordSnapshot(snapshotOf(v));
   return store;
@@ -67,7 +67,7 @@ describe('mirror archive', () => {
         expect(r.contracts).toBeGreaterThan(0);
         expect(r.observations).toBeGreaterThan(0);
         expect(await readAll(store)).toEqual(before);
-        const stats = await store.computeMirrorStats();
+        const stats = await store.readMirrorStats();
         expect(stats.tables.find((t) => t.name === 'archive_contract_chunks')?.rows).toBe(r.contractChunks);
         // archiving again moves nothing more; the reads stay the same
         const again = await store.archiveMirror(cutoff);
@@ -82,10 +82,10 @@ describe('mirror archive', () => {
   it('keeps each pool’s latest observation in the rows', async () => {
     const store = await recorded('m.db', 11);
     try {
-      const latest = await store.loadLatestObservations();
+      const latest = await store.readLatestObservations();
       await store.archiveMirror(Number.MAX_SAFE_INTEGER);
-      expect(await store.loadLatestObservations()).toEqual(latest);
-      const stats = await store.computeMirrorStats();
+      expect(await store.readLatestObservations()).toEqual(latest);
+      const stats = await store.readMirrorStats();
       const rows = (name: string) => stats.tables.find((t) => t.name === name)?.rows;
       expect(rows('observations')).toBe(latest.length);
       // contracts an audit may still read (unsettled) stay too; the others are archived
@@ -109,8 +109,8 @@ describe('mirror archive', () => {
       await archived.archiveMirror(Number.MAX_SAFE_INTEGER);
       expect(await readAll(archived)).toEqual(await readAll(plain));
       expect(
-        await archived.loadVerificationStatuses([fixtureContractId(3000), fixtureContractId(0)]),
-      ).toEqual(await plain.loadVerificationStatuses([fixtureContractId(3000), fixtureContractId(0)]));
+        await archived.readVerificationStatuses([fixtureContractId(3000), fixtureContractId(0)]),
+      ).toEqual(await plain.readVerificationStatuses([fixtureContractId(3000), fixtureContractId(0)]));
     } finally {
       await archived.close();
       await plain.close();
@@ -126,10 +126,10 @@ describe('mirror archive', () => {
     db.close();
     const again = await openSqliteStore(join(dir, 'd.db'));
     try {
-      await expect(again.loadPoolHistory('1000')).rejects.toThrow(
+      await expect(again.readPoolHistory('1000')).rejects.toThrow(
         /archive chunk observations\/1: expected a deflated body/,
       );
-      await expect(again.loadPoolHistory('1000')).rejects.toBeInstanceOf(StoreError);
+      await expect(again.readPoolHistory('1000')).rejects.toBeInstanceOf(StoreError);
     } finally {
       await again.close();
     }

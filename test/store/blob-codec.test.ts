@@ -113,7 +113,7 @@ describeBackends('compact blobs', (backend) => {
     const ranges = await collect(t.store.iterateContractKeyRanges({}, 5));
     const again = new Map<string, Buffer>();
     for (const r of ranges)
-      for (const [k, v] of blobsOf([await t.store.loadContractBatch(r)])) again.set(k, v);
+      for (const [k, v] of blobsOf([await t.store.readContractBatch(r)])) again.set(k, v);
     expect(again).toEqual(got);
     // a pool's range only
     const one = blobsOf(await collect(t.store.iterateContractBatches({ poolId: '1001' })));
@@ -147,7 +147,7 @@ describeBackends('compact blobs', (backend) => {
     });
     const ranges = await collect(t.store.iterateContractKeyRanges({}, 100));
     await expect(
-      t.store.loadContractBatch(ranges[0] ?? { first: [0, ''], last: [0, ''], count: 0 }),
+      t.store.readContractBatch(ranges[0] ?? { first: [0, ''], last: [0, ''], count: 0 }),
     ).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
   });
 });

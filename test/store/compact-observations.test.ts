@@ -44,13 +44,13 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 
 /** Every observation read of the store. */
 async function readObservations(m: MirrorStore): Promise<unknown> {
-  const latest = await m.loadLatestObservations();
+  const latest = await m.readLatestObservations();
   return {
     latest,
-    pools: await Promise.all(['1000', '1001', '1002'].map((p) => m.loadPoolHistory(p))),
-    history: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
-    bounded: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: 2 }))],
-    past: await m.loadHistoryPast(new Map(latest.map((o) => [o.poolId, o.contractId ?? ''])), T + 2 * 60_000),
+    pools: await Promise.all(['1000', '1001', '1002'].map((p) => m.readPoolHistory(p))),
+    history: [...(await m.readObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
+    bounded: [...(await m.readObservationsForHistoryChecks({ limitPerPool: 2 }))],
+    past: await m.readHistoryPast(new Map(latest.map((o) => [o.poolId, o.contractId ?? ''])), T + 2 * 60_000),
     points: await collect(m.iterateObservations()),
   };
 }
@@ -83,7 +83,7 @@ describeBackends('compact observations', (backend) => {
     const compact = rows.filter((r) => r !== stale && r !== noState && r !== otherBlob);
     expect(compact.every((r) => r[2] === null && flag(r[3]) && r[4] === null && r[5] === null)).toBe(true);
 
-    const [first] = await t.store.loadPoolHistory('1001');
+    const [first] = await t.store.readPoolHistory('1001');
     expect(first?.stateContractId).toBe(fixtureContractId(1000));
     expect(first?.blobSha256).toBe(
       createHash('sha256')
@@ -91,7 +91,7 @@ describeBackends('compact observations', (backend) => {
         .digest('hex'),
     );
     expect(first?.ledgerCreatedAt).toMatch(/^2026-11-01T12:00:00\.001/);
-    const history = await t.store.loadPoolHistory('1001');
+    const history = await t.store.readPoolHistory('1001');
     expect(history.at(-1)?.blobSha256).toBe(createHash('sha256').update('another blob').digest('hex'));
   });
 

@@ -1,5 +1,5 @@
 /**
- * Contract keys (SQLite schema 5 / PostgreSQL 6, src/io/store/migrations/005-contract-keys.ts):
+ * Contract keys (schema 5, src/io/store/schema/005-contract-keys.ts):
  * observations and pool_contracts reference contracts by their integer key. On BOTH backends, a
  * mirror in the previous schema (contract IDs as text in both tables, `contracts_history`) —
  * SQLite: a real schema-4 file built by migrations 1–4 and filled with the same rows;
@@ -20,8 +20,8 @@ import {
   openMirrorStore,
 } from '../../src/io/store/index.js';
 import { applyMigrations } from '../../src/io/store/migration-runner.js';
-import { MIGRATIONS } from '../../src/io/store/migrations/index.js';
-import { PG_BACK_TO_7, POOL_IDS, readAll, snapshotOf } from './mirror-reads.js';
+import { buildMigrations } from '../../src/io/store/schema/versions.js';
+import { PG_BACK_TO_6, POOL_IDS, readAll, snapshotOf } from './mirror-reads.js';
 import { describeBackends, latestSchemaVersion, openTestMirror, type TestMirror } from './store-backends.js';
 
 /** SQLite: a schema-`version` file (4 or 5) holding the rows of the latest-schema mirror at `from`. */
@@ -30,7 +30,7 @@ function buildOldCopy(from: string, to: string, version: 4 | 5): void {
   try {
     applyMigrations(
       db,
-      MIGRATIONS.filter((m) => m.version <= version),
+      buildMigrations('sqlite').filter((m) => m.version <= version),
       { table: 'migrations', now: () => 0 },
     );
     db.exec(`ATTACH '${from}' AS s; DELETE FROM history_state;`);
@@ -71,9 +71,9 @@ function buildOldCopy(from: string, to: string, version: 4 | 5): void {
   }
 }
 
-/** PostgreSQL: takes the database back to schema 6 (template strings in the contract row). */
-export const PG_BACK_TO_6 = [
-  ...PG_BACK_TO_7,
+/** PostgreSQL: takes the database back to schema 5 (template strings in the contract row). */
+export const PG_BACK_TO_5 = [
+  ...PG_BACK_TO_6,
   `ALTER TABLE contracts ADD COLUMN package_id TEXT, ADD COLUMN package_name TEXT, ADD COLUMN module_name TEXT,
      ADD COLUMN entity_name TEXT`,
   `UPDATE contracts c SET package_id = t.package_id, package_name = t.package_name, module_name = t.module_name,
@@ -82,12 +82,12 @@ export const PG_BACK_TO_6 = [
      ALTER COLUMN module_name SET NOT NULL, ALTER COLUMN entity_name SET NOT NULL`,
   'ALTER TABLE contracts DROP COLUMN template_key',
   'DROP TABLE templates',
-  'DELETE FROM migrations WHERE version = 7',
+  'DELETE FROM migrations WHERE version = 6',
 ];
 
-/** PostgreSQL: takes the database back to schema 5 (contract IDs as text, contracts_history). */
-const PG_BACK_TO_5 = [
-  ...PG_BACK_TO_6,
+/** PostgreSQL: takes the database back to schema 4 (contract IDs as text, contracts_history). */
+const PG_BACK_TO_4 = [
+  ...PG_BACK_TO_5,
   'ALTER TABLE observations ADD COLUMN contract_id TEXT COLLATE "C" REFERENCES contracts (contract_id)',
   'UPDATE observations o SET contract_id = c.contract_id FROM contracts c WHERE c.ckey = o.contract_key',
   'ALTER TABLE observations DROP COLUMN contract_key',
@@ -100,7 +100,7 @@ const PG_BACK_TO_5 = [
   `CREATE INDEX contracts_history ON contracts (contract_id) INCLUDE (verification_status, verification_reason,
      reserve_a, reserve_b, total_lp_supply, created_at_ms, created_at_micros, fields_source, package_id, package_name,
      module_name, entity_name)`,
-  'DELETE FROM migrations WHERE version = 6',
+  'DELETE FROM migrations WHERE version = 5',
 ];
 
 describeBackends('contract keys', (backend) => {
@@ -139,7 +139,7 @@ describeBackends('contract keys', (backend) => {
       buildOldCopy(t.target, old, 4);
       migrated = await openMirrorStore(old);
     } else {
-      for (const sql of PG_BACK_TO_5) await t.exec(sql);
+      for (const sql of PG_BACK_TO_4) await t.exec(sql);
       expect(await t.count('observations WHERE contract_id IS NOT NULL')).toBe(8 * POOL_IDS.length);
       migrated = await t.reopen();
     }
@@ -196,7 +196,7 @@ describeBackends('contract keys', (backend) => {
       ).toBe(db2.prepare('SELECT count(*) FROM responses').pluck().get());
       db2.close();
     } else {
-      for (const sql of PG_BACK_TO_6) await t.exec(sql);
+      for (const sql of PG_BACK_TO_5) await t.exec(sql);
       expect(await t.count("contracts WHERE package_id <> ''")).toBe(await t.count('contracts'));
       migrated = await t.reopen();
     }

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   countContracts,
-  loadSnapshots,
   openMirror,
   openMirrorStore,
+  readSnapshots,
   recordSnapshot,
 } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
@@ -37,7 +37,7 @@ describe('kill -9 during a snapshot', () => {
     try {
       expect(mirrorDb(m).pragma('integrity_check', { simple: true })).toBe('ok');
       expect(mirrorDb(m).pragma('foreign_key_check')).toEqual([]);
-      const snaps = loadSnapshots(m);
+      const snaps = readSnapshots(m);
       expect(snaps).toHaveLength(1);
       expect(snaps[0]?.poolCount).toBe(3);
       expect(countContracts(m)).toBe(3);
@@ -56,7 +56,7 @@ describe('kill -9 during a snapshot', () => {
         ]),
       );
       expect(r.created).toBe(true);
-      expect(loadSnapshots(m)).toHaveLength(2);
+      expect(readSnapshots(m)).toHaveLength(2);
     } finally {
       m.close();
     }
@@ -74,11 +74,11 @@ describe('kill -9 during a snapshot, PostgreSQL', () => {
         await killed(child);
         const m = await openMirrorStore(db.url);
         try {
-          const snaps = await m.loadSnapshots();
+          const snaps = await m.readSnapshots();
           expect(snaps).toHaveLength(1);
           expect(snaps[0]?.poolCount).toBe(3);
           expect(await m.countContracts()).toBe(3);
-          expect((await m.loadLatestObservations()).length).toBe(3);
+          expect((await m.readLatestObservations()).length).toBe(3);
           // the killed writer's advisory lock went with its connection: the next snapshot commits
           const r = await m.recordSnapshot(
             makeSnapshot(Date.UTC(2026, 10, 2), [
@@ -93,7 +93,7 @@ describe('kill -9 during a snapshot, PostgreSQL', () => {
           );
           expect(r.created).toBe(true);
           expect(await m.countSnapshots()).toBe(2);
-          expect(await m.loadHistoryPast(new Map(), 0)).not.toBeNull();
+          expect(await m.readHistoryPast(new Map(), 0)).not.toBeNull();
         } finally {
           await m.close();
         }

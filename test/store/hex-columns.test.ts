@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ApiSnapshot, PoolProofInfo } from '../../src/core/wire/index.js';
-import { computeHexStorageSql, decodeHexColumn, encodeHexColumn } from '../../src/io/store/hex-columns.js';
+import { buildHexStorageSql, decodeHexColumn, encodeHexColumn } from '../../src/io/store/hex-columns.js';
 import { iterateContracts, type Mirror, openMirror, recordSnapshot } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
@@ -32,7 +32,7 @@ it('the migration SQL stores what encodeHexColumn stores', () => {
     db.exec('CREATE TABLE t (v TEXT)');
     const ins = db.prepare('INSERT INTO t (v) VALUES (?)');
     for (const s of SAMPLES) ins.run(s);
-    db.exec(`UPDATE t SET v = ${computeHexStorageSql('v')}`);
+    db.exec(`UPDATE t SET v = ${buildHexStorageSql('v')}`);
     const got = db.prepare('SELECT v FROM t ORDER BY rowid').pluck().all();
     expect(got.map((v) => decodeHexColumn(v))).toEqual(SAMPLES);
     expect(got.map((v) => Buffer.isBuffer(v))).toEqual(

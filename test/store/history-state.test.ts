@@ -1,5 +1,5 @@
 /**
- * The incremental history (src/io/store/history-state.ts, migration 003): on a long mirror with
+ * The incremental history (src/io/store/plan/history-plan.ts and its appliers, schema 3): on a long mirror with
  * honest and dishonest series (new contracts, re-served old ones, time regressions, reused IDs,
  * LP-share decreases, late re-verification, a snapshot recorded out of order), an audit's history
  * reads give the same history findings and the same market-cache timeline as folding the whole
@@ -145,7 +145,7 @@ async function compareAt(
   const rows = m.readMirrorReadStats().rows - before;
   expect(inc.pools).toBeDefined(); // the incremental path was taken
   const series = new Map<string, HistoryPoint[]>();
-  for (const [poolId, list] of await m.loadObservationsForHistoryChecks({
+  for (const [poolId, list] of await m.readObservationsForHistoryChecks({
     limitPerPool: Number.MAX_SAFE_INTEGER,
   }))
     series.set(poolId, list.map(toHistoryPoint));
@@ -175,7 +175,7 @@ async function compareAt(
       expect(findStateAt(tInc, c.poolId, at)).toEqual(findStateAt(tFull, c.poolId, at));
   // the latest contract of every pool
   const latest = new Map<string, string>();
-  for (const o of await m.loadLatestObservations())
+  for (const o of await m.readLatestObservations())
     if (o.contractId !== null) latest.set(o.poolId, o.contractId);
   expect(inc.lastSeenPools).toEqual(latest);
   return { rows, findings };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
-import { computeMirrorStats, iterateContracts, openMirror } from '../../src/io/store/index.js';
+import { iterateContracts, openMirror, readMirrorStats } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { loadPoolSeries, openMirrorForReading } from '../../src/run/history.js';
 import { runMirrorPrune } from '../../src/run/mirror.js';
@@ -121,7 +121,7 @@ describe('mirror stats and prune', () => {
     const replayBefore = await replay();
     const historyBefore = await history();
     const m = openMirror(path, { readonly: true });
-    const before = computeMirrorStats(m);
+    const before = readMirrorStats(m);
     m.close();
     // a window longer than the mirror's age prunes nothing
     const keep = await runCliForTest(['mirror', 'prune', '--mirror', path, '--keep-raw', '3650d', '--json']);
@@ -161,7 +161,7 @@ describe('mirror stats and prune', () => {
     const replayBefore = await replay();
     const historyBefore = await history();
     const m = openMirror(path, { readonly: true });
-    const before = computeMirrorStats(m);
+    const before = readMirrorStats(m);
     m.close();
     // recorded just now: prune as if two hours had passed
     const out = await runMirrorPrune({

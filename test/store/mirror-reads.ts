@@ -43,25 +43,25 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 const withoutKeys = ({ contractKeys: _, ...b }: ContractBatch): Omit<ContractBatch, 'contractKeys'> => b;
 
 export async function readAll(m: MirrorStore): Promise<unknown> {
-  const latest = await m.loadLatestObservations();
+  const latest = await m.readLatestObservations();
   const ranges = await collect(m.iterateContractKeyRanges({}, 3));
   return {
     latest,
-    pools: await Promise.all(POOL_IDS.map((p) => m.loadPoolHistory(p))),
-    history: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
-    bounded: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: 2 }))],
-    past: await m.loadHistoryPast(new Map(latest.map((o) => [o.poolId, o.contractId ?? ''])), T + 3 * 60_000),
+    pools: await Promise.all(POOL_IDS.map((p) => m.readPoolHistory(p))),
+    history: [...(await m.readObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
+    bounded: [...(await m.readObservationsForHistoryChecks({ limitPerPool: 2 }))],
+    past: await m.readHistoryPast(new Map(latest.map((o) => [o.poolId, o.contractId ?? ''])), T + 3 * 60_000),
     points: await collect(m.iterateObservations()),
     batches: (await collect(m.iterateContractBatches({}, 3))).map(withoutKeys),
-    byKey: (await Promise.all(ranges.map((r) => m.loadContractBatch(r)))).map(withoutKeys),
-    pools2: await m.loadContractPools([fixtureContractId(0), fixtureContractId(1001), 'absent']),
+    byKey: (await Promise.all(ranges.map((r) => m.readContractBatch(r)))).map(withoutKeys),
+    pools2: await m.readContractPools([fixtureContractId(0), fixtureContractId(1001), 'absent']),
     contracts: await m.countContracts(),
     // every column but the wall-clock time of recording
-    snapshots: (await m.loadSnapshots()).map(({ recordedAtMs: _r, ...x }) => x),
+    snapshots: (await m.readSnapshots()).map(({ recordedAtMs: _r, ...x }) => x),
     bodies: await Promise.all(
       Array.from({ length: 11 }, (_x, v) => snapshotOf(v).raw.map((r) => r.sha256))
         .flat()
-        .map((h) => m.loadResponseBody(h)),
+        .map((h) => m.readResponseBody(h)),
     ),
   };
 }
@@ -124,10 +124,13 @@ export const SQLITE_BACK_TO_7 = [
   'PRAGMA foreign_keys = ON',
 ];
 
-/** PostgreSQL: takes the database back to schema 7 (`contracts_pool`; `pool_contracts` keyed by pool first). */
-export const PG_BACK_TO_7 = [
+/**
+ * PostgreSQL: takes the database back to schema 6 (`contracts_pool`; `pool_contracts` keyed by pool
+ * first); versions 8–10 are empty in PostgreSQL and applied again with 7.
+ */
+export const PG_BACK_TO_6 = [
   'CREATE INDEX contracts_pool ON contracts (pool_id, created_at_ms)',
   'CREATE INDEX responses_body ON responses (body_sha256)',
   'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (pool_id, contract_key)',
-  'DELETE FROM migrations WHERE version = 8',
+  'DELETE FROM migrations WHERE version BETWEEN 7 AND 10',
 ];

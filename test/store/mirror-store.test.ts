@@ -36,16 +36,16 @@ const flatIds = (bs: readonly ContractBatch[]): string[] => bs.flatMap((b) => b.
 
 /** Everything the pipelines read from a mirror, as plain values (for cross-backend comparison). */
 async function readAll(m: MirrorStore): Promise<unknown> {
-  const latest = await m.loadLatestObservations();
+  const latest = await m.readLatestObservations();
   const current = new Map(
     latest.filter((o) => o.contractId !== null).map((o) => [o.poolId, o.contractId ?? '']),
   );
   const batches = await collect(m.iterateContractBatches({}, 3));
   return {
-    snapshots: (await m.loadSnapshots()).map(({ recordedAtMs, ...r }) => r),
+    snapshots: (await m.readSnapshots()).map(({ recordedAtMs, ...r }) => r),
     latest,
-    history: [...(await m.loadObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
-    past: await m.loadHistoryPast(current, T + 10 * 60_000),
+    history: [...(await m.readObservationsForHistoryChecks({ limitPerPool: Number.MAX_SAFE_INTEGER }))],
+    past: await m.readHistoryPast(current, T + 10 * 60_000),
     batches: batches.map((b) => ({ ...b, blobs: Buffer.from(b.blobs).toString('hex'), ends: [...b.ends] })),
     keys: await collect(m.iterateContractKeyRanges({}, 3)),
     observations: await collect(m.iterateObservations()),
@@ -54,9 +54,9 @@ async function readAll(m: MirrorStore): Promise<unknown> {
       await m.countContracts(),
       await m.countContracts({ status: 'verified' }),
     ],
-    statuses: [...(await m.loadVerificationStatuses(batches.flatMap((b) => b.contractIds)))].sort(),
-    pools: [...(await m.loadContractPools(batches.flatMap((b) => b.contractIds)))].sort(),
-    runs: await m.loadAuditRuns(),
+    statuses: [...(await m.readVerificationStatuses(batches.flatMap((b) => b.contractIds)))].sort(),
+    pools: [...(await m.readContractPools(batches.flatMap((b) => b.contractIds)))].sort(),
+    runs: await m.readAuditRuns(),
   };
 }
 
@@ -95,11 +95,11 @@ describeBackends('MirrorStore', (backend) => {
     expect(await t.count('observations')).toBe(3);
     expect(await t.count('responses')).toBe(3);
     expect(await t.count('bodies')).toBe(2);
-    const body = await m.loadResponseBody(snap.raw[1]?.sha256 ?? '');
+    const body = await m.readResponseBody(snap.raw[1]?.sha256 ?? '');
     expect(Buffer.from(body ?? []).toString()).toBe(Buffer.from(snap.raw[1]?.body ?? []).toString());
-    expect(await m.loadResponseBody('0'.repeat(64))).toBeNull();
+    expect(await m.readResponseBody('0'.repeat(64))).toBeNull();
     expect(await m.countContracts({ status: 'unchecked' })).toBe(3);
-    const [row] = await m.loadSnapshots();
+    const [row] = await m.readSnapshots();
     expect(row).toMatchObject({ id: r.snapshotId, poolCount: 3, newContracts: 3, startedAtMs: T });
     expect(row?.failedSections).toContain('stats');
   });
@@ -140,12 +140,12 @@ describeBackends('MirrorStore', (backend) => {
     const [b] = await collect(m.iterateContractBatches());
     const i0 = b?.contractIds.indexOf(cid0) ?? -1;
     expect(b?.reserveA[i0]).toBe('7.0000000000');
-    expect((await m.loadVerificationStatuses([cid0, cid1, 'nope'])).get(cid1)).toBe('unchecked');
+    expect((await m.readVerificationStatuses([cid0, cid1, 'nope'])).get(cid1)).toBe('unchecked');
     await m.recordSnapshot(makeSnapshot(T + 1, ps), {
       [cid1]: { status: 'mismatch', reason: 'CONTRACT_ID_MISMATCH: suffix differs' },
     });
     expect(await m.countContracts({ status: 'mismatch' })).toBe(1);
-    const hist = (await m.loadObservationsForHistoryChecks()).get(ps[0]?.poolId ?? '');
+    const hist = (await m.readObservationsForHistoryChecks()).get(ps[0]?.poolId ?? '');
     expect(hist?.[0]).toMatchObject({ proven: true, contractCreatedAtMicros: decoded.createdAtMicros });
   });
 
@@ -166,19 +166,19 @@ describeBackends('MirrorStore', (backend) => {
 
   it('reads: pool history with a limit, latest per pool, batches and key ranges in replay order', async () => {
     for (let v = 1; v <= 4; v++) await m.recordSnapshot(makeSnapshot(T + v * 60_000, pools(3, v)));
-    const h = await m.loadPoolHistory('1000');
+    const h = await m.readPoolHistory('1000');
     expect(h.map((o) => o.observedAtMs)).toEqual([1, 2, 3, 4].map((v) => T + v * 60_000));
-    expect((await m.loadPoolHistory('1000', { limit: 2 })).map((o) => o.observedAtMs)).toEqual([
+    expect((await m.readPoolHistory('1000', { limit: 2 })).map((o) => o.observedAtMs)).toEqual([
       T + 180_000,
       T + 240_000,
     ]);
-    const latest = await m.loadLatestObservations();
+    const latest = await m.readLatestObservations();
     expect(latest.map((o) => [o.poolId, o.snapshotId])).toEqual([
       ['1000', 4],
       ['1001', 4],
       ['1002', 4],
     ]);
-    const newest = await m.loadObservationsForHistoryChecks({ poolIds: ['1002', '9'], limitPerPool: 2 });
+    const newest = await m.readObservationsForHistoryChecks({ poolIds: ['1002', '9'], limitPerPool: 2 });
     expect([...newest.keys()]).toEqual(['1002', '9']);
     expect(newest.get('1002')?.map((o) => o.snapshotId)).toEqual([3, 4]);
     const batches = await collect(m.iterateContractBatches({}, 5));
@@ -186,7 +186,7 @@ describeBackends('MirrorStore', (backend) => {
     const keys = await collect(m.iterateContractKeyRanges({}, 5));
     expect(keys.map((k) => k.count)).toEqual([5, 5, 2]);
     const viaKeys: ContractBatch[] = [];
-    for (const k of keys) viaKeys.push(await m.loadContractBatch(k));
+    for (const k of keys) viaKeys.push(await m.readContractBatch(k));
     expect(flatIds(viaKeys)).toEqual(flatIds(batches));
     const ranged = await collect(m.iterateContractBatches({ fromMs: T + 120_000, toMs: T + 180_000 }));
     expect(flatIds(ranged)).toHaveLength(3);
@@ -212,7 +212,7 @@ describeBackends('MirrorStore', (backend) => {
     };
     const id = await m.recordAuditRun(run);
     expect(await m.recordAuditRun(run)).toBe(id);
-    const [r] = await m.loadAuditRuns({ limit: 1 });
+    const [r] = await m.readAuditRuns({ limit: 1 });
     expect(r).toMatchObject({ id, snapshotId: snap.snapshotId, outcome: 'failed' });
     expect(r?.findings).toHaveLength(2);
     expect(r?.findings[0]?.evidence).toEqual({ a: '1', b: 'x' });
@@ -220,7 +220,7 @@ describeBackends('MirrorStore', (backend) => {
 
   it('stats and prune: raw responses of old snapshots go, everything read stays', async () => {
     for (let v = 1; v <= 3; v++) await m.recordSnapshot(makeSnapshot(T + v * 60_000, pools(2, v)));
-    const s = await m.computeMirrorStats();
+    const s = await m.readMirrorStats();
     expect(s).toMatchObject({ snapshots: 3, snapshotsWithRaw: 3, pools: 2, contracts: 6, observations: 6 });
     expect(s.tables.find((x) => x.name === 'contracts')?.rows).toBe(6);
     const before = await readAll(m);
@@ -228,7 +228,7 @@ describeBackends('MirrorStore', (backend) => {
     expect(p).toMatchObject({ snapshots: 2, responses: 6 });
     expect(p.bodies).toBeGreaterThan(0);
     await m.vacuumMirror();
-    expect((await m.computeMirrorStats()).snapshotsWithRaw).toBe(1);
+    expect((await m.readMirrorStats()).snapshotsWithRaw).toBe(1);
     expect(await readAll(m)).toEqual(before);
   });
 
@@ -249,7 +249,7 @@ describeBackends('MirrorStore', (backend) => {
     expect(await m.countSnapshots()).toBe(16);
     expect(await m.countContracts()).toBe(6 * 8);
     expect(await t.count('observations')).toBe(16 * 6);
-    const h = await m.loadHistoryPast(new Map([['1000', fixtureContractId(8)]]), T);
+    const h = await m.readHistoryPast(new Map([['1000', fixtureContractId(8)]]), T);
     expect(h).not.toBeNull();
     expect(h?.folds.size).toBe(6);
   });

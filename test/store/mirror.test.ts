@@ -14,20 +14,20 @@ import {
   countContracts,
   iterateContracts,
   LATEST_SCHEMA_VERSION,
-  loadAuditRuns,
-  loadLatestObservations,
-  loadObservationsForHistoryChecks,
-  loadPoolHistory,
-  loadResponseBody,
-  loadSnapshots,
   type Mirror,
   openMirror,
+  readAuditRuns,
+  readLatestObservations,
+  readObservationsForHistoryChecks,
+  readPoolHistory,
+  readResponseBody,
+  readSnapshots,
   recordAuditRun,
   recordSnapshot,
 } from '../../src/io/store/index.js';
 import { applyMigrations, type Migration } from '../../src/io/store/migration-runner.js';
-import { MIGRATION_001_INITIAL } from '../../src/io/store/migrations/001-initial.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
+import { buildInitialSql } from '../../src/io/store/schema/001-initial.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -95,6 +95,8 @@ describe('schema', () => {
       { version: 8, name: 'appended-raw-bodies' },
       { version: 9, name: 'settled-pool-contracts' },
       { version: 10, name: 'archive' },
+      // the distributed replay queue: PostgreSQL only, empty in SQLite (src/io/store/schema/versions.ts)
+      { version: 11, name: 'replay-queue' },
     ]);
   });
 
@@ -104,7 +106,7 @@ describe('schema', () => {
     db.exec(
       'CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)',
     );
-    for (const sql of MIGRATION_001_INITIAL) db.exec(sql);
+    for (const sql of buildInitialSql('sqlite')) db.exec(sql);
     db.prepare("INSERT INTO migrations VALUES (1, 'initial', 0)").run();
     db.close();
     // a v1 file cannot be read without migrating it first
@@ -124,9 +126,9 @@ describe('schema', () => {
     v1.close();
     const m2 = openMirror(path);
     try {
-      expect(m2.schemaVersion).toBe(10);
+      expect(m2.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
       ]);
       // migration 6: the template strings in the lookup table, the row holds its key
       expect(
@@ -157,7 +159,7 @@ describe('schema', () => {
       expect(idx).not.toContain('observations_contract'); // dropped by migration 3
       expect(idx).not.toContain('contracts_history'); // dropped by migration 5
       expect(idx).not.toContain('contracts_pool'); // dropped by migration 7
-      const [o] = loadObservationsForHistoryChecks(m2).get('p') ?? [];
+      const [o] = readObservationsForHistoryChecks(m2).get('p') ?? [];
       expect(o).toMatchObject({ contractId: 'cid-1', contractReserveA: '1.0', proven: true });
       expect(o?.template).toBe('pkg:amm-pools:Amm.Pool:PoolReserve');
     } finally {
@@ -256,10 +258,10 @@ describe('recordSnapshot', () => {
     expect(count('responses')).toBe(3);
     // proofsBefore and proofsAfter have identical bodies: stored once
     expect(count('bodies')).toBe(2);
-    const body = loadResponseBody(mirror, snap.raw[1]?.sha256 ?? '');
+    const body = readResponseBody(mirror, snap.raw[1]?.sha256 ?? '');
     expect(Buffer.from(body ?? []).toString()).toBe(Buffer.from(snap.raw[1]?.body ?? []).toString());
     expect(countContracts(mirror, { status: 'unchecked' })).toBe(3);
-    const [row] = loadSnapshots(mirror);
+    const [row] = readSnapshots(mirror);
     expect(row).toMatchObject({ id: r.snapshotId, poolCount: 3, newContracts: 3, startedAtMs: T });
     expect(row?.failedSections).toContain('stats');
   });
@@ -356,8 +358,8 @@ describe('queries', () => {
     for (let v = 1; v <= 4; v++) recordSnapshot(mirror, makeSnapshot(T + v * 60_000, pools(3, v)));
   });
 
-  it('loadPoolHistory: oldest first, limit keeps the newest', () => {
-    const h = loadPoolHistory(mirror, '1001');
+  it('readPoolHistory: oldest first, limit keeps the newest', () => {
+    const h = readPoolHistory(mirror, '1001');
     expect(h.map((o) => o.reserveA)).toEqual([
       '101.0000000000',
       '102.0000000000',
@@ -370,21 +372,21 @@ describe('queries', () => {
       symbol: 'T1001-CC',
       totalLpSupply: '1000.0000000000',
     });
-    expect(loadPoolHistory(mirror, '1001', { limit: 2 }).map((o) => o.reserveA)).toEqual([
+    expect(readPoolHistory(mirror, '1001', { limit: 2 }).map((o) => o.reserveA)).toEqual([
       '103.0000000000',
       '104.0000000000',
     ]);
-    expect(loadPoolHistory(mirror, 'nope')).toEqual([]);
+    expect(readPoolHistory(mirror, 'nope')).toEqual([]);
   });
 
-  it('loadLatestObservations: one per pool, the newest', () => {
-    const latest = loadLatestObservations(mirror);
+  it('readLatestObservations: one per pool, the newest', () => {
+    const latest = readLatestObservations(mirror);
     expect(latest.map((o) => o.poolId)).toEqual(['1000', '1001', '1002']);
     expect(latest.every((o) => o.reserveA === '104.0000000000')).toBe(true);
   });
 
-  it('loadObservationsForHistoryChecks joins the contracts', () => {
-    const m = loadObservationsForHistoryChecks(mirror, { poolIds: ['1002'], sinceMs: T + 3 * 60_000 });
+  it('readObservationsForHistoryChecks joins the contracts', () => {
+    const m = readObservationsForHistoryChecks(mirror, { poolIds: ['1002'], sinceMs: T + 3 * 60_000 });
     const series = m.get('1002') ?? [];
     expect(series).toHaveLength(2);
     expect(series[0]).toMatchObject({
@@ -395,16 +397,16 @@ describe('queries', () => {
       contractCreatedAtMicros: BigInt(T + 3 * 60_000 + 2) * 1000n,
     });
     expect(series[0]?.blobSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect([...loadObservationsForHistoryChecks(mirror).keys()]).toEqual(['1000', '1001', '1002']);
+    expect([...readObservationsForHistoryChecks(mirror).keys()]).toEqual(['1000', '1001', '1002']);
   });
 
-  it('loadObservationsForHistoryChecks: newest N per pool, requested pools in order, empty ones kept', () => {
-    const all = loadObservationsForHistoryChecks(mirror, { limitPerPool: Number.MAX_SAFE_INTEGER });
+  it('readObservationsForHistoryChecks: newest N per pool, requested pools in order, empty ones kept', () => {
+    const all = readObservationsForHistoryChecks(mirror, { limitPerPool: Number.MAX_SAFE_INTEGER });
     const full = all.get('1001') ?? [];
     expect(full.length).toBeGreaterThan(2);
-    const last2 = loadObservationsForHistoryChecks(mirror, { limitPerPool: 2 }).get('1001') ?? [];
+    const last2 = readObservationsForHistoryChecks(mirror, { limitPerPool: 2 }).get('1001') ?? [];
     expect(last2.map((o) => o.snapshotId)).toEqual(full.slice(-2).map((o) => o.snapshotId));
-    const picked = loadObservationsForHistoryChecks(mirror, { poolIds: ['1002', 'nope', '1000'] });
+    const picked = readObservationsForHistoryChecks(mirror, { poolIds: ['1002', 'nope', '1000'] });
     expect([...picked.keys()]).toEqual(['1002', 'nope', '1000']);
     expect(picked.get('nope')).toEqual([]);
     expect(picked.get('1000')).toEqual(all.get('1000'));
@@ -452,7 +454,7 @@ describe('queries', () => {
       area: f.area,
     });
     expect(JSON.parse(String(row.evidence_json))).toEqual({ expected: '1', got: '2', micros: '5' });
-    const [loaded] = loadAuditRuns(mirror);
+    const [loaded] = readAuditRuns(mirror);
     expect(loaded?.findings[0]).toMatchObject({ code: 'PROOF_FIELD_MISMATCH', message: 'reserve_a differs' });
     expect(loaded?.outcome).toBe('failed');
   });
@@ -489,7 +491,7 @@ describe('driver errors are typed', () => {
   it('reading a closed mirror → StoreError STORE_CORRUPT, also from the iterator', () => {
     const m = openMirror(join(dir, 'closed.db'));
     m.close();
-    expect(() => loadLatestObservations(m)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+    expect(() => readLatestObservations(m)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
     expect(() => [...iterateContracts(m)]).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
     expect(() => countContracts(m)).toThrow(StoreError);
   });

@@ -1,6 +1,6 @@
 /**
  * Replay's observation read by contract key (src/io/store/lookups.ts `iterateObservationKeyPages`,
- * `loadContractsByKey`; the PostgreSQL twins in pg/contract-reads.ts) on BOTH backends: resolving
+ * `readContractsByKey`; the PostgreSQL twins in pg/contract-reads.ts) on BOTH backends: resolving
  * each row's contract key to the contract's ID and ledger time gives exactly the points of
  * `iterateObservations` (which reads the contract row for every observation) — on a compact mirror
  * (ledger times omitted) and with some rows expanded to the full form; the batches' row keys are
@@ -43,7 +43,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 async function resolveKeyRows(m: MirrorStore, range = {}): Promise<ObservationPoint[]> {
   const rows: ObservationKeyRow[] = (await collect(m.iterateObservationKeyPages(range))).flat();
   const keys = rows.flatMap((r) => (r[2] === null ? [] : [r[2]]));
-  const ids = await m.loadContractsByKey([...new Set(keys), 987_654]);
+  const ids = await m.readContractsByKey([...new Set(keys), 987_654]);
   expect(ids.has(987_654)).toBe(false);
   return rows.map((r) => {
     const c = r[2] === null ? undefined : ids.get(r[2]);
@@ -100,7 +100,7 @@ describeBackends('observations by contract key', (backend) => {
     expect(ids.length).toBe(rows.length);
     expect(batches.flatMap((b) => b.contractKeys)).toEqual(ids.map((id) => keyOf.get(id)));
     const ranges = await collect(t.store.iterateContractKeyRanges({}, 4));
-    const byRange = await Promise.all(ranges.map((r) => t.store.loadContractBatch(r)));
+    const byRange = await Promise.all(ranges.map((r) => t.store.readContractBatch(r)));
     expect(byRange).toEqual(batches);
   });
 });

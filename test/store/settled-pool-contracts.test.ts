@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MARKET_STATE_HORIZON_MS } from '../../src/core/audit/market-time.js';
 import type { ApiSnapshot } from '../../src/core/wire/index.js';
-import { loadHistoryPast } from '../../src/io/store/history-state.js';
 import type { ContractVerificationInput } from '../../src/io/store/index.js';
 import { type Mirror, openMirror } from '../../src/io/store/index.js';
 import { mirrorDb } from '../../src/io/store/mirror-db.js';
 import { computeSettleWatermark, SETTLE_SLACK_MS } from '../../src/io/store/settled-contracts.js';
+import { readHistoryPast } from '../../src/io/store/sqlite/apply-history.js';
 import { wrapSqliteMirror } from '../../src/io/store/sqlite-store.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { type FixturePool, fixtureContractId, makeSnapshot } from './snapshot-fixture.js';
@@ -37,13 +37,13 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** loadHistoryPast as the schema-8 index answered it: every row unsettled, rolled back after. */
+/** readHistoryPast as the schema-8 index answered it: every row unsettled, rolled back after. */
 function oracle(current: ReadonlyMap<string, string>, horizonMs: number): unknown {
   const db = mirrorDb(mirror);
   db.exec('SAVEPOINT oracle');
   try {
     db.exec('UPDATE pool_contracts SET settled = 0');
-    return loadHistoryPast(mirror, current, horizonMs);
+    return readHistoryPast(mirror, current, horizonMs);
   } finally {
     db.exec('ROLLBACK TO oracle');
     db.exec('RELEASE oracle');
@@ -145,11 +145,11 @@ describe('settled pool contracts', () => {
           newestStart + 3_600_000,
         ];
         for (const h of horizons) {
-          expect(loadHistoryPast(mirror, current, h)).toEqual(oracle(current, h));
+          expect(readHistoryPast(mirror, current, h)).toEqual(oracle(current, h));
           compared++;
         }
         // a horizon before the watermark: the caller must read the whole history
-        expect(loadHistoryPast(mirror, current, (w as number) - 1)).toBeNull();
+        expect(readHistoryPast(mirror, current, (w as number) - 1)).toBeNull();
       }
       expect(compared).toBe(SNAPSHOTS * 5);
       // rows without a ledger time exist, and none of them is in the index
@@ -198,7 +198,7 @@ describe('settled pool contracts', () => {
       'UPDATE pool_contracts SET settled = 0; UPDATE history_state SET settled_below_ms = NULL',
     );
     const current = new Map(list(9).map((p) => [p.poolId, p.contractId]));
-    expect(loadHistoryPast(mirror, current, T)).toEqual(oracle(current, T));
+    expect(readHistoryPast(mirror, current, T)).toEqual(oracle(current, T));
     await store.recordSnapshot(makeSnapshot(T + 10 * 60_000, list(10)));
     expect(watermark()).toBe(w + 60_000);
     expect(settledRows()).toBeGreaterThan(before);

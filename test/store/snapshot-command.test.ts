@@ -10,7 +10,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDurationMs } from '../../src/cli/commands/snapshot.js';
 import { runCli } from '../../src/cli/main.js';
-import { countContracts, loadPoolHistory, openMirror } from '../../src/io/store/index.js';
+import { countContracts, openMirror, readPoolHistory } from '../../src/io/store/index.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
 
@@ -83,7 +83,7 @@ describe('reserve-audit snapshot', () => {
       expect(countContracts(m)).toBe(pools + 1);
       expect(countContracts(m, { status: 'verified' })).toBe(pools + 1);
       const moved = server.exchange.pools().find((p) => p.tokenB.id === 'USDCx' || p.tokenA.id === 'USDCx');
-      const history = loadPoolHistory(m, moved?.poolId ?? '');
+      const history = readPoolHistory(m, moved?.poolId ?? '');
       expect(history.length).toBe(3);
       expect(new Set(history.map((h) => h.contractId)).size).toBe(2);
     } finally {

@@ -1,5 +1,5 @@
 /**
- * Time-clustered keys (SQLite schema 7 / PostgreSQL 8, src/io/store/migrations/007-time-clustered-keys.ts):
+ * Time-clustered keys (schema 7, src/io/store/schema/007-time-clustered-keys.ts):
  * no `contracts_pool` nor `responses_body` (pruning builds it for its transaction), and `pool_contracts`
  * keyed by (contract key, pool). On BOTH backends, a
  * mirror taken back to the previous schema migrates and gives exactly the reads it gave before,
@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { MirrorStore } from '../../src/io/store/index.js';
-import { PG_BACK_TO_7, readAll, SQLITE_BACK_TO_7, snapshotOf } from './mirror-reads.js';
+import { PG_BACK_TO_6, readAll, SQLITE_BACK_TO_7, snapshotOf } from './mirror-reads.js';
 import { describeBackends, latestSchemaVersion, openTestMirror, type TestMirror } from './store-backends.js';
 
 /** SQLite: takes the mirror back to schema 6 (`contracts_pool`; `pool_contracts` keyed by pool first). */
@@ -84,7 +84,7 @@ describeBackends('time-clustered keys', (backend) => {
 
   it('a mirror of the previous schema migrates and reads exactly the same; recording goes on', async () => {
     const expected = await readAll(t.store);
-    for (const sql of backend === 'sqlite' ? SQLITE_BACK_TO_6 : PG_BACK_TO_7) await t.exec(sql);
+    for (const sql of backend === 'sqlite' ? SQLITE_BACK_TO_6 : PG_BACK_TO_6) await t.exec(sql);
     expect(await readKeys(t)).toEqual({
       key: ['pool_id', 'contract_key'],
       dropped: ['contracts_pool', 'responses_body'],

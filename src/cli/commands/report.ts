@@ -25,7 +25,7 @@ export const reportCommand = defineCommand({
     let html: string;
     let pools = 0;
     try {
-      const run = (await mirror.loadAuditRuns({ limit: 1 }))[0] ?? null;
+      const run = (await mirror.readAuditRuns({ limit: 1 }))[0] ?? null;
       const series = await loadPoolSeries(mirror);
       pools = series.size;
       html = formatHtmlReport(buildReportModelFromMirror(run, series, new Date().toISOString()), assets);

@@ -251,7 +251,7 @@ function recordPointFindings(c: AuditCollector, poolId: string, f: PointFindings
 
 /**
  * Folds a series (oldest first) without reporting: the fold after its last point and the first
- * point of every contract ID (what the mirror keeps per pool, see src/io/store/history-state.ts).
+ * point of every contract ID (what the mirror keeps per pool, see src/io/store/plan/history-plan.ts).
  */
 export function computeHistoryFold(
   points: readonly HistoryPoint[],

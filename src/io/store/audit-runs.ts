@@ -6,8 +6,9 @@
  */
 import type { CheckOutcome, Finding } from '../../core/audit/finding.js';
 import { StoreError } from '../../errors/store.js';
-import { mirrorDb } from './mirror-db.js';
+import { insertRows, mirrorDb } from './mirror-db.js';
 import { guardStore, type Mirror } from './open-mirror.js';
+import { defineColumns } from './row-columns.js';
 
 export interface AuditRunInput {
   /** the mirror snapshot the run audited, if it was recorded */
@@ -37,6 +38,30 @@ export interface AuditRunRow {
   readonly findings: readonly Finding[];
 }
 
+/** audit_runs and findings rows (toAuditRunRows; both backends) */
+export const AUDIT_RUN_COLUMNS = defineColumns(
+  'audit_runs',
+  `run_key text, snapshot_id bigint, base_url text, started_at_ms bigint, finished_at_ms bigint, outcome text,
+   checks_json text, summary_json text`,
+);
+export const FINDING_COLUMNS = defineColumns(
+  'findings',
+  `audit_run_id bigint, seq int, code text, severity text, pool text, area text, label text, message text,
+   evidence_json text`,
+);
+
+/** The audit_runs row of `run` (JSON columns as text). */
+export function toAuditRunRows(run: AuditRunInput): object[] {
+  const { snapshotId, baseUrl, startedAtMs, finishedAtMs, outcome } = run;
+  const json = { checksJson: toJson(run.checks), summaryJson: toJson(run.summary ?? {}) };
+  return [{ runKey: run.runKey ?? null, snapshotId, baseUrl, startedAtMs, finishedAtMs, outcome, ...json }];
+}
+
+/** The findings rows of run `id`. */
+export function toFindingRows(auditRunId: number, run: AuditRunInput): object[] {
+  return run.findings.map((f, seq) => ({ auditRunId, seq, ...f, evidenceJson: toJson(f.evidence) }));
+}
+
 /** JSON with bigints as decimal strings (evidence, checks, summaries; both backends). */
 export function toJson(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
@@ -51,29 +76,8 @@ export function recordAuditRun(mirror: Mirror, run: AuditRunInput): number {
       const old = db.prepare('SELECT id FROM audit_runs WHERE run_key = ?').pluck().get(run.runKey);
       if (typeof old === 'number') return old;
     }
-    const res = db
-      .prepare(
-        `INSERT INTO audit_runs (run_key, snapshot_id, base_url, started_at_ms, finished_at_ms, outcome, checks_json, summary_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        run.runKey ?? null,
-        run.snapshotId,
-        run.baseUrl,
-        run.startedAtMs,
-        run.finishedAtMs,
-        run.outcome,
-        toJson(run.checks),
-        toJson(run.summary ?? {}),
-      );
-    const id = Number(res.lastInsertRowid);
-    const ins = db.prepare(
-      `INSERT INTO findings (audit_run_id, seq, code, severity, pool, area, label, message, evidence_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    run.findings.forEach((f, i) => {
-      ins.run(id, i, f.code, f.severity, f.pool, f.area, f.label, f.message, toJson(f.evidence));
-    });
+    const [id = 0] = insertRows(db, AUDIT_RUN_COLUMNS, toAuditRunRows(run));
+    insertRows(db, FINDING_COLUMNS, toFindingRows(id, run));
     return id;
   });
   try {
@@ -97,8 +101,8 @@ function parseJson(text: unknown, what: string): unknown {
 }
 
 /** Audit runs, newest first, with their findings. */
-export function loadAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
-  return guardStore(mirror, 'loadAuditRuns', () => {
+export function readAuditRuns(mirror: Mirror, options: { readonly limit?: number } = {}): AuditRunRow[] {
+  return guardStore(mirror, 'readAuditRuns', () => {
     const runs = mirrorDb(mirror)
       .prepare('SELECT * FROM audit_runs ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Record<string, unknown>[];

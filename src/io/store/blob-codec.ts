@@ -46,6 +46,19 @@ export function encodeStoredBlob(blob: Uint8Array, dict: Uint8Array): Buffer | n
 }
 
 /**
+ * How a new blob (base64) is stored with its pool's dictionary `d` (id and bytes): deflated and
+ * naming the dictionary, or raw (`blobDict` null) when that is not smaller or there is none.
+ */
+export function encodeStoredForm(
+  b64: string,
+  d: { readonly id: unknown; readonly dict: Uint8Array } | undefined,
+): { readonly blob: Buffer; readonly blobDict: unknown } {
+  const blob = Buffer.from(b64, 'base64');
+  const packed = d === undefined ? null : encodeStoredBlob(blob, d.dict);
+  return packed === null ? { blob, blobDict: null } : { blob: packed, blobDict: d?.id ?? null };
+}
+
+/**
  * The original bytes of a stored blob: `stored` itself when `dictId` is null, else `stored`
  * inflated with the dictionary `dict`. A missing dictionary or a stream that does not inflate is
  * STORE_CORRUPT, naming the contract.

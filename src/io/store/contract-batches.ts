@@ -3,7 +3,7 @@
  * only the columns replay compares, and the blobs of a batch copied into ONE ArrayBuffer (with end
  * offsets). Ordered by ledger creation time, then contract ID; each contract ID once (it is the
  * table's primary key). A batch can also be cut by its keys first (`iterateContractKeyRanges`, the
- * covering index `contracts_created`) and read later by them (`loadContractBatch`), as distributed
+ * covering index `contracts_created`) and read later by them (`readContractBatch`), as distributed
  * replay's queue does on PostgreSQL (docs/mirror.md "Distributed replay"). The SQLite
  * reads take each pool's blob dictionary from a per-connection cache (a dictionary row is written
  * once and never changed) instead of selecting its bytes again with every row.
@@ -215,7 +215,7 @@ export function* iterateContractKeyRanges(
 }
 
 /** The contracts of one key range as a batch (what a replay worker reads for itself). */
-export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): ContractBatch {
+export function readContractBatch(mirror: Mirror, r: ContractKeyRange): ContractBatch {
   try {
     const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
@@ -227,6 +227,6 @@ export function loadContractBatch(mirror: Mirror, r: ContractKeyRange): Contract
     const rows = stmt.all(r.first[0], r.first[1], r.last[0], r.last[1]) as unknown[][];
     return packContractBatch(rows, sqliteRowDictionary(mirror, false));
   } catch (e) {
-    throw guardError(mirror, 'loadContractBatch', e);
+    throw guardError(mirror, 'readContractBatch', e);
   }
 }

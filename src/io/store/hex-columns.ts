@@ -22,7 +22,7 @@ export function decodeHexColumn(v: unknown): string | null {
 }
 
 /** SQL (SQLite) turning the text of hex column `col` into its stored form, as encodeHexColumn does. */
-export function computeHexStorageSql(col: string): string {
+export function buildHexStorageSql(col: string): string {
   // byte-exact: text functions stop at a NUL, so the round trip is compared as bytes
   return `CASE WHEN typeof(${col}) = 'text' AND CAST(lower(hex(unhex(${col}))) AS BLOB) = CAST(${col} AS BLOB)
     THEN unhex(${col}) ELSE ${col} END`;

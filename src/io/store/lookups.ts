@@ -7,13 +7,13 @@
 
 import { ARCHIVED_CONTRACTS, findArchivedContractIds, readMirrorSources } from './archive.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
-import { computeContractIdColumn, computeLedgerCreatedAtColumn } from './observation-columns.js';
+import { buildContractIdSql, buildLedgerCreatedAtSql } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
 import type { MirrorVerificationStatus } from './types.js';
 
 /** The pool id of each of `contractIds` that the mirror already holds. */
-export function loadContractPools(mirror: Mirror, contractIds: readonly string[]): Map<string, string> {
-  return guardStore(mirror, 'loadContractPools', () => {
+export function readContractPools(mirror: Mirror, contractIds: readonly string[]): Map<string, string> {
+  return guardStore(mirror, 'readContractPools', () => {
     const rows = readContractColumn(mirror, 'pool_id', contractIds) as [string, string][];
     countMirrorRead(mirror, rows.length);
     return new Map(rows);
@@ -21,11 +21,11 @@ export function loadContractPools(mirror: Mirror, contractIds: readonly string[]
 }
 
 /** The stored verification status of each of `contractIds` that the mirror already holds. */
-export function loadVerificationStatuses(
+export function readVerificationStatuses(
   mirror: Mirror,
   contractIds: readonly string[],
 ): Map<string, MirrorVerificationStatus> {
-  return guardStore(mirror, 'loadVerificationStatuses', () => {
+  return guardStore(mirror, 'readVerificationStatuses', () => {
     const rows = readContractColumn(mirror, 'verification_status', contractIds) as [
       string,
       MirrorVerificationStatus,
@@ -99,7 +99,7 @@ export function* iterateObservations(
   try {
     const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT o.pool_id, o.observed_at_ms, ${computeContractIdColumn('o', t.contracts)}, ${computeLedgerCreatedAtColumn('o', t.contracts)}, o.reserve_a, o.reserve_b,
+      `SELECT o.pool_id, o.observed_at_ms, ${buildContractIdSql('o', t.contracts)}, ${buildLedgerCreatedAtSql('o', t.contracts)}, o.reserve_a, o.reserve_b,
          o.total_lp_supply
        FROM ${t.observations} o WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
@@ -118,7 +118,7 @@ export function* iterateObservations(
  * One observation as replay reads it (`iterateObservationKeyPages`): the proof's contract by its row
  * key instead of its ID, and the ledger time the observation stored — null where the compact mirror
  * omitted it as the contract row's (replay takes it from the contract it re-verified, or from
- * `loadContractsByKey`). Reading the contract row for every observation cost replay more than the
+ * `readContractsByKey`). Reading the contract row for every observation cost replay more than the
  * observations themselves.
  */
 export type ObservationKeyRow = readonly [
@@ -188,8 +188,8 @@ export interface ContractIdentity {
 const KEYS_PER_LOOKUP = 10_000;
 
 /** The ID and ledger time of each of `keys` (contract row keys) that the mirror holds. */
-export function loadContractsByKey(mirror: Mirror, keys: readonly number[]): Map<number, ContractIdentity> {
-  return guardStore(mirror, 'loadContractsByKey', () => {
+export function readContractsByKey(mirror: Mirror, keys: readonly number[]): Map<number, ContractIdentity> {
+  return guardStore(mirror, 'readContractsByKey', () => {
     const out = new Map<number, ContractIdentity>();
     const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror)

@@ -1,5 +1,5 @@
 /**
- * Mirror maintenance (docs/mirror.md "Size and retention"): `computeMirrorStats` (bytes by table
+ * Mirror maintenance (docs/mirror.md "Size and retention"): `readMirrorStats` (bytes by table
  * through SQLite's dbstat, snapshots, pools, contracts, time span, snapshots still holding their
  * raw responses) and `pruneRawResponses` (the raw HTTP responses of snapshots older than a
  * retention window, and the bodies no snapshot references any more, in one immediate
@@ -61,8 +61,8 @@ const ARCHIVE_TABLES = [
 ] as const;
 
 /** Sizes and counts of a mirror. */
-export function computeMirrorStats(mirror: Mirror): MirrorStats {
-  return guardStore(mirror, 'computeMirrorStats', () => {
+export function readMirrorStats(mirror: Mirror): MirrorStats {
+  return guardStore(mirror, 'readMirrorStats', () => {
     const db = mirrorDb(mirror);
     const pageSize = Number(db.pragma('page_size', { simple: true }));
     const pageCount = Number(db.pragma('page_count', { simple: true }));

@@ -53,7 +53,31 @@ export function readAppliedVersion(db: Database.Database, t: MigrationTable): nu
   return row?.v ?? 0;
 }
 
-/** Applies the pending migrations in version order; returns the version reached. */
+/** The migrations not yet applied, in version order. */
+export function computePendingMigrations(
+  migrations: readonly Migration[],
+  applied: ReadonlySet<number>,
+): Migration[] {
+  return migrations.filter((m) => !applied.has(m.version)).sort((a, b) => a.version - b.version);
+}
+
+/** Whether nothing is pending but versions without statements (a read-only open needs no more). */
+export function isSchemaCurrent(migrations: readonly Migration[], applied: ReadonlySet<number>): boolean {
+  return computePendingMigrations(migrations, applied).every((m) => m.statements.length === 0);
+}
+
+/** The applied versions (none when the bookkeeping table does not exist yet). */
+export function readAppliedVersions(db: Database.Database, t: MigrationTable): Set<number> {
+  if (readAppliedVersion(db, t) === 0) return new Set();
+  return new Set(
+    db
+      .prepare(`SELECT version FROM ${tableName(t)}`)
+      .pluck()
+      .all() as number[],
+  );
+}
+
+/** Applies the pending migrations in version order; returns the highest version applied. */
 export function applyMigrations(
   db: Database.Database,
   migrations: readonly Migration[],
@@ -63,10 +87,9 @@ export function applyMigrations(
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)${t.strict === true ? ' STRICT' : ''}`,
   );
-  let version = readAppliedVersion(db, t);
+  const applied = readAppliedVersions(db, t);
   const record = db.prepare(`INSERT INTO ${table} (version, name, applied_at_ms) VALUES (?, ?, ?)`);
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (m.version <= version) continue;
+  for (const m of computePendingMigrations(migrations, applied)) {
     const fkOn = m.rebuildsReferencedTable === true && db.pragma('foreign_keys', { simple: true }) === 1;
     if (fkOn) db.pragma('foreign_keys = OFF');
     try {
@@ -85,7 +108,7 @@ export function applyMigrations(
     } finally {
       if (fkOn) db.pragma('foreign_keys = ON');
     }
-    version = m.version;
+    applied.add(m.version);
   }
-  return version;
+  return Math.max(0, ...applied);
 }

@@ -6,6 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../../errors/store.js';
+import { toBuffer } from './record-snapshot.js';
+import type { RowColumns } from './row-columns.js';
 
 /** An open mirror: its path, mode and schema version; `close()` releases the connection. */
 export interface Mirror {
@@ -62,4 +64,20 @@ export function mirrorDb(mirror: Mirror): Database.Database {
   if (db === undefined)
     throw new StoreError('STORE_CORRUPT', `"mirror" expected a handle from openMirror, got ${mirror.path}`);
   return db;
+}
+
+/** Inserts `rows` into the table of `spec` (booleans as 0/1), `suffix` after (ON CONFLICT); returns each row's rowid. */
+export function insertRows<R extends object>(
+  db: Database.Database,
+  spec: RowColumns,
+  rows: readonly R[],
+  suffix = '',
+): number[] {
+  const names = spec.columns.map((c) => c[0]);
+  const stmt = db.prepare(
+    `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ${suffix}`,
+  );
+  const bind = (v: unknown): unknown =>
+    typeof v === 'boolean' ? Number(v) : v instanceof Uint8Array ? toBuffer(v) : v;
+  return rows.map((r) => Number(stmt.run(...spec.values(r).map(bind)).lastInsertRowid));
 }

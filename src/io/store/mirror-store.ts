@@ -2,22 +2,24 @@
  * THE store interface of the audit mirror (docs/mirror.md "Two backends"): every read and write a
  * pipeline makes, as async methods, implemented twice — the embedded SQLite file
  * (./sqlite-store.ts, the synchronous functions of this folder behind async methods, semantics
- * unchanged) and PostgreSQL (./pg/, node-postgres with a pool). `openMirrorStore` (./open-store.ts)
+ * unchanged) and PostgreSQL (./postgres/, node-postgres with a pool). `openMirrorStore` (./open-store.ts)
  * picks the backend from the target. No raw connection leaves src/io/store through this interface.
+ * A capability only one backend has is an optional interface with a check (`isArchivingStore`),
+ * never a method that throws.
  */
 import type { ApiSnapshot } from '../../core/wire/index.js';
 import type { ArchiveResult } from './archive.js';
 import type { AuditRunInput, AuditRunRow } from './audit-runs.js';
 import type { ContractBatch, ContractKeyRange } from './contract-batches.js';
-import type { HistoryPast } from './history-state.js';
 import type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';
 import type { MirrorStats, PruneResult } from './maintenance.js';
 import type { MirrorReadStats } from './mirror-db.js';
+import type { HistoryPast } from './plan/history-plan.js';
 import type { ContractRange, HistoryQuery } from './queries.js';
 import type { RecordSnapshotOptions } from './record-snapshot.js';
 import type { DistributedReplay } from './replay-runs.js';
 import type {
-  ContractVerificationInput,
+  ContractVerifications,
   HistoryObservation,
   MirrorSnapshotRow,
   MirrorVerificationStatus,
@@ -26,10 +28,6 @@ import type {
 } from './types.js';
 
 export type MirrorBackend = 'sqlite' | 'postgres';
-
-export type ContractVerifications =
-  | ReadonlyMap<string, ContractVerificationInput>
-  | Readonly<Record<string, ContractVerificationInput>>;
 
 export interface MirrorStore {
   readonly backend: MirrorBackend;
@@ -47,16 +45,16 @@ export interface MirrorStore {
     options?: RecordSnapshotOptions,
   ): Promise<RecordSnapshotResult>;
   recordAuditRun(run: AuditRunInput): Promise<number>;
-  loadAuditRuns(options?: { readonly limit?: number }): Promise<AuditRunRow[]>;
+  readAuditRuns(options?: { readonly limit?: number }): Promise<AuditRunRow[]>;
 
-  loadVerificationStatuses(contractIds: readonly string[]): Promise<Map<string, MirrorVerificationStatus>>;
-  loadContractPools(contractIds: readonly string[]): Promise<Map<string, string>>;
-  loadHistoryPast(current: ReadonlyMap<string, string>, horizonMs: number): Promise<HistoryPast | null>;
-  loadObservationsForHistoryChecks(query?: HistoryQuery): Promise<Map<string, HistoryObservation[]>>;
-  loadLatestObservations(): Promise<PoolObservation[]>;
-  loadPoolHistory(poolId: string, options?: { readonly limit?: number }): Promise<PoolObservation[]>;
-  loadSnapshots(options?: { readonly limit?: number }): Promise<MirrorSnapshotRow[]>;
-  loadResponseBody(sha256: string): Promise<Uint8Array | null>;
+  readVerificationStatuses(contractIds: readonly string[]): Promise<Map<string, MirrorVerificationStatus>>;
+  readContractPools(contractIds: readonly string[]): Promise<Map<string, string>>;
+  readHistoryPast(current: ReadonlyMap<string, string>, horizonMs: number): Promise<HistoryPast | null>;
+  readObservationsForHistoryChecks(query?: HistoryQuery): Promise<Map<string, HistoryObservation[]>>;
+  readLatestObservations(): Promise<PoolObservation[]>;
+  readPoolHistory(poolId: string, options?: { readonly limit?: number }): Promise<PoolObservation[]>;
+  readSnapshots(options?: { readonly limit?: number }): Promise<MirrorSnapshotRow[]>;
+  readResponseBody(sha256: string): Promise<Uint8Array | null>;
   countSnapshots(): Promise<number>;
   countContracts(options?: {
     readonly status?: MirrorVerificationStatus;
@@ -74,20 +72,29 @@ export interface MirrorStore {
     range?: ContractRange,
     batchSize?: number,
   ): AsyncGenerator<ContractKeyRange, void, undefined>;
-  loadContractBatch(keys: ContractKeyRange): Promise<ContractBatch>;
+  readContractBatch(keys: ContractKeyRange): Promise<ContractBatch>;
   /** the observations of a period ordered by pool, time, snapshot; one consistent read */
   iterateObservations(range?: ObservationRange): AsyncGenerator<ObservationPoint, void, undefined>;
   /** the same observations with the contract's row key (replay), in pages; one consistent read */
   iterateObservationKeyPages(range?: ObservationRange): AsyncGenerator<ObservationKeyRow[], void, undefined>;
   /** the ID and ledger time of each contract row key that the mirror holds */
-  loadContractsByKey(keys: readonly number[]): Promise<Map<number, ContractIdentity>>;
+  readContractsByKey(keys: readonly number[]): Promise<Map<number, ContractIdentity>>;
 
-  computeMirrorStats(): Promise<MirrorStats>;
+  readMirrorStats(): Promise<MirrorStats>;
   pruneRawResponses(beforeMs: number): Promise<PruneResult>;
-  /** moves contracts and observations recorded before `beforeMs` into the archive (SQLite only) */
-  archiveMirror(beforeMs: number): Promise<ArchiveResult>;
   vacuumMirror(): Promise<{ readonly beforeBytes: number; readonly afterBytes: number }>;
   /** rows and statements read by the history reads of this handle (tests) */
   readMirrorReadStats(): MirrorReadStats;
   close(): Promise<void>;
+}
+
+/** A store that can archive old rows (the SQLite backend; docs/mirror.md "Archive"). */
+export interface ArchivingMirrorStore extends MirrorStore {
+  /** moves contracts and observations recorded before `beforeMs` into the archive */
+  archiveMirror(beforeMs: number): Promise<ArchiveResult>;
+}
+
+/** Whether `store` can archive (a PostgreSQL mirror keeps every row). */
+export function isArchivingStore(store: MirrorStore): store is ArchivingMirrorStore {
+  return typeof (store as Partial<ArchivingMirrorStore>).archiveMirror === 'function';
 }

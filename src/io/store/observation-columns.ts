@@ -4,27 +4,22 @@
  * proof's contract ID (`state_is_contract`), `blob_sha256` and `ledger_created_at` when they are the
  * contract row's (both immutable once the contract is stored) — and every read rebuilds the value
  * with these expressions (both backends), so reads return exactly what the full row held.
- * `computeObservationOmissions` decides, at write time, what a new row may omit. From schema 5 an
+ * The snapshot plan (./plan/snapshot-plan.ts) decides, at write time, what a new row may omit. From schema 5 an
  * observation references its contract by the contract's integer key (`contract_key` = `contracts.ckey`,
- * migrations/005-contract-keys.ts) and the contract ID is read from the contract row.
+ * schema/005-contract-keys.ts) and the contract ID is read from the contract row.
  */
 
 /**
  * `proof_reserve_a` / `_b` of the observation row aliased `o`, as the proof published them: from
  * schema 5 a row with a proof stores NULL when they equal the row's `reserve_a` / `_b`
- * (`computeProofReserveOmission`); a row without a proof has neither.
+ * (the snapshot plan); a row without a proof has neither.
  */
-export function computeProofReserveColumn(side: 'a' | 'b', o = 'o'): string {
+export function buildProofReserveSql(side: 'a' | 'b', o = 'o'): string {
   return `coalesce(${o}.proof_reserve_${side}, CASE WHEN ${o}.contract_key IS NOT NULL THEN ${o}.reserve_${side} END)`;
 }
 
-/** What a new observation stores for a proof reserve: null when it equals the row's reserve (rebuilt on read). */
-export function computeProofReserveOmission(proof: string | null, observed: string | null): string | null {
-  return proof !== null && proof === observed ? null : proof;
-}
-
 /** The contract ID of the observation row aliased `o` (NULL when it had no proof) */
-export function computeContractIdColumn(o = 'o', contracts = 'contracts'): string {
+export function buildContractIdSql(o = 'o', contracts = 'contracts'): string {
   return `(SELECT ok.contract_id FROM ${contracts} ok WHERE ok.ckey = ${o}.contract_key)`;
 }
 
@@ -34,45 +29,16 @@ function fromContract(col: 'blob_sha256' | 'ledger_created_at', o: string, contr
 }
 
 /** `state_contract_id` of the observation row aliased `o`, as published */
-export function computeStateContractIdColumn(o = 'o', contracts = 'contracts'): string {
-  return `CASE WHEN ${o}.state_is_contract THEN ${computeContractIdColumn(o, contracts)} ELSE ${o}.state_contract_id END`;
+export function buildStateContractIdSql(o = 'o', contracts = 'contracts'): string {
+  return `CASE WHEN ${o}.state_is_contract THEN ${buildContractIdSql(o, contracts)} ELSE ${o}.state_contract_id END`;
 }
 
 /** `ledger_created_at` of the observation row aliased `o`, as published */
-export function computeLedgerCreatedAtColumn(o = 'o', contracts = 'contracts'): string {
+export function buildLedgerCreatedAtSql(o = 'o', contracts = 'contracts'): string {
   return fromContract('ledger_created_at', o, contracts);
 }
 
 /** `blob_sha256` of the observation row aliased `o`, as served */
-export function computeBlobSha256Column(o = 'o', contracts = 'contracts'): string {
+export function buildBlobSha256Sql(o = 'o', contracts = 'contracts'): string {
   return fromContract('blob_sha256', o, contracts);
-}
-
-/** What the contract row holds of an observation's proof (immutable columns only). */
-export interface ContractRowValues {
-  readonly blobSha256: string;
-  readonly ledgerCreatedAt: string;
-}
-
-/** The values a new observation stores (null = rebuilt on read) and its `state_is_contract` flag. */
-export function computeObservationOmissions(
-  contractId: string | null,
-  stateContractId: string | null,
-  blobSha256: string | null,
-  ledgerCreatedAt: string | null,
-  contract: ContractRowValues | undefined,
-): {
-  readonly stateContractId: string | null;
-  readonly stateIsContract: boolean;
-  readonly blobSha256: string | null;
-  readonly ledgerCreatedAt: string | null;
-} {
-  const stateIsContract = contractId !== null && stateContractId === contractId;
-  return {
-    stateContractId: stateIsContract ? null : stateContractId,
-    stateIsContract,
-    blobSha256: contract !== undefined && blobSha256 === contract.blobSha256 ? null : blobSha256,
-    ledgerCreatedAt:
-      contract !== undefined && ledgerCreatedAt === contract.ledgerCreatedAt ? null : ledgerCreatedAt,
-  };
 }

@@ -2,18 +2,19 @@
  * Opening the audit mirror (docs/decisions/mirror.md): better-sqlite3 with WAL journaling,
  * synchronous=FULL (a committed snapshot survives a crash or power loss; an interrupted one is
  * rolled back by SQLite's journal on the next open), a 64 MiB page cache, foreign keys on, and the versioned migrations
- * of ./migrations applied in order by the one runner (./migration-runner.ts), each in its own
+ * of the one version list (./schema/versions.ts) applied in order by the one runner (./migration-runner.ts), each in its own
  * transaction. The handle carries no raw connection (./mirror-db.ts).
  */
 import Database from 'better-sqlite3';
 import { StoreError } from '../../errors/store.js';
-import { applyMigrations, readAppliedVersion } from './migration-runner.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.js';
+import { applyMigrations, readAppliedVersions } from './migration-runner.js';
 import { type Mirror, wrapMirrorDb } from './mirror-db.js';
+import { assertSchemaOpenable, buildMigrations } from './schema/versions.js';
 
 export type { Mirror } from './mirror-db.js';
 
 const TABLE = { table: 'migrations' } as const;
+const MIGRATIONS = buildMigrations('sqlite');
 /** the page cache of a mirror connection, in KiB (an upper bound: pages are allocated as used) */
 const CACHE_KIB = 65_536;
 
@@ -52,24 +53,10 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     // recording a snapshot re-reads its index pages from the file once the mirror outgrows the cache
     db.pragma(`cache_size = -${CACHE_KIB}`);
     db.pragma('foreign_keys = ON');
-    const found = readAppliedVersion(db, TABLE);
-    if (found > LATEST_SCHEMA_VERSION) {
-      throw new StoreError(
-        'STORE_SCHEMA_UNSUPPORTED',
-        `"${path}" expected a mirror schema version ≤ ${LATEST_SCHEMA_VERSION}, got ${found} (written by a newer reserve-audit)`,
-      );
-    }
-    let schemaVersion = found;
-    if (readonly) {
-      if (found < LATEST_SCHEMA_VERSION) {
-        throw new StoreError(
-          'STORE_SCHEMA_UNSUPPORTED',
-          `"${path}" expected mirror schema version ${LATEST_SCHEMA_VERSION}, got ${found} (open it once read-write to migrate)`,
-        );
-      }
-    } else {
-      schemaVersion = applyMigrations(db, MIGRATIONS, { ...TABLE, now: options.now ?? Date.now });
-    }
+    const found = assertSchemaOpenable(path, 'sqlite', readAppliedVersions(db, TABLE), readonly);
+    const schemaVersion = readonly
+      ? found
+      : applyMigrations(db, MIGRATIONS, { ...TABLE, now: options.now ?? Date.now });
     return wrapMirrorDb(db, { path, readonly, schemaVersion });
   } catch (e) {
     db.close();

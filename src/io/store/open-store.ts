@@ -1,12 +1,12 @@
 /**
  * Opening the mirror a command names (docs/mirror.md "Two backends"): a `postgres://` or
- * `postgresql://` URL opens the PostgreSQL backend (./pg/), anything else is a SQLite file path
+ * `postgresql://` URL opens the PostgreSQL backend (./postgres/), anything else is a SQLite file path
  * (./sqlite-store.ts). The `RESERVE_AUDIT_MIRROR` environment variable is the default target of
  * the commands (src/cli/options.ts). Both return the one MirrorStore interface.
  */
 import { resolve } from 'node:path';
 import type { MirrorStore } from './mirror-store.js';
-import { isPostgresTarget, type OpenPgStoreOptions, openPgStore } from './pg/open-pg-store.js';
+import { isPostgresTarget, type OpenPgStoreOptions, openPgStore } from './postgres/open-pg-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 /** The environment variable naming the default mirror (a file path or a postgres:// URL). */

@@ -7,17 +7,17 @@ import { StoreError } from '../../errors/store.js';
 import { readMirrorSources } from './archive.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlob } from './blob-codec.js';
 import { decodeHexColumn } from './hex-columns.js';
-import { OBSERVATION_PERIOD_SQL } from './migrations/008-appended-raw-bodies.js';
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import {
-  computeBlobSha256Column,
-  computeContractIdColumn,
-  computeLedgerCreatedAtColumn,
-  computeProofReserveColumn,
-  computeStateContractIdColumn,
+  buildBlobSha256Sql,
+  buildContractIdSql,
+  buildLedgerCreatedAtSql,
+  buildProofReserveSql,
+  buildStateContractIdSql,
 } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
-import { computeTemplateColumn, readTemplates } from './template-keys.js';
+import { OBSERVATION_PERIOD_SQL } from './schema/008-appended-raw-bodies.js';
+import { buildTemplateSql, readTemplates } from './template-keys.js';
 import type {
   HistoryObservation,
   MirrorContract,
@@ -27,16 +27,16 @@ import type {
 } from './types.js';
 
 /** The observation columns as published, from the row aliased `o` (compact rows rebuilt: ./observation-columns.ts). */
-function computeObservationColumns(contracts = 'contracts'): string {
-  return `o.snapshot_id, o.pool_id, o.observed_at_ms, ${computeContractIdColumn('o', contracts)} AS contract_id,
-  ${computeStateContractIdColumn('o', contracts)} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
-  o.total_lp_supply, ${computeLedgerCreatedAtColumn('o', contracts)} AS ledger_created_at, o.ledger_created_at_ms,
-  ${computeProofReserveColumn('a')} AS proof_reserve_a, ${computeProofReserveColumn('b')} AS proof_reserve_b,
-  ${computeBlobSha256Column('o', contracts)} AS blob_sha256`;
+function buildObservationColumnsSql(contracts = 'contracts'): string {
+  return `o.snapshot_id, o.pool_id, o.observed_at_ms, ${buildContractIdSql('o', contracts)} AS contract_id,
+  ${buildStateContractIdSql('o', contracts)} AS state_contract_id, o.symbol, o.reserve_a, o.reserve_b, o.price, o.tvl_cc, o.fee_rate,
+  o.total_lp_supply, ${buildLedgerCreatedAtSql('o', contracts)} AS ledger_created_at, o.ledger_created_at_ms,
+  ${buildProofReserveSql('a')} AS proof_reserve_a, ${buildProofReserveSql('b')} AS proof_reserve_b,
+  ${buildBlobSha256Sql('o', contracts)} AS blob_sha256`;
 }
 
 /** The observation columns as published, read through the contract rows (PostgreSQL, SQLite rows only). */
-export const OBS_COLUMNS = computeObservationColumns();
+export const OBS_COLUMNS = buildObservationColumnsSql();
 
 type Row = Record<string, unknown>;
 
@@ -78,12 +78,12 @@ export function toObservation(r: Row): PoolObservation {
  * observation period at a time, newest first, through `observations_period` (schema 8: the index
  * is clustered by period, not by pool, so that recording appends to it), until `limit` are found.
  */
-export function loadPoolHistory(
+export function readPoolHistory(
   mirror: Mirror,
   poolId: string,
   options: { readonly limit?: number } = {},
 ): PoolObservation[] {
-  return guardStore(mirror, 'loadPoolHistory', () => {
+  return guardStore(mirror, 'readPoolHistory', () => {
     const limit = options.limit ?? -1;
     const t = readMirrorSources(mirror);
     const db = mirrorDb(mirror);
@@ -91,7 +91,7 @@ export function loadPoolHistory(
       // with an archive: one read by pool (the archived copy is indexed by pool and time)
       const all = db
         .prepare(
-          `SELECT ${computeObservationColumns(t.contracts)} FROM ${t.observations} o WHERE o.pool_id = ?
+          `SELECT ${buildObservationColumnsSql(t.contracts)} FROM ${t.observations} o WHERE o.pool_id = ?
            ORDER BY o.observed_at_ms, o.snapshot_id`,
         )
         .all(poolId) as Row[];
@@ -121,8 +121,8 @@ export function loadPoolHistory(
 }
 
 /** The most recent observation of every pool the mirror has seen, by pool id. */
-export function loadLatestObservations(mirror: Mirror): PoolObservation[] {
-  return guardStore(mirror, 'loadLatestObservations', () => {
+export function readLatestObservations(mirror: Mirror): PoolObservation[] {
+  return guardStore(mirror, 'readLatestObservations', () => {
     const rows = mirrorDb(mirror)
       .prepare(
         `SELECT ${OBS_COLUMNS} FROM observations o
@@ -154,11 +154,11 @@ export interface HistoryQuery {
  * Pools come in pool-id order, or in the order of `poolIds` (a requested pool without
  * observations maps to an empty list).
  */
-export function loadObservationsForHistoryChecks(
+export function readObservationsForHistoryChecks(
   mirror: Mirror,
   query: HistoryQuery = {},
 ): Map<string, HistoryObservation[]> {
-  return guardStore(mirror, 'loadObservationsForHistoryChecks', () => {
+  return guardStore(mirror, 'readObservationsForHistoryChecks', () => {
     const limit = query.limitPerPool ?? 1_000;
     const t = readMirrorSources(mirror);
     const bounded = limit < Number.MAX_SAFE_INTEGER;
@@ -168,9 +168,9 @@ export function loadObservationsForHistoryChecks(
           FROM ${t.observations} o WHERE ${where}) o`
       : `${t.observations} o`;
     const stmt = mirrorDb(mirror).prepare(
-      `SELECT ${computeObservationColumns(t.contracts)}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
+      `SELECT ${buildObservationColumnsSql(t.contracts)}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
               c.created_at_ms, c.created_at_micros, c.fields_source,
-              ${computeTemplateColumn()}
+              ${buildTemplateSql()}
        FROM ${source} LEFT JOIN ${t.contracts} c ON c.ckey = o.contract_key
        WHERE ${bounded ? 'o.rn <= ?' : where}
        ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
@@ -272,11 +272,11 @@ export function countSnapshots(mirror: Mirror): number {
 }
 
 /** Snapshot rows, newest first. */
-export function loadSnapshots(
+export function readSnapshots(
   mirror: Mirror,
   options: { readonly limit?: number } = {},
 ): MirrorSnapshotRow[] {
-  return guardStore(mirror, 'loadSnapshots', () => {
+  return guardStore(mirror, 'readSnapshots', () => {
     const rows = mirrorDb(mirror)
       .prepare('SELECT * FROM snapshots ORDER BY id DESC LIMIT ?')
       .all(options.limit ?? -1) as Row[];
@@ -312,8 +312,8 @@ export function toSnapshotRow(r: Row): MirrorSnapshotRow {
  * The stored bytes of a response body, or null when no kept response has this digest. A scan of
  * the responses (schema 8 keeps no index by digest: recording would maintain it for every new body).
  */
-export function loadResponseBody(mirror: Mirror, sha256: string): Uint8Array | null {
-  return guardStore(mirror, 'loadResponseBody', () => {
+export function readResponseBody(mirror: Mirror, sha256: string): Uint8Array | null {
+  return guardStore(mirror, 'readResponseBody', () => {
     const v = mirrorDb(mirror)
       .prepare(
         'SELECT b.body FROM responses r JOIN bodies b ON b.id = r.body_id WHERE r.body_sha256 = ? LIMIT 1',

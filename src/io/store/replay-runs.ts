@@ -5,7 +5,7 @@
  * LOCKED`), each claim with a lease on the database's clock; a batch whose lease expired (its
  * worker was killed) is claimed again. Each batch stores its results (opaque text, encoded by the
  * replay pipeline); the coordinator reads them back in batch order. Implemented by the PostgreSQL
- * backend only (./pg/replay-queue.ts); SQLite mirrors replay in one process.
+ * backend only (./postgres/replay-queue.ts); SQLite mirrors replay in one process.
  */
 import type { ContractKeyRange } from './contract-batches.js';
 import type { ContractRange } from './queries.js';
@@ -62,9 +62,9 @@ export interface DistributedReplay {
   claimReplayBatch(worker: string, runId?: number): Promise<ReplayBatchClaim | null>;
   /** stores a claimed batch's results; false when the claim was lost (lease expired, re-claimed) */
   recordReplayBatchResults(claim: ReplayBatchClaim, results: string): Promise<boolean>;
-  loadReplayRunProgress(runId: number): Promise<ReplayRunProgress>;
+  readReplayRunProgress(runId: number): Promise<ReplayRunProgress>;
   /** the open runs, oldest first */
-  loadOpenReplayRuns(): Promise<number[]>;
+  readOpenReplayRuns(): Promise<number[]>;
   /** every batch's results in batch order (call when all are done) */
   iterateReplayBatchResults(runId: number): AsyncGenerator<ReplayBatchResults, void, undefined>;
   finishReplayRun(runId: number, status: 'done' | 'abandoned'): Promise<void>;

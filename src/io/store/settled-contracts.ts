@@ -1,7 +1,7 @@
 /**
- * Settling `pool_contracts` (schema v9, migrations/009-settled-pool-contracts.ts): the partial index
+ * Settling `pool_contracts` (schema v9, schema/009-settled-pool-contracts.ts): the partial index
  * `pool_contracts_unsettled` (pool, ledger time) holds only the rows an audit can still read in
- * `loadHistoryPast` — per pool, the contracts created at or after the audit's horizon and the two
+ * `readHistoryPast` — per pool, the contracts created at or after the audit's horizon and the two
  * newest verified ones before it. With W = the newest snapshot's start − the market horizon − a
  * slack, a row is settled (left out of the index) when its ledger time is before W (or unknown) and
  * it is not one of its pool's two newest verified rows before W. So for any horizon ≥ W the
@@ -75,7 +75,7 @@ export function settlePoolContracts(db: Database.Database): void {
  * cases in the module comment.
  */
 export function unsettlePoolContracts(db: Database.Database, poolIds: readonly string[] | undefined): void {
-  // a row without a ledger time stays settled (history-state.ts settles it as it is written)
+  // a row without a ledger time stays settled (sqlite/apply-history.ts settles it as it is written)
   const unsettled = 'SET settled = 0 WHERE settled = 1 AND first_ledger_created_at_ms IS NOT NULL';
   if (poolIds === undefined) {
     db.prepare(`UPDATE pool_contracts ${unsettled}`).run();

@@ -6,37 +6,37 @@
  */
 
 import { archiveMirror } from './archive.js';
-import { loadAuditRuns, recordAuditRun } from './audit-runs.js';
-import { iterateContractBatches, iterateContractKeyRanges, loadContractBatch } from './contract-batches.js';
-import { loadHistoryPast } from './history-state.js';
+import { readAuditRuns, recordAuditRun } from './audit-runs.js';
+import { iterateContractBatches, iterateContractKeyRanges, readContractBatch } from './contract-batches.js';
 import {
   iterateObservationKeyPages,
   iterateObservations,
-  loadContractPools,
-  loadContractsByKey,
-  loadVerificationStatuses,
+  readContractPools,
+  readContractsByKey,
+  readVerificationStatuses,
 } from './lookups.js';
-import { computeMirrorStats, pruneRawResponses, vacuumMirror } from './maintenance.js';
+import { pruneRawResponses, readMirrorStats, vacuumMirror } from './maintenance.js';
 import { readMirrorReadStats } from './mirror-db.js';
-import type { MirrorStore } from './mirror-store.js';
+import type { ArchivingMirrorStore } from './mirror-store.js';
 import { type Mirror, type OpenMirrorOptions, openMirror } from './open-mirror.js';
 import {
   countContracts,
   countSnapshots,
-  loadLatestObservations,
-  loadObservationsForHistoryChecks,
-  loadPoolHistory,
-  loadResponseBody,
-  loadSnapshots,
+  readLatestObservations,
+  readObservationsForHistoryChecks,
+  readPoolHistory,
+  readResponseBody,
+  readSnapshots,
 } from './queries.js';
-import { recordSnapshot } from './record-snapshot.js';
+import { readHistoryPast } from './sqlite/apply-history.js';
+import { recordSnapshot } from './sqlite/apply-snapshot.js';
 
 async function* toAsync<T>(it: Iterable<T>): AsyncGenerator<T, void, undefined> {
   yield* it;
 }
 
 /** The store of an open SQLite mirror handle (closing the store closes the handle). */
-export function wrapSqliteMirror(m: Mirror): MirrorStore {
+export function wrapSqliteMirror(m: Mirror): ArchivingMirrorStore {
   return {
     backend: 'sqlite',
     path: m.path,
@@ -45,24 +45,24 @@ export function wrapSqliteMirror(m: Mirror): MirrorStore {
     distributed: null,
     recordSnapshot: async (s, v, o) => recordSnapshot(m, s, v, o),
     recordAuditRun: async (r) => recordAuditRun(m, r),
-    loadAuditRuns: async (o) => loadAuditRuns(m, o),
-    loadVerificationStatuses: async (ids) => loadVerificationStatuses(m, ids),
-    loadContractPools: async (ids) => loadContractPools(m, ids),
-    loadHistoryPast: async (c, h) => loadHistoryPast(m, c, h),
-    loadObservationsForHistoryChecks: async (q) => loadObservationsForHistoryChecks(m, q),
-    loadLatestObservations: async () => loadLatestObservations(m),
-    loadPoolHistory: async (p, o) => loadPoolHistory(m, p, o),
-    loadSnapshots: async (o) => loadSnapshots(m, o),
-    loadResponseBody: async (sha) => loadResponseBody(m, sha),
+    readAuditRuns: async (o) => readAuditRuns(m, o),
+    readVerificationStatuses: async (ids) => readVerificationStatuses(m, ids),
+    readContractPools: async (ids) => readContractPools(m, ids),
+    readHistoryPast: async (c, h) => readHistoryPast(m, c, h),
+    readObservationsForHistoryChecks: async (q) => readObservationsForHistoryChecks(m, q),
+    readLatestObservations: async () => readLatestObservations(m),
+    readPoolHistory: async (p, o) => readPoolHistory(m, p, o),
+    readSnapshots: async (o) => readSnapshots(m, o),
+    readResponseBody: async (sha) => readResponseBody(m, sha),
     countSnapshots: async () => countSnapshots(m),
     countContracts: async (o) => countContracts(m, o),
     iterateContractBatches: (r, n) => toAsync(iterateContractBatches(m, r, n)),
     iterateContractKeyRanges: (r, n) => toAsync(iterateContractKeyRanges(m, r, n)),
-    loadContractBatch: async (k) => loadContractBatch(m, k),
+    readContractBatch: async (k) => readContractBatch(m, k),
     iterateObservations: (r) => toAsync(iterateObservations(m, r)),
     iterateObservationKeyPages: (r) => toAsync(iterateObservationKeyPages(m, r)),
-    loadContractsByKey: async (keys) => loadContractsByKey(m, keys),
-    computeMirrorStats: async () => computeMirrorStats(m),
+    readContractsByKey: async (keys) => readContractsByKey(m, keys),
+    readMirrorStats: async () => readMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),
     archiveMirror: async (before) => archiveMirror(m, before),
     vacuumMirror: async () => vacuumMirror(m),
@@ -72,6 +72,6 @@ export function wrapSqliteMirror(m: Mirror): MirrorStore {
 }
 
 /** Opens (creating and migrating if needed) the SQLite mirror at `path` as a store. */
-export function openSqliteStore(path: string, options: OpenMirrorOptions = {}): MirrorStore {
+export function openSqliteStore(path: string, options: OpenMirrorOptions = {}): ArchivingMirrorStore {
   return wrapSqliteMirror(openMirror(path, options));
 }

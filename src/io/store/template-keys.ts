@@ -1,9 +1,9 @@
 /**
- * Template keys (schema 6 on SQLite, 7 on PostgreSQL; migrations/006-template-keys.ts): a
+ * Template keys (schema 6; schema/006-template-keys.ts): a
  * contract's template strings live once in the `templates` lookup table and the contract row holds
  * `template_key`. This module rebuilds what the row held before — the "package:name:Module:Entity"
- * string in SQL (both backends) and the four strings by key in JS — and finds or adds the key of
- * a template when a contract is written (SQLite; the PostgreSQL writer does it set-based).
+ * string in SQL (both backends) and the four strings by key in JS — and reads every template's key
+ * by its strings for the appliers of a snapshot.
  */
 import type Database from 'better-sqlite3';
 
@@ -16,7 +16,7 @@ export interface TemplateStrings {
 }
 
 /** "package_id:package_name:module_name:entity_name" of the contract row aliased `c` (both backends). */
-export function computeTemplateColumn(c = 'c'): string {
+export function buildTemplateSql(c = 'c'): string {
   return `(SELECT tk.package_id || ':' || tk.package_name || ':' || tk.module_name || ':' || tk.entity_name
     FROM templates tk WHERE tk.id = ${c}.template_key)`;
 }
@@ -31,29 +31,9 @@ export function readTemplates(db: Database.Database): Map<number, TemplateString
   return m;
 }
 
-/**
- * A function giving the key of a template, adding it to `templates` the first time (call inside
- * the write transaction; memoised for that transaction's lifetime).
- */
-export function createTemplateKeyLookup(db: Database.Database): (t: TemplateStrings) => number {
-  const get = db
-    .prepare(
-      'SELECT id FROM templates WHERE package_id = ? AND package_name = ? AND module_name = ? AND entity_name = ?',
-    )
-    .pluck();
-  const ins = db.prepare(
-    'INSERT INTO templates (package_id, package_name, module_name, entity_name) VALUES (?, ?, ?, ?)',
-  );
-  const memo = new Map<string, number>();
-  return (t) => {
-    const k = `${t.package_id}\u0000${t.package_name}\u0000${t.module_name}\u0000${t.entity_name}`;
-    let id = memo.get(k);
-    if (id === undefined) {
-      const args = [t.package_id, t.package_name, t.module_name, t.entity_name];
-      const found = get.get(...args) as number | undefined;
-      id = found ?? Number(ins.run(...args).lastInsertRowid);
-      memo.set(k, id);
-    }
-    return id;
-  };
+/** Every template's key by its strings (toTemplateKey; a handful of rows), from the rows of TEMPLATE_KEYS_SQL. */
+export const TEMPLATE_KEYS_SQL =
+  'SELECT id, package_id, package_name, module_name, entity_name FROM templates';
+export function toTemplateKeyMap(rows: readonly (readonly unknown[])[]): Map<string, unknown> {
+  return new Map(rows.map((r) => [r.slice(1, 5).map(String).join('\u0000'), r[0]]));
 }

@@ -20,6 +20,11 @@ export interface ContractVerificationInput {
   readonly decoded?: DecodedReserveFields | null;
 }
 
+/** The verification of a snapshot's contracts, by contract ID (recordSnapshot). */
+export type ContractVerifications =
+  | ReadonlyMap<string, ContractVerificationInput>
+  | Readonly<Record<string, ContractVerificationInput>>;
+
 export interface RecordSnapshotResult {
   readonly snapshotId: number;
   /** false when this very snapshot was already in the mirror (nothing written) */

@@ -8,6 +8,8 @@
  */
 import pg from 'pg';
 import { StoreError, type StoreErrorCode } from '../../../errors/store.js';
+import { toBuffer } from '../record-snapshot.js';
+import type { RowColumns } from '../row-columns.js';
 
 export interface PgMirror {
   /** the URL without credentials */
@@ -125,3 +127,26 @@ export function countPgRead(h: PgMirror, rows: number): void {
  * runs, pruning, migrations): ASCII "RAMIRROR" as a 64-bit integer.
  */
 export const MIRROR_WRITE_LOCK = '5927129417318486610';
+
+/**
+ * Inserts `rows` into the table of `spec` as one statement, each column sent as an array
+ * (`unnest`; bigints as decimal text); `suffix` follows (ON CONFLICT, RETURNING). Returns the rows
+ * it returned.
+ */
+export async function insertPgRows<R extends object>(
+  c: pg.Pool | pg.PoolClient,
+  spec: RowColumns,
+  rows: readonly R[],
+  suffix = '',
+): Promise<unknown[][]> {
+  if (rows.length === 0) return [];
+  const values = rows.map((r) => spec.values(r));
+  const send = (v: unknown): unknown =>
+    typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? toBuffer(v) : v;
+  return await queryRows(
+    c,
+    `INSERT INTO ${spec.table} (${spec.columns.map((col) => col[0]).join(', ')})
+     SELECT * FROM unnest(${spec.columns.map((col, i) => `$${i + 1}::${col[1]}[]`).join(', ')}) ${suffix}`,
+    spec.columns.map((_col, i) => values.map((v) => send(v[i]))),
+  );
+}

@@ -23,7 +23,7 @@ import {
   observationPointOfRow,
   toObservationKeyRow,
 } from '../lookups.js';
-import { computeContractIdColumn, computeLedgerCreatedAtColumn } from '../observation-columns.js';
+import { buildContractIdSql, buildLedgerCreatedAtSql } from '../observation-columns.js';
 import type { ContractRange } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
 
@@ -139,7 +139,7 @@ export function iteratePgContractKeyRanges(
 }
 
 /** The contracts of one key range as a batch. */
-export async function loadPgContractBatch(h: PgMirror, r: ContractKeyRange): Promise<ContractBatch> {
+export async function readPgContractBatch(h: PgMirror, r: ContractKeyRange): Promise<ContractBatch> {
   try {
     const rows = await queryRows(
       h.pool,
@@ -150,7 +150,7 @@ export async function loadPgContractBatch(h: PgMirror, r: ContractKeyRange): Pro
     );
     return packContractBatch(rows);
   } catch (e) {
-    throw toStoreError(h, 'STORE_CORRUPT', 'loadContractBatch', e);
+    throw toStoreError(h, 'STORE_CORRUPT', 'readContractBatch', e);
   }
 }
 
@@ -195,7 +195,7 @@ export function iteratePgObservations(
   range: ObservationRange = {},
 ): AsyncGenerator<ObservationPoint, void, undefined> {
   return inSnapshot(h, 'iterateObservations', async function* (c) {
-    const columns = `o.pool_id, o.observed_at_ms, ${computeContractIdColumn()}, ${computeLedgerCreatedAtColumn()}, o.reserve_a, o.reserve_b,
+    const columns = `o.pool_id, o.observed_at_ms, ${buildContractIdSql()}, ${buildLedgerCreatedAtSql()}, o.reserve_a, o.reserve_b,
            o.total_lp_supply`;
     for await (const rows of pageObservationRows(c, range, columns))
       for (const r of rows) yield observationPointOfRow(r);
@@ -214,7 +214,7 @@ export function iteratePgObservationKeyPages(
 }
 
 /** The ID and ledger time of each of `keys` (contract row keys) that the mirror holds. */
-export async function loadPgContractsByKey(
+export async function readPgContractsByKey(
   h: PgMirror,
   keys: readonly number[],
 ): Promise<Map<number, ContractIdentity>> {
@@ -230,7 +230,7 @@ export async function loadPgContractsByKey(
         out.set(Number(r[0]), { contractId: String(r[1]), ledgerCreatedAt: String(r[2]) });
     }
   } catch (e) {
-    throw toStoreError(h, 'STORE_CORRUPT', 'loadContractsByKey', e);
+    throw toStoreError(h, 'STORE_CORRUPT', 'readContractsByKey', e);
   }
   return out;
 }

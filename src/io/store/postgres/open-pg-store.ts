@@ -9,31 +9,32 @@ import { StoreError } from '../../../errors/store.js';
 import { redactUrl } from '../../http/redact-url.js';
 import type { MirrorStore } from '../mirror-store.js';
 import type { OpenMirrorOptions } from '../open-mirror.js';
-import { loadPgAuditRuns, recordPgAuditRun } from './audit-runs.js';
+import { assertSchemaOpenable } from '../schema/versions.js';
+import { readPgHistoryPast } from './apply-history.js';
+import { recordPgSnapshot } from './apply-snapshot.js';
+import { readPgAuditRuns, recordPgAuditRun } from './audit-runs.js';
 import { createPgPool, guardPg, type PgMirror, withPgTransaction } from './connection.js';
 import {
   iteratePgContractBatches,
   iteratePgContractKeyRanges,
   iteratePgObservationKeyPages,
   iteratePgObservations,
-  loadPgContractBatch,
-  loadPgContractsByKey,
+  readPgContractBatch,
+  readPgContractsByKey,
 } from './contract-reads.js';
-import { loadPgHistoryPast } from './history-state.js';
-import { computePgMirrorStats, prunePgRawResponses, vacuumPgMirror } from './maintenance.js';
-import { applyPgMigrations, PG_LATEST_SCHEMA_VERSION, readPgAppliedVersion } from './migrations.js';
+import { prunePgRawResponses, readPgMirrorStats, vacuumPgMirror } from './maintenance.js';
+import { applyPgMigrations, readPgAppliedVersions } from './migrate.js';
 import {
   countPgContracts,
   countPgSnapshots,
-  loadPgContractPools,
-  loadPgLatestObservations,
-  loadPgObservationsForHistoryChecks,
-  loadPgPoolHistory,
-  loadPgResponseBody,
-  loadPgSnapshots,
-  loadPgVerificationStatuses,
+  readPgContractPools,
+  readPgLatestObservations,
+  readPgObservationsForHistoryChecks,
+  readPgPoolHistory,
+  readPgResponseBody,
+  readPgSnapshots,
+  readPgVerificationStatuses,
 } from './queries.js';
-import { recordPgSnapshot } from './record-snapshot.js';
 import { createPgReplayQueue } from './replay-queue.js';
 
 /** True for a postgres:// or postgresql:// target. */
@@ -59,17 +60,7 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
   try {
     const c = await pool.connect();
     try {
-      const found = await readPgAppliedVersion(c);
-      if (found > PG_LATEST_SCHEMA_VERSION)
-        throw new StoreError(
-          'STORE_SCHEMA_UNSUPPORTED',
-          `"${path}" expected a mirror schema version ≤ ${PG_LATEST_SCHEMA_VERSION}, got ${found} (written by a newer reserve-audit)`,
-        );
-      if (readonly && found < PG_LATEST_SCHEMA_VERSION)
-        throw new StoreError(
-          'STORE_SCHEMA_UNSUPPORTED',
-          `"${path}" expected mirror schema version ${PG_LATEST_SCHEMA_VERSION}, got ${found} (open it once read-write to migrate)`,
-        );
+      const found = assertSchemaOpenable(path, 'postgres', await readPgAppliedVersions(c), readonly);
       schemaVersion = readonly ? found : await applyPgMigrations(c, options.now ?? Date.now);
     } finally {
       c.release();
@@ -97,39 +88,33 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     distributed: readonly ? null : createPgReplayQueue(h),
     recordSnapshot: (s, v, o) => recordPgSnapshot(h, s, v, o),
     recordAuditRun: (r) => recordPgAuditRun(h, r),
-    loadAuditRuns: (o) => loadPgAuditRuns(h, o),
-    loadVerificationStatuses: (ids) =>
-      guardPg(h, 'loadVerificationStatuses', () => loadPgVerificationStatuses(q, ids)),
-    loadContractPools: (ids) => guardPg(h, 'loadContractPools', () => loadPgContractPools(h, q, ids)),
-    loadHistoryPast: (c, hz) =>
-      guardPg(h, 'loadHistoryPast', () =>
+    readAuditRuns: (o) => readPgAuditRuns(h, o),
+    readVerificationStatuses: (ids) =>
+      guardPg(h, 'readVerificationStatuses', () => readPgVerificationStatuses(q, ids)),
+    readContractPools: (ids) => guardPg(h, 'readContractPools', () => readPgContractPools(h, q, ids)),
+    readHistoryPast: (c, hz) =>
+      guardPg(h, 'readHistoryPast', () =>
         // one consistent view of the folds and the pool contracts
         withPgTransaction(h, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (cl) =>
-          loadPgHistoryPast(h, cl, c, hz),
+          readPgHistoryPast(h, cl, c, hz),
         ),
       ),
-    loadObservationsForHistoryChecks: (qu) =>
-      guardPg(h, 'loadObservationsForHistoryChecks', () => loadPgObservationsForHistoryChecks(h, q, qu)),
-    loadLatestObservations: () => guardPg(h, 'loadLatestObservations', () => loadPgLatestObservations(h, q)),
-    loadPoolHistory: (p, o) => guardPg(h, 'loadPoolHistory', () => loadPgPoolHistory(q, p, o)),
-    loadSnapshots: (o) => guardPg(h, 'loadSnapshots', () => loadPgSnapshots(q, o)),
-    loadResponseBody: (sha) => guardPg(h, 'loadResponseBody', () => loadPgResponseBody(q, sha)),
+    readObservationsForHistoryChecks: (qu) =>
+      guardPg(h, 'readObservationsForHistoryChecks', () => readPgObservationsForHistoryChecks(h, q, qu)),
+    readLatestObservations: () => guardPg(h, 'readLatestObservations', () => readPgLatestObservations(h, q)),
+    readPoolHistory: (p, o) => guardPg(h, 'readPoolHistory', () => readPgPoolHistory(q, p, o)),
+    readSnapshots: (o) => guardPg(h, 'readSnapshots', () => readPgSnapshots(q, o)),
+    readResponseBody: (sha) => guardPg(h, 'readResponseBody', () => readPgResponseBody(q, sha)),
     countSnapshots: () => guardPg(h, 'countSnapshots', () => countPgSnapshots(q)),
     countContracts: (o) => guardPg(h, 'countContracts', () => countPgContracts(q, o)),
     iterateContractBatches: (r, n) => iteratePgContractBatches(h, r, n),
     iterateContractKeyRanges: (r, n) => iteratePgContractKeyRanges(h, r, n),
-    loadContractBatch: (k) => loadPgContractBatch(h, k),
+    readContractBatch: (k) => readPgContractBatch(h, k),
     iterateObservations: (r) => iteratePgObservations(h, r),
     iterateObservationKeyPages: (r) => iteratePgObservationKeyPages(h, r),
-    loadContractsByKey: (keys) => loadPgContractsByKey(h, keys),
-    computeMirrorStats: () => computePgMirrorStats(h, schemaVersion),
+    readContractsByKey: (keys) => readPgContractsByKey(h, keys),
+    readMirrorStats: () => readPgMirrorStats(h, schemaVersion),
     pruneRawResponses: (before) => prunePgRawResponses(h, before),
-    archiveMirror: async () => {
-      throw new StoreError(
-        'STORE_WRITE_FAILED',
-        'archiving expected an SQLite mirror, got PostgreSQL (it keeps every row; docs/mirror.md "Archive")',
-      );
-    },
     vacuumMirror: () => vacuumPgMirror(h),
     readMirrorReadStats: () => ({ ...h.reads }),
     close: async () => {

@@ -15,10 +15,13 @@
  * body) is dropped: only pruning reads responses by body, and it builds that index for its own
  * transaction (../maintenance.ts).
  */
-export const MIGRATION_007_TIME_CLUSTERED_KEYS: readonly string[] = [
-  'DROP INDEX contracts_pool',
-  'DROP INDEX responses_body',
-  `CREATE TABLE pool_contracts_v7 (
+import type { SchemaStep } from './dialect.js';
+export const TIME_CLUSTERED_KEYS: SchemaStep = {
+  name: 'time-clustered-keys',
+  sqlite: [
+    'DROP INDEX contracts_pool',
+    'DROP INDEX responses_body',
+    `CREATE TABLE pool_contracts_v7 (
      pool_id TEXT NOT NULL,
      contract_key INTEGER NOT NULL REFERENCES contracts (ckey),
      first_snapshot_id INTEGER NOT NULL,
@@ -27,12 +30,18 @@ export const MIGRATION_007_TIME_CLUSTERED_KEYS: readonly string[] = [
      first_ledger_created_at_ms INTEGER,
      PRIMARY KEY (contract_key, pool_id)
    ) WITHOUT ROWID`,
-  `INSERT INTO pool_contracts_v7 (pool_id, contract_key, first_snapshot_id, first_observed_at_ms,
+    `INSERT INTO pool_contracts_v7 (pool_id, contract_key, first_snapshot_id, first_observed_at_ms,
      first_ledger_created_at, first_ledger_created_at_ms)
    SELECT pool_id, contract_key, first_snapshot_id, first_observed_at_ms, first_ledger_created_at,
      first_ledger_created_at_ms
    FROM pool_contracts ORDER BY contract_key, pool_id`,
-  'DROP TABLE pool_contracts',
-  'ALTER TABLE pool_contracts_v7 RENAME TO pool_contracts',
-  'CREATE INDEX pool_contracts_ledger ON pool_contracts (pool_id, first_ledger_created_at_ms)',
-];
+    'DROP TABLE pool_contracts',
+    'ALTER TABLE pool_contracts_v7 RENAME TO pool_contracts',
+    'CREATE INDEX pool_contracts_ledger ON pool_contracts (pool_id, first_ledger_created_at_ms)',
+  ],
+  postgres: [
+    'DROP INDEX contracts_pool',
+    'DROP INDEX responses_body',
+    'ALTER TABLE pool_contracts DROP CONSTRAINT pool_contracts_pkey, ADD PRIMARY KEY (contract_key, pool_id)',
+  ],
+};

@@ -4,28 +4,27 @@
  * race (`ON CONFLICT (run_key) DO NOTHING`, then the existing id).
  */
 import { StoreError } from '../../../errors/store.js';
-import { type AuditRunInput, type AuditRunRow, toAuditRunRow, toJson } from '../audit-runs.js';
-import { type PgMirror, queryRows, toStoreError, withPgTransaction } from './connection.js';
+import {
+  AUDIT_RUN_COLUMNS,
+  type AuditRunInput,
+  type AuditRunRow,
+  FINDING_COLUMNS,
+  toAuditRunRow,
+  toAuditRunRows,
+  toFindingRows,
+} from '../audit-runs.js';
+import { insertPgRows, type PgMirror, queryRows, toStoreError, withPgTransaction } from './connection.js';
 
 /** Records one audit run and its findings; returns its id (the existing one for a repeated runKey). */
 export async function recordPgAuditRun(h: PgMirror, run: AuditRunInput): Promise<number> {
   if (h.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${h.path}" was opened read-only`);
   try {
     return await withPgTransaction(h, 'BEGIN', async (c) => {
-      const ins = await queryRows(
+      const ins = await insertPgRows(
         c,
-        `INSERT INTO audit_runs (run_key, snapshot_id, base_url, started_at_ms, finished_at_ms, outcome, checks_json,
-           summary_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (run_key) DO NOTHING RETURNING id`,
-        [
-          run.runKey ?? null,
-          run.snapshotId,
-          run.baseUrl,
-          run.startedAtMs,
-          run.finishedAtMs,
-          run.outcome,
-          toJson(run.checks),
-          toJson(run.summary ?? {}),
-        ],
+        AUDIT_RUN_COLUMNS,
+        toAuditRunRows(run),
+        'ON CONFLICT (run_key) DO NOTHING RETURNING id',
       );
       const created = ins[0];
       if (created === undefined) {
@@ -33,24 +32,7 @@ export async function recordPgAuditRun(h: PgMirror, run: AuditRunInput): Promise
         return Number(old[0]?.[0]);
       }
       const id = Number(created[0]);
-      const f = run.findings;
-      if (f.length > 0)
-        await c.query(
-          `INSERT INTO findings (audit_run_id, seq, code, severity, pool, area, label, message, evidence_json)
-           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-             $9::text[])`,
-          [
-            id,
-            f.map((_x, i) => i),
-            f.map((x) => x.code),
-            f.map((x) => x.severity),
-            f.map((x) => x.pool),
-            f.map((x) => x.area),
-            f.map((x) => x.label),
-            f.map((x) => x.message),
-            f.map((x) => toJson(x.evidence)),
-          ],
-        );
+      await insertPgRows(c, FINDING_COLUMNS, toFindingRows(id, run));
       return id;
     });
   } catch (e) {
@@ -59,7 +41,7 @@ export async function recordPgAuditRun(h: PgMirror, run: AuditRunInput): Promise
 }
 
 /** Audit runs, newest first, with their findings. */
-export async function loadPgAuditRuns(
+export async function readPgAuditRuns(
   h: PgMirror,
   options: { readonly limit?: number } = {},
 ): Promise<AuditRunRow[]> {
@@ -82,6 +64,6 @@ export async function loadPgAuditRuns(
     }
     return runs.map((r) => toAuditRunRow(r, byRun.get(Number(r.id)) ?? []));
   } catch (e) {
-    throw toStoreError(h, 'STORE_CORRUPT', 'loadAuditRuns', e);
+    throw toStoreError(h, 'STORE_CORRUPT', 'readAuditRuns', e);
   }
 }

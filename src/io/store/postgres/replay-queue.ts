@@ -116,7 +116,7 @@ export function createPgReplayQueue(h: PgMirror): DistributedReplay {
         return (r.rowCount ?? 0) === 1;
       }),
 
-    loadReplayRunProgress: (runId: number): Promise<ReplayRunProgress> =>
+    readReplayRunProgress: (runId: number): Promise<ReplayRunProgress> =>
       guarded(h, 'reading replay progress', async () => {
         const rows = await queryRows(
           h.pool,
@@ -143,7 +143,7 @@ export function createPgReplayQueue(h: PgMirror): DistributedReplay {
         };
       }),
 
-    loadOpenReplayRuns: (): Promise<number[]> =>
+    readOpenReplayRuns: (): Promise<number[]> =>
       guarded(h, 'listing replay runs', async () =>
         (await queryRows(h.pool, "SELECT id FROM replay_runs WHERE status = 'open' ORDER BY id")).map((r) =>
           Number(r[0]),

@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import type { HistoryQuery } from '../queries.js';
 import { OBS_COLUMNS, toHistoryObservation, toObservation, toSnapshotRow } from '../queries.js';
-import { computeTemplateColumn } from '../template-keys.js';
+import { buildTemplateSql } from '../template-keys.js';
 import type {
   HistoryObservation,
   MirrorSnapshotRow,
@@ -20,7 +20,7 @@ import { countPgRead, type PgMirror, queryRows, queryValue } from './connection.
 export type Queryable = pg.Pool | pg.PoolClient;
 
 /** Every observation of one pool, oldest first (optionally only the newest `limit`). */
-export async function loadPgPoolHistory(
+export async function readPgPoolHistory(
   q: Queryable,
   poolId: string,
   options: { readonly limit?: number } = {},
@@ -34,7 +34,7 @@ export async function loadPgPoolHistory(
 }
 
 /** The most recent observation of every pool, by pool id. */
-export async function loadPgLatestObservations(h: PgMirror, q: Queryable): Promise<PoolObservation[]> {
+export async function readPgLatestObservations(h: PgMirror, q: Queryable): Promise<PoolObservation[]> {
   const r = await q.query(
     `SELECT ${OBS_COLUMNS} FROM observations o
      JOIN (SELECT pool_id, max(snapshot_id) AS sid FROM observations GROUP BY pool_id) l
@@ -46,7 +46,7 @@ export async function loadPgLatestObservations(h: PgMirror, q: Queryable): Promi
 }
 
 /** Observations joined with their contracts, grouped by pool, oldest first (see ../queries.ts). */
-export async function loadPgObservationsForHistoryChecks(
+export async function readPgObservationsForHistoryChecks(
   h: PgMirror,
   q: Queryable,
   query: HistoryQuery = {},
@@ -70,7 +70,7 @@ export async function loadPgObservationsForHistoryChecks(
     q,
     `SELECT ${OBS_COLUMNS}, c.verification_status, c.verification_reason, c.reserve_a, c.reserve_b, c.total_lp_supply,
             c.created_at_ms, c.created_at_micros, c.fields_source,
-            ${computeTemplateColumn()}
+            ${buildTemplateSql()}
      FROM ${source} LEFT JOIN contracts c ON c.ckey = o.contract_key
      WHERE ${where}
      ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
@@ -120,7 +120,7 @@ export async function countPgSnapshots(q: Queryable): Promise<number> {
 }
 
 /** Snapshot rows, newest first. */
-export async function loadPgSnapshots(
+export async function readPgSnapshots(
   q: Queryable,
   options: { readonly limit?: number } = {},
 ): Promise<MirrorSnapshotRow[]> {
@@ -129,13 +129,13 @@ export async function loadPgSnapshots(
 }
 
 /** The stored bytes of a response body, or null. */
-export async function loadPgResponseBody(q: Queryable, sha256: string): Promise<Uint8Array | null> {
+export async function readPgResponseBody(q: Queryable, sha256: string): Promise<Uint8Array | null> {
   const v = await queryValue(q, 'SELECT body FROM bodies WHERE sha256 = $1', [sha256]);
   return v instanceof Uint8Array ? v : null;
 }
 
 /** The pool id of each of `contractIds` the mirror holds. */
-export async function loadPgContractPools(
+export async function readPgContractPools(
   h: PgMirror,
   q: Queryable,
   contractIds: readonly string[],
@@ -150,7 +150,7 @@ export async function loadPgContractPools(
 }
 
 /** The stored verification status of each of `contractIds` the mirror holds. */
-export async function loadPgVerificationStatuses(
+export async function readPgVerificationStatuses(
   q: Queryable,
   contractIds: readonly string[],
 ): Promise<Map<string, MirrorVerificationStatus>> {

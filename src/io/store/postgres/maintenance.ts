@@ -17,7 +17,7 @@ import {
 } from './connection.js';
 
 /** Sizes and counts of the mirror. */
-export async function computePgMirrorStats(h: PgMirror, schemaVersion: number): Promise<MirrorStats> {
+export async function readPgMirrorStats(h: PgMirror, schemaVersion: number): Promise<MirrorStats> {
   try {
     const q = h.pool;
     const tables = [];
@@ -51,7 +51,7 @@ export async function computePgMirrorStats(h: PgMirror, schemaVersion: number): 
       bytesPerObservation: observations === 0 ? null : Math.round(fileBytes / observations),
     };
   } catch (e) {
-    throw toStoreError(h, 'STORE_CORRUPT', 'computeMirrorStats', e);
+    throw toStoreError(h, 'STORE_CORRUPT', 'readMirrorStats', e);
   }
 }
 
