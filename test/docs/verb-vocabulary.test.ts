@@ -21,15 +21,6 @@ import { repoRoot } from '../helpers/shared.js';
  * the list only shrinks.
  */
 const ALLOWED: ReadonlyMap<string, string> = new Map([
-  // src/io/store/** is being restructured (issue 28 item 2, plan + apply); its names are renamed there:
-  ['src/io/store/pg/maintenance.ts computePgMirrorStats', 'a database read (read*)'],
-  ['src/io/store/hex-columns.ts computeHexStorageSql', 'an SQL builder (build*Sql)'],
-  ['src/io/store/observation-columns.ts computeProofReserveColumn', 'an SQL builder (build*Sql)'],
-  ['src/io/store/observation-columns.ts computeContractIdColumn', 'an SQL builder (build*Sql)'],
-  ['src/io/store/observation-columns.ts computeStateContractIdColumn', 'an SQL builder (build*Sql)'],
-  ['src/io/store/observation-columns.ts computeLedgerCreatedAtColumn', 'an SQL builder (build*Sql)'],
-  ['src/io/store/observation-columns.ts computeBlobSha256Column', 'an SQL builder (build*Sql)'],
-  ['src/io/store/template-keys.ts computeTemplateColumn', 'an SQL builder (build*Sql)'],
   // three answers on purpose: null when an input is not a decimal (the caller reports could-not-check)
   ['src/core/audit/lp-share.ts isLpShareDecreaseExact', 'boolean | null'],
 ]);

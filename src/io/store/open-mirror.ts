@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { StoreError } from '../../errors/store.js';
 import { applyMigrations, readAppliedVersions } from './migration-runner.js';
 import { type Mirror, wrapMirrorDb } from './mirror-db.js';
-import { assertSchemaOpenable, buildMigrations } from './schema/versions.js';
+import { assertSchemaOpenable, buildMigrations, computeSchemaVersion } from './schema/versions.js';
 
 export type { Mirror } from './mirror-db.js';
 
@@ -53,9 +53,10 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     // recording a snapshot re-reads its index pages from the file once the mirror outgrows the cache
     db.pragma(`cache_size = -${CACHE_KIB}`);
     db.pragma('foreign_keys = ON');
-    const found = assertSchemaOpenable(path, 'sqlite', readAppliedVersions(db, TABLE), readonly);
+    const applied = readAppliedVersions(db, TABLE);
+    assertSchemaOpenable(path, 'sqlite', applied, readonly);
     const schemaVersion = readonly
-      ? found
+      ? computeSchemaVersion(applied)
       : applyMigrations(db, MIGRATIONS, { ...TABLE, now: options.now ?? Date.now });
     return wrapMirrorDb(db, { path, readonly, schemaVersion });
   } catch (e) {

@@ -9,7 +9,7 @@ import { StoreError } from '../../../errors/store.js';
 import { redactUrl } from '../../http/redact-url.js';
 import type { MirrorStore } from '../mirror-store.js';
 import type { OpenMirrorOptions } from '../open-mirror.js';
-import { assertSchemaOpenable } from '../schema/versions.js';
+import { assertSchemaOpenable, computeSchemaVersion } from '../schema/versions.js';
 import { readPgHistoryPast } from './apply-history.js';
 import { recordPgSnapshot } from './apply-snapshot.js';
 import { readPgAuditRuns, recordPgAuditRun } from './audit-runs.js';
@@ -60,8 +60,11 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
   try {
     const c = await pool.connect();
     try {
-      const found = assertSchemaOpenable(path, 'postgres', await readPgAppliedVersions(c), readonly);
-      schemaVersion = readonly ? found : await applyPgMigrations(c, options.now ?? Date.now);
+      const applied = await readPgAppliedVersions(c);
+      assertSchemaOpenable(path, 'postgres', applied, readonly);
+      schemaVersion = readonly
+        ? computeSchemaVersion(applied)
+        : await applyPgMigrations(c, options.now ?? Date.now);
     } finally {
       c.release();
     }

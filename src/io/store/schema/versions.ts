@@ -51,17 +51,22 @@ export function buildMigrations(dialect: Dialect): Migration[] {
 
 export const LATEST_SCHEMA_VERSION: number = computeLatestVersion(buildMigrations('sqlite'));
 
+/** The schema version of a mirror whose applied versions are `applied`: the highest (0 when none). */
+export function computeSchemaVersion(applied: ReadonlySet<number>): number {
+  return Math.max(0, ...applied);
+}
+
 /**
  * Throws STORE_SCHEMA_UNSUPPORTED when a mirror with versions `applied` cannot be opened: written
- * by a newer build, or (read-only) not migrated yet. Returns its highest version.
+ * by a newer build, or (read-only) not migrated yet.
  */
 export function assertSchemaOpenable(
   path: string,
   dialect: Dialect,
   applied: ReadonlySet<number>,
   readonly: boolean,
-): number {
-  const found = Math.max(0, ...applied);
+): void {
+  const found = computeSchemaVersion(applied);
   const why =
     found > LATEST_SCHEMA_VERSION
       ? `a mirror schema version ≤ ${LATEST_SCHEMA_VERSION}, got ${found} (written by a newer reserve-audit)`
@@ -69,5 +74,4 @@ export function assertSchemaOpenable(
         ? `mirror schema version ${LATEST_SCHEMA_VERSION}, got ${found} (open it once read-write to migrate)`
         : null;
   if (why !== null) throw new StoreError('STORE_SCHEMA_UNSUPPORTED', `"${path}" expected ${why}`);
-  return found;
 }
