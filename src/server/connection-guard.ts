@@ -85,7 +85,7 @@ export class ConnectionGuard {
     if (known !== undefined) {
       // handed back to the server (an upgrade request served as HTTP): node made a new parser
       known.generation += 1;
-      if (!known.overCap) this.#gateReads(socket, known);
+      this.#gateReads(socket, known);
       return;
     }
     const address = socket.remoteAddress ?? 'unknown';
@@ -105,7 +105,7 @@ export class ConnectionGuard {
       if (n <= 0) this.#open.delete(address);
       else this.#open.set(address, n);
     });
-    if (!state.overCap) this.#gateReads(socket, state);
+    this.#gateReads(socket, state);
     if (state.overCap) {
       // not one byte of it is parsed: stop reading, answer, close
       socket.pause();
@@ -138,6 +138,8 @@ export class ConnectionGuard {
         socket.removeListener('data', gate);
         return;
       }
+      // a connection over the cap: nothing it sends is parsed
+      if (state.overCap) return;
       const room = this.#maxPipelined - state.pending;
       if (countRequestHeads(chunk, room) > room) {
         socket.destroy();
