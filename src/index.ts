@@ -231,6 +231,7 @@ export {
 export {
   type App,
   type AppOptions,
+  type ConnectionLimitOptions,
   createApp,
   type Logger,
   type PublicSocketOptions,

@@ -48,6 +48,8 @@ export type RequestRejectedCode =
   | 'CONFLICT'
   /** the request body is over the limit (413; the connection is closed after the answer) */
   | 'PAYLOAD_TOO_LARGE'
+  /** an `Expect` header other than `100-continue` (417; the connection is closed after the answer) */
+  | 'EXPECTATION_FAILED'
   /** the client is over its rate limit (429, with `Retry-After`) */
   | 'RATE_LIMITED';
 
@@ -58,6 +60,7 @@ export const REQUEST_STATUS: Readonly<Record<RequestRejectedCode, number>> = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  EXPECTATION_FAILED: 417,
   RATE_LIMITED: 429,
 };
 

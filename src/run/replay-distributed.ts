@@ -6,8 +6,11 @@
  * exactly the report of a single-process replay. `replay --worker` processes (any number, on any
  * machine reaching the database) claim batches (`FOR UPDATE SKIP LOCKED`, with a lease), verify
  * them with the one replay step (./replay-contract.ts, unchanged) and store the results; a killed
- * worker's batch is claimed again once its lease expires. Results travel as JSON with bigints
- * tagged, so they come back value for value.
+ * worker's batch is claimed again once its lease expires. A killed coordinator is noticed by the
+ * workers: a live coordinator closes its run within one poll of the last batch being done, so a
+ * run with every batch done that stays open for the coordinator's lease (`coordinatorLeaseMs`,
+ * the batches' default lease, 60 s) has lost its coordinator — a worker marks it `abandoned` and
+ * stops waiting for it. Results travel as JSON with bigints tagged, so they come back value for value.
  */
 import { hostname } from 'node:os';
 import type { ReserveProfile } from '../core/proof/profile.js';
@@ -213,6 +216,11 @@ export interface ReplayWorkerOptions {
   /** exit when no run is open: after having worked, or after waiting this long for one (default 60 s) */
   readonly waitMs?: number;
   readonly pollMs?: number;
+  /**
+   * how long a run may stay open with every batch done before its coordinator is presumed dead and
+   * the run abandoned (default 60 s, the default lease)
+   */
+  readonly coordinatorLeaseMs?: number;
   readonly workerId?: string;
   readonly onBatch?: (runId: number, seq: number, contracts: number) => void;
 }
@@ -224,9 +232,35 @@ export interface ReplayWorkerReport {
   /** batches whose claim was lost (lease expired and taken over) before the results were stored */
   readonly lost: number;
   readonly runs: readonly number[];
+  /** runs this worker abandoned: every batch done, but their coordinator gone (its lease expired) */
+  readonly abandoned: readonly number[];
 }
 
-/** `replay --worker`: claims and verifies batches of open runs until none is left. */
+/**
+ * Whether an open run has lost its coordinator: every batch has been done for at least `leaseMs`
+ * (as seen by this worker) and the run is still open. Tracks when each run became idle in `idleSince`.
+ */
+async function isOrphanedRun(
+  q: DistributedReplay,
+  runId: number,
+  idleSince: Map<number, number>,
+  leaseMs: number,
+): Promise<boolean> {
+  const p = await q.readReplayRunProgress(runId);
+  if (p.status !== 'open' || p.done < p.batches) {
+    idleSince.delete(runId);
+    return false;
+  }
+  const now = Date.now();
+  const since = idleSince.get(runId) ?? now;
+  idleSince.set(runId, since);
+  return now - since >= leaseMs;
+}
+
+/**
+ * `replay --worker`: claims and verifies batches of open runs until none is left; a run whose
+ * coordinator is gone (every batch done, still open after the coordinator's lease) is abandoned.
+ */
 export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWorkerReport> {
   const types = await loadTypesOrDefault(o);
   const store = await openMirrorStore(o.mirrorPath, { poolSize: 2 });
@@ -241,6 +275,10 @@ export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWor
     let lost = 0;
     let sawRun = false;
     const started = Date.now();
+    const leaseMs = o.coordinatorLeaseMs ?? DEFAULT_LEASE_MS;
+    /** open run → when this worker first saw every batch of it done (ms, this process's clock) */
+    const idleSince = new Map<number, number>();
+    const abandoned: number[] = [];
     for (;;) {
       const claim = await q.claimReplayBatch(worker);
       if (claim !== null) {
@@ -254,11 +292,19 @@ export async function runReplayWorker(o: ReplayWorkerOptions): Promise<ReplayWor
         continue;
       }
       const open = await q.readOpenReplayRuns();
-      if (open.length > 0) sawRun = true;
+      const live: number[] = [];
+      for (const runId of open) {
+        if (await isOrphanedRun(q, runId, idleSince, leaseMs)) {
+          await q.finishReplayRun(runId, 'abandoned');
+          abandoned.push(runId);
+          sawRun = true;
+        } else live.push(runId);
+      }
+      if (live.length > 0) sawRun = true;
       else if (sawRun || batches + lost > 0 || Date.now() - started >= (o.waitMs ?? 60_000)) break;
       await sleep(o.pollMs ?? 200);
     }
-    return { worker, batches, contracts, lost, runs: [...runs] };
+    return { worker, batches, contracts, lost, runs: [...runs], abandoned };
   } finally {
     await store.close();
   }

@@ -13,10 +13,11 @@ import { RequestRejectedError, ServerError } from '../errors/server.js';
 import type { SimClock } from '../sim/clock.js';
 import type { ExchangeSimulation, ExchangeView } from '../sim/exchange.js';
 import { WindowCache } from './cache.js';
+import { ConnectionGuard, type ConnectionLimitOptions } from './connection-guard.js';
 import { type Logger, type PoolSnapshot, type RequestContext, type RouteDeps, silentLogger } from './deps.js';
 import { errorBody, formatAgeHeader, JSON_CONTENT_TYPE, type Reply } from './http.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { answerClientError, serveUpgradeAsHttp } from './raw-requests.js';
+import { answerClientError, answerConnect, serveUpgradeAsHttp } from './raw-requests.js';
 import { Router } from './router.js';
 import { addPublicRoutes } from './routes/index.js';
 import { DEFAULT_EXCHANGE_NAME, EXTERNAL_SOURCE } from './routes/info.js';
@@ -42,6 +43,7 @@ export type {
   SimTransfer,
   SimTransferResult,
 } from '../sim/exchange.js';
+export type { ConnectionLimitOptions } from './connection-guard.js';
 export { type Logger, silentLogger } from './deps.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { PublicSocketOptions } from './ws/server.js';
@@ -59,6 +61,8 @@ export interface AppOptions {
   readonly enableSimulation?: boolean;
   readonly logger?: Logger;
   readonly ws?: PublicSocketOptions;
+  /** per-client connection cap and pipelining limits (connection-guard.ts); on by default */
+  readonly connections?: ConnectionLimitOptions;
   /**
    * the exchange's name: the `source` of the service's own markets in /markets/info
    * (docs/protocol/api-decisions.md §10; default `service`, `cantex` for clients of the live service)
@@ -70,8 +74,10 @@ export interface App {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /**
    * hooks `server`'s non-request events: the public websocket on its upgrade requests for
-   * `wsPath` (other upgrade requests are served as plain HTTP), and JSON 4xx answers to requests
-   * its parser rejects ('clientError')
+   * `wsPath` (other upgrade requests are served as plain HTTP), JSON 4xx answers to requests
+   * its parser rejects ('clientError'), to `CONNECT` ('connect'), to an unsupported `Expect`
+   * ('checkExpectation') and to an HTTP/1.1 request without `Host` (node's own answer is an empty
+   * 400: turned off on `server`), and the per-client connection cap ('connection')
    */
   attach(server: Server): void;
   /** the same as `attach` (kept for callers written before it) */
@@ -120,17 +126,31 @@ export function createApp(opts: AppOptions): App {
     addSimulationRoutes(router, simPrefix, opts.simulation);
   }
 
+  const guard = new ConnectionGuard(opts.connections);
   const sockets = new PublicSocketServer(exchange, clock, wsPath, opts.ws ?? {}, logger, {
-    // a websocket upgrade counts against the same per-client rate limit as a request
+    // a websocket upgrade, and every frame a client sends, counts against the same per-client
+    // rate limit as a request
     ...(limiter === undefined ? {} : { admit: (client: string) => limiter.take(client) }),
     fallback: serveUpgradeAsHttp,
+    overCap: (socket) => guard.isOverCap(socket),
   });
   const attached = new WeakSet<Server>();
   const attach = (server: Server): void => {
     if (attached.has(server)) return;
     attached.add(server);
     sockets.attach(server);
+    server.on('connection', guard.onConnection);
     server.on('clientError', answerClientError);
+    server.on('connect', answerConnect);
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      drain(req);
+      reject(res, new RequestRejectedError('EXPECTATION_FAILED', 'unsupported Expect header'), false, {
+        Connection: 'close',
+      });
+    });
+    // node answers an HTTP/1.1 request without Host with an empty 400 before the handler sees it;
+    // the handler answers it in JSON instead (a property node reads per request)
+    (server as Server & { requireHostHeader?: boolean }).requireHostHeader = false;
   };
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -139,6 +159,18 @@ export function createApp(opts: AppOptions): App {
     const q = rawUrl.indexOf('?');
     const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
     const client = req.socket.remoteAddress ?? 'unknown';
+    if (guard.isOverCap(req.socket)) {
+      drain(req);
+      const message = `too many connections: at most ${guard.maxPerClient} per client address`;
+      reject(res, new RequestRejectedError('RATE_LIMITED', message), true, { Connection: 'close' });
+      return;
+    }
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      drain(req);
+      const e = new RequestRejectedError('REQUEST_INVALID', 'missing Host header');
+      reject(res, e, true, { Connection: 'close' });
+      return;
+    }
     if (limiter !== undefined) {
       const d = limiter.take(client);
       if (!d.allowed) {
@@ -218,6 +250,11 @@ export function createApp(opts: AppOptions): App {
   }
 
   function handler(req: IncomingMessage, res: ServerResponse): void {
+    // a pipelined request is computed only when its turn comes (as the client reads the answers)
+    guard.schedule(req, res, () => answer(req, res));
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse): void {
     dispatch(req, res).catch((e: unknown) => {
       logger.error(`unexpected error on ${req.method ?? '?'} ${req.url ?? '?'}`, e);
       if (!res.headersSent) {

@@ -6,6 +6,8 @@
  *   token, bad header bytes, `Content-Length: -1`, Content-Length with Transfer-Encoding, a bad
  *   chunk, headers too large, a request timeout). Answered with the matching 4xx and a JSON body
  *   while nothing of a response has gone out on the socket, then the socket is closed.
+ * - `answerConnect`: node:http's 'connect' — a `CONNECT` request (this is not a proxy). Without a
+ *   listener node closes the socket without a word; answered `400 CONNECT is not supported`, closed.
  * - `serveUpgradeAsHttp`: a request carrying `Upgrade` (e.g. `curl --http2` asking for h2c) that
  *   is not a websocket handshake on the websocket path. Node hands such requests to the 'upgrade'
  *   event, not to the request handler; this rebuilds the request without its upgrade headers and
@@ -35,6 +37,7 @@ const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   408: 'Request Timeout',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
 };
 
@@ -44,7 +47,7 @@ function computeClientErrorAnswer(code: string | undefined): readonly [number, s
 }
 
 /** The raw HTTP/1.1 bytes of a JSON error answer that closes the connection. */
-function formatRawErrorResponse(status: number, message: string): string {
+export function formatRawErrorResponse(status: number, message: string): string {
   const body = JSON.stringify({ error: message });
   return (
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n` +
@@ -74,6 +77,14 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     return;
   }
   socket.destroy();
+}
+
+/** The 'connect' listener: `CONNECT` is answered with a JSON 400 and the connection closed. */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  if (socket.destroyed) return;
+  socket.on('error', () => socket.destroy());
+  socket.end(formatRawErrorResponse(400, 'CONNECT is not supported'));
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** Hop-by-hop headers of an upgrade request that are dropped when it is served as plain HTTP. */

@@ -16,6 +16,7 @@ import type { SimulatedExchange } from '../sim/simulated-exchange.js';
 import { openServerDb } from '../sim/store/connection.js';
 import { startTraffic, type TrafficHandle } from '../sim/traffic.js';
 import { type App, createApp } from './app.js';
+import type { ConnectionLimitOptions } from './connection-guard.js';
 import type { Logger } from './deps.js';
 
 export interface ServeOptions {
@@ -40,6 +41,12 @@ export interface ServeOptions {
   readonly exchangeName?: string;
   /** per-client requests per second (token bucket), off when undefined */
   readonly rateLimitPerSecond?: number;
+  /** per-client connection cap and pipelining limits (default: 64 connections per address) */
+  readonly connections?: ConnectionLimitOptions;
+  /** ms a client has to send a request's headers (default 15 000) */
+  readonly headersTimeoutMs?: number;
+  /** ms a client has to send a whole request, body included (default 30 000) */
+  readonly requestTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -76,10 +83,21 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       logger: o.logger,
       ...(o.exchangeName === undefined ? {} : { exchangeName: o.exchangeName }),
       ...(o.rateLimitPerSecond === undefined ? {} : { rateLimit: { perSecond: o.rateLimitPerSecond } }),
+      ...(o.connections === undefined ? {} : { connections: o.connections }),
     });
-    // bounded request times: a client trickling headers or a body cannot hold a socket for long
+    // bounded request times: a client trickling headers or a body cannot hold a socket for long.
+    // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default, which made
+    // 15 s / 30 s fire at 32–35 s): checked every second, they fire within a second of the limit.
+    const requestTimeout = o.requestTimeoutMs ?? 30_000;
     const server = createServer(
-      { keepAliveTimeout: 5_000, headersTimeout: 15_000, requestTimeout: 30_000 },
+      {
+        keepAliveTimeout: 5_000,
+        headersTimeout: Math.min(o.headersTimeoutMs ?? 15_000, requestTimeout),
+        requestTimeout,
+        connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+        // answered by the app in JSON (400 missing Host header), not by node's empty 400
+        requireHostHeader: false,
+      },
       app.handler,
     );
     app.attach(server);

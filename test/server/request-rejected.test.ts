@@ -35,6 +35,7 @@ describe('RequestRejectedError', () => {
       METHOD_NOT_ALLOWED: 405,
       CONFLICT: 409,
       PAYLOAD_TOO_LARGE: 413,
+      EXPECTATION_FAILED: 417,
       RATE_LIMITED: 429,
     });
   });

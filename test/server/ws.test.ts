@@ -238,12 +238,13 @@ describe('websocket /v1/ws/public', () => {
       ex.swap('2820898830768735469', 10, i % 2 === 0);
       ex.advance(60_000);
     }
-    srv = await startTestServer({ exchange: ex, ws: { maxBufferedBytes: 1024 * 1024 } });
+    // snapshotWindowMs 0: every fresh subscribe sends a snapshot (by default a toggle would not)
+    srv = await startTestServer({ exchange: ex, ws: { maxBufferedBytes: 1024 * 1024, snapshotWindowMs: 0 } });
     const c = await connect(srv);
     // stop reading: the server's send buffer can only grow
     (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     expect(srv.app.websocketClients()).toBe(1);
-    // a fresh subscription gets a snapshot each time (a re-subscribe would not)
+    // a fresh subscription gets a snapshot each time here (a re-subscribe would not)
     for (let i = 0; i < 250; i++) {
       c.send({ op: 'subscribe', channels: ['market.CC-USDCX.candles.60'] });
       c.send({ op: 'unsubscribe', channels: ['market.CC-USDCX.candles.60'] });

@@ -68,7 +68,7 @@ export const replayCommand = defineCommand({
       .option('lease', {
         type: 'string',
         describe:
-          '--run: how long a worker holds a claimed batch before others may take it over (default 60s)',
+          '--run: how long a worker holds a claimed batch before others may take it over; --worker: how long a run may stay open with every batch done before its coordinator is presumed dead and the run abandoned (default 60s)',
       })
       .option('wait', {
         type: 'string',
@@ -111,6 +111,7 @@ export const replayCommand = defineCommand({
         dars,
         cwd: ctx.cwd,
         ...(waitMs === undefined ? {} : { waitMs }),
+        ...(leaseMs === undefined ? {} : { coordinatorLeaseMs: leaseMs }),
         onBatch: (run, seq, n) =>
           ctx.stderr.write(`reserve-audit: verified run ${run} batch ${seq} (${n} contracts)\n`),
       });

@@ -2,7 +2,7 @@
  * `reserve-audit serve` — runs the reference server of the exchange's public API
  * (src/server/serve.ts) until SIGINT/SIGTERM, then shuts down gracefully. The listening URL goes to
  * stderr. Options: --port, --host, --db, --contract-id-version, --seed, --traffic, --history,
- * --history-rate, --pools, --simulation, --rate-limit, --exchange-name, and --faults/--fault-seed
+ * --history-rate, --pools, --simulation, --rate-limit, --max-connections, --exchange-name, and --faults/--fault-seed
  * (the server on an internal loopback port behind the fault-injecting proxy, src/server/fault-proxy.ts,
  * which then listens on --port/--host and is the URL printed).
  */
@@ -107,7 +107,15 @@ export const serveCommand = defineCommand({
         default: false,
         describe: 'mount the simulation interface under /v1/sim',
       })
-      .option('rate-limit', { type: 'number', describe: 'per-client requests per second (off by default)' })
+      .option('rate-limit', {
+        type: 'number',
+        describe: 'per-client requests and websocket frames per second (off by default)',
+      })
+      .option('max-connections', {
+        type: 'number',
+        default: 64,
+        describe: 'open connections per client address, websockets included',
+      })
       .option('exchange-name', {
         type: 'string',
         default: 'service',
@@ -137,6 +145,10 @@ export const serveCommand = defineCommand({
       args['rate-limit'] === undefined
         ? undefined
         : parsePositiveNumberOption('rate-limit', args['rate-limit']);
+    const maxConnections = parseIntegerOption('max-connections', args['max-connections'], {
+      min: 1,
+      max: 1_000_000,
+    });
     const db = parsePathOption('db', args.db);
     const exchangeName = parseExchangeNameOption(args['exchange-name']);
     const faults = args.faults === undefined ? undefined : parseFaultSpec(args.faults);
@@ -164,6 +176,8 @@ export const serveCommand = defineCommand({
       simulation: args.simulation,
       exchangeName,
       ...(rate === undefined ? {} : { rateLimitPerSecond: rate }),
+      // behind the fault gateway every client comes from the gateway's one address: no cap there
+      connections: { maxPerClient: faults === undefined ? maxConnections : 1_000_000 },
       logger,
     });
     const running =

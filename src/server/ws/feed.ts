@@ -44,13 +44,21 @@ export class MarketFeed {
     this.#clock = clock;
   }
 
-  /** All channel-bearing markets (service + external), and those with candle channels. */
+  /** the market sets of the ledger version they were computed for */
+  #markets: { readonly version: number; readonly all: Set<string>; readonly candle: Set<string> } | undefined;
+
+  /**
+   * All channel-bearing markets (service + external), and those with candle channels; computed once
+   * per ledger version (every subscribe frame asks).
+   */
   marketSets(): { all: Set<string>; candle: Set<string> } {
+    if (this.#markets?.version === this.#version) return this.#markets;
     const candle = new Set<string>();
     for (const p of this.#ex.pools()) if (p.active) candle.add(formatPoolMarketSymbol(p));
     const all = new Set(candle);
     all.add(EXTERNAL_MARKET);
-    return { all, candle };
+    this.#markets = { version: this.#version, all, candle };
+    return this.#markets;
   }
 
   symbolOf(pool: PoolState): string {
@@ -85,6 +93,11 @@ export class MarketFeed {
     const ev = this.#ex.swapEvents(fromMs, toMs);
     this.#batch?.set(key, ev);
     return ev;
+  }
+
+  /** ledger changes seen so far */
+  get version(): number {
+    return this.#version;
   }
 
   /** Records a ledger change (invalidates memoized snapshots). */

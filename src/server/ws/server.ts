@@ -11,16 +11,28 @@
  *   (api-decisions §10): a 500-bar candle snapshot is ~65 KiB and goes out whole; outgoing frames
  *   are bounded by `maxOutgoingFrameBytes` (1 MiB, oldest bars dropped past it), and a client
  *   whose send buffer passes `maxBufferedBytes` (8 MiB) is dropped.
- * - Abuse: every upgrade takes a token from the app's rate limiter (`admit`, 429 when empty); at
- *   most `maxSocketsPerClient` open sockets per remote address (429 beyond); a re-subscribe to a
- *   channel already subscribed is confirmed without re-sending its snapshot; a request naming
- *   unknown channels gets one error frame, not one per name.
+ * - Abuse (docs/threat-model.md "Attacks on the server"): every upgrade, and every frame a client
+ *   sends, takes a token from the app's rate limiter (`admit`: 429 for an upgrade; a frame over the
+ *   limit is dropped, the first of a run answered with one `rate limit exceeded` error frame); at most
+ *   `maxSocketsPerClient` open sockets per remote address (429 beyond), and none on a connection
+ *   over the app's per-client connection cap (`overCap`); a re-subscribe to a channel already
+ *   subscribed is confirmed without re-sending its snapshot, and a channel's snapshot goes to one
+ *   socket at most once per `snapshotWindowMs` (60 s): unsubscribing and subscribing again within it
+ *   is confirmed, and answered with an `update` only when the ledger changed meanwhile (the frames a
+ *   subscribed socket would have received); a request naming unknown channels gets one error frame,
+ *   not one per name, and error frames stop when they would pass the bytes the socket sent (+1 KiB):
+ *   a client cannot make the server send much more than it sends, except each snapshot once.
+ *   Each socket has a frame budget (`framesPerSecond` 20, `frameBurst` 60): past it the server
+ *   stops reading the socket until the budget refills, so a flood of frames slows its sender down
+ *   (TCP back-pressure) instead of the server.
  * - An upgrade request on any other path is an ordinary HTTP request (`fallback`, e.g.
  *   `curl --http2` asking for h2c): it is answered over HTTP/1.1 by the app's handler.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { ServerError } from '../../errors/server.js';
 import type { SimClock } from '../../sim/clock.js';
 import type { ExchangeChange, ExchangeView } from '../../sim/exchange.js';
 import type { Logger } from '../deps.js';
@@ -39,6 +51,18 @@ export interface PublicSocketOptions {
   readonly maxOutgoingFrameBytes?: number;
   /** open sockets per remote address (default 32) */
   readonly maxSocketsPerClient?: number;
+  /**
+   * a channel's snapshot goes to one socket at most once within this many ms (default 60 000;
+   * 0 = a snapshot on every fresh subscribe)
+   */
+  readonly snapshotWindowMs?: number;
+  /**
+   * frames a socket may send per second, sustained (default 20); past its burst the server stops
+   * reading the socket until the budget refills (TCP back-pressure: nothing is dropped)
+   */
+  readonly framesPerSecond?: number;
+  /** frames a socket may send at once before the sustained rate applies (default 60) */
+  readonly frameBurst?: number;
 }
 
 /** Whether a client (remote address) may open one more connection now (the app's rate limiter). */
@@ -53,6 +77,8 @@ type UpgradeFallback = (server: Server, req: IncomingMessage, socket: Duplex, he
 export interface PublicSocketHooks {
   readonly admit?: AdmitUpgrade;
   readonly fallback?: UpgradeFallback;
+  /** whether a connection is over the app's per-client connection cap (refused 429) */
+  readonly overCap?: (socket: Socket) => boolean;
 }
 
 interface Subscription {
@@ -67,7 +93,24 @@ interface Client {
   readonly address: string;
   readonly subs: Map<string, Subscription>;
   missedPings: number;
+  /** channel key → clock ms of the last snapshot this socket was sent (kept after an unsubscribe) */
+  readonly snapshotAt: Map<string, number>;
+  /** channel key → when it was unsubscribed (clock ms, the feed's version then), for a catch-up */
+  readonly left: Map<string, { readonly atMs: number; readonly version: number }>;
+  /** payload bytes of the frames the client sent, and of the error frames it was answered */
+  bytesIn: number;
+  errorBytesOut: number;
+  /** the last frame was refused by the rate limit (the next refused ones go unanswered) */
+  limited: boolean;
+  /** the socket's frame budget (token bucket, refilled at framesPerSecond up to frameBurst) */
+  frameTokens: number;
+  frameTokensAtMs: number;
+  /** reading is paused until the budget refills */
+  paused: boolean;
 }
+
+/** Error frames a socket may receive beyond the bytes it sent. */
+const ERROR_ALLOWANCE_BYTES = 1024;
 
 export class PublicSocketServer {
   readonly #feed: MarketFeed;
@@ -81,6 +124,9 @@ export class PublicSocketServer {
   readonly #maxOutgoing: number;
   readonly #maxPerClient: number;
   readonly #updateDelayMs: number;
+  readonly #snapshotWindowMs: number;
+  readonly #framesPerMs: number;
+  readonly #frameBurst: number;
   readonly #hooks: PublicSocketHooks;
   /** open (and opening) sockets per remote address */
   readonly #perAddress = new Map<string, number>();
@@ -112,6 +158,15 @@ export class PublicSocketServer {
     this.#maxOutgoing = opts.maxOutgoingFrameBytes ?? 1024 * 1024;
     this.#maxPerClient = opts.maxSocketsPerClient ?? 32;
     this.#updateDelayMs = opts.updateDelayMs ?? 100;
+    this.#snapshotWindowMs = opts.snapshotWindowMs ?? 60_000;
+    this.#framesPerMs = (opts.framesPerSecond ?? 20) / 1000;
+    this.#frameBurst = opts.frameBurst ?? 60;
+    if (!(this.#framesPerMs > 0 && Number.isFinite(this.#framesPerMs) && this.#frameBurst >= 1)) {
+      throw new ServerError(
+        'SERVER_OPTION_INVALID',
+        `"framesPerSecond" and "frameBurst" expected a positive rate and a burst ≥ 1, got ${opts.framesPerSecond} and ${opts.frameBurst}`,
+      );
+    }
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.#maxFrameBytes,
@@ -175,6 +230,10 @@ export class PublicSocketServer {
       return;
     }
     const address = req.socket.remoteAddress ?? 'unknown';
+    if (this.#hooks.overCap?.(req.socket) === true) {
+      refuseUpgrade(socket, 429, 'too many connections from this client address');
+      return;
+    }
     const admitted = this.#hooks.admit?.(address) ?? { allowed: true };
     if (!admitted.allowed) {
       refuseUpgrade(socket, 429, 'rate limit exceeded', {
@@ -211,7 +270,20 @@ export class PublicSocketServer {
   }
 
   #connect(ws: WebSocket, address: string): void {
-    const client: Client = { ws, address, subs: new Map(), missedPings: 0 };
+    const client: Client = {
+      ws,
+      address,
+      subs: new Map(),
+      missedPings: 0,
+      snapshotAt: new Map(),
+      left: new Map(),
+      bytesIn: 0,
+      errorBytesOut: 0,
+      limited: false,
+      frameTokens: this.#frameBurst,
+      frameTokensAtMs: performance.now(),
+      paused: false,
+    };
     this.#clients.add(client);
     this.#ensurePingTimer();
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onMessage(client, data, isBinary));
@@ -235,7 +307,8 @@ export class PublicSocketServer {
 
   #pingAll(): void {
     for (const c of this.#clients) {
-      if (c.missedPings >= 2) {
+      // two pings unanswered, or a send buffer over the budget (a client that does not read)
+      if (c.missedPings >= 2 || c.ws.bufferedAmount > this.#maxBuffered) {
         c.ws.terminate();
         this.#clients.delete(c);
         continue;
@@ -245,11 +318,53 @@ export class PublicSocketServer {
     }
   }
 
+  /** An error frame, unless error frames already outweigh what the client sent (then dropped). */
   #error(c: Client, message: string): void {
-    this.#send(c, { op: 'error', error: message, message });
+    const text = JSON.stringify({ op: 'error', error: message, message });
+    const size = Buffer.byteLength(text);
+    if (c.errorBytesOut + size > c.bytesIn + ERROR_ALLOWANCE_BYTES) return;
+    c.errorBytesOut += size;
+    this.#sendText(c, text);
+  }
+
+  /**
+   * Takes one frame from the socket's budget; when it runs out, stops reading the socket until it
+   * refills (frames ws already read are still handled: at most one read's worth).
+   */
+  #throttle(c: Client): void {
+    const now = performance.now();
+    c.frameTokens = Math.min(this.#frameBurst, c.frameTokens + (now - c.frameTokensAtMs) * this.#framesPerMs);
+    c.frameTokensAtMs = now;
+    c.frameTokens -= 1;
+    if (c.frameTokens >= 0 || c.paused) return;
+    c.paused = true;
+    c.ws.pause();
+    const t = setTimeout(
+      () => {
+        c.paused = false;
+        if (c.ws.readyState === WebSocket.OPEN) c.ws.resume();
+      },
+      Math.ceil((1 - c.frameTokens) / this.#framesPerMs),
+    );
+    t.unref();
   }
 
   #onMessage(c: Client, data: RawData, isBinary: boolean): void {
+    this.#throttle(c);
+    c.bytesIn += Buffer.isBuffer(data)
+      ? data.length
+      : Array.isArray(data)
+        ? data.reduce((n, b) => n + b.length, 0)
+        : data.byteLength;
+    if (this.#hooks.admit !== undefined) {
+      const d = this.#hooks.admit(c.address);
+      if (!d.allowed) {
+        if (!c.limited) this.#error(c, 'rate limit exceeded');
+        c.limited = true;
+        return;
+      }
+      c.limited = false;
+    }
     if (isBinary) {
       this.#error(c, 'binary frames are not supported; send JSON text frames');
       return;
@@ -316,9 +431,37 @@ export class PublicSocketServer {
     if (full) this.#error(c, `too many channels: at most ${this.#maxChannels} per connection`);
     if (accepted.length === 0) return;
     this.#send(c, { op: 'subscribed', channels: accepted.map((s) => s.spelling) });
+    const now = this.#clock.nowMs();
     this.#feed.batch(() => {
-      for (const s of fresh) this.#sendBusiness(c, s, 'snapshot', this.#feed.snapshot(s.ref));
+      for (const s of fresh) {
+        const key = s.ref.key;
+        const last = c.snapshotAt.get(key);
+        const left = c.left.get(key);
+        c.left.delete(key);
+        if (last !== undefined && now - last < this.#snapshotWindowMs && now >= last) {
+          // the socket had this snapshot moments ago: catch it up only if the ledger moved
+          if (left !== undefined && left.version !== this.#feed.version) {
+            const data = this.#feed.update(s.ref, left.atMs);
+            if (data !== null) this.#sendBusiness(c, s, 'update', data);
+          }
+          continue;
+        }
+        c.snapshotAt.set(key, now);
+        this.#sendBusiness(c, s, 'snapshot', this.#feed.snapshot(s.ref));
+      }
     });
+    this.#pruneRecent(c, now);
+  }
+
+  /** Forgets snapshot times older than the window once the maps grow (bounded per socket). */
+  #pruneRecent(c: Client, now: number): void {
+    if (c.snapshotAt.size <= 4 * this.#maxChannels) return;
+    for (const [k, at] of c.snapshotAt) {
+      if (now - at >= this.#snapshotWindowMs && !c.subs.has(k)) {
+        c.snapshotAt.delete(k);
+        c.left.delete(k);
+      }
+    }
   }
 
   #unsubscribeChannels(c: Client, names: readonly string[]): void {
@@ -331,6 +474,7 @@ export class PublicSocketServer {
         missing.push(name);
         continue;
       }
+      c.left.set(ref.key, { atMs: this.#clock.nowMs(), version: this.#feed.version });
       removed.push(name);
     }
     if (missing.length > 0) this.#error(c, formatNamesError('not subscribed', 'not subscribed', missing));
