@@ -5,6 +5,7 @@
  */
 import { computeLpShareValue } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
+import { isReserveAuditError } from '../errors/base.js';
 import { redactUrl } from '../io/http/redact-url.js';
 import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 
@@ -28,16 +29,22 @@ export async function openMirrorForReading(target: string): Promise<MirrorStore>
   try {
     return await openMirrorStore(target, { readonly: true });
   } catch (e) {
-    throw new AuditError(
-      'MIRROR_UNAVAILABLE',
-      `"--mirror" expected an existing mirror ${isPostgresTarget(target) ? 'database' : 'file'}, got ${formatMirrorTarget(target)}`,
-      { cause: e },
-    );
+    throw new AuditError('MIRROR_UNAVAILABLE', formatMirrorUnavailable(target, e), { cause: e });
   }
 }
 
+/**
+ * Why a mirror could not be opened, for MIRROR_UNAVAILABLE: what was expected, the target (a URL
+ * without its password) and the cause's own words (`password authentication failed for user "x"`,
+ * a newer schema, not a SQLite file) instead of a guess.
+ */
+export function formatMirrorUnavailable(target: string, e: unknown): string {
+  const cause = isReserveAuditError(e) ? e.shortMessage : e instanceof Error ? e.message : String(e);
+  return `"--mirror" expected an existing mirror ${isPostgresTarget(target) ? 'database' : 'file'}, got ${formatMirrorTarget(target)}: ${cause}`;
+}
+
 /** A mirror target as messages show it: JSON-quoted, a URL without its password. */
-export function formatMirrorTarget(target: string): string {
+function formatMirrorTarget(target: string): string {
   return JSON.stringify(isPostgresTarget(target) ? redactUrl(target) : target);
 }
 

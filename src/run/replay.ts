@@ -21,7 +21,7 @@ import {
 import { AuditError } from '../errors/audit.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { type MirrorStore, openMirrorStore } from '../io/store/index.js';
-import { formatMirrorTarget } from './history.js';
+import { formatMirrorUnavailable } from './history.js';
 import { createReplayContext, type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
 import { type CoordinateReplayOptions, coordinateReplayRun } from './replay-distributed.js';
 import { loadObservationSeries, type ReplayedContracts } from './replay-series.js';
@@ -115,11 +115,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   try {
     mirror = await openMirrorStore(o.mirrorPath, { readonly: o.distributed === undefined });
   } catch (e) {
-    throw new AuditError(
-      'MIRROR_UNAVAILABLE',
-      `"--mirror" expected an existing mirror file, got ${formatMirrorTarget(o.mirrorPath)}`,
-      { cause: e },
-    );
+    throw new AuditError('MIRROR_UNAVAILABLE', formatMirrorUnavailable(o.mirrorPath, e), { cause: e });
   }
   const tSetup = now();
   let jobs = 1;

@@ -35,7 +35,7 @@ describe('PostgreSQL mirror credentials', () => {
     ['replay --mirror', ['replay', '--mirror', URL_WITH_SECRET], {}],
     ['replay --json --mirror', ['replay', '--json', '--mirror', URL_WITH_SECRET], {}],
     ['history --mirror', ['history', '--pool', 'p', '--mirror', URL_WITH_SECRET], {}],
-    ['report --mirror', ['report', '--mirror', URL_WITH_SECRET], {}],
+    ['report --mirror', ['report', '--html', '/dev/null', '--mirror', URL_WITH_SECRET], {}],
     ['RESERVE_AUDIT_MIRROR', ['replay'], { RESERVE_AUDIT_MIRROR: URL_WITH_SECRET }],
   ];
   for (const [name, args, env] of commands)
@@ -43,5 +43,7 @@ describe('PostgreSQL mirror credentials', () => {
       const r = await run(args, env);
       expect(r.code).toBe(2);
       expect(r.out).not.toContain(SECRET);
+      // the cause in its own words, not a guess ("expected an existing mirror file")
+      expect(r.out).toContain('ECONNREFUSED');
     }, 30_000);
 });
