@@ -6,6 +6,7 @@
  * process's side: a closed stdout/stderr is not an error (./closed-output.ts) and SIGINT/SIGTERM
  * end a command with 130/143 (./signals.ts).
  */
+import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../errors/usage.js';
 import { ignoreClosedOutput } from './closed-output.js';
@@ -13,6 +14,13 @@ import type { CliContext } from './command.js';
 import { commands } from './commands/index.js';
 import { EXIT_OK, type ExitCode, reportError } from './exit-codes.js';
 import { installSignalHandlers } from './signals.js';
+
+/** This package's version (package.json, two folders up from src/cli and from dist/cli). */
+function readPackageVersion(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const v = (pkg as { version?: unknown }).version;
+  return typeof v === 'string' ? v : 'unknown';
+}
 
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<ExitCode> {
   let exitCode: ExitCode = EXIT_OK;
@@ -32,7 +40,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
       debug = args.debug;
     })
     .help()
-    .version(false)
+    .version(readPackageVersion())
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .exitProcess(false)
     .fail((msg, err) => {

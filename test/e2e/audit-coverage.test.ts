@@ -40,6 +40,11 @@ describe('the coverage of a run is reported next to the verdict', () => {
       '  history: no mirror, staleness not checked (a frozen, genuine but old state would pass)',
       "  types: bundled type file (the reference server's templates; use --types/--dar for another exchange)",
     ]);
+    // every file written is said on stderr, with what it holds
+    expect(text.stderr).toMatch(/wrote \S*bare\.xml \(\d+ checks, \d+ bytes\)/);
+    const withHtml = await runCliForTest(['audit', '--base-url', s.base, '--html', join(dir, 'bare.html')]);
+    expect(withHtml.code).toBe(0);
+    expect(withHtml.stderr).toMatch(/wrote \S*bare\.html \(\d+ pools, \d+ bytes\)/);
     const xml = readFileSync(junit, 'utf8');
     assertWellFormedXml(xml);
     expect(xml).toContain(

@@ -101,3 +101,77 @@ describe('reserve-audit serve', () => {
     ]).toEqual([null, null, null, null]);
   });
 });
+
+describe('reserve-audit serve --pools on an existing ledger', () => {
+  it('says that --pools is ignored instead of ignoring it silently', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'serve-pools-'));
+    const db = join(dir, 'ledger.db');
+    /** serve until it listens, then SIGTERM; its stderr */
+    const serveOnce = async (extra: readonly string[]): Promise<string> => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '-e',
+          "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
+          'serve',
+          '--port',
+          '0',
+          '--history',
+          '0s',
+          '--db',
+          db,
+          ...extra,
+        ],
+        { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 20_000;
+      while (!/serving http/.test(stderr)) {
+        if (Date.now() > deadline) {
+          child.kill('SIGKILL');
+          throw new Error(`no listening line: ${stderr}`);
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      return stderr;
+    };
+    try {
+      // a fresh database: --pools seeds it, nothing to say
+      expect(await serveOnce(['--pools', '2'])).not.toContain('ignored');
+      // the same database again: the ledger exists, --pools cannot apply
+      expect(await serveOnce(['--pools', '5'])).toMatch(
+        /--pools 5 ignored: \S+ledger\.db already holds a ledger/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('reserve-audit --version', () => {
+  it("prints the package's version and exits 0", async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const { execFileSync } = await import('node:child_process');
+    // the built CLI (globalSetup builds dist/): yargs prints the version on the process's stdout
+    const out = execFileSync(
+      process.execPath,
+      [new URL('../../bin/reserve-audit.js', import.meta.url).pathname, '--version'],
+      { encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe(pkg.version);
+  });
+});

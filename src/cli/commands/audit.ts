@@ -101,12 +101,13 @@ export const auditCommand = defineCommand({
         cwd: ctx.cwd,
         onProgress: (m) => ctx.stderr.write(`reserve-audit: ${formatDisplayText(m)}\n`),
       });
-      if (junitOut !== null)
-        await writeOutputFile(
-          'junit',
-          junitOut,
-          formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage),
+      if (junitOut !== null) {
+        const xml = formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage);
+        await writeOutputFile('junit', junitOut, xml);
+        ctx.stderr.write(
+          `reserve-audit: wrote ${junitOut} (${report.checks.length} checks, ${xml.length} bytes)\n`,
         );
+      }
       if (htmlOut !== null && assets !== null) {
         let series = new Map<string, PoolHistoryRow[]>();
         if (mirrorPath !== null && report.summary.mirror !== null) {
@@ -117,10 +118,13 @@ export const auditCommand = defineCommand({
             await mirror.close();
           }
         }
-        await writeOutputFile(
-          'html',
-          htmlOut,
-          formatHtmlReport(buildReportModelFromAudit(report, series, new Date().toISOString()), assets),
+        const html = formatHtmlReport(
+          buildReportModelFromAudit(report, series, new Date().toISOString()),
+          assets,
+        );
+        await writeOutputFile('html', htmlOut, html);
+        ctx.stderr.write(
+          `reserve-audit: wrote ${htmlOut} (${report.summary.pools} pools, ${html.length} bytes)\n`,
         );
       }
       ctx.stdout.write(

@@ -6,6 +6,7 @@
  * (the server on an internal loopback port behind the fault-injecting proxy, src/server/fault-proxy.ts,
  * which then listens on --port/--host and is the URL printed).
  */
+import { existsSync, statSync } from 'node:fs';
 import { formatGot } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import type { Logger } from '../../server/app.js';
@@ -162,6 +163,11 @@ export const serveCommand = defineCommand({
       error: (m, e) =>
         ctx.stderr.write(`reserve-audit: ${m}${e instanceof Error ? `: ${e.stack ?? e.message}` : ''}\n`),
     };
+    // --pools seeds a fresh ledger only: say so instead of ignoring it silently
+    if (pools !== undefined && db !== ':memory:' && existsSync(db) && statSync(db).size > 0)
+      ctx.stderr.write(
+        `reserve-audit: --pools ${pools} ignored: ${db} already holds a ledger (--pools seeds a fresh database; pass another --db or remove the file)\n`,
+      );
     const server = await startServer({
       // with --faults the server listens on an internal loopback port, the proxy on --port/--host
       port: faults === undefined ? port : 0,
