@@ -15,4 +15,7 @@ export function sharedDarsDir(): string | null {
 }
 
 export const SHARED_DARS_SKIP_REASON =
-  '../shared/dars is absent: the Splice DARs may not be redistributed, so DAR tests are skipped';
+  `the real DARs are missing — no splice-amulet-0.1.17.dar in ${join(repoRoot, '..', 'shared', 'dars')} ` +
+  '(a folder shared/dars beside this checkout), so the tests on real DARs are skipped. They cannot be ' +
+  'redistributed; get the Splice releases (splice-amulet 0.1.14–0.1.19, splice-dso-governance 0.1.20–0.1.21: ' +
+  'daml/dars/ of the Splice repository, github.com/hyperledger-labs/splice) and put the .dar files there';
