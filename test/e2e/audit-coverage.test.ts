@@ -60,6 +60,16 @@ describe('the coverage of a run is reported next to the verdict', () => {
     expect(c.types.source).toBe('bundled');
   }, 60_000);
 
+  it('a base URL without /v1/public: could not check, and a hint names the URL to try', async () => {
+    const origin = s.base.replace(/\/v1\/public\/?$/, '');
+    const r = await runCliForTest(['audit', '--base-url', origin]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`hint: ${origin}`);
+    expect(r.stderr).toContain(`try --base-url ${origin}/v1/public`);
+    // and none when the path is right (the audit passes)
+    expect((await runCliForTest(['audit', '--base-url', s.base])).stderr).not.toContain('hint:');
+  }, 60_000);
+
   it('with a mirror and probe quotes: probes counted, earlier snapshots counted, shown in the HTML report', async () => {
     const mirror = join(dir, 'm.db');
     const html = join(dir, 'r.html');

@@ -131,5 +131,35 @@ export function formatCouldNotCheckReasons(report: AuditReport): string {
         `reserve-audit: could not check: ${f.code}${f.pool === null ? '' : ` (${f.pool})`}: ${f.message}\n`,
     );
   if (reasons.length > 5) lines.push(`reserve-audit: … and ${reasons.length - 5} more\n`);
+  const hint = formatBaseUrlHint(report);
+  if (hint !== null) lines.push(`reserve-audit: hint: ${hint}\n`);
   return lines.join('');
+}
+
+/** The path under which the public API is served (docs/protocol/public-api.md). */
+const PUBLIC_API_PATH = '/v1/public';
+
+/**
+ * A hint when the base URL looks like the exchange's origin without the API's path: /pools/proof
+ * answered 404 and the URL does not end in /v1/public. Null otherwise.
+ */
+export function formatBaseUrlHint(report: AuditReport): string | null {
+  const base = report.summary.baseUrl;
+  const proof = report.findings.find(
+    (f) =>
+      f.code === 'FETCH_FAILED' &&
+      (f.evidence as { section?: unknown } | undefined)?.section === '/pools/proof',
+  );
+  if (proof === undefined || !/answered status 404\b/.test(proof.message)) return null;
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    return null;
+  }
+  const path = u.pathname.replace(/\/+$/, '');
+  if (path.endsWith(PUBLIC_API_PATH)) return null;
+  u.pathname = `${path}${PUBLIC_API_PATH}`;
+  const suggested = u.toString();
+  return `${base} answered 404 for /pools/proof; the public API is served under ${PUBLIC_API_PATH} — try --base-url ${suggested}`;
 }
