@@ -143,7 +143,7 @@ const PUBLIC_API_PATH = '/v1/public';
  * A hint when the base URL looks like the exchange's origin without the API's path: /pools/proof
  * answered 404 and the URL does not end in /v1/public. Null otherwise.
  */
-export function formatBaseUrlHint(report: AuditReport): string | null {
+function formatBaseUrlHint(report: AuditReport): string | null {
   const base = report.summary.baseUrl;
   const proof = report.findings.find(
     (f) =>
