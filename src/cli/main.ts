@@ -15,6 +15,22 @@ import { commands } from './commands/index.js';
 import { EXIT_OK, type ExitCode, reportError } from './exit-codes.js';
 import { installSignalHandlers } from './signals.js';
 
+/**
+ * `--every -1s` → `--every=-1s`: a token that starts with `-` and a digit is a value, never an
+ * option (no option is a digit), so the option's own rule can reject it with its message instead of
+ * yargs reading it as the short flags `-1 -s` ("Unknown arguments: 1, s").
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of argv) {
+    const prev = out[out.length - 1];
+    if (/^-\d/.test(a) && prev !== undefined && /^--[a-z][a-z0-9-]*$/.test(prev))
+      out[out.length - 1] = `${prev}=${a}`;
+    else out.push(a);
+  }
+  return out;
+}
+
 /** This package's version (package.json, two folders up from src/cli and from dist/cli). */
 function readPackageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -26,7 +42,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   let exitCode: ExitCode = EXIT_OK;
   // known before parsing, so a failure while parsing can print its stack too
   let debug = argv.includes('--debug');
-  let y: Argv = yargs([...argv])
+  let y: Argv = yargs(joinNegativeValues(argv))
     .scriptName('reserve-audit')
     .strict()
     .demandCommand(1, 'name a command (see --help)')

@@ -65,6 +65,16 @@ describe('usage errors exit 2 with one typed line', () => {
       ['snapshot', '--base-url', 'http://127.0.0.1:1/', '--mirror', 'm.db', '--every', '30d'],
       /"--every" expected a duration of 1ms to 24d, got "30d"\n$/,
     ],
+    // a negative value is the option's value, not short flags ("Unknown arguments: 1, s")
+    [
+      ['snapshot', '--base-url', 'http://127.0.0.1:1/', '--mirror', 'm.db', '--every', '-1s'],
+      /^reserve-audit: OPTION_INVALID: "--every" expected a duration like 30s or 5m, got "-1s"\n$/,
+    ],
+    // polite on the wire: below 1s only against this machine
+    [
+      ['snapshot', '--base-url', 'https://exchange.example/v1/public', '--mirror', 'm.db', '--every', '10ms'],
+      /"--every" expected at least 1s against an exchange that is not on this machine .*got 10ms\n$/,
+    ],
     [['replay', '--mirror', 'm.db', '--from', 'yesterday'], /"--from" expected an ISO 8601 timestamp/],
     [
       ['replay', '--mirror', 'm.db', '--from', '2026-01-02T00:00:00Z', '--to', '2026-01-01T00:00:00Z'],

@@ -9,6 +9,7 @@
  * an unusable mirror).
  */
 import { isReserveAuditError } from '../../errors/base.js';
+import { UsageError } from '../../errors/usage.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { openMirrorStore } from '../../io/store/index.js';
 import { takeSnapshot } from '../../run/snapshot.js';
@@ -39,6 +40,15 @@ import { formatFailedSections, formatSnapshotJsonLine, formatSnapshotSummary } f
 /** Parses "500ms", "30s", "5m", "1h" or a plain number of seconds into milliseconds; null if invalid. */
 export function parseDurationMs(text: string): number | null {
   return parseDurationWith(text, INTERVAL_DURATION);
+}
+
+/** The shortest --every against an exchange that is not on this machine. */
+const MIN_REMOTE_INTERVAL_MS = 1000;
+
+/** The URL's host is this machine (localhost, 127.0.0.0/8, ::1). */
+function isLoopbackUrl(url: string): boolean {
+  const h = new URL(url).hostname;
+  return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 export const snapshotCommand = defineCommand({
@@ -73,6 +83,12 @@ export const snapshotCommand = defineCommand({
     const pacing = parsePacingOptions(args);
     const everyMs =
       args.every === undefined ? null : parseDurationOption('every', args.every, INTERVAL_DURATION);
+    // polite on the wire: a snapshot is a dozen requests or more; below a second only on this machine
+    if (everyMs !== null && everyMs < MIN_REMOTE_INTERVAL_MS && !isLoopbackUrl(baseUrl.request))
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--every" expected at least 1s against an exchange that is not on this machine (below 1s only for a loopback --base-url), got ${args.every}`,
+      );
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });
     const count = countArg ?? (everyMs === null ? 1 : Number.POSITIVE_INFINITY);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
