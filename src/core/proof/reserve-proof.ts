@@ -224,7 +224,7 @@ function verifyByEngine(
     evidence: null,
     template: plan.identity,
     createdAtMicros: BigInt(s.createdAtMicros),
-    templateProfile: findTemplateProfile(profile, plan.identity),
+    templateProfile: plan.templateProfile,
     blobFields: fields,
     provenFields: fields,
   };

@@ -20,6 +20,7 @@ import {
   PROVEN_FIELD_KEYS,
   type ProvenFields,
   type ReserveProfile,
+  type TemplateProfile,
 } from './profile.js';
 
 /** One profile field, located once per template. */
@@ -40,6 +41,8 @@ export interface TemplatePlan {
   readonly identity: TemplateIdentity;
   /** null: the fast path cannot prove this template (not in the profile, unlocatable fields) */
   readonly slots: readonly FieldSlot[] | null;
+  /** the template's reserve-profile entry (null: not in the profile) */
+  readonly templateProfile: TemplateProfile | null;
 }
 
 const NO_TYPES: object = {};
@@ -80,7 +83,15 @@ function makePlan(
       slots.push({ role, key: PROVEN_FIELD_KEYS[role], index, type: l.type });
     }
   }
-  return { packageName, module: [...t.module], entity: [...t.entity], lookup, identity, slots };
+  return {
+    packageName,
+    module: [...t.module],
+    entity: [...t.entity],
+    lookup,
+    identity,
+    slots,
+    templateProfile: tp,
+  };
 }
 
 /** The plans of every template met, per profile and type environment. */

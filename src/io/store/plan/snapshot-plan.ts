@@ -11,7 +11,7 @@ import {
   parseApiTimestampMicros,
   parseApiTimestampMs,
 } from '../../../core/wire/index.js';
-import type { ContractVerificationInput, MirrorVerificationStatus } from '../types.js';
+import type { ContractVerificationInput, MirrorVerificationStatus, PoolObservation } from '../types.js';
 
 /** What the mirror holds of a contract the snapshot serves (read by the applier before planning). */
 export interface StoredContract {
@@ -79,25 +79,14 @@ interface NewContractRow extends VerificationUpdate {
   readonly ledgerCreatedAt: string;
 }
 
-/** An observation; `contractId` is resolved to the contract's key by the applier. */
-interface ObservationRow {
-  readonly poolId: string;
-  readonly contractId: string | null;
-  readonly stateContractId: string | null;
+/**
+ * An observation as it is written: the row a read gives back (`PoolObservation`) without what the
+ * snapshot row supplies, plus whether /pools/state's contract ID is a contract; `contractId` is
+ * resolved to the contract's key by the applier.
+ */
+type ObservationRow = Omit<PoolObservation, 'snapshotId' | 'observedAtMs'> & {
   readonly stateIsContract: boolean;
-  readonly symbol: string | null;
-  readonly reserveA: string | null;
-  readonly reserveB: string | null;
-  readonly price: string | null;
-  readonly tvlCc: string | null;
-  readonly feeRate: string | null;
-  readonly totalLpSupply: string | null;
-  readonly ledgerCreatedAt: string | null;
-  readonly ledgerCreatedAtMs: number | null;
-  readonly proofReserveA: string | null;
-  readonly proofReserveB: string | null;
-  readonly blobSha256: string | null;
-}
+};
 
 export interface SnapshotPlan {
   readonly snapshot: SnapshotRow;
