@@ -15,6 +15,7 @@ import { type BaseUrl, parseBaseUrl } from '../io/http/base-url.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RPS } from '../io/http/pacer.js';
 import { redactUrl } from '../io/http/redact-url.js';
 import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/index.js';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../run/mirror.js';
 
 // ---------------------------------------------------------------------------------------------
 // declarations
@@ -328,6 +329,52 @@ export const ARCHIVE_DURATION: DurationRule = {
   example: '30d or 12h',
   bounds: 'of 1h to 3650d',
 };
+
+/** --keep-raw of the long-running commands (snapshot --every, watch): the retention of raw responses */
+export const keepRawOption = {
+  type: 'string',
+  describe: 'retention: keep the raw responses of the last <duration> (default 7d; 0 keeps none)',
+} as const satisfies Options;
+
+/** --archive-after of the long-running commands: when contracts and observations move into the archive */
+export const archiveAfterOption = {
+  type: 'string',
+  describe:
+    'retention: archive contracts and observations older than <duration> into compressed chunks (default 30d; SQLite mirrors)',
+} as const satisfies Options;
+
+/** --retention / --no-retention of the long-running commands */
+export const retentionOption = {
+  type: 'boolean',
+  default: true,
+  describe: 'apply the retention policy while running (--no-retention keeps every row and response)',
+} as const satisfies Options;
+
+/** The retention policy of a long-running command (docs/mirror.md "Retention"); null with --no-retention. */
+export function parseRetentionOptions(args: {
+  readonly 'keep-raw'?: string | undefined;
+  readonly 'archive-after'?: string | undefined;
+  readonly retention: boolean;
+}): RetentionPolicy | null {
+  if (!args.retention) {
+    for (const name of ['keep-raw', 'archive-after'] as const)
+      if (args[name] !== undefined)
+        throw new UsageError('OPTION_INVALID', `"--${name}" expected without --no-retention, got both`);
+    return null;
+  }
+  const keep = args['keep-raw'];
+  const archive = args['archive-after'];
+  return {
+    keepRawMs:
+      keep === undefined
+        ? DEFAULT_RETENTION.keepRawMs
+        : parseDurationOption('keep-raw', keep, RETENTION_DURATION),
+    archiveAfterMs:
+      archive === undefined
+        ? DEFAULT_RETENTION.archiveAfterMs
+        : parseDurationOption('archive-after', archive, ARCHIVE_DURATION),
+  };
+}
 
 /** snapshot --every: 500ms, 30s, 1.5m, 1h (a bare number is seconds); > 0 and a valid timer. */
 export const INTERVAL_DURATION: DurationRule = {

@@ -19,6 +19,7 @@ import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
   computeContractVerification,
+  type FailedAttemptRecord,
   type MirrorStore,
 } from '../io/store/index.js';
 
@@ -104,7 +105,10 @@ export interface FailedSection {
 }
 
 export interface SnapshotReport {
-  readonly snapshotId: number;
+  /** null when the mirror kept this snapshot as a failed attempt, not as history */
+  readonly snapshotId: number | null;
+  /** why the snapshot is not history (every section failed, or no pool where the mirror knew pools) */
+  readonly failedAttempt: FailedAttemptRecord | null;
   readonly startedAtMs: number;
   readonly pools: number;
   /** contract IDs seen for the first time in this snapshot */
@@ -148,6 +152,7 @@ export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotRepo
   }
   return {
     snapshotId: rec.snapshotId,
+    failedAttempt: rec.failedAttempt,
     startedAtMs: snap.startedAtMs,
     pools: rec.pools,
     newContracts: rec.newContracts,

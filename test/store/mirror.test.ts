@@ -74,6 +74,7 @@ describe('schema', () => {
       'blob_dictionaries',
       'bodies',
       'contracts',
+      'failed_attempts',
       'findings',
       'history_state',
       'migrations',
@@ -97,6 +98,7 @@ describe('schema', () => {
       { version: 10, name: 'archive' },
       // the distributed replay queue: PostgreSQL only, empty in SQLite (src/io/store/schema/versions.ts)
       { version: 11, name: 'replay-queue' },
+      { version: 12, name: 'failed-attempts' },
     ]);
   });
 
@@ -128,7 +130,7 @@ describe('schema', () => {
     try {
       expect(m2.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
       ]);
       // migration 6: the template strings in the lookup table, the row holds its key
       expect(

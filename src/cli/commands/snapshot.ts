@@ -12,13 +12,16 @@ import { isReserveAuditError } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { openMirrorStore } from '../../io/store/index.js';
+import { applyRetention, isRetentionDue } from '../../run/mirror.js';
 import { takeSnapshot } from '../../run/snapshot.js';
 import { defineCommand } from '../command.js';
 import { exitCodeOfSnapshots } from '../exit-codes.js';
 import {
+  archiveAfterOption,
   baseUrlOption,
   darOption,
   INTERVAL_DURATION,
+  keepRawOption,
   maxInFlightOption,
   maxRpsOption,
   mirrorOption,
@@ -28,14 +31,21 @@ import {
   parseIntegerOption,
   parseMirrorOption,
   parsePacingOptions,
+  parseRetentionOptions,
   parseTimeoutOption,
   parseTypeSourceOptions,
   probeQuotesOption,
+  retentionOption,
   timeoutOption,
   typesOption,
 } from '../options.js';
 import { createProgress } from '../render/progress.js';
-import { formatFailedSections, formatSnapshotJsonLine, formatSnapshotSummary } from '../render/snapshot.js';
+import {
+  formatFailedSections,
+  formatRetentionLine,
+  formatSnapshotJsonLine,
+  formatSnapshotSummary,
+} from '../render/snapshot.js';
 
 /** Parses "500ms", "30s", "5m", "1h" or a plain number of seconds into milliseconds; null if invalid. */
 export function parseDurationMs(text: string): number | null {
@@ -75,7 +85,10 @@ export const snapshotCommand = defineCommand({
       .option('max-in-flight', maxInFlightOption)
       .option('types', typesOption)
       .option('dar', darOption)
-      .option('probe-quotes', probeQuotesOption),
+      .option('probe-quotes', probeQuotesOption)
+      .option('keep-raw', keepRawOption)
+      .option('archive-after', archiveAfterOption)
+      .option('retention', retentionOption),
   run: async (args, ctx) => {
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
@@ -92,6 +105,14 @@ export const snapshotCommand = defineCommand({
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });
     const count = countArg ?? (everyMs === null ? 1 : Number.POSITIVE_INFINITY);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
+    // a bounded mirror by default when snapshots repeat (docs/mirror.md "Retention")
+    const retention = everyMs === null ? null : parseRetentionOptions(args);
+    if (everyMs === null && (args['keep-raw'] !== undefined || args['archive-after'] !== undefined))
+      throw new UsageError(
+        'OPTION_INVALID',
+        '"--keep-raw" and "--archive-after" expected with --every (one snapshot applies no retention; see mirror prune), got neither',
+      );
+    let retainedAtMs: number | null = null;
 
     const types = await loadTypesOrDefault({ typeFiles, dars, cwd: ctx.cwd });
     const mirror = await openMirrorStore(mirrorPath);
@@ -118,7 +139,12 @@ export const snapshotCommand = defineCommand({
           ctx.stdout.write(formatSnapshotJsonLine(rec));
           progress.line(formatSnapshotSummary(label, rec, Date.now() - started));
           for (const l of formatFailedSections(label, rec)) progress.line(l);
-          if (rec.failedSections.length > 0) allComplete = false;
+          if (rec.failedSections.length > 0 || rec.failedAttempt !== null) allComplete = false;
+          if (retention !== null && isRetentionDue(retainedAtMs, Date.now())) {
+            retainedAtMs = Date.now();
+            const line = formatRetentionLine(label, await applyRetention(mirror, retention, retainedAtMs));
+            if (line !== null) progress.line(line);
+          }
         } catch (e) {
           // a broken mirror or an internal error ends the run; a network failure only this snapshot
           if (!isReserveAuditError(e) || e.code.startsWith('STORE_')) {

@@ -1,16 +1,22 @@
 /** `mirror stats` and `mirror prune` output: a short text table, or JSON. */
 import type { MirrorStats } from '../../io/store/index.js';
-import type { MirrorPruneReport } from '../../run/mirror.js';
+import { computeMirrorGrowth, type MirrorPruneReport } from '../../run/mirror.js';
 
 const kib = (b: number): string => `${(b / 1024).toFixed(1)} KiB`;
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(1)} MiB`;
 
 export function formatMirrorStatsText(s: MirrorStats): string {
+  const growth = computeMirrorGrowth(s);
   const lines = [
     `mirror ${s.path} (schema ${s.schemaVersion}): ${kib(s.fileBytes)} (${kib(s.freeBytes)} free)`,
     `snapshots ${s.snapshots} (raw responses kept for ${s.snapshotsWithRaw})  pools ${s.pools}  contracts ${s.contracts}  observations ${s.observations}`,
     `time span ${iso(s.firstSnapshotMs)} … ${iso(s.lastSnapshotMs)}`,
     `bytes per pool per snapshot ${s.bytesPerObservation ?? '-'}`,
+    growth === null
+      ? 'growth: - (the snapshots span less than an hour)'
+      : `growth: ${mib(growth.bytesPerDay)} per day since the first snapshot; in 30 days at this rate, with nothing pruned: ${mib(growth.projected30dBytes)}`,
+    `failed attempts (not history) ${s.failedAttempts}`,
     'table           rows        size',
   ];
   for (const t of s.tables)

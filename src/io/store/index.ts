@@ -78,6 +78,7 @@ export type {
   ContractVerificationInput,
   ContractVerifications,
   DecodedReserveFields,
+  FailedAttemptRecord,
   HistoryObservation,
   MirrorContract,
   MirrorSnapshotRow,

@@ -36,6 +36,8 @@ export interface MirrorStats {
   readonly lastSnapshotMs: number | null;
   /** fileBytes ÷ observations (a pool in a snapshot), null when there are none */
   readonly bytesPerObservation: number | null;
+  /** snapshots kept as failed attempts, not history (schema 12, ./plan/failed-attempt.ts) */
+  readonly failedAttempts: number;
 }
 
 /** The mirror's tables, as `mirror stats` reports them (both backends). */
@@ -51,6 +53,7 @@ export const MIRROR_TABLES = [
   'findings',
   'blob_dictionaries',
   'templates',
+  'failed_attempts',
 ] as const;
 
 /** The SQLite mirror's archive tables (schema 10; ./archive.ts), reported after MIRROR_TABLES. */
@@ -108,6 +111,7 @@ export function readMirrorStats(mirror: Mirror): MirrorStats {
       firstSnapshotMs: span[0],
       lastSnapshotMs: span[1],
       bytesPerObservation: observations === 0 ? null : Math.round(fileBytes / observations),
+      failedAttempts: tables.find((t) => t.name === 'failed_attempts')?.rows ?? 0,
     };
   });
 }

@@ -7,6 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiSnapshot } from '../../core/wire/index.js';
+import type { FailedAttempt } from './plan/failed-attempt.js';
+import { defineColumns } from './row-columns.js';
 import type { ContractVerificationInput, ContractVerifications, RecordSnapshotResult } from './types.js';
 
 export interface RecordSnapshotOptions {
@@ -49,9 +51,50 @@ export function toBuffer(b: Uint8Array): Buffer {
 export function toExistingResult(snapshotId: unknown, pools: unknown): RecordSnapshotResult {
   return {
     snapshotId: Number(snapshotId),
+    failedAttempt: null,
     created: false,
     pools: Number(pools),
     newContracts: [],
     contracts: 0,
   };
 }
+
+/** The columns of a failed attempt's row (schema 12). */
+export const FAILED_ATTEMPT_COLUMNS = defineColumns(
+  'failed_attempts',
+  `attempt_key text, base_url text, started_at_ms bigint, finished_at_ms bigint, recorded_at_ms bigint,
+   reason text, failed_sections text`,
+);
+
+/** The row of a failed attempt (keyed like a snapshot: recording it twice writes one row). */
+export function computeFailedAttemptRow(
+  snapshotKey: string,
+  snapshot: ApiSnapshot,
+  attempt: FailedAttempt,
+  recordedAtMs: number,
+): Record<string, unknown> {
+  return {
+    attemptKey: snapshotKey,
+    baseUrl: snapshot.baseUrl,
+    startedAtMs: snapshot.startedAtMs,
+    finishedAtMs: snapshot.finishedAtMs,
+    recordedAtMs,
+    reason: attempt.reason,
+    failedSections: JSON.stringify(attempt.failedSections),
+  };
+}
+
+/** The result of recording a failed attempt (row `id`; `created` false when it was there already). */
+export function toFailedAttemptResult(id: unknown, reason: string, created: boolean): RecordSnapshotResult {
+  return {
+    snapshotId: null,
+    failedAttempt: { id: Number(id), reason },
+    created,
+    pools: 0,
+    newContracts: [],
+    contracts: 0,
+  };
+}
+
+/** Does the mirror hold a snapshot that observed a pool? */
+export const MIRROR_KNOWS_POOLS_SQL = 'SELECT EXISTS (SELECT 1 FROM snapshots WHERE pool_count > 0)';

@@ -25,8 +25,18 @@ export type ContractVerifications =
   | ReadonlyMap<string, ContractVerificationInput>
   | Readonly<Record<string, ContractVerificationInput>>;
 
+/** A snapshot kept as a failed attempt instead of history (./plan/failed-attempt.ts). */
+export interface FailedAttemptRecord {
+  /** its row in failed_attempts */
+  readonly id: number;
+  readonly reason: string;
+}
+
 export interface RecordSnapshotResult {
-  readonly snapshotId: number;
+  /** null when the snapshot was kept as a failed attempt, not as history */
+  readonly snapshotId: number | null;
+  /** set when the snapshot was kept as a failed attempt (nothing else was written) */
+  readonly failedAttempt: FailedAttemptRecord | null;
   /** false when this very snapshot was already in the mirror (nothing written) */
   readonly created: boolean;
   /** pools observed */

@@ -140,16 +140,27 @@ function contractFields(p: PoolProofInfo, v: ContractVerificationInput | undefin
   };
 }
 
+/** The latest proof per pool: proofsAfter wins over proofsBefore. */
+function computeLatestProofByPool(snapshot: ApiSnapshot): Map<string, PoolProofInfo> {
+  const out = new Map<string, PoolProofInfo>();
+  for (const section of [snapshot.proofsBefore, snapshot.proofsAfter])
+    if (section.ok) for (const p of section.value.data.pools) out.set(p.pool_id, p);
+  return out;
+}
+
+/** The pools a snapshot observed: those of /pools/state and of either proof set. */
+export function computeObservedPools(snapshot: ApiSnapshot): Set<string> {
+  const state = snapshot.poolsState.ok ? snapshot.poolsState.value.data.pools : [];
+  return new Set<string>([...state.map((p) => p.pool_id), ...computeLatestProofByPool(snapshot).keys()]);
+}
+
 /** The rows `input.snapshot` writes (see the module comment). */
 export function computeSnapshotPlan(input: SnapshotPlanInput): SnapshotPlan {
   const { snapshot, stored } = input;
   const proofs = proofsByContract(snapshot);
-  // latest proof per pool: proofsAfter wins over proofsBefore
-  const proofByPool = new Map<string, PoolProofInfo>();
-  for (const section of [snapshot.proofsBefore, snapshot.proofsAfter])
-    if (section.ok) for (const p of section.value.data.pools) proofByPool.set(p.pool_id, p);
+  const proofByPool = computeLatestProofByPool(snapshot);
   const state = snapshot.poolsState.ok ? snapshot.poolsState.value.data.pools : [];
-  const poolIds = new Set<string>([...state.map((p) => p.pool_id), ...proofByPool.keys()]);
+  const poolIds = computeObservedPools(snapshot);
 
   const bodies = new Map<string, SnapshotPlan['bodies'][number]>();
   for (const r of snapshot.raw)

@@ -13,6 +13,7 @@
 import type { ApiSnapshot } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
 import { encodeStoredForm } from '../blob-codec.js';
+import { computeFailedAttempt } from '../plan/failed-attempt.js';
 import {
   computeSnapshotPlan,
   readPlanContractIds,
@@ -21,9 +22,13 @@ import {
 } from '../plan/snapshot-plan.js';
 import {
   computeBlobDigest,
+  computeFailedAttemptRow,
   computeSnapshotKey,
+  FAILED_ATTEMPT_COLUMNS,
+  MIRROR_KNOWS_POOLS_SQL,
   type RecordSnapshotOptions,
   toExistingResult,
+  toFailedAttemptResult,
   toVerificationMap,
 } from '../record-snapshot.js';
 import {
@@ -45,6 +50,7 @@ import {
   MIRROR_WRITE_LOCK,
   type PgMirror,
   queryRows,
+  queryValue,
   toStoreError,
   withPgTransaction,
 } from './connection.js';
@@ -65,6 +71,17 @@ export async function recordPgSnapshot(
         await queryRows(c, 'SELECT id, pool_count FROM snapshots WHERE snapshot_key = $1', [snapshotKey])
       )[0];
       if (ex !== undefined) return toExistingResult(ex[0], ex[1]);
+      const knows = (await queryValue(c, MIRROR_KNOWS_POOLS_SQL)) === true;
+      const attempt = computeFailedAttempt(snapshot, knows);
+      if (attempt !== null) {
+        const had = (
+          await queryRows(c, 'SELECT id FROM failed_attempts WHERE attempt_key = $1', [snapshotKey])
+        )[0];
+        if (had !== undefined) return toFailedAttemptResult(had[0], attempt.reason, false);
+        const row = computeFailedAttemptRow(snapshotKey, snapshot, attempt, (options.now ?? Date.now)());
+        const [ins] = await insertPgRows(c, FAILED_ATTEMPT_COLUMNS, [row], 'RETURNING id');
+        return toFailedAttemptResult(ins?.[0], attempt.reason, true);
+      }
 
       const ids = readPlanContractIds(snapshot);
       const stored = new Map<string, StoredContract>();
@@ -157,7 +174,14 @@ export async function recordPgSnapshot(
       );
       await options.beforeCommit?.();
       const newContracts = fresh.map((f) => f.contractId);
-      return { snapshotId, created: true, pools: s.poolCount, newContracts, contracts: ids.length };
+      return {
+        snapshotId,
+        failedAttempt: null,
+        created: true,
+        pools: s.poolCount,
+        newContracts,
+        contracts: ids.length,
+      };
     });
   } catch (e) {
     if (e instanceof StoreError) throw e;

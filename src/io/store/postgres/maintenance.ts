@@ -49,6 +49,7 @@ export async function readPgMirrorStats(h: PgMirror, schemaVersion: number): Pro
       firstSnapshotMs: span[0] === null ? null : Number(span[0]),
       lastSnapshotMs: span[1] === null ? null : Number(span[1]),
       bytesPerObservation: observations === 0 ? null : Math.round(fileBytes / observations),
+      failedAttempts: tables.find((t) => t.name === 'failed_attempts')?.rows ?? 0,
     };
   } catch (e) {
     throw toStoreError(h, 'STORE_CORRUPT', 'readMirrorStats', e);

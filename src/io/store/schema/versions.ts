@@ -19,6 +19,7 @@ import { APPENDED_RAW_BODIES } from './008-appended-raw-bodies.js';
 import { SETTLED_POOL_CONTRACTS } from './009-settled-pool-contracts.js';
 import { ARCHIVE } from './010-archive.js';
 import { REPLAY_QUEUE } from './011-replay-queue.js';
+import { FAILED_ATTEMPTS } from './012-failed-attempts.js';
 import type { Dialect, SchemaStep } from './dialect.js';
 
 const STEPS: readonly SchemaStep[] = [
@@ -37,6 +38,7 @@ const STEPS: readonly SchemaStep[] = [
   SETTLED_POOL_CONTRACTS,
   ARCHIVE,
   REPLAY_QUEUE,
+  FAILED_ATTEMPTS,
 ];
 
 /** The migrations of one dialect: version n is STEPS[n - 1]. */

@@ -15,6 +15,7 @@ import { encodeStoredForm } from '../blob-codec.js';
 import { decodeHexColumn, encodeHexColumn } from '../hex-columns.js';
 import { insertRows, mirrorDb } from '../mirror-db.js';
 import type { Mirror } from '../open-mirror.js';
+import { computeFailedAttempt } from '../plan/failed-attempt.js';
 import {
   computeSnapshotPlan,
   readPlanContractIds,
@@ -23,9 +24,13 @@ import {
 } from '../plan/snapshot-plan.js';
 import {
   computeBlobDigest,
+  computeFailedAttemptRow,
   computeSnapshotKey,
+  FAILED_ATTEMPT_COLUMNS,
+  MIRROR_KNOWS_POOLS_SQL,
   type RecordSnapshotOptions,
   toExistingResult,
+  toFailedAttemptResult,
   toVerificationMap,
 } from '../record-snapshot.js';
 import {
@@ -61,6 +66,14 @@ export function recordSnapshot(
       .prepare('SELECT id, pool_count FROM snapshots WHERE snapshot_key = ?')
       .get(snapshotKey) as { id: number; pool_count: number } | undefined;
     if (existing !== undefined) return toExistingResult(existing.id, existing.pool_count);
+    const attempt = computeFailedAttempt(snapshot, Boolean(db.prepare(MIRROR_KNOWS_POOLS_SQL).pluck().get()));
+    if (attempt !== null) {
+      const had = db.prepare('SELECT id FROM failed_attempts WHERE attempt_key = ?').pluck().get(snapshotKey);
+      if (had !== undefined) return toFailedAttemptResult(had, attempt.reason, false);
+      const row = computeFailedAttemptRow(snapshotKey, snapshot, attempt, (options.now ?? Date.now)());
+      const [id] = insertRows(db, FAILED_ATTEMPT_COLUMNS, [row]);
+      return toFailedAttemptResult(id, attempt.reason, true);
+    }
 
     const ids = readPlanContractIds(snapshot);
     reviveArchivedContracts(db, ids);
@@ -158,7 +171,14 @@ export function recordSnapshot(
     );
     options.beforeCommit?.();
     const newContracts = plan.newContracts.map((c) => c.contractId);
-    return { snapshotId, created: true, pools: s.poolCount, newContracts, contracts: ids.length };
+    return {
+      snapshotId,
+      failedAttempt: null,
+      created: true,
+      pools: s.poolCount,
+      newContracts,
+      contracts: ids.length,
+    };
   });
   try {
     return run.immediate();
