@@ -138,44 +138,19 @@ describe('reserve-audit snapshot', () => {
 
   it('retention options belong to --every, and --no-retention takes none', async () => {
     const m = join(dir, 'retention.db');
-    const once = await runCliForTest([
-      'snapshot',
-      '--base-url',
-      server.base,
-      '--mirror',
-      m,
-      '--keep-raw',
-      '1d',
-    ]);
-    expect(once.code).toBe(2);
-    expect(once.stderr).toContain('"--keep-raw" and "--archive-after" expected with --every');
-    const both = await runCliForTest([
-      'snapshot',
-      '--base-url',
-      server.base,
-      '--mirror',
-      m,
-      '--every',
-      '1s',
-      '--no-retention',
-      '--archive-after',
-      '30d',
-    ]);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain('"--archive-after" expected without --no-retention, got both');
-    const bad = await runCliForTest([
-      'snapshot',
-      '--base-url',
-      server.base,
-      '--mirror',
-      m,
-      '--every',
-      '1s',
-      '--archive-after',
-      '5m',
-    ]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('"--archive-after" expected');
+    const cases: [string[], string][] = [
+      [['--keep-raw', '1d'], '"--keep-raw" and "--archive-after" expected with --every'],
+      [
+        ['--every', '1s', '--no-retention', '--archive-after', '30d'],
+        '"--archive-after" expected without --no-retention, got both',
+      ],
+      [['--every', '1s', '--archive-after', '5m'], '"--archive-after" expected'],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', m, ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
   });
 
   it('rejects bad options with exit 2', async () => {

@@ -84,6 +84,16 @@ export function computeFailedAttemptRow(
   };
 }
 
+/** The result of recording snapshot `snapshotId` (created now). */
+export function toRecordedResult(
+  snapshotId: number,
+  pools: number,
+  newContracts: readonly string[],
+  contracts: number,
+): RecordSnapshotResult {
+  return { snapshotId, failedAttempt: null, created: true, pools, newContracts, contracts };
+}
+
 /** The result of recording a failed attempt (row `id`; `created` false when it was there already). */
 export function toFailedAttemptResult(id: unknown, reason: string, created: boolean): RecordSnapshotResult {
   return {

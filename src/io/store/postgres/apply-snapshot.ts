@@ -29,6 +29,7 @@ import {
   type RecordSnapshotOptions,
   toExistingResult,
   toFailedAttemptResult,
+  toRecordedResult,
   toVerificationMap,
 } from '../record-snapshot.js';
 import {
@@ -174,14 +175,7 @@ export async function recordPgSnapshot(
       );
       await options.beforeCommit?.();
       const newContracts = fresh.map((f) => f.contractId);
-      return {
-        snapshotId,
-        failedAttempt: null,
-        created: true,
-        pools: s.poolCount,
-        newContracts,
-        contracts: ids.length,
-      };
+      return toRecordedResult(snapshotId, s.poolCount, newContracts, ids.length);
     });
   } catch (e) {
     if (e instanceof StoreError) throw e;

@@ -31,6 +31,7 @@ import {
   type RecordSnapshotOptions,
   toExistingResult,
   toFailedAttemptResult,
+  toRecordedResult,
   toVerificationMap,
 } from '../record-snapshot.js';
 import {
@@ -171,14 +172,7 @@ export function recordSnapshot(
     );
     options.beforeCommit?.();
     const newContracts = plan.newContracts.map((c) => c.contractId);
-    return {
-      snapshotId,
-      failedAttempt: null,
-      created: true,
-      pools: s.poolCount,
-      newContracts,
-      contracts: ids.length,
-    };
+    return toRecordedResult(snapshotId, s.poolCount, newContracts, ids.length);
   });
   try {
     return run.immediate();
