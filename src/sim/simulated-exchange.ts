@@ -15,6 +15,8 @@ export interface PrefillOptions {
   /** length of the trailing window to fill, ms */
   readonly duration: number;
   readonly swapsPerMinute: number;
+  /** called about every 1 % of the swaps and after the last: swaps run so far, and in all */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 export interface PrefillResult {

@@ -49,6 +49,8 @@ describe('reserve-audit serve', () => {
       }
       const origin = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] as string;
       expect(stderr).toMatch(/prefilled history: \d+ swaps executed/);
+      // the prefill's counts are for a terminal: nothing of them on a pipe
+      expect(stderr).not.toContain('prefilling history');
       const proof = await getJson(`${origin}/v1/public/pools/proof`);
       expect(proof.status).toBe(200);
       expect(

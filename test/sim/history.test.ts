@@ -40,6 +40,15 @@ describe('prefillHistory', () => {
     expect(ex.prefillHistory({ duration: 6 * HOUR, swapsPerMinute: 1 }).executed).toBe(0);
   });
 
+  it('reports its progress about every 1 % of the swaps, ending with the total', () => {
+    const { exchange: ex } = openTestLedger({ seed: 'prefill-progress' });
+    const seen: [number, number][] = [];
+    ex.prefillHistory({ duration: 6 * HOUR, swapsPerMinute: 1, onProgress: (d, t) => seen.push([d, t]) });
+    expect(seen.length).toBe(120);
+    expect(seen.every(([, t]) => t === 360)).toBe(true);
+    expect(seen.map(([d]) => d)).toEqual(Array.from({ length: 120 }, (_, i) => (i + 1) * 3));
+  });
+
   it('swapEvents windows are half-open', () => {
     const { exchange: ex } = openTestLedger({ seed: 'half-open' });
     ex.prefillHistory({ duration: HOUR, swapsPerMinute: 1 });

@@ -26,6 +26,7 @@ import {
   parsePathOption,
   parsePositiveNumberOption,
 } from '../options.js';
+import { createProgress } from '../render/progress.js';
 
 /** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
 export function parseDurationMs(text: string): number | null {
@@ -158,6 +159,7 @@ export const serveCommand = defineCommand({
         'OPTION_INVALID',
         `"--fault-seed" expected --faults as well, got ${formatGot(args['fault-seed'])} alone`,
       );
+    const prefill = createProgress(ctx.stderr, ctx.env);
     const logger: Logger = {
       info: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
       error: (m, e) =>
@@ -178,6 +180,11 @@ export const serveCommand = defineCommand({
       trafficPerMinute: traffic,
       historyMs,
       historyPerMinute: historyRate,
+      // counts on a terminal, nothing on a pipe (the lasting "prefilled history" line says the total)
+      onPrefillProgress: (done, total) => {
+        if (done < total) prefill.update(`reserve-audit: prefilling history: ${done} of ${total} swaps`);
+        else prefill.clear();
+      },
       ...(pools === undefined ? {} : { extraPools: pools }),
       simulation: args.simulation,
       exchangeName,
