@@ -116,6 +116,8 @@ export type LedgerReserveEvent =
  * updates' sequence numbers: every update has one, strictly increasing, none reused.
  */
 export interface ReserveLedgerView {
+  /** the templates the ledger's packages define (`packageId:Module:Entity`, package name) */
+  ledgerTemplates(): readonly { readonly templateId: string; readonly packageName: string }[];
   /** the offset of the last ledger update (0 for an empty ledger) */
   ledgerEnd(): number;
   /** the reserve contract with this ID, or null when the ledger never created it */

@@ -22,7 +22,14 @@ import type {
   LedgerReserveUpdate,
   ReserveLedgerView,
 } from './exchange.js';
-import { decodeReserveCreateArg, formatReserveCreateArgJson } from './reserve-template.js';
+import {
+  decodeReserveCreateArg,
+  formatReserveCreateArgJson,
+  RESERVE_ENTITY_NAME,
+  RESERVE_MODULE_NAME,
+  RESERVE_PACKAGE_ID,
+  RESERVE_PACKAGE_NAME,
+} from './reserve-template.js';
 import type { LedgerContractRow, LedgerStore } from './store/ledger-store.js';
 
 /** What a contract's blob says, once decoded (immutable). */
@@ -135,7 +142,15 @@ export function createReserveLedgerView(store: LedgerStore): ReserveLedgerView {
     };
   };
 
+  const templates = [
+    {
+      templateId: `${RESERVE_PACKAGE_ID}:${RESERVE_MODULE_NAME}:${RESERVE_ENTITY_NAME}`,
+      packageName: RESERVE_PACKAGE_NAME,
+    },
+  ];
+
   return {
+    ledgerTemplates: () => templates,
     ledgerEnd: () => store.maxLedgerUpdateSeq(),
 
     reserveContract: (contractId) => {

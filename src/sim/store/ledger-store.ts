@@ -131,7 +131,7 @@ export class LedgerStore {
       countContracts: p('SELECT COUNT(*) AS n FROM reserve_contracts'),
       getLedgerContract: p(`${LEDGER_CONTRACT_SQL} WHERE c.contract_id = ?`),
       listUpdateContracts: p(
-        `${LEDGER_CONTRACT_SQL} WHERE c.update_id = ?1 UNION ALL ${LEDGER_CONTRACT_SQL} WHERE c.archived_by = ?1`,
+        `${LEDGER_CONTRACT_SQL} WHERE c.update_id = ? UNION ALL ${LEDGER_CONTRACT_SQL} WHERE c.archived_by = ?`,
       ),
       // the pool's newest contract created at or before the offset (sequence grows with the offset)
       poolContractAt: p(
@@ -271,7 +271,7 @@ export class LedgerStore {
   }
   /** The reserve contracts an update created or archived (a contract can appear in both roles). */
   listUpdateContracts(updateId: string): LedgerContractRow[] {
-    return (this.s.listUpdateContracts!.all(updateId) as Row[]).map(toLedgerContractRow);
+    return (this.s.listUpdateContracts!.all(updateId, updateId) as Row[]).map(toLedgerContractRow);
   }
   /** The pool's newest reserve contract created at or before `offset` (archived or not), or null. */
   getPoolContractAt(poolId: string, offset: number): LedgerContractRow | null {
