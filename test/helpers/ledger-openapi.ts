@@ -12,8 +12,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv, type ValidateFunction } from 'ajv';
+import formatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { repoRoot } from './shared.js';
 
@@ -57,6 +57,9 @@ export function loadLedgerOpenApi(): LedgerOpenApi | null {
   const components = doc.components as Json;
   closeObjects(components.schemas);
   const ajv = new Ajv({ strict: false, allErrors: true });
+  // ajv-formats is CommonJS: its plugin is the module itself or its `default`
+  const addFormats = ((formatsModule as unknown as { default?: unknown }).default ??
+    formatsModule) as unknown as (a: Ajv) => void;
   addFormats(ajv);
   ajv.addFormat('int32', {
     type: 'number',
@@ -69,13 +72,12 @@ export function loadLedgerOpenApi(): LedgerOpenApi | null {
 
   const schemaFor = (schema: Json): ValidateFunction => {
     const key = JSON.stringify(schema);
-    let v = compiled.get(key);
-    if (v === undefined) {
-      // refs point into the components document added above
-      const rewritten = JSON.parse(key.replaceAll('"#/components/', '"ledger-api#/components/')) as Json;
-      v = ajv.compile(rewritten);
-      compiled.set(key, v);
-    }
+    const known = compiled.get(key);
+    if (known !== undefined) return known;
+    // refs point into the components document added above
+    const rewritten = JSON.parse(key.replaceAll('"#/components/', '"ledger-api#/components/')) as Json;
+    const v = ajv.compile(rewritten);
+    compiled.set(key, v);
     return v;
   };
 
