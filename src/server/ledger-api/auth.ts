@@ -58,10 +58,10 @@ export function assertLedgerAuthOptions(o: LedgerAuthOptions): void {
       '"ledgerApi.auth" expected an HS256 secret or an RS256 public key, got neither',
     );
   }
-  if (o.hs256Secret !== undefined && o.hs256Secret.byteLength < 16) {
+  if (o.hs256Secret !== undefined && o.hs256Secret.byteLength < 32) {
     throw new ServerError(
       'SERVER_OPTION_INVALID',
-      `"ledgerApi.auth.hs256Secret" expected at least 16 bytes, got ${o.hs256Secret.byteLength}`,
+      `"ledgerApi.auth.hs256Secret" expected at least 32 bytes (RFC 7518 §3.2), got ${o.hs256Secret.byteLength}`,
     );
   }
   for (const [user, parties] of o.users ?? []) {
