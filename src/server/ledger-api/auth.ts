@@ -25,7 +25,7 @@ import { LedgerRequestRejectedError, ServerError } from '../../errors/server.js'
 export const DEFAULT_LEDGER_AUDIENCE = 'https://daml.com/jwt/aud/participant/reserve-audit-reference';
 
 /** The claim carrying the user's read-as parties. */
-export const READ_AS_CLAIM = 'read_as';
+const READ_AS_CLAIM = 'read_as';
 
 /** How the Ledger API verifies a token, and the users it knows. */
 export interface LedgerAuthOptions {

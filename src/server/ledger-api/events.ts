@@ -54,7 +54,7 @@ export function computeVisibility(c: LedgerReserveContract, format: EventFormat)
 }
 
 /** A Ledger API timestamp: RFC 3339 in UTC with microseconds (`2026-01-02T03:04:05.123456Z`). */
-export function formatLedgerTimestamp(micros: bigint): string {
+function formatLedgerTimestamp(micros: bigint): string {
   return formatApiTimestampMicros(micros).replace(/\+00:00$/, 'Z');
 }
 

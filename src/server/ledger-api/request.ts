@@ -30,7 +30,7 @@ function bodyInvalid(what: string): LedgerRequestRejectedError {
   return new LedgerRequestRejectedError('BODY_INVALID', `Invalid value for: body (${what})`);
 }
 
-export function invalidArgument(message: string): LedgerRequestRejectedError {
+function invalidArgument(message: string): LedgerRequestRejectedError {
   return new LedgerRequestRejectedError(
     'INVALID_ARGUMENT',
     `The submitted request has invalid arguments: ${message}`,

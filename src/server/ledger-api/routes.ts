@@ -41,7 +41,7 @@ import {
 } from './request.js';
 
 /** The Ledger API version the shapes follow (Canton's OpenAPI document). */
-export const LEDGER_API_VERSION = '3.5.7';
+const LEDGER_API_VERSION = '3.5.7';
 
 /** The participant's name in error contexts. */
 const PARTICIPANT = 'reserve-audit-reference';

@@ -18,7 +18,7 @@ import { startTestServer, type TestServer } from './start.js';
 
 export const LEDGER_SECRET = new TextEncoder().encode('a test secret of the ledger api, 43 bytes');
 export const AUDITOR = 'auditor::1220aa';
-export const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
+const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
 
 export const ledgerOpenApi = loadLedgerOpenApi();
 
