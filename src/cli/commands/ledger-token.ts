@@ -7,7 +7,7 @@
  * nowhere else; the secret may come from RESERVE_AUDIT_LEDGER_TOKEN_SECRET instead of `--secret`.
  */
 import { UsageError } from '../../errors/usage.js';
-import { DEFAULT_LEDGER_AUDIENCE, mintLedgerToken } from '../../server/ledger-api/auth.js';
+import { DEFAULT_LEDGER_AUDIENCE, formatLedgerToken } from '../../server/ledger-api/auth.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import {
@@ -56,7 +56,7 @@ export const ledgerTokenCommand = defineCommand({
     }
     const parties = args.party.map((p) => parsePartyOption('party', p));
     const lifetimeMs = parseDurationOption('expires', args.expires, TOKEN_LIFETIME);
-    const token = await mintLedgerToken({
+    const token = await formatLedgerToken({
       secret,
       user: args.user,
       readAs: parties,

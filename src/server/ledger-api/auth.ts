@@ -128,7 +128,7 @@ export interface LedgerTokenInput {
 }
 
 /** Signs an HS256 token for the reference server's Ledger API (`reserve-audit ledger-token`). */
-export async function mintLedgerToken(x: LedgerTokenInput): Promise<string> {
+export async function formatLedgerToken(x: LedgerTokenInput): Promise<string> {
   const iat = Math.floor(x.nowMs / 1000);
   return new SignJWT({ scope: 'daml_ledger_api', [READ_AS_CLAIM]: [...x.readAs] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

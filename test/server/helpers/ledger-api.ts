@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import type { ContractIdVersion } from '../../../src/core/hash/contract-id-version.js';
 import type { AppOptions } from '../../../src/server/app.js';
-import { mintLedgerToken } from '../../../src/server/ledger-api/auth.js';
+import { formatLedgerToken } from '../../../src/server/ledger-api/auth.js';
 import { createManualClock, type ManualClock } from '../../../src/sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../../../src/sim/ledger.js';
 import { createSeededRng } from '../../../src/sim/rng.js';
@@ -76,7 +76,7 @@ export function tokenFor(
     expiresInSeconds?: number;
   } = {},
 ): Promise<string> {
-  return mintLedgerToken({
+  return formatLedgerToken({
     secret: o.secret ?? LEDGER_SECRET,
     user: o.user ?? 'auditor-user',
     readAs: parties,
