@@ -7,6 +7,7 @@
  * shape, never a 5xx. RS256 tokens verify under a configured public key (PEM or JWK). Every answer
  * is checked against Canton's OpenAPI document (helpers/ledger-api.ts `call`).
  */
+import fc from 'fast-check';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LEDGER_AUDIENCE, parseLedgerPublicKey } from '../../src/server/ledger-api/auth.js';
@@ -357,5 +358,134 @@ describe('refusals in Canton shape, never a 5xx', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it("random bodies, near-valid and hostile, never produce a 5xx and always answer in the document's shapes (fast-check)", async () => {
+    const scalar = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(AUDITOR),
+      fc.constant(contractId),
+      fc.constant(Number.MAX_SAFE_INTEGER + 2),
+    );
+    const identifierFilter = fc.oneof(
+      scalar,
+      fc.record({
+        WildcardFilter: fc.oneof(
+          scalar,
+          fc.record({ value: fc.record({ includeCreatedEventBlob: scalar }) }),
+        ),
+      }),
+      fc.record({
+        TemplateFilter: fc.record({
+          value: fc.record(
+            {
+              templateId: fc.oneof(
+                scalar,
+                fc.constantFrom(
+                  `${RESERVE_PACKAGE_ID}:Amm.Pool:PoolReserve`,
+                  '#amm-pools:Amm.Pool:PoolReserve',
+                  '#x:Y:Z',
+                  ':::',
+                ),
+              ),
+              includeCreatedEventBlob: scalar,
+            },
+            { requiredKeys: [] },
+          ),
+        }),
+      }),
+      fc.record({ InterfaceFilter: fc.record({ value: fc.record({ interfaceId: scalar }) }) }),
+      fc.record({ Empty: fc.constant({}) }),
+    );
+    const filters = fc.oneof(
+      scalar,
+      fc.record(
+        {
+          cumulative: fc.oneof(
+            scalar,
+            fc.array(fc.oneof(scalar, fc.record({ identifierFilter })), { maxLength: 3 }),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    const format = fc.oneof(
+      scalar,
+      fc.record(
+        {
+          filtersByParty: fc.oneof(
+            scalar,
+            fc.dictionary(
+              fc.oneof(fc.constant(AUDITOR), fc.constant(STRANGER), fc.string({ maxLength: 8 })),
+              filters,
+              { maxKeys: 3 },
+            ),
+          ),
+          filtersForAnyParty: filters,
+          verbose: scalar,
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    const offset = fc.oneof(scalar, fc.integer({ min: -2, max: 40 }));
+    const bodies = fc.oneof(
+      fc
+        .record({ contractId: scalar, eventFormat: format }, { requiredKeys: [] })
+        .map((b) => ['/v2/events/events-by-contract-id', b] as const),
+      fc
+        .record(
+          { activeAtOffset: offset, eventFormat: format, filter: format, streamContinuationToken: scalar },
+          { requiredKeys: [] },
+        )
+        .map((b) => ['/v2/state/active-contracts', b] as const),
+      fc
+        .record(
+          {
+            beginExclusive: offset,
+            endInclusive: offset,
+            updateFormat: fc.oneof(
+              scalar,
+              fc.record(
+                {
+                  includeTransactions: fc.oneof(
+                    scalar,
+                    fc.record(
+                      {
+                        eventFormat: format,
+                        transactionShape: fc.oneof(
+                          scalar,
+                          fc.constantFrom('TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS'),
+                        ),
+                      },
+                      { requiredKeys: [] },
+                    ),
+                  ),
+                },
+                { requiredKeys: [] },
+              ),
+            ),
+            filter: format,
+            descendingOrder: scalar,
+          },
+          { requiredKeys: [] },
+        )
+        .map((b) => ['/v2/updates', b] as const),
+      fc.jsonValue().map((b) => ['/v2/updates/flats', b] as const),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        bodies,
+        fc.constantFrom('', '?limit=1', '?limit=-1', '?limit=1e3', '?stream_idle_timeout_ms=x'),
+        async ([path, body], query) => {
+          const r = await call(L.s, 'POST', path, { token: auditorToken, body: JSON.stringify(body), query });
+          expect(r.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
