@@ -413,8 +413,16 @@ describe('refusals in Canton shape, never a 5xx', () => {
         { requiredKeys: [] },
       ),
     );
+    // near-valid most of the time, so the sweep reaches the handlers' later rules (and 200s)
+    const valid = fc.constantFrom(
+      eventFormat([AUDITOR]),
+      eventFormat([AUDITOR], { blob: true, templateId: `#amm-pools:Amm.Pool:PoolReserve` }),
+      eventFormat([STRANGER]),
+      eventFormat(['cantex-amm-operator::1220']),
+    );
     const format = fc.oneof(
-      scalar,
+      { arbitrary: valid, weight: 4 },
+      { arbitrary: scalar, weight: 1 },
       fc.record(
         {
           filtersByParty: fc.oneof(
@@ -431,15 +439,26 @@ describe('refusals in Canton shape, never a 5xx', () => {
         { requiredKeys: [] },
       ),
     );
-    const offset = fc.oneof(scalar, fc.integer({ min: -2, max: 40 }));
+    const seldom = <T>(a: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: a, weight: 1 });
+    const offset = fc.oneof(
+      { arbitrary: fc.integer({ min: -2, max: 40 }), weight: 4 },
+      { arbitrary: scalar, weight: 1 },
+    );
+    const cid = fc.oneof({ arbitrary: fc.constant(contractId), weight: 3 }, { arbitrary: scalar, weight: 1 });
     const bodies = fc.oneof(
       fc
-        .record({ contractId: scalar, eventFormat: format }, { requiredKeys: [] })
+        .record({ contractId: cid, eventFormat: format }, { requiredKeys: ['eventFormat'] })
         .map((b) => ['/v2/events/events-by-contract-id', b] as const),
       fc
         .record(
-          { activeAtOffset: offset, eventFormat: format, filter: format, streamContinuationToken: scalar },
-          { requiredKeys: [] },
+          {
+            activeAtOffset: offset,
+            eventFormat: format,
+            filter: seldom(format),
+            streamContinuationToken: seldom(scalar),
+          },
+          { requiredKeys: ['activeAtOffset', 'eventFormat'] },
         )
         .map((b) => ['/v2/state/active-contracts', b] as const),
       fc
@@ -448,7 +467,13 @@ describe('refusals in Canton shape, never a 5xx', () => {
             beginExclusive: offset,
             endInclusive: offset,
             updateFormat: fc.oneof(
-              scalar,
+              {
+                arbitrary: format.map((eventFormat) => ({
+                  includeTransactions: { eventFormat, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+                })),
+                weight: 3,
+              },
+              { arbitrary: scalar, weight: 1 },
               fc.record(
                 {
                   includeTransactions: fc.oneof(
@@ -468,24 +493,36 @@ describe('refusals in Canton shape, never a 5xx', () => {
                 { requiredKeys: [] },
               ),
             ),
-            filter: format,
-            descendingOrder: scalar,
+            filter: seldom(format),
+            descendingOrder: seldom(scalar),
           },
-          { requiredKeys: [] },
+          { requiredKeys: ['beginExclusive', 'updateFormat'] },
         )
         .map((b) => ['/v2/updates', b] as const),
       fc.jsonValue().map((b) => ['/v2/updates/flats', b] as const),
     );
+    // reads as the auditor and as a party that is no stakeholder (404s), not as the operator (403s)
+    const token = await tokenFor([AUDITOR, STRANGER], { user: 'fuzz' });
+    const seen = new Set<number>();
     await fc.assert(
       fc.asyncProperty(
         bodies,
-        fc.constantFrom('', '?limit=1', '?limit=-1', '?limit=1e3', '?stream_idle_timeout_ms=x'),
+        fc.oneof(
+          { arbitrary: fc.constant(''), weight: 4 },
+          {
+            arbitrary: fc.constantFrom('?limit=1', '?limit=-1', '?limit=1e3', '?stream_idle_timeout_ms=x'),
+            weight: 1,
+          },
+        ),
         async ([path, body], query) => {
-          const r = await call(L.s, 'POST', path, { token: auditorToken, body: JSON.stringify(body), query });
+          const r = await call(L.s, 'POST', path, { token, body: JSON.stringify(body), query });
           expect(r.status).toBeLessThan(500);
+          seen.add(r.status);
         },
       ),
       { numRuns: 300 },
     );
+    // the sweep reached answers of every kind, not only the body decoder's
+    expect([...seen].sort()).toEqual([200, 400, 403, 404]);
   });
 });
