@@ -6,7 +6,9 @@
  * create argument, the signatories and everything else the blob holds are unchanged. Without the
  * option nothing changes (the minted contracts of the other tests and fixtures stay as they are).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeCreatedEventBlob } from '../../src/core/codec/index.js';
 import { verifyContractId } from '../../src/core/hash/index.js';
@@ -76,6 +78,46 @@ describe.each(['v10', 'v11', 'v12'] as const)('the auditor party as an observer 
         ra.sequence,
       ]);
     });
+  });
+});
+
+describe('the auditor party on a ledger that outlives a restart', () => {
+  it('contracts minted before keep their stakeholders; the next ones have the observer; offsets continue', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'auditor-restart-'));
+    const path = join(dir, 'ledger.db');
+    try {
+      const first = openTestLedger({ path, seed: 'restart' });
+      const pool = first.exchange.pools()[0]!.poolId;
+      const before = first.exchange.pools()[0]!.reserveContract.contractId;
+      const end1 = first.exchange.ledgerEnd();
+      first.db.close();
+
+      const second = openTestLedger({ path, seed: 'restart', auditorParty: AUDITOR });
+      expect(second.exchange.ledgerEnd()).toBe(end1);
+      expect(
+        second.exchange.transfer({
+          sender: TRADER,
+          instrument: second.exchange.cc(),
+          amount: '1000',
+          memo: 'USDCx',
+        }).status,
+      ).toBe('executed');
+      expect(second.exchange.ledgerEnd()).toBe(end1 + 1);
+      const after = second.exchange.pools().find((p) => p.poolId === pool)!.reserveContract.contractId;
+      expect(after).not.toBe(before);
+      const old = second.exchange.reserveContract(before)!;
+      const next = second.exchange.reserveContract(after)!;
+      expect(old.observers).toEqual([]);
+      expect(old.archived?.offset).toBe(end1 + 1);
+      expect(next.observers).toEqual([AUDITOR]);
+      expect(next.created.offset).toBe(end1 + 1);
+      expect(next.created.nodeId).toBe(old.archived!.nodeId + 1);
+      const v = verifyContractId({ contractId: after, blob: next.createdEventBlob, types: fixtureTypes });
+      expect(v.status).toBe('verified');
+      second.db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
