@@ -3,7 +3,8 @@
  * Scans src/, test/, scripts/, bench/, wasm/, proto/, docs/, README.md, BENCHMARKS.md and examples/README.md:
  *  - no document outside the repository is cited: `spec/<name>.md` (other than `docs/protocol/<name>.md`),
  *    `design/style.md`, or `../shared/…` — except the DARs, vectors and recordings beside the repository,
- *    which tests and benchmarks read (and skip without);
+ *    and Canton's OpenAPI description in `../shared/spec/ledger-api/`, which tests and benchmarks read
+ *    (and skip without);
  *  - every citation of a protocol document names a part it has: `docs/protocol/<name>.md §N` (also as a
  *    markdown link, or in the short form `<name> §N`) needs a heading `## N. …` / `### N.M …` there, and
  *    `docs/protocol/public-api.md "Heading"` a heading that starts with that text;
@@ -77,7 +78,9 @@ function findOutsideReferences(file: string, text: string): Problem[] {
         message: `cites ${m[0]}, outside the repository (docs/architecture.md "Code style")`,
       });
     }
-    for (const m of line.matchAll(/(?:\.\.\/)?\bshared\/(spec|design)\b/g)) {
+    for (const m of line.matchAll(/(?:\.\.\/)?\bshared\/(spec|design)\b(\/ledger-api\b)?/g)) {
+      // Canton's OpenAPI description is test input (responses are checked against it), not a citation
+      if (m[2] !== undefined && sharedAllowedHere) continue;
       problems.push({
         at,
         message: `cites ${m[0]}, outside the repository (docs/protocol/, docs/architecture.md)`,
@@ -262,6 +265,8 @@ describe('references point inside the repository', () => {
     ].map((line) => findOutsideReferences('src/x.ts', line).length);
     expect(outside).toEqual([1, 1, 1, 1]);
     expect(findOutsideReferences('test/x.ts', 'read ../shared/dars and ../shared/vectors')).toEqual([]);
+    expect(findOutsideReferences('test/x.ts', 'load ../shared/spec/ledger-api/openapi.yaml')).toEqual([]);
+    expect(findOutsideReferences('src/x.ts', 'load ../shared/spec/ledger-api/openapi.yaml').length).toBe(1);
     expect(findOutsideReferences('src/x.ts', 'docs/protocol/contract-id.md §4')).toEqual([]);
 
     const check = (file: string, line: string): number =>
