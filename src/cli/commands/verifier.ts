@@ -9,10 +9,10 @@ import { EXIT_OK } from '../exit-codes.js';
 import { resolvePathOption } from '../options.js';
 import { formatVerifierPage } from '../render/verifier-page.js';
 import { writeOutputFile } from '../write-output.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const verifierCommand = defineCommand({
-  command: 'verifier',
-  describe: 'write a self-contained HTML page that verifies contract IDs in any browser, offline',
+  ...COMMAND_CATALOG.verifier,
   builder: (y) => y.option('out', { type: 'string', demandOption: true, describe: 'output HTML file' }),
   run: async (args, ctx) => {
     const out = resolvePathOption('out', args.out, ctx.cwd);
