@@ -9,7 +9,8 @@
  * of test/vectors, each appearing many times, typed by splice-amulet 0.1.17 from ../shared/dars)
  * and freshly minted V12 reserve contracts of the bundled reference server (typed by its bundled
  * types, no flag), mixed half and half; the same contracts are also run as one Scan-API-like
- * JSON document. All the DARs of ../shared/dars are passed with --dar.
+ * JSON document. Two DAR sets are passed with --dar: the five splice-amulet releases (0.1.14 to
+ * 0.1.19), and every DAR of ../shared/dars (13, 512 dalfs, 67 distinct packages).
  *
  * Run: npm run bench:batch   (needs ../shared/dars; exits 0 with a note when absent)
  * Optional: BATCH_N=3500 contracts.
@@ -31,10 +32,14 @@ if (darsDir === null) {
   process.exit(0);
 }
 const N = Number(process.env.BATCH_N ?? 3500);
-const dars = readdirSync(darsDir)
+const allDars = readdirSync(darsDir)
   .filter((f) => f.endsWith('.dar'))
   .sort()
   .map((f) => join(darsDir, f));
+const darSets = [
+  { name: 'splice-amulet DARs', dars: allDars.filter((d) => /splice-amulet-/.test(d)) },
+  { name: 'all DARs', dars: allDars },
+];
 const real = loadContractIdVectors().blobVectors.filter((v) => v.contractId.slice(66, 70) === 'ca12');
 const rng = createSeededRng('batch-bench');
 const tok = (id: string) => ({ admin: `${id.toLowerCase()}::1220aa`, id });
@@ -82,9 +87,7 @@ writeFileSync(
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const cli = join(repoRoot, 'bin', 'reserve-audit.js');
-const darArgs = dars.flatMap((d) => ['--dar', d]);
-
-function run(file: string, extra: string[]): { ms: number; lines: number } {
+function run(file: string, extra: string[], darArgs: readonly string[]): { ms: number; lines: number } {
   const t0 = performance.now();
   const out = execFileSync(
     process.execPath,
@@ -103,7 +106,7 @@ function run(file: string, extra: string[]): { ms: number; lines: number } {
   return { ms, lines: lines.length };
 }
 
-function dartime(): number {
+function dartime(darArgs: readonly string[]): number {
   const t0 = performance.now();
   // an empty batch exits 2 (no contracts): only the time matters here
   spawnSync(process.execPath, [cli, 'verify-contract', '--batch', '-', ...darArgs], { input: '' });
@@ -111,25 +114,27 @@ function dartime(): number {
 }
 
 const rows: string[] = [];
-for (const [name, file, extra] of [
-  ['JSON Lines, text output', jsonl, []],
-  ['JSON Lines, --json output', jsonl, ['--json']],
-  ['one JSON document (Scan-like), text', doc, []],
-] as const) {
-  run(file, [...extra]); // warm the file cache
-  const times = [0, 1, 2].map(() => run(file, [...extra]).ms);
-  const ms = median(times);
+for (const set of darSets) {
+  const darArgs = set.dars.flatMap((d) => ['--dar', d]);
+  rows.push(`${set.name} (${set.dars.length}):`);
+  for (const [name, file, extra] of [
+    ['JSON Lines, text output', jsonl, []],
+    ['JSON Lines, --json output', jsonl, ['--json']],
+    ['one JSON document (Scan-like), text', doc, []],
+  ] as const) {
+    run(file, [...extra], darArgs); // warm the file cache
+    const ms = median([0, 1, 2].map(() => run(file, [...extra], darArgs).ms));
+    const rate = Math.round((N * 1000) / ms).toLocaleString('en-US');
+    rows.push(
+      `  ${name.padEnd(40)} ${String(Math.round(ms)).padStart(6)} ms  ${rate.padStart(7)} contracts/s`,
+    );
+  }
+  const empty = median([0, 1, 2].map(() => dartime(darArgs)));
   rows.push(
-    `${name.padEnd(40)} ${String(Math.round(ms)).padStart(6)} ms  ${Math.round((N * 1000) / ms)
-      .toLocaleString('en-US')
-      .padStart(7)} contracts/s`,
+    `  ${'start-up + loading the DARs, no contract'.padEnd(40)} ${String(Math.round(empty)).padStart(6)} ms`,
   );
 }
-const empty = median([0, 1, 2].map(() => dartime()));
-rows.push(
-  `${'start-up + loading the DARs, no contract'.padEnd(40)} ${String(Math.round(empty)).padStart(6)} ms`,
-);
 process.stdout.write(
-  `verify-contract --batch: ${N} V12 contracts (half real vectors typed by DAR, half minted reserve contracts typed by the bundled types), ${dars.length} DARs, node ${process.version}, median of 3 wall-clock runs\n${rows.join('\n')}\n`,
+  `verify-contract --batch: ${N} V12 contracts (half real vectors typed by DAR, half minted reserve contracts typed by the bundled types), node ${process.version}, median of 3 wall-clock runs\n${rows.join('\n')}\n`,
 );
 rmSync(dir, { recursive: true, force: true });

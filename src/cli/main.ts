@@ -8,9 +8,9 @@
  * process's side: a closed stdout/stderr is not an error (./closed-output.ts) and SIGINT/SIGTERM
  * end a command with 130/143 (./signals.ts).
  */
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../errors/usage.js';
+import { readPackageVersion } from '../io/files/package-root.js';
 import { ignoreClosedOutput } from './closed-output.js';
 import type { CliContext } from './command.js';
 import { commands } from './commands/index.js';
@@ -31,13 +31,6 @@ function joinNegativeValues(argv: readonly string[]): string[] {
     else out.push(a);
   }
   return out;
-}
-
-/** This package's version (package.json, two folders up from src/cli and from dist/cli). */
-function readPackageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  const v = (pkg as { version?: unknown }).version;
-  return typeof v === 'string' ? v : 'unknown';
 }
 
 /** The command a command line names: its first word that is not an option (no global option takes a value). */

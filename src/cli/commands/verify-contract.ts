@@ -16,7 +16,6 @@ import { isReserveAuditError, type ReserveAuditError } from '../../errors/base.j
 import { UsageError } from '../../errors/usage.js';
 import { loadTypesWithDefault } from '../../io/files/default-types.js';
 import { sha256Node } from '../../io/node-sha256.js';
-import { verifyContractBatch } from '../../run/verify-batch.js';
 import type { CliContext } from '../command.js';
 import { defineCommand } from '../command.js';
 import { type ExitCode, exitCodeOfBatch, exitCodeOfVerification } from '../exit-codes.js';
@@ -92,6 +91,8 @@ async function runBatch(
   const stdin = file === '-' || file === '';
   const source = stdin ? 'stdin' : file;
   const input = stdin ? ctx.stdin : createReadStream(resolve(ctx.cwd, file));
+  // the batch pipeline (and the verdict engine it compiles) only for a batch
+  const { verifyContractBatch } = await import('../../run/verify-batch.js');
   const counts: BatchCounts = { verified: 0, mismatch: 0, couldNotCheck: 0 };
   const out = createChunkedWriter(ctx.stdout);
   const progress = createProgress(ctx.stderr, ctx.env);

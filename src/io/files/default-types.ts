@@ -4,14 +4,23 @@
  * once for audit, snapshot, replay and the demo; `verify-contract` (one contract or a batch) knows
  * the bundled types always, beside whatever it is given.
  */
-import { fileURLToPath } from 'node:url';
-import type { TypeEnv } from '../../core/types/type-env.js';
-import { loadTypeEnvFromFiles } from './dar-file.js';
+import { createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
+import { resolvePackagePath } from './package-root.js';
+import { readTypeFiles } from './type-file.js';
 
-/** The bundled server's V12 types, used when neither --types nor --dar is given (an absolute path). */
-const DEFAULT_TYPE_FILE: string = fileURLToPath(
-  new URL('../../../fixtures/types/amm-pools.json', import.meta.url),
-);
+/** The bundled server's V12 types (the package's fixtures/types/amm-pools.json). */
+const DEFAULT_TYPE_FILE = 'fixtures/types/amm-pools.json';
+
+/** Type files and DARs into one environment; the DAR reader is loaded only when a DAR is given. */
+async function loadSources(
+  typeFiles: readonly string[],
+  dars: readonly string[],
+  cwd: string | undefined,
+): Promise<TypeEnv> {
+  if (dars.length === 0) return createTypeEnv(await readTypeFiles(typeFiles, cwd));
+  const { loadTypeEnvFromFiles } = await import('./dar-file.js');
+  return (await loadTypeEnvFromFiles({ typeFiles, dars }, cwd === undefined ? {} : { cwd })).env;
+}
 
 export interface TypeSources {
   readonly typeFiles?: readonly string[];
@@ -24,9 +33,9 @@ export interface TypeSources {
 export async function loadTypesOrDefault(o: TypeSources): Promise<TypeEnv> {
   const typeFiles = o.typeFiles ?? [];
   const dars = o.dars ?? [];
-  const sources =
-    typeFiles.length === 0 && dars.length === 0 ? { typeFiles: [DEFAULT_TYPE_FILE] } : { typeFiles, dars };
-  return (await loadTypeEnvFromFiles(sources, o.cwd === undefined ? {} : { cwd: o.cwd })).env;
+  if (typeFiles.length === 0 && dars.length === 0)
+    return loadSources([resolvePackagePath(DEFAULT_TYPE_FILE)], [], o.cwd);
+  return loadSources(typeFiles, dars, o.cwd);
 }
 
 /**
@@ -35,6 +44,5 @@ export async function loadTypesOrDefault(o: TypeSources): Promise<TypeEnv> {
  * A package given both ways is kept once (the given one, loaded first).
  */
 export async function loadTypesWithDefault(o: TypeSources): Promise<TypeEnv> {
-  const sources = { typeFiles: [...(o.typeFiles ?? []), DEFAULT_TYPE_FILE], dars: o.dars ?? [] };
-  return (await loadTypeEnvFromFiles(sources, o.cwd === undefined ? {} : { cwd: o.cwd })).env;
+  return loadSources([...(o.typeFiles ?? []), resolvePackagePath(DEFAULT_TYPE_FILE)], o.dars ?? [], o.cwd);
 }
