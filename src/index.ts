@@ -228,6 +228,7 @@ export {
   type VerifySnapshotContractsOptions,
   verifySnapshotContracts,
 } from './run/snapshot.js';
+export { type BatchVerdict, type VerifyContractBatchOptions, verifyContractBatch } from './run/verify-batch.js';
 export {
   type App,
   type AppOptions,

@@ -31,6 +31,7 @@ export interface BatchVerdict {
   readonly path: string;
   /** the published contract ID; null when the input gave none */
   readonly contractId: string | null;
+  /** verified, mismatch (a definite failure) or could-not-check */
   readonly status: VerificationStatus;
   /** from the contract ID; null when it is not a V1 contract ID */
   readonly version: ContractIdVersion | null;
@@ -131,7 +132,7 @@ function verifyEntry(
  * (BATCH_ENTRY_INVALID); a stream that fails or a document over the cap throws a CodecError.
  */
 export async function* verifyContractBatch(
-  input: AsyncIterable<Uint8Array | string>,
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: VerifyContractBatchOptions = {},
 ): AsyncGenerator<BatchVerdict> {
   const engine = options.engine === undefined ? createWasmVerdictEngine(sha256NodeBinary) : options.engine;

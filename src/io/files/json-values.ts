@@ -44,7 +44,7 @@ const isBlank = (s: string): boolean => s.trim() === '';
  * document or a line exceeds the cap; a line that is not JSON is a value with `ok: false`.
  */
 export async function* readJsonValues(
-  input: AsyncIterable<Uint8Array | string>,
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: ReadJsonValuesOptions,
 ): AsyncGenerator<JsonInputValue> {
   const cap = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
@@ -124,5 +124,6 @@ export async function* readJsonValues(
   }
   const rest = takePending(decoder.end());
   if (mode === 'document') yield parseJson(rest, null);
-  else if (!isBlank(rest)) yield parseJson(rest, mode === 'lines' ? lineNo + 1 : null);
+  // the last line, without its newline (a one-line input is JSON Lines of one line)
+  else if (!isBlank(rest)) yield parseJson(rest, lineNo + 1);
 }
