@@ -228,7 +228,11 @@ export {
   type VerifySnapshotContractsOptions,
   verifySnapshotContracts,
 } from './run/snapshot.js';
-export { type BatchVerdict, type VerifyContractBatchOptions, verifyContractBatch } from './run/verify-batch.js';
+export {
+  type BatchVerdict,
+  type VerifyContractBatchOptions,
+  verifyContractBatch,
+} from './run/verify-batch.js';
 export {
   type App,
   type AppOptions,

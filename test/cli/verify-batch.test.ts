@@ -125,6 +125,25 @@ describe('verify-contract --batch', () => {
     expect(r.code).toBe(0);
   });
 
+  it("one of the server's V12 reserve contracts verifies with verify-contract alone, no --types", async () => {
+    const rc = (
+      JSON.parse(proofBody) as {
+        data: { pools: { reserve_contract: { contract_id: string; created_event_blob: string } }[] };
+      }
+    ).data.pools[0]!.reserve_contract;
+    const r = await runCliForTest([
+      'verify-contract',
+      '--contract-id',
+      rc.contract_id,
+      '--blob',
+      rc.created_event_blob,
+    ]);
+    expect(r.stdout).toMatch(
+      /^verified: amm-pools Amm\.Pool:PoolReserve \(v12\) contract id matches the blob/,
+    );
+    expect(r.code).toBe(0);
+  });
+
   it('a pretty-printed document (Ledger API active contracts) is read whole; an empty createdEventBlob says how to get it', async () => {
     const [a, b] = untyped;
     const ledger = [

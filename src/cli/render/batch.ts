@@ -5,6 +5,7 @@
  */
 import { formatDisplayText } from '../../core/wire/display-text.js';
 import type { BatchVerdict } from '../../run/verify-batch.js';
+import { formatReasonsText } from './verification.js';
 
 /** Counts of a batch's verdicts, by status. */
 export interface BatchCounts {
@@ -39,7 +40,7 @@ export function formatBatchVerdictLine(v: BatchVerdict): string {
         );
   const version = v.version === null ? '' : ` (${v.version})`;
   const template = v.template === null ? '' : ` ${formatDisplayText(v.template)}`;
-  const reasons = v.reasons.map((r) => `${r.code}: ${formatDisplayText(r.message)}`).join('; ');
+  const reasons = formatDisplayText(formatReasonsText(v.reasons));
   return `${formatDisplayText(formatWhere(v))}: ${STATUS_WORD[v.status]}: ${id}${version}${template}${reasons === '' ? '' : ` ${reasons}`}`;
 }
 

@@ -4,6 +4,7 @@
  * once for audit, snapshot, replay and the demo; `verify-contract` (one contract or a batch) knows
  * the bundled types always, beside whatever it is given.
  */
+import { readFile } from 'node:fs/promises';
 import { createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
 import { resolvePackagePath } from './package-root.js';
 import { readTypeFiles } from './type-file.js';
@@ -45,4 +46,9 @@ export async function loadTypesOrDefault(o: TypeSources): Promise<TypeEnv> {
  */
 export async function loadTypesWithDefault(o: TypeSources): Promise<TypeEnv> {
   return loadSources([...(o.typeFiles ?? []), resolvePackagePath(DEFAULT_TYPE_FILE)], o.dars ?? [], o.cwd);
+}
+
+/** The bundled server's type file as compact JSON text (the verifier page inlines it). */
+export async function readDefaultTypeFileText(): Promise<string> {
+  return JSON.stringify(JSON.parse(await readFile(resolvePackagePath(DEFAULT_TYPE_FILE), 'utf8')));
 }
