@@ -3,9 +3,11 @@
  * per observation the time, reserve contract, reserves (the contract's stored values — read from
  * the verified blob when the mirror has them), price, TVL, LP-share value and verification status.
  */
+
 import { computeLpShareValue } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
 import { isReserveAuditError } from '../errors/base.js';
+import { InstallError } from '../errors/install.js';
 import { redactUrl } from '../io/http/redact-url.js';
 import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 
@@ -29,6 +31,8 @@ export async function openMirrorForReading(target: string): Promise<MirrorStore>
   try {
     return await openMirrorStore(target, { readonly: true });
   } catch (e) {
+    // a missing driver is said as such ("npm install better-sqlite3"), not as a missing mirror
+    if (e instanceof InstallError) throw e;
     throw new AuditError('MIRROR_UNAVAILABLE', formatMirrorUnavailable(target, e), { cause: e });
   }
 }

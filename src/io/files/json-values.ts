@@ -10,7 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { CodecError } from '../../errors/codec.js';
 
 /** 256 MiB: the largest JSON document (or JSON Lines line) read at once. */
-export const DEFAULT_MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 /** One value of the input, or the line that is not JSON. */
 export type JsonInputValue =
