@@ -95,6 +95,7 @@ function run(file: string, extra: string[], darArgs: readonly string[]): { ms: n
     {
       encoding: 'utf8',
       maxBuffer: 1 << 28,
+      stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
   const ms = performance.now() - t0;
