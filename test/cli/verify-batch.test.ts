@@ -215,7 +215,7 @@ describe('verify-contract --batch', () => {
 });
 
 const darsDir = sharedDarsDir();
-describe.skipIf(darsDir === null)('verify-contract --batch on the real DARs (../shared/dars)', () => {
+describe.skipIf(darsDir === null)('verify-contract --batch on the real Splice DARs', () => {
   it('the real V12 vectors verify with several DARs given at once', async () => {
     const dars = ['splice-amulet-0.1.14.dar', 'splice-amulet-0.1.17.dar', 'splice-dso-governance-0.1.21.dar'];
     const f = write('v12.jsonl', v12.map((v) => line(v.contractId, v.createdEventBlobBase64)).join('\n'));
