@@ -126,7 +126,20 @@ function loadDarBytes(
       ...crc32Option(memo),
     });
   }
-  return detectDalfKind(bytes) === 'payload' ? loadArchivePayload(bytes, common) : loadDalf(bytes, common);
+  try {
+    return detectDalfKind(bytes) === 'payload' ? loadArchivePayload(bytes, common) : loadDalf(bytes, common);
+  } catch (e) {
+    // bytes that are neither a zip nor a Daml-LF archive: say that first, the wire detail after
+    if (!(e instanceof DarError) || e.code !== 'DAR_ARCHIVE_MALFORMED') throw e;
+    const json = bytes[0] === 0x7b || bytes[0] === 0x5b;
+    throw new DarError(
+      e.code,
+      json
+        ? 'not a DAR (zip) file: it is JSON — a type file? give it with --types'
+        : `not a DAR (zip) file: no zip signature, and not a DALF either (${e.shortMessage})`,
+      { details: e.details, cause: e },
+    );
+  }
 }
 
 /**
