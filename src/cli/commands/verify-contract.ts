@@ -69,7 +69,20 @@ function createChunkedWriter(out: NodeJS.WritableStream): {
     if (buf === '') return;
     const s = buf;
     buf = '';
-    if (!out.write(s)) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (out.write(s)) return;
+    // wait for the reader; a reader that went away (`| head`) ends the wait too: the rest is dropped
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        out.off('drain', done);
+        out.off('close', done);
+        out.off('error', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+      out.on('error', done);
+      if ((out as { destroyed?: boolean }).destroyed === true) done();
+    });
   };
   return {
     async write(text) {
