@@ -122,9 +122,20 @@ module.exports = {
     {
       name: 'no-dev-dependencies-in-src',
       severity: 'error',
-      comment: 'Production code never loads a dev dependency (tsx, vitest, fast-check, ...).',
+      comment:
+        'Production code never loads a dev dependency (tsx, vitest, fast-check, ...). The optional peers ' +
+        '(better-sqlite3, pg, ws: dev dependencies for the tests, optional for users) are the next rule.',
       from: { path: '^src/' },
-      to: { dependencyTypes: ['npm-dev'] },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm-peer'] },
+    },
+    {
+      name: 'optional-peers-load-on-use',
+      severity: 'error',
+      comment:
+        'The optional peers are imported for their types only; their code is loaded where it is used, ' +
+        'through src/io/optional-package.ts, so a verify-only install needs none (docs/decisions/install.md).',
+      from: { path: '^src/' },
+      to: { path: 'node_modules/(better-sqlite3|pg|ws)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'not-to-unresolvable',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The public API report (docs/architecture.md "The public surface"): API Extractor reads the
- * declarations tsc wrote to dist/ for each entry point of package.json "exports" and compares them
+ * declarations tsc wrote to dist/ for each code entry point of package.json "exports" (those with
+ * `types`; the exported data files have none) and compares them
  * with the report checked in under etc/ (reserve-audit.api.md, reserve-audit-core.api.md,
  * reserve-audit-server.api.md). A change to the public API fails the check until the reports are
  * regenerated and committed with it, so it is a reviewed diff. Configuration: api-extractor.json.
@@ -22,6 +23,8 @@ const { name, exports } = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
 
 let failed = 0;
 for (const [subpath, target] of Object.entries(exports)) {
+  // files the package exports as they are (fixtures/*, examples/*, package.json) have no API
+  if (typeof target !== 'object' || target === null || typeof target.types !== 'string') continue;
   // '.' → reserve-audit, './core' → reserve-audit-core
   const reportName = subpath === '.' ? name : `${name}-${subpath.slice(2).replaceAll('/', '-')}`;
   const configObject = ExtractorConfig.loadFile(configPath);

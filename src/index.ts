@@ -229,6 +229,11 @@ export {
   verifySnapshotContracts,
 } from './run/snapshot.js';
 export {
+  type BatchVerdict,
+  type VerifyContractBatchOptions,
+  verifyContractBatch,
+} from './run/verify-batch.js';
+export {
   type App,
   type AppOptions,
   type ConnectionLimitOptions,

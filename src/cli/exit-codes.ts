@@ -10,7 +10,8 @@
  *   130 / 143 = stopped by SIGINT / SIGTERM (128 + the signal's number, the shell's convention;
  *   ./signals.ts) — except `serve`, which stops gracefully and exits 0.
  */
-import { AUDIT_EXIT_CODES, type AuditOutcome, computeAuditExitCode } from '../core/audit/index.js';
+import { AUDIT_EXIT_CODES, computeAuditExitCode } from '../core/audit/exit-code.js';
+import type { AuditOutcome } from '../core/audit/finding.js';
 import type { VerificationStatus } from '../core/hash/verify-contract-id.js';
 import { formatDisplayText } from '../core/wire/display-text.js';
 import { isReserveAuditError } from '../errors/base.js';
@@ -56,6 +57,20 @@ export function exitCodeOfVerification(status: VerificationStatus): ExitCode {
     case 'could-not-check':
       return EXIT_COULD_NOT_CHECK;
   }
+}
+
+/**
+ * verify-contract --batch: the worst verdict, as an audit combines its checks — any mismatch → 1,
+ * else any could-not-check (or no contract at all) → 2, else 0.
+ */
+export function exitCodeOfBatch(counts: {
+  readonly verified: number;
+  readonly mismatch: number;
+  readonly couldNotCheck: number;
+}): ExitCode {
+  if (counts.mismatch > 0) return EXIT_FAILED;
+  if (counts.couldNotCheck > 0 || counts.verified === 0) return EXIT_COULD_NOT_CHECK;
+  return EXIT_OK;
 }
 
 /**

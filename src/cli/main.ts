@@ -1,14 +1,16 @@
 /**
  * The `reserve-audit` command line: yargs wiring only. Each command lives in
- * src/cli/commands/<name>.ts and is listed in commands/index.ts. A command line that does not
+ * src/cli/commands/<name>.ts and is listed in commands/index.ts; only the module of the command a
+ * command line names is loaded (the others are registered by name and description, for `--help`
+ * and the "unknown command" error), so a command starts without loading what it does not use. A command line that does not
  * parse is a `UsageError` (exit 2); an error thrown by a command is reported by exit-codes.ts
  * (2 for a typed error, 3 for a bug, with the stack under the global `--debug`). main() is the
  * process's side: a closed stdout/stderr is not an error (./closed-output.ts) and SIGINT/SIGTERM
  * end a command with 130/143 (./signals.ts).
  */
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../errors/usage.js';
+import { readPackageVersion } from '../io/files/package-root.js';
 import { ignoreClosedOutput } from './closed-output.js';
 import type { CliContext } from './command.js';
 import { commands } from './commands/index.js';
@@ -31,11 +33,9 @@ function joinNegativeValues(argv: readonly string[]): string[] {
   return out;
 }
 
-/** This package's version (package.json, two folders up from src/cli and from dist/cli). */
-function readPackageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  const v = (pkg as { version?: unknown }).version;
-  return typeof v === 'string' ? v : 'unknown';
+/** The command a command line names: its first word that is not an option (no global option takes a value). */
+function namedCommand(argv: readonly string[]): string | undefined {
+  return argv.find((a) => !a.startsWith('-'));
 }
 
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<ExitCode> {
@@ -65,12 +65,15 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
         throw new UsageError('USAGE_INVALID', msg ?? err?.message ?? 'invalid command line');
       throw err;
     });
-  for (const c of commands) {
-    y = c.mount(y, ctx, (code) => {
-      exitCode = code;
-    });
-  }
   try {
+    const named = namedCommand(argv);
+    for (const c of commands) {
+      if (c.name === named) {
+        y = (await c.load()).mount(y, ctx, (code) => {
+          exitCode = code;
+        });
+      } else y = y.command(c.command, c.describe);
+    }
     await y.parseAsync();
   } catch (e) {
     return reportError(e, ctx.stderr, { debug });

@@ -14,8 +14,8 @@ import { UsageError } from '../errors/usage.js';
 import { type BaseUrl, parseBaseUrl } from '../io/http/base-url.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RPS } from '../io/http/pacer.js';
 import { redactUrl } from '../io/http/redact-url.js';
-import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/index.js';
-import { DEFAULT_RETENTION, type RetentionPolicy } from '../run/mirror.js';
+import { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from '../io/store/mirror-target.js';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../run/retention-policy.js';
 
 // ---------------------------------------------------------------------------------------------
 // declarations

@@ -58,8 +58,12 @@ export type CodecErrorCode =
   | 'ENCODE_INVALID_INPUT'
   /** a decoder option out of its allowed range */
   | 'CODEC_INVALID_OPTION'
-  /** a CLI blob argument (`@file`, `-`) could not be read */
-  | 'INPUT_UNREADABLE';
+  /** a CLI blob argument (`@file`, `-`) or a batch input could not be read */
+  | 'INPUT_UNREADABLE'
+  /** a batch input's JSON document (or one of its JSON Lines) is larger than the cap */
+  | 'BATCH_INPUT_TOO_LARGE'
+  /** a batch entry is not a contract that can be checked: not JSON, no contract ID, no blob */
+  | 'BATCH_ENTRY_INVALID';
 
 export class CodecError extends ReserveAuditError {
   override name = 'CodecError';

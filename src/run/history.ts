@@ -3,9 +3,12 @@
  * per observation the time, reserve contract, reserves (the contract's stored values — read from
  * the verified blob when the mirror has them), price, TVL, LP-share value and verification status.
  */
+
+import { existsSync } from 'node:fs';
 import { computeLpShareValue } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
 import { isReserveAuditError } from '../errors/base.js';
+import { InstallError } from '../errors/install.js';
 import { redactUrl } from '../io/http/redact-url.js';
 import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../io/store/index.js';
 
@@ -29,18 +32,31 @@ export async function openMirrorForReading(target: string): Promise<MirrorStore>
   try {
     return await openMirrorStore(target, { readonly: true });
   } catch (e) {
+    // a missing driver is said as such ("npm install better-sqlite3"), not as a missing mirror
+    if (e instanceof InstallError) throw e;
     throw new AuditError('MIRROR_UNAVAILABLE', formatMirrorUnavailable(target, e), { cause: e });
   }
 }
 
 /**
- * Why a mirror could not be opened, for MIRROR_UNAVAILABLE: what was expected, the target (a URL
+ * Why a mirror could not be opened, for MIRROR_UNAVAILABLE: what was expected — a mirror file that
+ * exists, a file that is a SQLite mirror, a PostgreSQL server that answers — the target (a URL
  * without its password) and the cause's own words (`password authentication failed for user "x"`,
- * a newer schema, not a SQLite file) instead of a guess.
+ * a newer schema, `file is not a database`) instead of a guess.
  */
 export function formatMirrorUnavailable(target: string, e: unknown): string {
   const cause = isReserveAuditError(e) ? e.shortMessage : e instanceof Error ? e.message : String(e);
-  return `"--mirror" expected an existing mirror ${isPostgresTarget(target) ? 'database' : 'file'}, got ${formatMirrorTarget(target)}: ${cause}`;
+  const got = formatMirrorTarget(target);
+  if (isPostgresTarget(target)) {
+    const unreachable = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EAI_AGAIN|timeout/i.test(cause);
+    return unreachable
+      ? `"--mirror" expected a PostgreSQL server that answers, got ${got}: could not connect (${cause})`
+      : `"--mirror" expected a PostgreSQL mirror database, got ${got}: ${cause}`;
+  }
+  if (!existsSync(target)) return `"--mirror" expected an existing mirror file, got ${got}: no such file`;
+  if (/file is not a database|not a database|file is encrypted/i.test(cause))
+    return `"--mirror" expected a mirror (a SQLite database written by reserve-audit), got ${got}: not a SQLite database`;
+  return `"--mirror" expected a mirror file that can be opened, got ${got}: ${cause}`;
 }
 
 /** A mirror target as messages show it: JSON-quoted, a URL without its password. */

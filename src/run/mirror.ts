@@ -14,6 +14,7 @@ import {
   type PruneResult,
 } from '../io/store/index.js';
 import { openMirrorForReading } from './history.js';
+import type { RetentionPolicy } from './retention-policy.js';
 
 /** Size by table, snapshots, pools, contracts and time span of the mirror at `path`. */
 export async function runMirrorStats(path: string): Promise<MirrorStats> {
@@ -74,21 +75,6 @@ export async function runMirrorPrune(o: MirrorPruneOptions): Promise<MirrorPrune
     await mirror.close();
   }
 }
-
-/**
- * A retention policy (docs/mirror.md "Retention"): how long raw responses are kept, and after how
- * long contracts and observations move into the archive's compressed chunks (SQLite; a PostgreSQL
- * mirror keeps every row, see `archiveSkipped`). `null` keeps everything of that kind.
- */
-export interface RetentionPolicy {
-  readonly keepRawMs: number | null;
-  readonly archiveAfterMs: number | null;
-}
-
-const DAY_MS = 86_400_000;
-
-/** What `watch` and `snapshot --every` apply unless told otherwise: raw 7 days, archive after 30. */
-export const DEFAULT_RETENTION: RetentionPolicy = { keepRawMs: 7 * DAY_MS, archiveAfterMs: 30 * DAY_MS };
 
 /** How often a long-running command applies its retention policy (the work is proportional to what expired). */
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -151,6 +137,6 @@ export function computeMirrorGrowth(s: MirrorStats): MirrorGrowth | null {
   const spanMs = s.lastSnapshotMs - s.firstSnapshotMs;
   if (spanMs < 3_600_000) return null;
   const used = s.fileBytes - s.freeBytes;
-  const bytesPerDay = Math.round((used / spanMs) * DAY_MS);
+  const bytesPerDay = Math.round((used / spanMs) * 86_400_000);
   return { bytesPerDay, projected30dBytes: used + 30 * bytesPerDay };
 }

@@ -9,6 +9,7 @@
  * the reader thread"). Pure checks from src/core/audit; the mirror is read through the
  * store's functions; never an exit code, never stdout.
  */
+
 import {
   AuditCollector,
   type AuditOutcome,
@@ -19,6 +20,7 @@ import {
   type ReserveProfile,
 } from '../core/audit/index.js';
 import { AuditError } from '../errors/audit.js';
+import { InstallError } from '../errors/install.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { type MirrorStore, openMirrorStore } from '../io/store/index.js';
 import { formatMirrorUnavailable } from './history.js';
@@ -115,6 +117,7 @@ export async function runReplay(o: ReplayOptions): Promise<ReplayReport> {
   try {
     mirror = await openMirrorStore(o.mirrorPath, { readonly: o.distributed === undefined });
   } catch (e) {
+    if (e instanceof InstallError) throw e;
     throw new AuditError('MIRROR_UNAVAILABLE', formatMirrorUnavailable(o.mirrorPath, e), { cause: e });
   }
   const tSetup = now();

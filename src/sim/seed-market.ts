@@ -12,10 +12,11 @@ import type { Sha256 } from '../core/hash/sha256.js';
 import { Dec, roundDown10 } from '../core/money/decimal.js';
 import { formatGot } from '../errors/base.js';
 import { ServerError } from '../errors/server.js';
+import { resolvePackagePath } from '../io/files/package-root.js';
 import { sha256Node } from '../io/node-sha256.js';
 
 const SEED_MARKET_FORMAT = 'reserve-audit/seed-market/v1';
-const DEFAULT_SEED_MARKET_PATH = new URL('../../fixtures/seed-market.json', import.meta.url);
+const DEFAULT_SEED_MARKET_PATH = resolvePackagePath('fixtures/seed-market.json');
 
 export interface SeedPool {
   readonly poolId: string;

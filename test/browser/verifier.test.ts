@@ -72,8 +72,9 @@ describe.skipIf(CHROMIUM === null)(
         const isV12 = v.cantonContractIdVersion.endsWith('V12');
         const expected = await cliVerdict(v.contractId, v.createdEventBlobBase64, isV12);
         if (isV12 && dar !== null) {
-          if ((await o.page.locator('#types li').count()) === 0) await o.page.setInputFiles('#files', dar);
-          await o.page.waitForSelector('#types li');
+          if ((await o.page.locator('#types li', { hasText: '.dar' }).count()) === 0)
+            await o.page.setInputFiles('#files', dar);
+          await o.page.waitForSelector('#types li:has-text(".dar")');
         }
         await o.page.fill('#cid', v.contractId);
         await o.page.fill('#blob', v.createdEventBlobBase64);
@@ -138,6 +139,34 @@ describe.skipIf(CHROMIUM === null)(
       expect(await cliVerdict('not a contract id', '%%% not base64 %%%', false)).toBe('could-not-check');
       await screenshot(o.page, 'verifier-could-not-check');
       expect(o.errors).toEqual([]);
+    }, 60_000);
+
+    it("verifies the reference server's V12 contracts with its built-in types, and says which DAR to drop for another package", async () => {
+      const s = await startAuditServer({ version: 'v12', seed: 'verifier-page-v12' });
+      try {
+        const text = await (await fetch(`${s.directBase}/pools/proof`)).text();
+        const file = join(dir, 'proof-v12.json');
+        writeFileSync(file, text);
+        const n = (JSON.parse(text) as { data: { pools: unknown[] } }).data.pools.length;
+        const o = await openFile(browser, page);
+        expect(await o.page.textContent('#types')).toContain('amm-pools.json, built in');
+        await o.page.setInputFiles('#files', file);
+        expect(await verdictOf(o)).toBe('verified');
+        expect(await o.page.locator('#pools tr[data-verdict="verified"]').count()).toBe(n);
+        const omr = vectors.find((v) => v.name === 'Splice OpenMiningRound (V12)')!;
+        await o.page.fill('#cid', omr.contractId);
+        await o.page.fill('#blob', omr.createdEventBlobBase64);
+        await o.page.evaluate(`document.getElementById('verdict').dataset.verdict = ''`);
+        await o.page.click('#verify');
+        expect(await verdictOf(o)).toBe('could-not-check');
+        const reasons = (await o.page.textContent('#reasons')) ?? '';
+        expect(reasons).toMatch(/TYPE_NOT_FOUND.*the DAR of package "splice-amulet"/);
+        expect(reasons).toContain('Drop that DAR (or type file) anywhere on this page');
+        expect(o.errors).toEqual([]);
+        expect(o.outbound).toEqual([]);
+      } finally {
+        await s.close();
+      }
     }, 60_000);
 
     it('verifies every pool of a dropped /pools/proof document', async () => {

@@ -5,7 +5,7 @@
  * `audit` and `snapshot` alike; `serve` stops gracefully with exit 0, also when the signal arrives
  * during the history prefill.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,17 @@ describe('a closed stdout or stderr', () => {
     expect(await run.exited).toEqual({ code: 0, signal: null });
     expect(run.output.stderr).toBe('');
   });
+
+  it('verify-contract --batch of many lines: finishes with its own exit code (0) when nobody reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batch-epipe-'));
+    const line = readFileSync(join(repoRoot, 'examples', 'contracts.jsonl'), 'utf8').split('\n')[0];
+    // well past a pipe's buffer: the output waits for a reader that went away
+    const file = join(dir, 'many.jsonl');
+    writeFileSync(file, `${line}\n`.repeat(5000));
+    const run = spawnCli(['verify-contract', '--batch', file], { closeStdout: true });
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.output.stderr).not.toMatch(/EPIPE|\n\s+at /);
+  }, 30_000);
 
   it("audit --json: the verdict's exit code (0), no stack", async () => {
     const run = spawnCli(['audit', '--base-url', `${server.url}/v1/public`, '--json'], { closeStdout: true });

@@ -43,7 +43,7 @@ describe('usage errors exit 2 with one typed line', () => {
     [['decode', 'AAAA', '--no-such-option'], /^reserve-audit: USAGE_INVALID: Unknown argument/],
     [
       ['verify-contract', '--blob', 'AAAA'],
-      /^reserve-audit: USAGE_INVALID: Missing required argument: contract-id\n$/,
+      /^reserve-audit: OPTION_INVALID: "--contract-id" expected \(or --batch <file>\), got nothing\n$/,
     ],
     [
       ['audit', '--base-url', 'http://127.0.0.1:1/v1/public', '--timeout', '0'],

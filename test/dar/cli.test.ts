@@ -96,7 +96,7 @@ describe('inspect-dar / types on a small built DAR (always runs)', () => {
   });
 });
 
-describe.skipIf(dir === null)('CLI on the real DARs (../shared/dars)', () => {
+describe.skipIf(dir === null)('CLI on the real Splice DARs (splice-amulet 0.1.14, 0.1.17)', () => {
   it('inspect-dar --template prints the OpenMiningRound type tree of 0.1.14', async () => {
     const r = await runCliForTest(['inspect-dar', dar14, '--template', 'Splice.Round:OpenMiningRound']);
     expect(r.code).toBe(0);

@@ -200,10 +200,10 @@ export function describeExampleRuns(select: (file: string) => boolean): void {
     .filter(select)
     .map((file) => ({ file, ...parseDocCommands(file, readDoc(repoRoot, file)) }));
   beforeAll(() => {
-    // What users run: bin/reserve-audit.js → dist/cli/main.js, built once for the whole suite by the
+    // What users run: bin/reserve-audit.js → dist/bundle/cli.js, built once for the whole suite by the
     // globalSetup (test/setup/build-dist.ts), so this file never rebuilds dist/ under another test's feet.
-    if (!existsSync(join(repoRoot, 'dist', 'cli', 'main.js'))) {
-      throw new Error('dist/cli/main.js is missing: run npm run build (the suite globalSetup does)');
+    if (!existsSync(join(repoRoot, 'dist', 'bundle', 'cli.js'))) {
+      throw new Error('dist/bundle/cli.js is missing: run npm run build (the suite globalSetup does)');
     }
     binDir = mkdtempSync(join(tmpdir(), 'docs-bin-'));
     const launcher = join(binDir, 'reserve-audit');

@@ -1,5 +1,5 @@
 /**
- * One bad pool must not hide the others: /pools/proof and /pools/state are read pool by pool, so a
+ * One bad pool must not hide the others: /pools/proof, /pools/state and /pools/info are read pool by pool, so a
  * malformed entry (a reserve as a JSON number, a negative, `1e400`, a blob that is not base64) is
  * that pool's error finding (exit 1) and every other pool is still verified — never a response-wide
  * FETCH_FAILED (exit 2). The response-level shape (no `pools` array) still fails the fetch.
@@ -194,6 +194,49 @@ describe("a malformed /pools/state entry is that pool's finding", () => {
     },
     30_000,
   );
+});
+
+/** Rewrites the /pools/info entry of pool `poolId` (its body is `{ pools: [...] }`). */
+const onInfoEntry =
+  (poolId: string, edit: (e: Record<string, unknown>) => void): Tamper =>
+  (ctx) => {
+    if (ctx.path !== '/pools/info') return undefined;
+    const b = ctx.json as { pools: Record<string, unknown>[] };
+    for (const e of b.pools) if (e.pool_id === poolId) edit(e);
+    return { json: b };
+  };
+
+describe('/pools/info decimals (docs/protocol/public-api.md "Decimal strings")', () => {
+  it('a fee rate with 11 decimal places is the same fee rate: no finding, exit 0', async () => {
+    const r = await audit(
+      onInfoEntry(poolAt(1), (e) => {
+        e.fee_rate = `${e.fee_rate as string}0`;
+      }),
+    );
+    expect(r.doc.findings.filter((x) => x.severity === 'error')).toEqual([]);
+    expect(r.code).toBe(0);
+  }, 30_000);
+
+  it("a malformed entry is that pool's INFO_ENTRY_MALFORMED, naming the rule; the others are checked", async () => {
+    const bad = poolAt(2);
+    const r = await audit(
+      onInfoEntry(bad, (e) => {
+        e.fee_rate = '3e-3';
+      }),
+    );
+    expect(r.doc.findings.filter((x) => x.severity === 'error').map((x) => x.code)).toEqual([
+      'INFO_ENTRY_MALFORMED',
+    ]);
+    const f = r.doc.findings.find((x) => x.code === 'INFO_ENTRY_MALFORMED');
+    expect(f?.pool).toBe(bad);
+    expect(String(f?.evidence.got)).toMatch(
+      /fee_rate expected a decimal string, got "3e-3": it has an exponent/,
+    );
+    expect(r.code).toBe(1);
+    const info = r.doc.checks.filter((c) => c.name === 'state.pools-info');
+    expect(info.length).toBeGreaterThan(3);
+    for (const c of info) expect(c.status, String(c.pool)).toBe('pass');
+  }, 30_000);
 });
 
 describe('the response-level shape still fails the fetch (exit 2)', () => {

@@ -68,7 +68,7 @@ describe('verify-contract CLI', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^MISMATCH: .*CONTRACT_ID_MISMATCH.*SUFFIX_MISMATCH/);
   });
-  it('exit 2 and "could not check" for V12 without types', async () => {
+  it('exit 2 and "could not check" for V12 without its types, naming the DAR to give', async () => {
     const r = await runCliForTest([
       'verify-contract',
       '--contract-id',
@@ -77,7 +77,9 @@ describe('verify-contract CLI', () => {
       v12.createdEventBlobBase64,
     ]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/^could not check: .*TYPES_REQUIRED/);
+    expect(r.stdout).toMatch(
+      /^could not check: .*TYPE_NOT_FOUND: .*give the DAR of package "splice-amulet" \(package id [0-9a-f]{64}, or a newer version of it\), or a type file of it \(--dar <file> or --types <file>\)$/m,
+    );
   });
   it('exit 2 for an unsupported version, a bad blob, a missing type file', async () => {
     const ca02 = `${v10.contractId.slice(0, 66)}ca02${v10.contractId.slice(70)}`;

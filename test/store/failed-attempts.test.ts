@@ -9,12 +9,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import { API_SNAPSHOT_SECTIONS } from '../../src/core/wire/index.js';
 import { computeFailedAttempt } from '../../src/io/store/plan/failed-attempt.js';
-import {
-  applyRetention,
-  computeMirrorGrowth,
-  DEFAULT_RETENTION,
-  isRetentionDue,
-} from '../../src/run/mirror.js';
+import { applyRetention, computeMirrorGrowth, isRetentionDue } from '../../src/run/mirror.js';
+import { DEFAULT_RETENTION } from '../../src/run/retention-policy.js';
 import { fixtureContractId, makeSnapshot, verifiedInputOf } from './snapshot-fixture.js';
 import { describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
 

@@ -171,7 +171,7 @@ describe('recorded live quote bodies (fixtures/recordings)', () => {
     body.fees.amount_admin = '0.005';
     expectShapeError(
       () => parsePoolsQuoteResponse(body),
-      'fees.amount_admin expected a decimal string with 10 decimals, got "0.005"',
+      'fees.amount_admin expected a decimal string with 10 decimals, got "0.005": it has 3 decimal places, not 10',
     );
   });
 });
@@ -194,7 +194,7 @@ const MALFORMED: readonly Mutation[] = [
     (b) => {
       b.data.pools[0].reserve_b = '1e5';
     },
-    'data.pools[0].reserve_b expected a decimal string with 10 decimals, got "1e5"',
+    'data.pools[0].reserve_b expected a decimal string with 10 decimals, got "1e5": it has an exponent',
   ],
   [
     'negative reserve',
@@ -210,7 +210,7 @@ const MALFORMED: readonly Mutation[] = [
     (b) => {
       b.data.pools[1].tvl_cc = '10.00';
     },
-    'data.pools[1].tvl_cc expected a decimal string with 10 decimals, got "10.00"',
+    'data.pools[1].tvl_cc expected a decimal string with 10 decimals, got "10.00": it has 2 decimal places, not 10',
   ],
   [
     'leading zero',

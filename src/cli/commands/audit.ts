@@ -41,11 +41,10 @@ import { loadReportAssets } from '../render/report-assets.js';
 import { buildReportModelFromAudit } from '../render/report-model.js';
 import { createStyle } from '../render/style.js';
 import { writeOutputFile } from '../write-output.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const auditCommand = defineCommand({
-  command: 'audit',
-  describe:
-    "audit an exchange's published reserves over its public API (exit 0 passed, 1 failed, 2 could not check)",
+  ...COMMAND_CATALOG.audit,
   builder: (y) =>
     y
       .option('base-url', baseUrlOption)

@@ -7,10 +7,10 @@ import { decodeCreatedEventBlob, formatDecodedContractJson } from '../../core/co
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { readBlobArgument } from '../read-input.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const decodeCommand = defineCommand({
-  command: 'decode <blob>',
-  describe: 'decode a created_event_blob (base64, @file, or - for stdin) and print it as JSON',
+  ...COMMAND_CATALOG.decode,
   builder: (y) =>
     y
       .positional('blob', {

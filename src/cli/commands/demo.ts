@@ -27,12 +27,12 @@ import {
 import { formatAuditText } from '../render/audit-text.js';
 import { createStyle } from '../render/style.js';
 import { onInterrupt } from '../signals.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 const HOUR_MS = 3_600_000;
 
 export const demoCommand = defineCommand({
-  command: 'demo',
-  describe: 'the main job (npm start): bundled server + pre-filled history + snapshots + a full audit',
+  ...COMMAND_CATALOG.demo,
   builder: (y) =>
     y
       .option('mirror', {

@@ -8,10 +8,10 @@ import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { mirrorOption, parseMirrorOption } from '../options.js';
 import { formatHistoryCsv, formatHistoryJson } from '../render/history.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const historyCommand = defineCommand({
-  command: 'history',
-  describe: "print one pool's recorded history from a mirror (CSV or JSON)",
+  ...COMMAND_CATALOG.history,
   builder: (y) =>
     y
       .option('mirror', mirrorOption)

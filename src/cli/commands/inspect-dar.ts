@@ -11,6 +11,7 @@ import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { jsonOption, parsePathOption, parseTemplateOption, type TemplateOption } from '../options.js';
 import { formatDarJson, formatDarText } from '../render/dar.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 /** Finds the reachable types of a template in a loaded DAR (main package first). */
 export function computeDarTemplateTypes(dar: LoadedDar, template: TemplateOption): ReachableTypes {
@@ -19,8 +20,7 @@ export function computeDarTemplateTypes(dar: LoadedDar, template: TemplateOption
 }
 
 export const inspectDarCommand = defineCommand({
-  command: 'inspect-dar <file>',
-  describe: 'list the packages of a DAR/DALF (recomputed ids, names, versions, LF) and a template’s types',
+  ...COMMAND_CATALOG['inspect-dar'],
   builder: (y) =>
     y
       .positional('file', { type: 'string', describe: '.dar or .dalf file' })

@@ -17,10 +17,10 @@ import {
   TOKEN_LIFETIME,
 } from '../ledger-token-options.js';
 import { parseDurationOption } from '../options.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const ledgerTokenCommand = defineCommand({
-  command: 'ledger-token',
-  describe: "print a bearer token (JWT) for the reference server's Ledger API (serve --ledger-api)",
+  ...COMMAND_CATALOG['ledger-token'],
   builder: (y) =>
     y
       .option('secret', {

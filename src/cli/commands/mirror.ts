@@ -19,11 +19,10 @@ import {
 } from '../options.js';
 import { formatMirrorPruneText, formatMirrorStatsText } from '../render/mirror.js';
 import { stringifyJson } from '../render/style.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const mirrorCommand = defineCommand({
-  command: 'mirror <action>',
-  describe:
-    'mirror maintenance: stats (size by table, snapshots, pools, time span) or prune --keep-raw <duration>',
+  ...COMMAND_CATALOG.mirror,
   builder: (y) =>
     y
       .positional('action', {

@@ -31,14 +31,14 @@ import {
 } from '../options.js';
 import { formatReplayJson, formatReplayText } from '../render/replay.js';
 import { createStyle } from '../render/style.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 /** What `--jobs` prints (once) since replay's worker threads were removed; the option goes next version. */
 const JOBS_NOTICE =
   'reserve-audit: --jobs is no longer used: replay verifies in one thread (docs/bench/audit.md)';
 
 export const replayCommand = defineCommand({
-  command: 'replay',
-  describe: 're-verify every contract stored in a mirror and re-run the history checks (exit 0/1/2)',
+  ...COMMAND_CATALOG.replay,
   builder: (y) =>
     y
       .option('mirror', mirrorOption)

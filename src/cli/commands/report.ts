@@ -10,10 +10,10 @@ import { formatHtmlReport } from '../render/html-report.js';
 import { loadReportAssets } from '../render/report-assets.js';
 import { buildReportModelFromMirror } from '../render/report-model.js';
 import { writeOutputFile } from '../write-output.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 export const reportCommand = defineCommand({
-  command: 'report',
-  describe: 'write a self-contained HTML report (latest audit, pool table, per-pool charts) from a mirror',
+  ...COMMAND_CATALOG.report,
   builder: (y) =>
     y
       .option('mirror', mirrorOption)

@@ -40,6 +40,7 @@ import {
   parsePositiveNumberOption,
 } from '../options.js';
 import { createProgress } from '../render/progress.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 /** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
 export function parseDurationMs(text: string): number | null {
@@ -164,8 +165,7 @@ async function parseLedgerApiOptions(
 }
 
 export const serveCommand = defineCommand({
-  command: 'serve',
-  describe: 'run the reference server of the exchange public API (HTTP + websocket) on a simulated ledger',
+  ...COMMAND_CATALOG.serve,
   builder: (y) =>
     y
       .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 = any free port)' })

@@ -46,6 +46,7 @@ import {
   formatSnapshotJsonLine,
   formatSnapshotSummary,
 } from '../render/snapshot.js';
+import { COMMAND_CATALOG } from './catalog.js';
 
 /** Parses "500ms", "30s", "5m", "1h" or a plain number of seconds into milliseconds; null if invalid. */
 export function parseDurationMs(text: string): number | null {
@@ -62,8 +63,7 @@ function isLoopbackUrl(url: string): boolean {
 }
 
 export const snapshotCommand = defineCommand({
-  command: 'snapshot',
-  describe: 'record snapshots of an exchange API into the local mirror (verifying new reserve contracts)',
+  ...COMMAND_CATALOG.snapshot,
   builder: (y) =>
     y
       .option('base-url', baseUrlOption)

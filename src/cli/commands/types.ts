@@ -12,11 +12,11 @@ import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseSingleFileOption, parseTemplateOption, resolvePathOption } from '../options.js';
 import { writeOutputFile } from '../write-output.js';
+import { COMMAND_CATALOG } from './catalog.js';
 import { computeDarTemplateTypes } from './inspect-dar.js';
 
 export const typesCommand = defineCommand({
-  command: 'types',
-  describe: 'write the JSON type file of the data types one template reaches, read from a DAR',
+  ...COMMAND_CATALOG.types,
   builder: (y) =>
     y
       // an array so that a repeated --dar is seen (and refused) rather than silently typed as a string

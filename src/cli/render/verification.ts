@@ -35,6 +35,18 @@ export function formatVerificationJson(
   };
 }
 
+/** The codes whose message names the types to give; the command line says how. */
+const TYPE_CODES = new Set(['TYPES_REQUIRED', 'TYPE_NOT_FOUND']);
+
+/** `CODE: message` of each reason, `; `-joined; a missing-types reason ends with how to give them. */
+export function formatReasonsText(
+  reasons: readonly { readonly code: string; readonly message: string }[],
+): string {
+  return reasons
+    .map((x) => `${x.code}: ${x.message}${TYPE_CODES.has(x.code) ? ' (--dar <file> or --types <file>)' : ''}`)
+    .join('; ');
+}
+
 /** One human line: `verified: …`, `MISMATCH: …` or `could not check: …`. */
 export function formatVerificationLine(r: ContractIdVerification): string {
   const c = r.contract;
@@ -42,7 +54,7 @@ export function formatVerificationLine(r: ContractIdVerification): string {
     c === null
       ? ''
       : ` ${c.packageName} ${formatQualifiedName(c.templateId)}${r.version === null ? '' : ` (${r.version})`}`;
-  const reasons = r.reasons.map((x) => `${x.code}: ${x.message}`).join('; ');
+  const reasons = formatReasonsText(r.reasons);
   switch (r.status) {
     case 'verified':
       return `verified:${what} contract id matches the blob${r.typing?.upgraded ? ` (${r.typing.note})` : ''}`;

@@ -19,11 +19,15 @@ td.verified{color:var(--ok);font-weight:600}td.mismatch{color:var(--bad);font-we
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;font-size:13px;overflow-wrap:anywhere}
 th{color:var(--muted);font-weight:600;white-space:nowrap}code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#eef0f3;padding:1px 4px;border-radius:3px}
 pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;background:#fff;border:1px solid var(--line);padding:8px;overflow:auto;max-height:30em}
-.small{font-size:13px;color:var(--muted)}li.error{color:var(--bad)}#reasons li{margin:.2em 0}
+.small{font-size:13px;color:var(--muted)}li.error{color:var(--bad)}#reasons li{margin:.2em 0;overflow-wrap:anywhere}.hint{font-weight:600;color:var(--warn)}
 `;
 
-/** The whole page around the bundled script. */
-export function formatVerifierPage(script: string): string {
+/**
+ * The whole page around the bundled script; `bundledTypes` (the reference server's type file, its
+ * `</script` escaped) is inlined as data the script loads first, so the server's V12 contracts
+ * verify without dropping a file.
+ */
+export function formatVerifierPage(script: string, bundledTypes: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
@@ -37,7 +41,7 @@ export function formatVerifierPage(script: string): string {
 <button id="verify" type="button">Verify</button> <a id="share" class="small" href="#"></a>
 </div>
 <div class="card drop"><label for="files">Or drop files anywhere on the page</label>
-A <code>/pools/proof</code> JSON (every pool is verified), and for V12 contract IDs the DARs (or type files) of the contract's package.
+A <code>/pools/proof</code> JSON (every pool is verified), and for V12 contract IDs the DARs (or type files) of the contract's package — the reference server's are built in.
 <input id="files" type="file" multiple accept=".dar,.dalf,.json"><ul id="types" class="small"></ul></div>
 <div id="verdict" class="verdict" data-verdict="" role="status" aria-live="polite">Paste a contract ID and its blob, or drop a file.</div>
 <ul id="reasons"></ul>
@@ -45,6 +49,7 @@ A <code>/pools/proof</code> JSON (every pool is verified), and for V12 contract 
 <section id="pools"></section>
 <p class="small">reserve-audit verifier — V10, V11 and V12 contract IDs; SHA-256 by @noble/hashes, DAR inflate by fflate, both inlined.</p>
 </main>
+<script type="application/json" id="bundled-types" data-name="the reference server's types (fixtures/types/amm-pools.json, built in)">${bundledTypes}</script>
 <script>${script}</script>
 </body></html>
 `;

@@ -1,7 +1,7 @@
 /**
- * Malformed pool entries (the issue "one bad pool must not hide the others"): /pools/proof and
- * /pools/state are read pool by pool (src/core/wire `parsePoolsProofPerPool`,
- * `parsePoolsStatePerPool`), and an entry without the documented shape — a reserve sent as a JSON
+ * Malformed pool entries (the issue "one bad pool must not hide the others"): /pools/proof,
+ * /pools/state and /pools/info are read pool by pool (src/core/wire `parsePoolsProofPerPool`,
+ * `parsePoolsStatePerPool`, `parsePoolsInfoPerPool`), and an entry without the documented shape — a reserve sent as a JSON
  * number, a negative or `1e400` amount, a blob that is not base64 — is set aside. Here each such
  * entry becomes that pool's error finding; the other pools are checked as usual. Tampering with one
  * entry therefore fails the audit (exit 1) instead of turning it into "could not check".
@@ -43,6 +43,19 @@ export function checkMalformedStateEntries(c: AuditCollector, entries: readonly 
   for (const m of entries)
     c.record('state', 'state.entry', m.poolId, [
       makeFinding('STATE_ENTRY_MALFORMED', m.poolId, `/pools/state ${label(m)} is malformed: ${m.message}`, {
+        index: m.index,
+        path: m.path,
+        expected: m.expected,
+        got: m.message,
+      }),
+    ]);
+}
+
+/** Checks `state.pools-info-entry`: one failed check per malformed /pools/info entry. */
+export function checkMalformedInfoEntries(c: AuditCollector, entries: readonly MalformedEntry[]): void {
+  for (const m of entries)
+    c.record('state', 'state.pools-info-entry', m.poolId, [
+      makeFinding('INFO_ENTRY_MALFORMED', m.poolId, `/pools/info ${label(m)} is malformed: ${m.message}`, {
         index: m.index,
         path: m.path,
         expected: m.expected,

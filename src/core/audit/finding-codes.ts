@@ -105,6 +105,12 @@ export const FINDING_CODES = {
     'asserted',
     'a /pools/state entry does not have the documented shape; the other pools are still checked',
   ),
+  INFO_ENTRY_MALFORMED: def(
+    'error',
+    'state',
+    'asserted',
+    'a /pools/info entry does not have the documented shape; the other pools are still checked',
+  ),
   STATE_NOT_COMPARABLE: def(
     'info',
     'state',

@@ -124,7 +124,7 @@ function mapProofs(r: ApiSnapshot['proofsBefore']): AuditSnapshot['proofs'] {
   );
 }
 
-/** The malformed pool entries of both proof fetches (one per pool or index and path) and of the state. */
+/** The malformed pool entries of both proof fetches (one per pool or index and path), of the state and of /pools/info. */
 function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
   const proofs: MalformedEntry[] = [];
   const seen = new Set<string>();
@@ -135,7 +135,11 @@ function computeMalformedEntries(s: ApiSnapshot): MalformedEntries {
       seen.add(key);
       proofs.push(m);
     }
-  return { proofs, state: s.poolsState.ok ? (s.poolsState.value.malformed ?? []) : [] };
+  return {
+    proofs,
+    state: s.poolsState.ok ? (s.poolsState.value.malformed ?? []) : [],
+    info: s.poolsInfo.ok ? (s.poolsInfo.value.malformed ?? []) : [],
+  };
 }
 
 /** Maps the snapshot; `proofs` are `proofsBefore`. */

@@ -10,6 +10,7 @@ import type { ReserveProfile } from '../proof/profile.js';
 import type { ReserveProof } from '../proof/reserve-proof.js';
 import { parseTimestampMicros } from '../wire/timestamp.js';
 import {
+  checkMalformedInfoEntries,
   checkMalformedProofEntries,
   checkMalformedStateEntries,
   computeMalformedPools,
@@ -407,11 +408,16 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           })
         : computeStateReserves(state);
   const info = need(c, 'state', 'state.pools-info', '/pools/info', s.poolsInfo);
+  checkMalformedInfoEntries(c, malformed.info ?? []);
   if (info !== null && reserves !== null)
-    checkPoolsInfo(c, info, proven, reserves, [
-      ...(after ?? []),
-      ...(s.proofSets ?? []).flatMap((x) => x.entries),
-    ]);
+    checkPoolsInfo(
+      c,
+      info,
+      proven,
+      reserves,
+      [...(after ?? []), ...(s.proofSets ?? []).flatMap((x) => x.entries)],
+      computeMalformedPools(malformed.info ?? []),
+    );
   runHistory(c, input, proven, computeMalformedPools(malformed.proofs));
   const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   const volume = need(c, 'volume', 'volume', '/volume', s.volume);

@@ -20,6 +20,8 @@ export interface MalformedEntries {
   /** /pools/proof entries of either fetch, one per (pool or index, path) */
   readonly proofs: readonly MalformedEntry[];
   readonly state: readonly MalformedEntry[];
+  /** /pools/info entries (absent in hand-built snapshots: none) */
+  readonly info?: readonly MalformedEntry[];
 }
 
 export type Fetched<T> =

@@ -319,6 +319,8 @@ export function checkPoolsInfo(
   proven: ReadonlyMap<string, ProvenPool>,
   reserves: ReadonlyMap<string, PoolReserves>,
   proofsAfter: readonly ProofEntry[] | null,
+  /** pools whose /pools/info entry was malformed: that entry is their finding already */
+  malformedInfoPools: ReadonlySet<string> = new Set(),
 ): void {
   const byId = new Map(info.map((i) => [i.poolId, i]));
   // every contract a proof of this audit showed for the pool (before, after, closing, re-fetches)
@@ -327,6 +329,7 @@ export function checkPoolsInfo(
   for (const [id, p] of proven) {
     const i = byId.get(id);
     const f: Finding[] = [];
+    if (i === undefined && malformedInfoPools.has(id)) continue;
     if (i === undefined) {
       f.push(
         makeFinding('POOLS_INFO_MISMATCH', id, `pool ${id} is missing from /pools/info`, {

@@ -13,6 +13,7 @@ import type { DecodedContract } from '../codec/contract.js';
 import { decodeCreatedEventBlob } from '../codec/index.js';
 import type { TypeEnv } from '../types/type-env.js';
 import { resolveTemplateCached } from '../types/type-env.js';
+import { formatMissingTypesHint } from '../types/types-hint.js';
 import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
 import { computeContractIdSuffix, parseContractId, parseContractIdEqualTo } from './contract-id.js';
@@ -179,12 +180,17 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
       if (opts.types === undefined) {
         reasons.push({
           code: 'TYPES_REQUIRED',
-          message: `"types" expected Daml types for the V12 (ca12) contract id of template ${contract.packageName} ${contract.templateId.module.join('.')}:${contract.templateId.entity.join('.')}, got none (pass --types <file> or a DAR)`,
+          message: `"types" expected Daml types for the V12 (ca12) contract id of template ${contract.packageName} ${contract.templateId.module.join('.')}:${contract.templateId.entity.join('.')}, got none: give ${formatMissingTypesHint(contract.packageName, contract.templateId.packageId)}`,
           mismatch: false,
         });
       } else {
         const r = resolveTemplateCached(opts.types, contract.templateId, contract.packageName);
-        if (!r.ok) reasons.push({ code: 'TYPE_NOT_FOUND', message: r.reason, mismatch: false });
+        if (!r.ok)
+          reasons.push({
+            code: 'TYPE_NOT_FOUND',
+            message: `${r.reason}: give ${formatMissingTypesHint(contract.packageName, contract.templateId.packageId)}`,
+            mismatch: false,
+          });
         else {
           typing = {
             packageId: r.package.packageId,

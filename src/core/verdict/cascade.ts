@@ -6,7 +6,7 @@
 import { type Base64ScratchDecoder, parseBase64 } from '../codec/bytes.js';
 import { DEFAULT_MAX_BYTES } from '../codec/limits.js';
 import type { Sha256 } from '../hash/sha256.js';
-import { verifyContractId } from '../hash/verify-contract-id.js';
+import { type ContractIdVerification, verifyContractId } from '../hash/verify-contract-id.js';
 import type { TypeEnv } from '../types/type-env.js';
 import type { VerdictEngine } from './engine.js';
 
@@ -29,11 +29,12 @@ export interface IsContractIdVerifiedOptions {
 }
 
 /**
- * `verifyContractId(o).ok`: whether the published contract ID recomputes from the blob and is the
- * one the blob embeds. The engine answers the clean case; the reference answers everything else.
- * Never throws.
+ * The cascade's verdict with its reasons: `null` when the engine answered *verified* (the clean
+ * case, nothing more to say), otherwise the reference walk's full `ContractIdVerification` (which
+ * may still be `verified`, for a shape the engine leaves to the reference). One walk per contract:
+ * the reference runs only when the engine did not answer. Never throws.
  */
-export function isContractIdVerified(o: IsContractIdVerifiedOptions): boolean {
+export function verifyContractIdCascade(o: IsContractIdVerifiedOptions): ContractIdVerification | null {
   const engine = o.engine;
   if (engine !== null && engine !== undefined) {
     let bytes: Uint8Array | null = null;
@@ -48,7 +49,17 @@ export function isContractIdVerified(o: IsContractIdVerifiedOptions): boolean {
           bytes = null;
         }
     }
-    if (bytes !== null && engine.verify(bytes, o.contractId, o.types) !== null) return true;
+    if (bytes !== null && engine.verify(bytes, o.contractId, o.types) !== null) return null;
   }
-  return verifyContractId({ contractId: o.contractId, blob: o.blob, types: o.types, sha256: o.sha256 }).ok;
+  return verifyContractId({ contractId: o.contractId, blob: o.blob, types: o.types, sha256: o.sha256 });
+}
+
+/**
+ * `verifyContractId(o).ok`: whether the published contract ID recomputes from the blob and is the
+ * one the blob embeds. The engine answers the clean case; the reference answers everything else.
+ * Never throws.
+ */
+export function isContractIdVerified(o: IsContractIdVerifiedOptions): boolean {
+  const r = verifyContractIdCascade(o);
+  return r === null || r.ok;
 }

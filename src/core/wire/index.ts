@@ -29,8 +29,8 @@ export type { ExchangeInfoResponse, ExchangePolicyInfo, FeeAmount } from './exch
 export { parseExchangeInfoResponse } from './exchange-info.js';
 export type { MarketInfo, MarketsInfoResponse } from './markets-info.js';
 export { isOwnMarketSource, parseMarketsInfoResponse } from './markets-info.js';
-export type { PoolInfo, PoolsInfoResponse } from './pools-info.js';
-export { parsePoolsInfoResponse } from './pools-info.js';
+export type { PoolInfo, PoolsInfoPerPool, PoolsInfoResponse } from './pools-info.js';
+export { parsePoolsInfoPerPool, parsePoolsInfoResponse } from './pools-info.js';
 export type {
   PoolProofInfo,
   PoolsProofPerPool,

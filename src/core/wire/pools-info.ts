@@ -1,7 +1,7 @@
 /**
  * GET /pools/info (docs/protocol/public-api.md "Pool"): pool definitions (tokens, fee rate, admin fee share).
  */
-import { type ParseOptions, ShapeReader } from './shape.js';
+import { type MalformedEntry, type ParseOptions, ShapeReader } from './shape.js';
 
 export interface PoolInfo {
   readonly contract_id: string;
@@ -31,22 +31,41 @@ const KEYS = [
   'admin_fee_share',
 ];
 
+function readInfoEntry(r: ShapeReader, v: unknown, path: string): PoolInfo {
+  const p = r.object(v, path, KEYS);
+  return {
+    contract_id: r.hex(p, 'contract_id'),
+    pool_id: r.nonEmptyString(p, 'pool_id'),
+    token_a_instrument_id: r.nonEmptyString(p, 'token_a_instrument_id'),
+    token_a_instrument_admin: r.nonEmptyString(p, 'token_a_instrument_admin'),
+    token_b_instrument_id: r.nonEmptyString(p, 'token_b_instrument_id'),
+    token_b_instrument_admin: r.nonEmptyString(p, 'token_b_instrument_admin'),
+    fee_rate: r.decimal(p, 'fee_rate'),
+    admin_fee_share: r.decimal(p, 'admin_fee_share'),
+  };
+}
+
 /** Validates a /pools/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsInfoResponse(json: unknown, options: ParseOptions = {}): PoolsInfoResponse {
   const r: ShapeReader = new ShapeReader(options);
   const root = r.object(json, '', ['pools']);
-  const pools = r.array(root, 'pools', (v, path) => {
-    const p = r.object(v, path, KEYS);
-    return {
-      contract_id: r.hex(p, 'contract_id'),
-      pool_id: r.nonEmptyString(p, 'pool_id'),
-      token_a_instrument_id: r.nonEmptyString(p, 'token_a_instrument_id'),
-      token_a_instrument_admin: r.nonEmptyString(p, 'token_a_instrument_admin'),
-      token_b_instrument_id: r.nonEmptyString(p, 'token_b_instrument_id'),
-      token_b_instrument_admin: r.nonEmptyString(p, 'token_b_instrument_admin'),
-      fee_rate: r.decimal(p, 'fee_rate'),
-      admin_fee_share: r.decimal(p, 'admin_fee_share'),
-    };
-  });
-  return { pools };
+  return { pools: r.array(root, 'pools', (v, path) => readInfoEntry(r, v, path)) };
+}
+
+/** A /pools/info body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export interface PoolsInfoPerPool extends PoolsInfoResponse {
+  /** entries that did not have the documented shape (absent: none, or not read per pool) */
+  readonly malformed?: readonly MalformedEntry[];
+}
+
+/**
+ * Validates a /pools/info body pool by pool: the response-level shape still throws
+ * ApiShapeError; a malformed pool entry is returned in `malformed`, the others are kept — one bad
+ * entry is that pool's finding, not the endpoint's failure.
+ */
+export function parsePoolsInfoPerPool(json: unknown, options: ParseOptions = {}): PoolsInfoPerPool {
+  const r: ShapeReader = new ShapeReader(options);
+  const root = r.object(json, '', ['pools']);
+  const { items, malformed } = r.arrayPerItem(root, 'pools', (v, path) => readInfoEntry(r, v, path));
+  return { pools: items, malformed };
 }

@@ -7,8 +7,10 @@
  * ordinary own key that is ignored or reported, never followed), caps array lengths and string
  * lengths, and builds fresh result objects, so nothing from the input reaches a prototype.
  */
+
 import { ApiShapeError } from '../../errors/api.js';
 import { formatGot } from '../../errors/base.js';
+import { checkDecimalText, type DecimalRule } from './decimal-text.js';
 import { parseApiTimestampMs } from './timestamp.js';
 
 export interface ParseOptions {
@@ -43,12 +45,10 @@ export interface ShapeNode {
   readonly path: string;
 }
 
-/** Non-negative plain decimal: no sign, no exponent, no leading zeros, ≤ 28 integer digits. */
-const DECIMAL = /^(0|[1-9][0-9]{0,27})(\.[0-9]{1,10})?$/;
 /** Exactly 10 decimals (Daml Numeric 10 as rendered by the service, docs/protocol/api-decisions.md §1). */
-const DECIMAL10 = /^(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
+const NUMERIC10: DecimalRule = { places: 10 };
 /** Signed variant for computed fractions that may legitimately be negative (slippage). */
-const SIGNED_DECIMAL10 = /^-?(0|[1-9][0-9]{0,27})\.[0-9]{10}$/;
+const SIGNED_NUMERIC10: DecimalRule = { signed: true, places: 10 };
 const INTEGER_STRING = /^(0|[1-9][0-9]{0,18})$/;
 const HEX = /^(?:[0-9a-f]{2})+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -100,9 +100,11 @@ export class ShapeReader {
     this.maxStringLength = options.maxStringLength ?? 4 * 1024 * 1024;
   }
 
-  fail(path: string, expected: string, got: unknown, missing = false): never {
+  fail(path: string, expected: string, got: unknown, missing = false, why?: string): never {
     const shown = path === '' ? '(response)' : path;
-    const gotText = missing ? 'no value (missing key)' : describeGot(got);
+    const gotText = missing
+      ? 'no value (missing key)'
+      : `${describeGot(got)}${why === undefined ? '' : `: ${why}`}`;
     throw new ApiShapeError('API_SHAPE_INVALID', `${shown} expected ${expected}, got ${gotText}`, {
       details: { path: shown, expected },
     });
@@ -169,14 +171,24 @@ export class ShapeReader {
     return v;
   }
 
-  /** Any non-negative plain decimal string ("2", "0.7948", "0.0005000000"). */
+  /** A decimal string of the one grammar (./decimal-text.ts); a broken rule is named in the message. */
+  private decimalText(node: ShapeNode, key: string, rule: DecimalRule, expected: string): string {
+    const v = this.get(node, key, expected);
+    const why = checkDecimalText(v, rule);
+    // a JSON number or another non-string is described by its type already
+    if (why !== null)
+      this.fail(appendKey(node.path, key), expected, v, false, typeof v === 'string' ? why : undefined);
+    return v as string;
+  }
+
+  /** Any non-negative decimal string, any number of places ("2", "0.7948", "0.00025000000"). */
   decimal(node: ShapeNode, key: string): string {
-    return this.matching(node, key, DECIMAL, 'a decimal string');
+    return this.decimalText(node, key, {}, 'a decimal string');
   }
 
   /** A non-negative decimal string with exactly 10 decimals (docs/protocol/api-decisions.md §1). */
   decimal10(node: ShapeNode, key: string): string {
-    return this.matching(node, key, DECIMAL10, 'a decimal string with 10 decimals');
+    return this.decimalText(node, key, NUMERIC10, 'a decimal string with 10 decimals');
   }
 
   nullableDecimal10(node: ShapeNode, key: string): string | null {
@@ -186,7 +198,7 @@ export class ShapeReader {
   }
 
   signedDecimal10(node: ShapeNode, key: string): string {
-    return this.matching(node, key, SIGNED_DECIMAL10, 'a signed decimal string with 10 decimals');
+    return this.decimalText(node, key, SIGNED_NUMERIC10, 'a signed decimal string with 10 decimals');
   }
 
   /** A non-negative integer written as a decimal string without decimals ("42"). */

@@ -13,7 +13,7 @@ import type {
 } from './aggregator.js';
 import type { ExchangeInfoResponse } from './exchange-info.js';
 import type { MarketsInfoResponse } from './markets-info.js';
-import type { PoolsInfoResponse } from './pools-info.js';
+import type { PoolsInfoPerPool } from './pools-info.js';
 import type { PoolsProofPerPool } from './pools-proof.js';
 import type { PoolsStatePerPool } from './pools-state.js';
 import type { ConnectQuoteResponse, QuoteRequest } from './quote.js';
@@ -142,7 +142,8 @@ export interface ApiSnapshot {
   readonly swapInfo: ApiResult<SwapInfoResponse>;
   readonly markets: ApiResult<MarketsInfoResponse>;
   readonly exchangeInfo: ApiResult<ExchangeInfoResponse>;
-  readonly poolsInfo: ApiResult<PoolsInfoResponse>;
+  /** read pool by pool: a malformed entry is set aside in `malformed` */
+  readonly poolsInfo: ApiResult<PoolsInfoPerPool>;
   /** /pools/proof fetched immediately BEFORE /pools/state (read per pool: `malformed` entries set aside) */
   readonly proofsBefore: ApiResult<PoolsProofPerPool>;
   /** read per pool: `malformed` entries set aside */

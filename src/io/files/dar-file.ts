@@ -41,28 +41,120 @@ export interface LoadDarFileOptions {
   readonly cwd?: string;
 }
 
+/**
+ * The work several DARs of one load share: the same dependency dalfs (daml-prim, daml-stdlib,
+ * splice-util, …) recur, byte for byte, in every DAR. A compressed entry equal to one already
+ * inflated (compared byte for byte, not by its CRC) gets the very same inflated bytes back, and the
+ * package id of bytes already hashed is not hashed again; the package cache then skips decoding.
+ * Every check still runs on each DAR (the CRC of the output, the zip limits, the manifest).
+ */
+interface DarLoadMemo {
+  readonly inflateRaw: (data: Uint8Array, maxOutput: number) => Uint8Array;
+  readonly sha256: (data: Uint8Array) => Uint8Array;
+  /** the CRC of bytes this memo inflated is computed once */
+  readonly crc32: ((data: Uint8Array) => number) | undefined;
+}
+
+function createDarLoadMemo(): DarLoadMemo {
+  /** compressed length → the entries of that length inflated so far */
+  const inflated = new Map<
+    number,
+    { readonly raw: Uint8Array; readonly out: Uint8Array; readonly max: number }[]
+  >();
+  /** digests by the inflated buffer they were taken from, and the range */
+  const digests = new WeakMap<ArrayBufferLike, Map<string, Uint8Array>>();
+  const crcs = new WeakMap<Uint8Array, number>();
+  const crc = crc32Node;
+  return {
+    crc32:
+      crc === undefined
+        ? undefined
+        : (data) => {
+            let c = crcs.get(data);
+            if (c === undefined) {
+              c = crc(data);
+              crcs.set(data, c);
+            }
+            return c;
+          },
+    inflateRaw(data, maxOutput) {
+      const same = inflated.get(data.length);
+      const hit = same?.find((e) => e.max === maxOutput && Buffer.compare(e.raw, data) === 0);
+      if (hit !== undefined) return hit.out;
+      const out = inflateRawNode(data, maxOutput);
+      const list = same ?? [];
+      list.push({ raw: data, out, max: maxOutput });
+      if (same === undefined) inflated.set(data.length, list);
+      return out;
+    },
+    sha256(data) {
+      let byRange = digests.get(data.buffer);
+      const key = `${data.byteOffset}:${data.length}`;
+      const known = byRange?.get(key);
+      if (known !== undefined) return known;
+      const d = sha256Node(data);
+      if (byRange === undefined) {
+        byRange = new Map();
+        digests.set(data.buffer, byRange);
+      }
+      byRange.set(key, d);
+      return d;
+    },
+  };
+}
+
+function crc32Option(memo: DarLoadMemo | undefined): { crc32?: (data: Uint8Array) => number } {
+  const crc32 = memo?.crc32 ?? crc32Node;
+  return crc32 === undefined ? {} : { crc32 };
+}
+
 /** Decodes DAR, bare DALF or bare ArchivePayload bytes (zip signature, then detectDalfKind decide). */
-function loadDarBytes(bytes: Uint8Array, opts: Omit<LoadDarFileOptions, 'cwd'> = {}): LoadedDar {
+function loadDarBytes(
+  bytes: Uint8Array,
+  opts: Omit<LoadDarFileOptions, 'cwd'> = {},
+  memo?: DarLoadMemo,
+): LoadedDar {
   const common = {
-    sha256: sha256Node,
+    sha256: memo?.sha256 ?? sha256Node,
     ...(opts.limits === undefined ? {} : { limits: opts.limits }),
     ...(opts.cache === undefined ? {} : { cache: opts.cache }),
   };
   if (isZip(bytes)) {
     return loadDar(bytes, {
       ...common,
-      inflateRaw: inflateRawNode,
-      ...(crc32Node ? { crc32: crc32Node } : {}),
+      inflateRaw: memo?.inflateRaw ?? inflateRawNode,
+      ...crc32Option(memo),
     });
   }
-  return detectDalfKind(bytes) === 'payload' ? loadArchivePayload(bytes, common) : loadDalf(bytes, common);
+  try {
+    return detectDalfKind(bytes) === 'payload' ? loadArchivePayload(bytes, common) : loadDalf(bytes, common);
+  } catch (e) {
+    // bytes that are neither a zip nor a Daml-LF archive: say that first, the wire detail after
+    if (!(e instanceof DarError) || e.code !== 'DAR_ARCHIVE_MALFORMED') throw e;
+    const json = bytes[0] === 0x7b || bytes[0] === 0x5b;
+    throw new DarError(
+      e.code,
+      json
+        ? 'not a DAR (zip) file: it is JSON — a type file? give it with --types'
+        : `not a DAR (zip) file: no zip signature, and not a DALF either (${e.shortMessage})`,
+      { details: e.details, cause: e },
+    );
+  }
 }
 
 /**
  * Reads a `.dar` (zip), a bare `.dalf` (Archive) or bare ArchivePayload bytes as fetched from a
  * participant (`GET /v2/packages/{id}`). Throws DarError.
  */
-export async function loadDarFile(path: string, opts: LoadDarFileOptions = {}): Promise<LoadedDar> {
+export function loadDarFile(path: string, opts: LoadDarFileOptions = {}): Promise<LoadedDar> {
+  return loadDarFileWith(path, opts);
+}
+
+async function loadDarFileWith(
+  path: string,
+  opts: LoadDarFileOptions,
+  memo?: DarLoadMemo,
+): Promise<LoadedDar> {
   const full = resolve(opts.cwd ?? process.cwd(), path);
   let bytes: Uint8Array;
   try {
@@ -82,7 +174,7 @@ export async function loadDarFile(path: string, opts: LoadDarFileOptions = {}): 
     });
   }
   try {
-    return loadDarBytes(bytes, opts);
+    return loadDarBytes(bytes, opts, memo);
   } catch (e) {
     if (e instanceof DarError) {
       throw new DarError(e.code, `${path}: ${e.shortMessage}`, {
@@ -117,8 +209,9 @@ export async function loadTypeEnvFromFiles(
   const cache: PackageCache = opts.cache ?? new Map();
   const env = createTypeEnv();
   const dars: { path: string; dar: LoadedDar }[] = [];
+  const memo = createDarLoadMemo();
   for (const path of sources.dars ?? []) {
-    const dar = await loadDarFile(path, { ...opts, cache });
+    const dar = await loadDarFileWith(path, { ...opts, cache }, memo);
     dars.push({ path, dar });
     for (const p of dar.packages) addPackage(env, p.types);
   }

@@ -1,16 +1,17 @@
 /**
  * The browser pages' bundled scripts and styles in dist/web/ (built by `npm run build`, see
  * scripts/build-web.mjs), read by the commands that inline them into one self-contained HTML file.
- * The path is resolved from this module, so it is the same from src/ (tests) and from dist/.
+ * The path is resolved from the package's folder (./package-root.ts), so it is the same from src/
+ * (tests), from dist/ and from the bundled CLI.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { resolvePackagePath } from './package-root.js';
 
 export type WebAsset = 'verifier.js' | 'report.js' | 'uplot.css';
 
 /** The absolute path of a bundled asset. */
 function webAssetPath(name: WebAsset): string {
-  return fileURLToPath(new URL(`../../../dist/web/${name}`, import.meta.url));
+  return resolvePackagePath(`dist/web/${name}`);
 }
 
 /** Reads a bundled asset; a missing one is an installation fault (exit 3), named with the fix. */

@@ -28,7 +28,7 @@ import {
   parseErrorResponse,
   parseExchangeInfoResponse,
   parseMarketsInfoResponse,
-  parsePoolsInfoResponse,
+  parsePoolsInfoPerPool,
   parsePoolsProofPerPool,
   parsePoolsStatePerPool,
   parseStatsResponse,
@@ -355,7 +355,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       section(() => getJson('/swap/info', parseSwapInfoResponse)),
       section(() => getJson('/markets/info', parseMarketsInfoResponse)),
       section(() => getJson('/exchange/info', parseExchangeInfoResponse)),
-      section(() => getJson('/pools/info', parsePoolsInfoResponse)),
+      section(() => getJson('/pools/info', parsePoolsInfoPerPool)),
     ]);
     // three branches with no order between them (all come after the second proof and before the
     // closing one): /stats then the /volume windows; the aggregator pairs, then tickers and order

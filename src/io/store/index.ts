@@ -42,13 +42,13 @@ export type { Mirror, MirrorReadStats } from './mirror-db.js';
 export { readMirrorReadStats } from './mirror-db.js';
 export type { ArchivingMirrorStore, MirrorBackend, MirrorStore } from './mirror-store.js';
 export { isArchivingStore } from './mirror-store.js';
+export { isPostgresTarget, MIRROR_ENV, resolveMirrorTarget } from './mirror-target.js';
 export type { OpenMirrorOptions } from './open-mirror.js';
 export { guardError, guardStore, openMirror } from './open-mirror.js';
-export { MIRROR_ENV, openMirrorStore, resolveMirrorTarget } from './open-store.js';
+export { openMirrorStore } from './open-store.js';
 export type { HistoryPast, PoolHistoryRow } from './plan/history-plan.js';
 export { toHistoryPoint } from './plan/history-plan.js';
 export type { OpenPgStoreOptions } from './postgres/open-pg-store.js';
-export { isPostgresTarget } from './postgres/open-pg-store.js';
 export type { ContractRange, HistoryQuery } from './queries.js';
 export {
   countContracts,

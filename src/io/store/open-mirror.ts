@@ -5,8 +5,9 @@
  * of the one version list (./schema/versions.ts) applied in order by the one runner (./migration-runner.ts), each in its own
  * transaction. The handle carries no raw connection (./mirror-db.ts).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { StoreError } from '../../errors/store.js';
+import { requireOptionalPackage } from '../optional-package.js';
 import { applyMigrations, readAppliedVersions } from './migration-runner.js';
 import { type Mirror, wrapMirrorDb } from './mirror-db.js';
 import { assertSchemaOpenable, buildMigrations, computeSchemaVersion } from './schema/versions.js';
@@ -30,9 +31,11 @@ export interface OpenMirrorOptions {
 /** Opens (creating and migrating if needed) the mirror at `path`; throws StoreError. */
 export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirror {
   const readonly = options.readonly === true;
+  // outside the try: a missing driver is an installation error, not an unopenable file
+  const Sqlite = requireOptionalPackage<typeof Database>('better-sqlite3', 'a SQLite mirror');
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly, fileMustExist: readonly, timeout: options.busyTimeoutMs ?? 5_000 });
+    db = new Sqlite(path, { readonly, fileMustExist: readonly, timeout: options.busyTimeoutMs ?? 5_000 });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new StoreError(

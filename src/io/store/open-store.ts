@@ -4,13 +4,10 @@
  * (./sqlite-store.ts). The `RESERVE_AUDIT_MIRROR` environment variable is the default target of
  * the commands (src/cli/options.ts). Both return the one MirrorStore interface.
  */
-import { resolve } from 'node:path';
 import type { MirrorStore } from './mirror-store.js';
-import { isPostgresTarget, type OpenPgStoreOptions, openPgStore } from './postgres/open-pg-store.js';
+import { isPostgresTarget } from './mirror-target.js';
+import { type OpenPgStoreOptions, openPgStore } from './postgres/open-pg-store.js';
 import { openSqliteStore } from './sqlite-store.js';
-
-/** The environment variable naming the default mirror (a file path or a postgres:// URL). */
-export const MIRROR_ENV = 'RESERVE_AUDIT_MIRROR';
 
 /** Opens the mirror at `target` (a postgres:// URL or a SQLite file path); throws StoreError. */
 export async function openMirrorStore(
@@ -19,9 +16,4 @@ export async function openMirrorStore(
 ): Promise<MirrorStore> {
   if (isPostgresTarget(target)) return await openPgStore(target, options);
   return openSqliteStore(target, options);
-}
-
-/** A mirror target resolved against `cwd`: a file path made absolute, a postgres:// URL as is. */
-export function resolveMirrorTarget(target: string, cwd: string): string {
-  return isPostgresTarget(target) ? target.trim() : resolve(cwd, target);
 }

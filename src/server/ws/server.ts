@@ -31,7 +31,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { requireOptionalPackage } from '../../io/optional-package.js';
+
+/** WebSocket readyState values (the WHATWG WebSocket interface; ws uses the same numbers). */
+const WS_OPEN = 1;
+const WS_CLOSED = 3;
+
 import { ServerError } from '../../errors/server.js';
 import type { SimClock } from '../../sim/clock.js';
 import type { ExchangeChange, ExchangeView } from '../../sim/exchange.js';
@@ -167,7 +173,11 @@ export class PublicSocketServer {
         `"framesPerSecond" and "frameBurst" expected a positive rate and a burst ≥ 1, got ${opts.framesPerSecond} and ${opts.frameBurst}`,
       );
     }
-    this.#wss = new WebSocketServer({
+    const { WebSocketServer: Wss } = requireOptionalPackage<{ WebSocketServer: typeof WebSocketServer }>(
+      'ws',
+      "the server's websocket feed",
+    );
+    this.#wss = new Wss({
       noServer: true,
       maxPayload: this.#maxFrameBytes,
       perMessageDeflate: false,
@@ -200,7 +210,7 @@ export class PublicSocketServer {
     const pending = [...this.#clients].map(
       (c) =>
         new Promise<void>((resolve) => {
-          if (c.ws.readyState === WebSocket.CLOSED) return resolve();
+          if (c.ws.readyState === WS_CLOSED) return resolve();
           const t = setTimeout(() => {
             c.ws.terminate();
             resolve();
@@ -342,7 +352,7 @@ export class PublicSocketServer {
     const t = setTimeout(
       () => {
         c.paused = false;
-        if (c.ws.readyState === WebSocket.OPEN) c.ws.resume();
+        if (c.ws.readyState === WS_OPEN) c.ws.resume();
       },
       Math.ceil((1 - c.frameTokens) / this.#framesPerMs),
     );
@@ -496,7 +506,7 @@ export class PublicSocketServer {
   }
 
   #sendText(c: Client, text: string): void {
-    if (c.ws.readyState !== WebSocket.OPEN) return;
+    if (c.ws.readyState !== WS_OPEN) return;
     if (c.ws.bufferedAmount > this.#maxBuffered) {
       this.#logger.info('websocket: dropping a slow consumer');
       c.ws.terminate();

@@ -7,8 +7,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { ServerError } from '../../errors/server.js';
+import { requireOptionalPackage } from '../../io/optional-package.js';
 import {
   applyMigrations,
   computeLatestVersion,
@@ -32,10 +33,11 @@ export function openServerDb(
   path: string = DEFAULT_SERVER_DB_PATH,
   options: OpenServerDbOptions = {},
 ): ServerDb {
+  const Sqlite = requireOptionalPackage<typeof Database>('better-sqlite3', "the reference server's ledger");
   let db: ServerDb;
   try {
     if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path);
+    db = new Sqlite(path);
   } catch (cause) {
     throw new ServerError(
       'DB_OPEN_FAILED',

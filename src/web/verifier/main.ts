@@ -53,12 +53,19 @@ function row(table: HTMLElement, k: string, v: string): void {
   table.append(tr);
 }
 
+/** The codes whose message names the types to give: the page says how. */
+const TYPE_CODES = new Set(['TYPES_REQUIRED', 'TYPE_NOT_FOUND']);
+
 function showReasons(c: ContractView): void {
   const ul = $('reasons');
   ul.replaceChildren(
     ...c.reasons.map((r) => {
       const li = el('li');
       li.append(el('code', r.code), document.createTextNode(` ${r.message}`));
+      if (TYPE_CODES.has(r.code))
+        li.append(
+          el('div', 'Drop that DAR (or type file) anywhere on this page: the check runs again.', 'hint'),
+        );
       return li;
     }),
   );
@@ -202,7 +209,21 @@ function readHash(): void {
   runPasted();
 }
 
+/** The reference server's types, inlined by the page as JSON data: loaded before anything is checked. */
+function loadBundledTypes(): void {
+  const data = document.getElementById('bundled-types');
+  if (data === null || data.textContent === null || data.textContent === '') return;
+  try {
+    addTypeSource(types, data.dataset.name ?? 'built-in types', new TextEncoder().encode(data.textContent));
+    showTypes();
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? 'TYPE_SOURCE_INVALID';
+    $('types').append(el('li', `built-in types: not loaded — ${code}: ${(e as Error).message}`, 'error'));
+  }
+}
+
 function init(): void {
+  loadBundledTypes();
   $('verify').addEventListener('click', runPasted);
   $('cid').addEventListener('input', () => {
     const v = peekContractIdVersion(($('cid') as HTMLTextAreaElement).value);

@@ -6,8 +6,9 @@
  * sets `default_transaction_read_only`, so the server itself refuses writes. Driver errors become
  * StoreErrors whose messages carry the URL without its password (../../http/redact-url.ts).
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { StoreError, type StoreErrorCode } from '../../../errors/store.js';
+import { requireOptionalPackage } from '../../optional-package.js';
 import { toBuffer } from '../record-snapshot.js';
 import type { RowColumns } from '../row-columns.js';
 
@@ -28,7 +29,8 @@ function parseInt8(text: string): number | bigint {
 
 /** A pool on `url` (not yet connected). */
 export function createPgPool(url: string, o: { readonly readonly: boolean; readonly max?: number }): pg.Pool {
-  const pool = new pg.Pool({
+  const driver = requireOptionalPackage<typeof pg>('pg', 'a PostgreSQL mirror');
+  const pool = new driver.Pool({
     connectionString: url,
     max: o.max ?? 4,
     connectionTimeoutMillis: 10_000,
@@ -39,7 +41,7 @@ export function createPgPool(url: string, o: { readonly readonly: boolean; reado
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID && format !== 'binary'
           ? parseInt8
-          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+          : driver.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
   // an idle client whose server went away must not crash the process

@@ -37,11 +37,6 @@ import {
 } from './queries.js';
 import { createPgReplayQueue } from './replay-queue.js';
 
-/** True for a postgres:// or postgresql:// target. */
-export function isPostgresTarget(target: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(target.trim());
-}
-
 export interface OpenPgStoreOptions extends OpenMirrorOptions {
   /** connections in the pool (default 4) */
   readonly poolSize?: number;
