@@ -362,3 +362,9 @@ export function parseDurationOption(name: string, value: string, rule: DurationR
   if (ms < rule.minMs || ms > rule.maxMs) failOption(name, `a duration ${rule.bounds}`, value);
   return ms;
 }
+
+/** The URL's host is this machine (localhost, 127.0.0.0/8, ::1): `--every` below 1s is allowed only there. */
+export function isLoopbackUrl(url: string): boolean {
+  const h = new URL(url).hostname;
+  return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}

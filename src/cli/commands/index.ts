@@ -13,6 +13,7 @@ import { snapshotCommand } from './snapshot.js';
 import { typesCommand } from './types.js';
 import { verifierCommand } from './verifier.js';
 import { verifyContractCommand } from './verify-contract.js';
+import { watchCommand } from './watch.js';
 
 export const commands: readonly MountableCommand[] = [
   decodeCommand,
@@ -23,6 +24,7 @@ export const commands: readonly MountableCommand[] = [
   serveCommand,
   auditCommand,
   snapshotCommand,
+  watchCommand,
   replayCommand,
   historyCommand,
   mirrorCommand,

@@ -19,6 +19,7 @@ import {
   baseUrlOption,
   darOption,
   INTERVAL_DURATION,
+  isLoopbackUrl,
   maxInFlightOption,
   maxRpsOption,
   mirrorOption,
@@ -44,12 +45,6 @@ export function parseDurationMs(text: string): number | null {
 
 /** The shortest --every against an exchange that is not on this machine. */
 const MIN_REMOTE_INTERVAL_MS = 1000;
-
-/** The URL's host is this machine (localhost, 127.0.0.0/8, ::1). */
-function isLoopbackUrl(url: string): boolean {
-  const h = new URL(url).hostname;
-  return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 export const snapshotCommand = defineCommand({
   command: 'snapshot',
