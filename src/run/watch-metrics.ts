@@ -64,9 +64,10 @@ export function createWatchMetrics(registry: Registry, o: { readonly maxPools?: 
   collectDefaultMetrics({ register: registry, prefix: 'reserve_audit_' });
   const verdict = new Gauge({
     name: 'reserve_audit_audit_verdict',
-    help: 'exit code of the last audit: 0 passed, 1 failed, 2 could not check',
+    help: 'exit code of the last audit: 0 passed, 1 failed, 2 could not check (2 until the first audit)',
     registers,
   });
+  verdict.set(2);
   const findings = new Gauge({
     name: 'reserve_audit_findings',
     help: 'findings of the last audit by code and severity',
