@@ -9,7 +9,7 @@
  */
 import type { AuditOutcome, Finding } from '../core/audit/index.js';
 
-export type WatchAlertKind = 'audit-failed' | 'audit-stale';
+type WatchAlertKind = 'audit-failed' | 'audit-stale';
 
 export interface WatchAlert {
   readonly kind: WatchAlertKind;

@@ -21,7 +21,7 @@ export const DEFAULT_METRICS_MAX_POOLS = 100;
  * A pool's assurance level as the metrics label it: the audit's per-pool proof status, as it is
  * (proven / failed / unverifiable / missing). The one place to follow a rename of the levels.
  */
-export function computeAssuranceLevel(proof: PoolSummary['proof']): string {
+function computeAssuranceLevel(proof: PoolSummary['proof']): string {
   return proof;
 }
 

@@ -19,7 +19,7 @@ function findBinary(name: string, envVar: string): string | null {
 
 export const PROMETHEUS = findBinary('prometheus', 'PROMETHEUS_PATH');
 export const PROMTOOL = findBinary('promtool', 'PROMTOOL_PATH');
-export const PROMETHEUS_SKIP_REASON =
+const PROMETHEUS_SKIP_REASON =
   'no prometheus/promtool on PATH (apt-get install prometheus, or set PROMETHEUS_PATH/PROMTOOL_PATH): Prometheus tests skipped';
 if (PROMETHEUS === null || PROMTOOL === null) {
   if (process.env.CI === 'true') throw new Error(`CI=true but ${PROMETHEUS_SKIP_REASON}`);

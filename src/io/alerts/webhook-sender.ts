@@ -9,7 +9,7 @@
  */
 import { request } from 'undici';
 
-export interface WebhookDelivery {
+interface WebhookDelivery {
   /** the webhook's index in the list and its origin (never its path: it may hold a secret) */
   readonly webhook: string;
   readonly dedupKey: string;

@@ -67,6 +67,7 @@ export interface HttpClientOptions {
 export interface AttemptRecord {
   /** the URL as shown: credentials stripped, the query values the user typed redacted */
   readonly url: string;
+  /** the attempt repeats an earlier one of the same request */
   readonly retry: boolean;
   /** the answer's status; null after a transport failure (reset, timeout, refused) */
   readonly status: number | null;
