@@ -7,12 +7,14 @@
  * are logged as missed and skipped, never queued. Consecutive faults (a snapshot that got nothing,
  * an audit that could not check) pause the loop, doubling per fault up to `maxBackoffMs`; each
  * request inside a step is retried by the one HTTP client (src/io/http) within its budget. A stop
- * (the AbortSignal) ends a sleep at once and a step after it finished. The clock and the steps are
+ * (the AbortSignal) ends a sleep at once and a step after it finished. The retention policy
+ * (src/run/retention.ts) runs at start and then hourly, between steps. The clock and the steps are
  * passed in, so the loop is tested without waiting. Returns a report; never writes to stdout.
  */
 import { isReserveAuditError } from '../errors/base.js';
 import type { MirrorStore } from '../io/store/index.js';
 import type { AuditReport } from './audit.js';
+import { type RetentionPolicy, runRetention } from './retention.js';
 import type { SnapshotReport } from './snapshot.js';
 import {
   computeAuditAlerts,
@@ -81,6 +83,8 @@ export interface RunWatchOptions {
   readonly maxBackoffMs?: number;
   /** how often the mirror's size is read for the metrics (default 60 s) */
   readonly mirrorStatsEveryMs?: number;
+  /** the retention policy applied at start and then every `everyMs` (null: the mirror keeps everything) */
+  readonly retention?: (RetentionPolicy & { readonly everyMs: number }) | null;
 }
 
 export interface WatchReport {
@@ -159,6 +163,27 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
     o.metrics.observeMirror({ bytes: s.fileBytes, snapshots: s.snapshots });
   };
   await readMirrorSize(t0);
+
+  let lastRetentionMs = Number.NEGATIVE_INFINITY;
+  /** the retention policy, when it is due: one more step of the loop (never beside another) */
+  const applyRetention = async (): Promise<void> => {
+    const r = o.retention;
+    const start = clock.now();
+    if (r == null || start - lastRetentionMs < r.everyMs) return;
+    lastRetentionMs = start;
+    const done = await runRetention(o.mirror, r, start);
+    o.log({
+      level: 'info',
+      event: 'retention',
+      duration_ms: clock.now() - start,
+      raw_snapshots_pruned: done.pruned.snapshots,
+      raw_bytes_pruned: done.pruned.bodyBytes,
+      ...(done.archived === null
+        ? {}
+        : { observations_archived: done.archived.observations, contracts_archived: done.archived.contracts }),
+    });
+  };
+  await applyRetention();
 
   let consecutiveFaults = 0;
   let pauseUntil = t0;
@@ -303,6 +328,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
       }
       await readMirrorSize(clock.now());
     }
+    await applyRetention();
     const end = clock.now();
     const stale = computeStaleAlerts(alertState, end, o.staleAfterMs);
     alertState = stale.state;

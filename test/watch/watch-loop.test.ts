@@ -83,6 +83,7 @@ async function run(o: {
   everyMs?: number;
   auditEveryMs?: number;
   staleAfterMs?: number;
+  retention?: { keepRawMs: number; archiveAfterMs: number | null; everyMs: number };
 }) {
   const steps: Step[] = [];
   const events: WatchEvent[] = [];
@@ -116,6 +117,7 @@ async function run(o: {
     log: (e) => events.push(e),
     clock: o.clock,
     alert: (x) => alerts.push(x),
+    retention: o.retention ?? null,
   });
   return { steps, events, alerts, report };
 }
@@ -193,6 +195,21 @@ describe('the schedule', () => {
     await expect(
       run({ clock, until: 60_000, snapshot: () => ({ ms: 10, result: new TypeError('bug') }) }),
     ).rejects.toThrow('bug');
+  });
+
+  it('the retention policy runs at start and then every hour, between steps', async () => {
+    const clock = manualClock();
+    const { events } = await run({
+      clock,
+      until: 2 * 3_600_000 + 1_000,
+      everyMs: 60_000,
+      auditEveryMs: 600_000,
+      retention: { keepRawMs: 7 * 86_400_000, archiveAfterMs: null, everyMs: 3_600_000 },
+    });
+    const at = events.filter((e) => e.event === 'retention');
+    expect(at).toHaveLength(3);
+    expect(at[0]).toMatchObject({ raw_snapshots_pruned: 0 });
+    expect(at[0]).not.toHaveProperty('observations_archived');
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * `reserve-audit snapshot --base-url <url> --mirror <file|postgres://…> [--every <duration>] [--count <n>]
- * [--timeout <ms>] [--types <file>]... [--dar <file>]... [--probe-quotes]`
+ * [--timeout <ms>] [--types <file>]... [--dar <file>]... [--probe-quotes]
+ * [--keep-raw 7d] [--archive-after 30d] [--no-retention]`
  *
  * Runs the snapshot pipeline (src/run/snapshot.ts: fetch, verify each new reserve contract with
- * the one proof step, record into the mirror in one transaction per snapshot) per snapshot. stdout = data: one JSON line per snapshot; stderr = progress (a line
+ * the one proof step, record into the mirror in one transaction per snapshot) per snapshot; with
+ * `--every`, the retention policy of src/run/retention.ts hourly (a bounded mirror by default). stdout = data: one JSON line per snapshot; stderr = progress (a line
  * rewritten in place on a TTY, plain lines otherwise; NO_COLOR honoured).
  * Exit 0 = every snapshot recorded completely; 2 = could not check (network, a failed endpoint,
  * an unusable mirror).
@@ -11,11 +13,13 @@
 import { isReserveAuditError } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
-import { openMirrorStore } from '../../io/store/index.js';
+import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
+import { runRetention } from '../../run/retention.js';
 import { takeSnapshot } from '../../run/snapshot.js';
 import { defineCommand } from '../command.js';
 import { exitCodeOfSnapshots } from '../exit-codes.js';
 import {
+  ARCHIVE_DURATION,
   baseUrlOption,
   darOption,
   INTERVAL_DURATION,
@@ -32,6 +36,7 @@ import {
   parseTimeoutOption,
   parseTypeSourceOptions,
   probeQuotesOption,
+  RETENTION_DURATION,
   timeoutOption,
   typesOption,
 } from '../options.js';
@@ -45,6 +50,9 @@ export function parseDurationMs(text: string): number | null {
 
 /** The shortest --every against an exchange that is not on this machine. */
 const MIN_REMOTE_INTERVAL_MS = 1000;
+/** watch mode's default retention (as `watch`): raw responses 7 days, archive after 30 (SQLite), hourly */
+const DEFAULT_ARCHIVE_AFTER_MS = 30 * 86_400_000;
+const RETENTION_EVERY_MS = 3_600_000;
 
 export const snapshotCommand = defineCommand({
   command: 'snapshot',
@@ -64,6 +72,21 @@ export const snapshotCommand = defineCommand({
       .option('count', {
         type: 'number',
         describe: 'number of snapshots (default 1; unlimited with --every)',
+      })
+      .option('retention', {
+        type: 'boolean',
+        default: true,
+        describe: 'watch mode: apply the retention policy hourly (--no-retention: keep everything)',
+      })
+      .option('keep-raw', {
+        type: 'string',
+        default: '7d',
+        describe: 'watch mode retention: keep the raw responses of the snapshots of the last <duration>',
+      })
+      .option('archive-after', {
+        type: 'string',
+        describe:
+          'watch mode retention: archive contracts and observations older than <duration> (SQLite; default 30d)',
       })
       .option('timeout', timeoutOption)
       .option('max-rps', maxRpsOption)
@@ -87,6 +110,19 @@ export const snapshotCommand = defineCommand({
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });
     const count = countArg ?? (everyMs === null ? 1 : Number.POSITIVE_INFINITY);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
+    const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
+    if (args['archive-after'] !== undefined && isPostgresTarget(mirrorPath))
+      throw new UsageError(
+        'OPTION_INVALID',
+        '"--archive-after" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
+      );
+    const archiveAfterMs =
+      args['archive-after'] === undefined
+        ? DEFAULT_ARCHIVE_AFTER_MS
+        : parseDurationOption('archive-after', args['archive-after'], ARCHIVE_DURATION);
+    // the retention policy applies in watch mode (a bounded mirror by default), hourly
+    const retention = everyMs !== null && args.retention ? { keepRawMs, archiveAfterMs } : null;
+    let lastRetentionMs = Number.NEGATIVE_INFINITY;
 
     const types = await loadTypesOrDefault({ typeFiles, dars, cwd: ctx.cwd });
     const mirror = await openMirrorStore(mirrorPath);
@@ -122,6 +158,14 @@ export const snapshotCommand = defineCommand({
           }
           allComplete = false;
           progress.line(`${label}: could not check: ${e.message}`);
+        }
+        if (retention !== null && Date.now() - lastRetentionMs >= RETENTION_EVERY_MS) {
+          lastRetentionMs = Date.now();
+          const r = await runRetention(mirror, retention, lastRetentionMs);
+          if (r.pruned.snapshots > 0 || (r.archived?.observations ?? 0) > 0)
+            progress.line(
+              `retention: raw responses of ${r.pruned.snapshots} snapshots pruned${r.archived === null ? '' : `, ${r.archived.observations} observations and ${r.archived.contracts} contracts archived`}`,
+            );
         }
         if (i < count && everyMs !== null) {
           const wait = Math.max(0, started + everyMs - Date.now());

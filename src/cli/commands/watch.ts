@@ -14,7 +14,7 @@ import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
 import { redactUrl } from '../../io/http/index.js';
 import { type MetricsServer, startMetricsServer } from '../../io/metrics/metrics-server.js';
-import { openMirrorStore } from '../../io/store/index.js';
+import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
 import { runWatch, SYSTEM_WATCH_CLOCK, type WatchEvent } from '../../run/watch.js';
 import type { WatchAlert } from '../../run/watch-alerts.js';
 import { createWatchMetrics, DEFAULT_METRICS_MAX_POOLS } from '../../run/watch-metrics.js';
@@ -22,6 +22,7 @@ import { createWatchSteps } from '../../run/watch-steps.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import {
+  ARCHIVE_DURATION,
   baseUrlOption,
   darOption,
   INTERVAL_DURATION,
@@ -39,6 +40,7 @@ import {
   parseTypeSourceOptions,
   probeQuotesOption,
   profileOption,
+  RETENTION_DURATION,
   timeoutOption,
   typesOption,
 } from '../options.js';
@@ -48,6 +50,11 @@ import { formatAlertBody, formatAlertKey, formatWatchEvent } from '../render/wat
 const MIN_REMOTE_INTERVAL_MS = 1000;
 /** how long a stop waits for alerts still being delivered */
 const ALERT_GRACE_MS = 5_000;
+/** the default retention: raw responses 7 days, contracts and observations archived after 30 (SQLite) */
+const DEFAULT_KEEP_RAW = '7d';
+const DEFAULT_ARCHIVE_AFTER_MS = 30 * 86_400_000;
+/** how often the retention policy runs */
+const RETENTION_EVERY_MS = 3_600_000;
 
 function parseWebhookOption(value: string): string {
   let u: URL;
@@ -118,6 +125,20 @@ export const watchCommand = defineCommand({
         default: 'text' as const,
         describe: 'one line per event on stdout: text, or one JSON object',
       })
+      .option('retention', {
+        type: 'boolean',
+        default: true,
+        describe: 'apply the retention policy hourly (--no-retention: the mirror keeps everything)',
+      })
+      .option('keep-raw', {
+        type: 'string',
+        default: DEFAULT_KEEP_RAW,
+        describe: 'retention: keep the raw responses of the snapshots of the last <duration>',
+      })
+      .option('archive-after', {
+        type: 'string',
+        describe: 'retention: archive contracts and observations older than <duration> (SQLite; default 30d)',
+      })
       .option('timeout', timeoutOption)
       .option('max-rps', maxRpsOption)
       .option('max-in-flight', maxInFlightOption)
@@ -149,6 +170,16 @@ export const watchCommand = defineCommand({
     const webhooks = args['alert-webhook'].map(parseWebhookOption);
     const alertFormat = args['alert-format'];
     const logFormat = args['log-format'];
+    const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
+    if (args['archive-after'] !== undefined && isPostgresTarget(mirrorPath))
+      throw new UsageError(
+        'OPTION_INVALID',
+        '"--archive-after" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
+      );
+    const archiveAfterMs =
+      args['archive-after'] === undefined
+        ? DEFAULT_ARCHIVE_AFTER_MS
+        : parseDurationOption('archive-after', args['archive-after'], ARCHIVE_DURATION);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
     const profilePath = parseOptionalPathOption('profile', args.profile);
 
@@ -247,6 +278,7 @@ export const watchCommand = defineCommand({
         log,
         clock,
         metrics,
+        retention: args.retention ? { keepRawMs, archiveAfterMs, everyMs: RETENTION_EVERY_MS } : null,
         alert: (a) => {
           const key = formatAlertKey(a);
           pending.set(key, a);

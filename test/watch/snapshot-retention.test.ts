@@ -1,0 +1,94 @@
+/**
+ * `snapshot --every` applies the same retention policy as `watch` (src/run/retention.ts): after
+ * the first snapshot of a run, then hourly. `--keep-raw 0` drops the raw responses of every snapshot
+ * older than the moment it runs; `--no-retention` keeps them all; `--archive-after` on a PostgreSQL
+ * mirror is a usage error.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMirrorStore } from '../../src/io/store/index.js';
+import { runCliForTest } from '../helpers/run-cli.js';
+import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
+
+let server: ReferenceServer;
+let dir: string;
+beforeAll(async () => {
+  server = await startReferenceServer();
+  dir = mkdtempSync(join(tmpdir(), 'snapshot-retention-'));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function snapshotsWithRaw(path: string): Promise<{ snapshots: number; withRaw: number }> {
+  const m = await openMirrorStore(path);
+  try {
+    const s = await m.readMirrorStats();
+    return { snapshots: s.snapshots, withRaw: s.snapshotsWithRaw };
+  } finally {
+    await m.close();
+  }
+}
+
+describe('snapshot --every retention', () => {
+  it('--keep-raw 0 prunes the first snapshot’s raw responses after it; --no-retention keeps all', async () => {
+    const pruned = join(dir, 'pruned.db');
+    const a = await runCliForTest([
+      'snapshot',
+      '--base-url',
+      server.base,
+      '--mirror',
+      pruned,
+      '--every',
+      '100ms',
+      '--count',
+      '2',
+      '--keep-raw',
+      '0',
+    ]);
+    expect(a.code).toBe(0);
+    expect(a.stderr).toMatch(
+      /retention: raw responses of 1 snapshots pruned, 0 observations and 0 contracts archived/,
+    );
+    expect(await snapshotsWithRaw(pruned)).toEqual({ snapshots: 2, withRaw: 1 });
+
+    const kept = join(dir, 'kept.db');
+    const b = await runCliForTest([
+      'snapshot',
+      '--base-url',
+      server.base,
+      '--mirror',
+      kept,
+      '--every',
+      '100ms',
+      '--count',
+      '2',
+      '--keep-raw',
+      '0',
+      '--no-retention',
+    ]);
+    expect(b.code).toBe(0);
+    expect(b.stderr).not.toMatch(/retention/);
+    expect(await snapshotsWithRaw(kept)).toEqual({ snapshots: 2, withRaw: 2 });
+  });
+
+  it('--archive-after on a PostgreSQL mirror is a usage error (it keeps every row)', async () => {
+    for (const cmd of ['snapshot', 'watch']) {
+      const r = await runCliForTest([
+        cmd,
+        '--base-url',
+        server.base,
+        '--mirror',
+        'postgres://u@127.0.0.1:1/db',
+        '--every',
+        '1s',
+        '--archive-after',
+        '30d',
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/"--archive-after" expected an SQLite mirror, got a PostgreSQL URL/);
+    }
+  });
+});
