@@ -10,7 +10,12 @@ export type ApiErrorCode =
   /** a response (or part of it) does not have the documented shape: type, format, required key, size */
   | 'API_SHAPE_INVALID'
   /** an argument given to a request builder (quote request, volume window) is invalid */
-  | 'API_REQUEST_INVALID';
+  | 'API_REQUEST_INVALID'
+  /**
+   * a snapshot in which every section failed, or that saw no pool where the mirror knew pools (a
+   * wrong URL, an outage): not recorded, so it never counts as history
+   */
+  | 'API_SNAPSHOT_UNUSABLE';
 
 export class ApiShapeError extends ReserveAuditError {
   override name = 'ApiShapeError';

@@ -9,11 +9,13 @@ import { DEFAULT_RESERVE_PROFILE, type ReserveProfile } from '../core/proof/prof
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import {
+  API_SNAPSHOT_SECTIONS,
   type ApiSnapshot,
   type ApiSnapshotSection,
   computeFailedSections,
   type PoolProofInfo,
 } from '../core/wire/index.js';
+import { ApiShapeError } from '../errors/api.js';
 import {
   type BaseUrl,
   fetchSnapshot,
@@ -127,7 +129,28 @@ export interface SnapshotReport {
   readonly proofs: ReadonlyMap<string, ReserveProof>;
 }
 
-/** Takes one snapshot: fetch → verify the unsettled contracts → record → report. */
+/**
+ * Why a fetched snapshot is no snapshot of the exchange — every section it asked for failed, or it
+ * saw no pool (no proof, no pool state) while the mirror holds pools (a wrong URL, an outage) — or
+ * null when it is one (issue 27 item 4: such a snapshot is not recorded and never counts as history).
+ */
+async function checkUnusableSnapshot(mirror: MirrorStore, snap: ApiSnapshot): Promise<string | null> {
+  const asked = API_SNAPSHOT_SECTIONS.filter((k) => snap[k] !== null).length;
+  const failed = computeFailedSections(snap).length;
+  if (asked > 0 && failed === asked) return `every section of ${asked} failed`;
+  const seen =
+    collectSnapshotContracts(snap).size > 0 ||
+    (snap.poolsState.ok && snap.poolsState.value.data.pools.length > 0);
+  if (seen) return null;
+  const known = (await mirror.readLatestObservations()).length;
+  return known > 0 ? `no pool, where the mirror holds ${known}` : null;
+}
+
+/**
+ * Takes one snapshot: fetch → verify the unsettled contracts → record → report. A snapshot in which
+ * every section failed, or that saw no pool where the mirror holds pools, is not recorded:
+ * API_SNAPSHOT_UNUSABLE (could not check).
+ */
 export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotReport> {
   const snap = await fetchSnapshot({
     baseUrl: parseBaseUrl(o.baseUrl),
@@ -141,6 +164,13 @@ export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotRepo
     },
     ...(o.onProgress === undefined ? {} : { onProgress: o.onProgress }),
   });
+  const unusable = await checkUnusableSnapshot(o.mirror, snap);
+  if (unusable !== null)
+    throw new ApiShapeError(
+      'API_SNAPSHOT_UNUSABLE',
+      `the snapshot expected an answered section and the exchange's pools, got ${unusable}: not recorded`,
+      { details: { failedSections: computeFailedSections(snap) } },
+    );
   o.onProgress?.({ step: 'verifying contracts' });
   const proofs = await verifySnapshotContracts(o.mirror, snap, {
     types: o.types,

@@ -1,8 +1,10 @@
 /**
- * `snapshot --every` applies the same retention policy as `watch` (src/run/retention.ts): after
- * the first snapshot of a run, then hourly. `--keep-raw 0` drops the raw responses of every snapshot
- * older than the moment it runs; `--no-retention` keeps them all; `--archive-after` on a PostgreSQL
- * mirror is a usage error.
+ * A bounded mirror (issue 27 item 4). `snapshot --every` applies the same retention policy as
+ * `watch` (src/run/retention.ts): after the first snapshot of a run, then hourly. `--keep-raw 0`
+ * drops the raw responses of every snapshot older than the moment it runs; `--no-retention` keeps
+ * them all; `--archive-after` on a PostgreSQL mirror is a usage error. A snapshot of a wrong URL
+ * (every section failed, no pool where the mirror holds pools) is not recorded: exit 2, and the
+ * mirror's count of snapshots (the history the audit reports) does not change.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,5 +92,23 @@ describe('snapshot --every retention', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/"--archive-after" expected an SQLite mirror, got a PostgreSQL URL/);
     }
+  });
+});
+
+describe('an unusable snapshot is not recorded', () => {
+  it('a wrong URL after a good snapshot: could not check (exit 2), nothing recorded', async () => {
+    const path = join(dir, 'wrong-url.db');
+    expect((await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', path])).code).toBe(0);
+    const wrong = server.base.replace('/v1/public', '/v9/nothing');
+    const r = await runCliForTest(['snapshot', '--base-url', wrong, '--mirror', path, '--timeout', '2000']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/could not check: .*API_SNAPSHOT_UNUSABLE/);
+    expect((await snapshotsWithRaw(path)).snapshots).toBe(1);
+    // the audit's history counts only the real snapshot
+    const audit = await runCliForTest(['audit', '--base-url', server.base, '--mirror', path, '--json']);
+    expect((JSON.parse(audit.stdout) as { summary: { coverage: unknown } }).summary.coverage).toMatchObject({
+      history: { text: 'history: 1 earlier snapshot' },
+    });
   });
 });
