@@ -33,6 +33,8 @@ export interface ServeOptions {
   readonly historyMs?: number;
   /** swaps per minute used to prefill history */
   readonly historyPerMinute?: number;
+  /** told the prefill's progress: swaps done of the total (serve shows it on a terminal) */
+  readonly onHistoryProgress?: (done: number, total: number) => void;
   /** generated pools added to the seed market (fresh database only) */
   readonly extraPools?: number;
   /** mount the simulation interface under /v1/sim */
@@ -73,7 +75,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       ...(o.extraPools === undefined ? {} : { extraPools: o.extraPools }),
     });
     if (o.historyMs !== undefined && o.historyMs > 0) {
-      const r = exchange.prefillHistory({ duration: o.historyMs, swapsPerMinute: o.historyPerMinute ?? 1 });
+      const r = exchange.prefillHistory({
+        duration: o.historyMs,
+        swapsPerMinute: o.historyPerMinute ?? 1,
+        ...(o.onHistoryProgress === undefined ? {} : { onProgress: o.onHistoryProgress }),
+      });
       o.logger.info(`prefilled history: ${r.executed} swaps executed, ${r.refunded} refunded`);
     }
     const app = createApp({

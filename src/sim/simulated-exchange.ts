@@ -15,6 +15,8 @@ export interface PrefillOptions {
   /** length of the trailing window to fill, ms */
   readonly duration: number;
   readonly swapsPerMinute: number;
+  /** told the swaps done and the total about a hundred times over the prefill (a progress line) */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 export interface PrefillResult {

@@ -128,12 +128,14 @@ export function prefillHistory(exchange: SimulatedExchange, o: PrefillOptions): 
   let executed = 0;
   let refunded = 0;
   let last = fromMs;
+  const every = Math.max(1, Math.floor(n / 100));
   for (let i = 0; i < n; i++) {
     const at = Math.max(last, fromMs + Math.floor(((i + exchange.rng.float()) * span) / n));
     last = Math.min(at, toMs - 1);
     const r = exchange.runAt(last, () => simulateRandomSwap(exchange, exchange.rng));
     if (r?.status === 'executed') executed++;
     else if (r !== null) refunded++;
+    if ((i + 1) % every === 0 || i + 1 === n) o.onProgress?.(i + 1, n);
   }
   return { executed, refunded, fromMs, toMs };
 }

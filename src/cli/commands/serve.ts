@@ -26,6 +26,7 @@ import {
   parsePathOption,
   parsePositiveNumberOption,
 } from '../options.js';
+import { createProgress } from '../render/progress.js';
 
 /** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
 export function parseDurationMs(text: string): number | null {
@@ -168,6 +169,8 @@ export const serveCommand = defineCommand({
       ctx.stderr.write(
         `reserve-audit: --pools ${pools} ignored: ${db} already holds a ledger (--pools seeds a fresh database; pass another --db or remove the file)\n`,
       );
+    // the prefill's progress: counts on a terminal (one line rewritten in place), nothing on a pipe
+    const progress = createProgress(ctx.stderr, ctx.env);
     const server = await startServer({
       // with --faults the server listens on an internal loopback port, the proxy on --port/--host
       port: faults === undefined ? port : 0,
@@ -178,6 +181,8 @@ export const serveCommand = defineCommand({
       trafficPerMinute: traffic,
       historyMs,
       historyPerMinute: historyRate,
+      onHistoryProgress: (done, total) =>
+        done === total ? progress.clear() : progress.update(`prefilling history: ${done}/${total} swaps`),
       ...(pools === undefined ? {} : { extraPools: pools }),
       simulation: args.simulation,
       exchangeName,
