@@ -57,7 +57,12 @@ describe('watch on a PostgreSQL mirror', () => {
             steps: { snapshot: () => counted(real.snapshot), audit: () => counted(real.audit) },
             stop: stop.signal,
             log: (e) => events.push(e),
-            clock: { now: () => t, sleep: async (ms) => void (t += ms) },
+            clock: {
+              now: () => t,
+              sleep: async (ms) => {
+                t += ms;
+              },
+            },
             metrics,
             retention: { keepRawMs: 7 * DAY, archiveAfterMs: 30 * DAY, everyMs: 3_600_000 },
           });
