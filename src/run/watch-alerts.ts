@@ -8,6 +8,7 @@
  * `audit-failed`: a failed request is not evidence (docs/findings.md).
  */
 import type { AuditOutcome, Finding } from '../core/audit/index.js';
+import type { AuditRunRow } from '../io/store/index.js';
 
 type WatchAlertKind = 'audit-failed' | 'audit-stale';
 
@@ -39,14 +40,21 @@ export interface WatchAlertState {
 /** the most pools one alert names; the rest are counted in the evidence line */
 const MAX_ALERT_POOLS = 20;
 
+/**
+ * The state a watch starts from: a watch restarted on a mirror whose last audit run (of this base
+ * URL) failed is inside that incident already — it was told — so it does not fire it again.
+ */
 export function computeInitialAlertState(
   startedAtMs: number,
-  last: { readonly outcome: string; readonly codes: readonly string[]; readonly finishedAtMs: number } | null,
+  last: AuditRunRow | null,
+  baseUrl: string,
 ): WatchAlertState {
-  // a watch restarted on a mirror whose last audit failed: that incident was already told
   const failing =
-    last !== null && last.outcome === 'failed'
-      ? { sinceMs: last.finishedAtMs, codes: [...new Set(last.codes)].sort() }
+    last !== null && last.baseUrl === baseUrl && last.outcome === 'failed'
+      ? {
+          sinceMs: last.finishedAtMs,
+          codes: sortedUnique(last.findings.filter((f) => f.severity === 'error').map((f) => f.code)),
+        }
       : null;
   return { failing, lastDecidedMs: startedAtMs, undecided: null, staleFiring: false };
 }

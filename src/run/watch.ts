@@ -23,32 +23,8 @@ import {
   type WatchAlert,
   type WatchAlertState,
 } from './watch-alerts.js';
+import { SYSTEM_WATCH_CLOCK, type WatchClock } from './watch-clock.js';
 import type { WatchMetrics } from './watch-metrics.js';
-
-export interface WatchClock {
-  now(): number;
-  /** resolves after `ms`, or as soon as `signal` aborts */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-/** The real clock: Date.now and an abortable timer. */
-export const SYSTEM_WATCH_CLOCK: WatchClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      if (signal.aborted) {
-        resolve();
-        return;
-      }
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done);
-    }),
-};
 
 /** One log event: `event` names it; the other fields are its data (docs/watch.md "Logs"). */
 export interface WatchEvent {
@@ -117,16 +93,8 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
   let lastAuditOutcome: string | null = null;
 
   // a restart on the same mirror: the last audit's incident was already told
-  const last = (await o.mirror.readAuditRuns({ limit: 1 }))[0];
-  const restored =
-    last === undefined || last.baseUrl !== o.baseUrl
-      ? null
-      : {
-          outcome: last.outcome,
-          codes: last.findings.filter((f) => f.severity === 'error').map((f) => f.code),
-          finishedAtMs: last.finishedAtMs,
-        };
-  let alertState: WatchAlertState = computeInitialAlertState(t0, restored);
+  const last = (await o.mirror.readAuditRuns({ limit: 1 }))[0] ?? null;
+  let alertState: WatchAlertState = computeInitialAlertState(t0, last, o.baseUrl);
   o.log({
     level: 'info',
     event: 'watch-started',
@@ -135,7 +103,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
     every_ms: o.everyMs,
     audit_every_ms: o.auditEveryMs,
     stale_after_ms: o.staleAfterMs,
-    ...(restored === null ? {} : { last_audit_outcome: restored.outcome }),
+    ...(last === null || last.baseUrl !== o.baseUrl ? {} : { last_audit_outcome: last.outcome }),
   });
 
   const emit = (alerts: readonly WatchAlert[]): void => {

@@ -13,8 +13,9 @@ import { HttpError } from '../../src/errors/http.js';
 import { type MirrorStore, openMirrorStore } from '../../src/io/store/index.js';
 import type { AuditReport } from '../../src/run/audit.js';
 import type { SnapshotReport } from '../../src/run/snapshot.js';
-import { runWatch, type WatchClock, type WatchEvent } from '../../src/run/watch.js';
+import { runWatch, type WatchEvent } from '../../src/run/watch.js';
 import type { WatchAlert } from '../../src/run/watch-alerts.js';
+import type { WatchClock } from '../../src/run/watch-clock.js';
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);
 
