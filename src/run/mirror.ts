@@ -14,6 +14,27 @@ import {
 } from '../io/store/index.js';
 import { openMirrorForReading } from './history.js';
 
+/** How fast a mirror grew over its snapshots' time span, and where that rate leads (issue 27 item 4). */
+export interface MirrorGrowth {
+  /** the file's bytes ÷ the days between the first and the last snapshot */
+  readonly bytesPerDay: number;
+  /** the file's size 30 days on at that rate (a retention policy bends it down: docs/watch.md) */
+  readonly projected30DaysBytes: number;
+}
+
+const DAY_MS = 86_400_000;
+/** a span shorter than this says nothing about a daily rate */
+const MIN_GROWTH_SPAN_MS = 3_600_000;
+
+/** The growth of a mirror from its stats; null below two snapshots or an hour of span. */
+export function computeMirrorGrowth(s: MirrorStats): MirrorGrowth | null {
+  if (s.firstSnapshotMs === null || s.lastSnapshotMs === null || s.snapshots < 2) return null;
+  const span = s.lastSnapshotMs - s.firstSnapshotMs;
+  if (span < MIN_GROWTH_SPAN_MS) return null;
+  const bytesPerDay = Math.round((s.fileBytes * DAY_MS) / span);
+  return { bytesPerDay, projected30DaysBytes: s.fileBytes + 30 * bytesPerDay };
+}
+
 /** Size by table, snapshots, pools, contracts and time span of the mirror at `path`. */
 export async function runMirrorStats(path: string): Promise<MirrorStats> {
   const mirror = await openMirrorForReading(path);

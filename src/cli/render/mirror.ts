@@ -1,9 +1,19 @@
 /** `mirror stats` and `mirror prune` output: a short text table, or JSON. */
 import type { MirrorStats } from '../../io/store/index.js';
-import type { MirrorPruneReport } from '../../run/mirror.js';
+import { computeMirrorGrowth, type MirrorPruneReport } from '../../run/mirror.js';
 
 const kib = (b: number): string => `${(b / 1024).toFixed(1)} KiB`;
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+
+const mib = (b: number): string => `${(b / 1048576).toFixed(1)} MiB`;
+
+/** `growth 12.3 MiB/day over the time span; in 30 days at this rate 380.0 MiB`, or why not. */
+function formatGrowth(s: MirrorStats): string {
+  const g = computeMirrorGrowth(s);
+  return g === null
+    ? 'growth - (needs two snapshots an hour apart or more)'
+    : `growth ${mib(g.bytesPerDay)}/day over the time span; in 30 days at this rate ${mib(g.projected30DaysBytes)}`;
+}
 
 export function formatMirrorStatsText(s: MirrorStats): string {
   const lines = [
@@ -11,6 +21,7 @@ export function formatMirrorStatsText(s: MirrorStats): string {
     `snapshots ${s.snapshots} (raw responses kept for ${s.snapshotsWithRaw})  pools ${s.pools}  contracts ${s.contracts}  observations ${s.observations}`,
     `time span ${iso(s.firstSnapshotMs)} … ${iso(s.lastSnapshotMs)}`,
     `bytes per pool per snapshot ${s.bytesPerObservation ?? '-'}`,
+    formatGrowth(s),
     'table           rows        size',
   ];
   for (const t of s.tables)
