@@ -52,6 +52,7 @@ import {
   resolveMirrorTarget,
   toHistoryPoint,
 } from '../io/store/index.js';
+import { checkUnusableSnapshot } from './snapshot.js';
 
 export interface RunAuditOptions {
   /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
@@ -394,7 +395,9 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       proofs.forEach((p) => {
         verifications.set(p.contractId, computeContractVerification(p));
       });
-      snapshotId = (await mirror.recordSnapshot(api, verifications, { now })).snapshotId;
+      // a snapshot that is no snapshot of the exchange (a wrong URL, an outage) is not history
+      if ((await checkUnusableSnapshot(mirror, api)) === null)
+        snapshotId = (await mirror.recordSnapshot(api, verifications, { now })).snapshotId;
     }
     const coverage = computeAuditCoverage({
       probeQuotes: o.probeQuotes === true,

@@ -134,7 +134,7 @@ export interface SnapshotReport {
  * saw no pool (no proof, no pool state) while the mirror holds pools (a wrong URL, an outage) — or
  * null when it is one (issue 27 item 4: such a snapshot is not recorded and never counts as history).
  */
-async function checkUnusableSnapshot(mirror: MirrorStore, snap: ApiSnapshot): Promise<string | null> {
+export async function checkUnusableSnapshot(mirror: MirrorStore, snap: ApiSnapshot): Promise<string | null> {
   const asked = API_SNAPSHOT_SECTIONS.filter((k) => snap[k] !== null).length;
   const failed = computeFailedSections(snap).length;
   if (asked > 0 && failed === asked) return `every section of ${asked} failed`;

@@ -3,8 +3,9 @@
  * `watch` (src/run/retention.ts): after the first snapshot of a run, then hourly. `--keep-raw 0`
  * drops the raw responses of every snapshot older than the moment it runs; `--no-retention` keeps
  * them all; `--archive-after` on a PostgreSQL mirror is a usage error. A snapshot of a wrong URL
- * (every section failed, no pool where the mirror holds pools) is not recorded: exit 2, and the
- * mirror's count of snapshots (the history the audit reports) does not change.
+ * (every section failed, no pool where the mirror holds pools) is not recorded — neither by
+ * `snapshot` (exit 2) nor by an audit of that URL (its run is, without a snapshot) — so the mirror's
+ * count of snapshots (the history the audit reports) does not change.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,6 +106,26 @@ describe('an unusable snapshot is not recorded', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/could not check: .*API_SNAPSHOT_UNUSABLE/);
     expect((await snapshotsWithRaw(path)).snapshots).toBe(1);
+    // an audit of the wrong URL could not check: its run is recorded, its snapshot is not
+    const wrongAudit = await runCliForTest([
+      'audit',
+      '--base-url',
+      wrong,
+      '--mirror',
+      path,
+      '--json',
+      '--timeout',
+      '2000',
+    ]);
+    expect(wrongAudit.code).toBe(2);
+    expect((await snapshotsWithRaw(path)).snapshots).toBe(1);
+    const m = await openMirrorStore(path);
+    try {
+      const runs = await m.readAuditRuns();
+      expect(runs.map((x) => [x.outcome, x.snapshotId])).toEqual([['could-not-check', null]]);
+    } finally {
+      await m.close();
+    }
     // the audit's history counts only the real snapshot
     const audit = await runCliForTest(['audit', '--base-url', server.base, '--mirror', path, '--json']);
     expect((JSON.parse(audit.stdout) as { summary: { coverage: unknown } }).summary.coverage).toMatchObject({
