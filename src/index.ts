@@ -205,6 +205,7 @@ export {
 } from './io/files/dar-file.js';
 export { readTypeFile, readTypeFiles } from './io/files/type-file.js';
 export {
+  type AttemptRecord,
   type BaseUrl,
   createHttpClient,
   type FetchSnapshotOptions,

@@ -8,7 +8,7 @@
  *   2 = could not check (usage error, bad input, unsupported version, missing types, network),
  *   3 = internal error: a bug — anything thrown that is not a `ReserveAuditError`,
  *   130 / 143 = stopped by SIGINT / SIGTERM (128 + the signal's number, the shell's convention;
- *   ./signals.ts) — except `serve`, which stops gracefully and exits 0.
+ *   ./signals.ts) — except `serve` and `watch`, which stop gracefully and exit 0.
  */
 import { AUDIT_EXIT_CODES, computeAuditExitCode } from '../core/audit/exit-code.js';
 import type { AuditOutcome } from '../core/audit/finding.js';
@@ -42,7 +42,7 @@ export function exitCodeOf(outcome: AuditOutcome): ExitCode {
 /** The signals every command answers with one exit code: SIGINT → 130, SIGTERM → 143. */
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
-/** SIGINT → 130, SIGTERM → 143 (`serve` stops gracefully instead and exits 0). */
+/** SIGINT → 130, SIGTERM → 143 (`serve` and `watch` stop gracefully instead and exit 0). */
 export function exitCodeOfSignal(signal: StopSignal): ExitCode {
   return signal === 'SIGINT' ? EXIT_INTERRUPTED : EXIT_TERMINATED;
 }

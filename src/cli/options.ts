@@ -351,11 +351,20 @@ export const retentionOption = {
 } as const satisfies Options;
 
 /** The retention policy of a long-running command (docs/mirror.md "Retention"); null with --no-retention. */
-export function parseRetentionOptions(args: {
-  readonly 'keep-raw'?: string | undefined;
-  readonly 'archive-after'?: string | undefined;
-  readonly retention: boolean;
-}): RetentionPolicy | null {
+export function parseRetentionOptions(
+  args: {
+    readonly 'keep-raw'?: string | undefined;
+    readonly 'archive-after'?: string | undefined;
+    readonly retention: boolean;
+  },
+  mirrorTarget: string,
+): RetentionPolicy | null {
+  // archiving is SQLite's: by default a PostgreSQL mirror only prunes, asked for it is a usage error
+  if (args['archive-after'] !== undefined && isPostgresTarget(mirrorTarget))
+    throw new UsageError(
+      'OPTION_INVALID',
+      '"--archive-after" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
+    );
   if (!args.retention) {
     for (const name of ['keep-raw', 'archive-after'] as const)
       if (args[name] !== undefined)
@@ -408,4 +417,10 @@ export function parseDurationOption(name: string, value: string, rule: DurationR
   if (ms === null) return failOption(name, `a duration like ${rule.example}`, value);
   if (ms < rule.minMs || ms > rule.maxMs) failOption(name, `a duration ${rule.bounds}`, value);
   return ms;
+}
+
+/** The URL's host is this machine (localhost, 127.0.0.0/8, ::1): `--every` below 1s is allowed only there. */
+export function isLoopbackUrl(url: string): boolean {
+  const h = new URL(url).hostname;
+  return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }

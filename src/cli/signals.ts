@@ -3,7 +3,7 @@
  * "Exit codes"). By default a signal ends the command at once, quietly — one line
  * `reserve-audit: interrupted (SIGINT)` on stderr, exit 130 for SIGINT, 143 for SIGTERM — after the
  * command's interrupt hooks (`onInterrupt`, e.g. the demo's temporary ledger) have run. A command
- * that stops gracefully (`serve`) claims the signals while it runs (`claimStopSignals`) and
+ * that stops gracefully (`serve`, `watch`) claims the signals while it runs (`claimStopSignals`) and
  * returns its own code instead. main() installs the process handlers (`installSignalHandlers`);
  * commands run in-process by tests never exit the process.
  */

@@ -394,6 +394,8 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       proofs.forEach((p) => {
         verifications.set(p.contractId, computeContractVerification(p));
       });
+      // a snapshot that is no snapshot of the exchange (a wrong URL, an outage) is kept as a failed
+      // attempt, not as history (docs/mirror.md "Failed attempts"): snapshotId stays null
       snapshotId = (await mirror.recordSnapshot(api, verifications, { now })).snapshotId;
     }
     const coverage = computeAuditCoverage({

@@ -14,7 +14,7 @@ import {
   type PruneResult,
 } from '../io/store/index.js';
 import { openMirrorForReading } from './history.js';
-import type { RetentionPolicy } from './retention-policy.js';
+import { RETENTION_INTERVAL_MS, type RetentionPolicy } from './retention-policy.js';
 
 /** Size by table, snapshots, pools, contracts and time span of the mirror at `path`. */
 export async function runMirrorStats(path: string): Promise<MirrorStats> {
@@ -75,9 +75,6 @@ export async function runMirrorPrune(o: MirrorPruneOptions): Promise<MirrorPrune
     await mirror.close();
   }
 }
-
-/** How often a long-running command applies its retention policy (the work is proportional to what expired). */
-const RETENTION_INTERVAL_MS = 3_600_000;
 
 export interface RetentionReport {
   /** raw responses of snapshots started before this were removed (null: raw kept) */

@@ -16,3 +16,6 @@ const DAY_MS = 86_400_000;
 
 /** What `watch` and `snapshot --every` apply unless told otherwise: raw 7 days, archive after 30. */
 export const DEFAULT_RETENTION: RetentionPolicy = { keepRawMs: 7 * DAY_MS, archiveAfterMs: 30 * DAY_MS };
+
+/** How often a long-running command applies its policy (the work is proportional to what expired). */
+export const RETENTION_INTERVAL_MS = 3_600_000;

@@ -14,7 +14,13 @@ import {
   computeFailedSections,
   type PoolProofInfo,
 } from '../core/wire/index.js';
-import { type BaseUrl, fetchSnapshot, parseBaseUrl, type SnapshotProgress } from '../io/http/index.js';
+import {
+  type BaseUrl,
+  fetchSnapshot,
+  type HttpClient,
+  parseBaseUrl,
+  type SnapshotProgress,
+} from '../io/http/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -89,6 +95,8 @@ export interface TakeSnapshotOptions {
   /** pacing (default 50 requests/s, 8 in flight: src/io/http/pacer.ts) */
   readonly maxRps?: number;
   readonly maxInFlight?: number;
+  /** an HTTP client to use (the caller closes it; its options win over timeoutMs and the pacing) */
+  readonly client?: HttpClient;
   readonly probeQuotes?: boolean;
   readonly types?: TypeEnv | undefined;
   readonly profile?: ReserveProfile;
@@ -129,6 +137,7 @@ export async function takeSnapshot(o: TakeSnapshotOptions): Promise<SnapshotRepo
     baseUrl: parseBaseUrl(o.baseUrl),
     ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
     probeQuotes: o.probeQuotes === true,
+    ...(o.client === undefined ? {} : { client: o.client }),
     clientOptions: {
       ...(o.env === undefined ? {} : { env: o.env }),
       ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),

@@ -6,6 +6,7 @@
  * (PostgreSQL). The rule itself is also tested alone, as the pure function it is.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { formatMirrorStatsText } from '../../src/cli/render/mirror.js';
 import type { ApiSnapshot } from '../../src/core/wire/index.js';
 import { API_SNAPSHOT_SECTIONS } from '../../src/core/wire/index.js';
 import { computeFailedAttempt } from '../../src/io/store/plan/failed-attempt.js';
@@ -124,4 +125,10 @@ it('applies retention at most once an hour, and projects growth only over an hou
     projected30dBytes: 61 * 1024 * 1024,
   });
   expect(computeMirrorGrowth({ ...stats, lastSnapshotMs: T0 + 60_000 })).toBeNull();
+  expect(formatMirrorStatsText(stats)).toContain(
+    'growth: 2.0 MiB per day since the first snapshot; in 30 days at this rate, with nothing pruned: 61.0 MiB',
+  );
+  expect(formatMirrorStatsText({ ...stats, lastSnapshotMs: T0 + 60_000 })).toContain(
+    'growth: - (the snapshots span less than an hour)',
+  );
 });

@@ -109,33 +109,6 @@ describe('reserve-audit snapshot', () => {
     );
   });
 
-  it('a snapshot whose every section failed is a failed attempt, not history (exit 2; mirror stats counts it)', async () => {
-    const mirrorPath = join(dir, 'wrong-url.db');
-    const ok = await runCliForTest(['snapshot', '--base-url', server.base, '--mirror', mirrorPath]);
-    expect(ok.code).toBe(0);
-    const wrong = await runCliForTest([
-      'snapshot',
-      '--base-url',
-      server.base.replace('/v1/public', '/v9/elsewhere'),
-      '--mirror',
-      mirrorPath,
-    ]);
-    expect(wrong.code).toBe(2);
-    expect(JSON.parse(wrong.stdout.trim())).toMatchObject({
-      snapshot: null,
-      pools: 0,
-      failedAttempt: expect.stringMatching(/^every requested section failed/),
-    });
-    expect(wrong.stderr).toMatch(
-      /snapshot 1\/1: kept as failed attempt #1, not as history: every requested section failed/,
-    );
-    const stats = await runCliForTest(['mirror', 'stats', '--mirror', mirrorPath, '--json']);
-    expect(JSON.parse(stats.stdout)).toMatchObject({ snapshots: 1, failedAttempts: 1 });
-    // the next audit counts one earlier snapshot, not two
-    const audit = await runCliForTest(['audit', '--base-url', server.base, '--mirror', mirrorPath, '--json']);
-    expect(JSON.parse(audit.stdout).summary.coverage.history.earlierSnapshots).toBe(1);
-  });
-
   it('retention options belong to --every, and --no-retention takes none', async () => {
     const m = join(dir, 'retention.db');
     const cases: [string[], string][] = [

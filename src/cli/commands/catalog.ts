@@ -44,6 +44,11 @@ export const COMMAND_CATALOG = {
     command: 'snapshot',
     describe: 'record snapshots of an exchange API into the local mirror (verifying new reserve contracts)',
   },
+  watch: {
+    command: 'watch',
+    describe:
+      'the long-running auditor: scheduled snapshots and audits, Prometheus metrics, webhook alerts, a bounded mirror',
+  },
   replay: {
     command: 'replay',
     describe: 're-verify every contract stored in a mirror and re-run the history checks (exit 0/1/2)',

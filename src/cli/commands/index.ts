@@ -16,6 +16,7 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<MountableCommand>>> = 
   'ledger-token': async () => (await import('./ledger-token.js')).ledgerTokenCommand,
   audit: async () => (await import('./audit.js')).auditCommand,
   snapshot: async () => (await import('./snapshot.js')).snapshotCommand,
+  watch: async () => (await import('./watch.js')).watchCommand,
   replay: async () => (await import('./replay.js')).replayCommand,
   history: async () => (await import('./history.js')).historyCommand,
   mirror: async () => (await import('./mirror.js')).mirrorCommand,

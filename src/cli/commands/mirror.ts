@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../../errors/usage.js';
 import { isPostgresTarget } from '../../io/store/index.js';
-import { runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
+import { computeMirrorGrowth, runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import {
@@ -52,7 +52,9 @@ export const mirrorCommand = defineCommand({
             `"--${name}" expected with mirror prune only, got mirror stats`,
           );
       const s = await runMirrorStats(path);
-      ctx.stdout.write(args.json ? `${stringifyJson(s)}\n` : formatMirrorStatsText(s));
+      ctx.stdout.write(
+        args.json ? `${stringifyJson({ ...s, growth: computeMirrorGrowth(s) })}\n` : formatMirrorStatsText(s),
+      );
       return EXIT_OK;
     }
     if (args['keep-raw'] === undefined)

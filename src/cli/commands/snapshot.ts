@@ -1,9 +1,11 @@
 /**
  * `reserve-audit snapshot --base-url <url> --mirror <file|postgres://…> [--every <duration>] [--count <n>]
- * [--timeout <ms>] [--types <file>]... [--dar <file>]... [--probe-quotes]`
+ * [--timeout <ms>] [--types <file>]... [--dar <file>]... [--probe-quotes]
+ * [--keep-raw 7d] [--archive-after 30d] [--no-retention]`
  *
  * Runs the snapshot pipeline (src/run/snapshot.ts: fetch, verify each new reserve contract with
- * the one proof step, record into the mirror in one transaction per snapshot) per snapshot. stdout = data: one JSON line per snapshot; stderr = progress (a line
+ * the one proof step, record into the mirror in one transaction per snapshot) per snapshot; with
+ * `--every`, the retention policy (applyRetention, src/run/mirror.ts) at start and then hourly (a bounded mirror by default). stdout = data: one JSON line per snapshot; stderr = progress (a line
  * rewritten in place on a TTY, plain lines otherwise; NO_COLOR honoured).
  * Exit 0 = every snapshot recorded completely; 2 = could not check (network, a failed endpoint,
  * an unusable mirror).
@@ -21,6 +23,7 @@ import {
   baseUrlOption,
   darOption,
   INTERVAL_DURATION,
+  isLoopbackUrl,
   keepRawOption,
   maxInFlightOption,
   maxRpsOption,
@@ -55,12 +58,6 @@ export function parseDurationMs(text: string): number | null {
 
 /** The shortest --every against an exchange that is not on this machine. */
 const MIN_REMOTE_INTERVAL_MS = 1000;
-
-/** The URL's host is this machine (localhost, 127.0.0.0/8, ::1). */
-function isLoopbackUrl(url: string): boolean {
-  const h = new URL(url).hostname;
-  return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 export const snapshotCommand = defineCommand({
   ...COMMAND_CATALOG.snapshot,
@@ -106,7 +103,7 @@ export const snapshotCommand = defineCommand({
     const count = countArg ?? (everyMs === null ? 1 : Number.POSITIVE_INFINITY);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
     // a bounded mirror by default when snapshots repeat (docs/mirror.md "Retention")
-    const retention = everyMs === null ? null : parseRetentionOptions(args);
+    const retention = everyMs === null ? null : parseRetentionOptions(args, mirrorPath);
     if (everyMs === null && (args['keep-raw'] !== undefined || args['archive-after'] !== undefined))
       throw new UsageError(
         'OPTION_INVALID',
@@ -140,11 +137,6 @@ export const snapshotCommand = defineCommand({
           progress.line(formatSnapshotSummary(label, rec, Date.now() - started));
           for (const l of formatFailedSections(label, rec)) progress.line(l);
           if (rec.failedSections.length > 0 || rec.failedAttempt !== null) allComplete = false;
-          if (retention !== null && isRetentionDue(retainedAtMs, Date.now())) {
-            retainedAtMs = Date.now();
-            const line = formatRetentionLine(label, await applyRetention(mirror, retention, retainedAtMs));
-            if (line !== null) progress.line(line);
-          }
         } catch (e) {
           // a broken mirror or an internal error ends the run; a network failure only this snapshot
           if (!isReserveAuditError(e) || e.code.startsWith('STORE_')) {
@@ -153,6 +145,12 @@ export const snapshotCommand = defineCommand({
           }
           allComplete = false;
           progress.line(`${label}: could not check: ${e.message}`);
+        }
+        // the retention policy: at start, then hourly, whether or not this snapshot succeeded
+        if (retention !== null && isRetentionDue(retainedAtMs, Date.now())) {
+          retainedAtMs = Date.now();
+          const line = formatRetentionLine(label, await applyRetention(mirror, retention, retainedAtMs));
+          if (line !== null) progress.line(line);
         }
         if (i < count && everyMs !== null) {
           const wait = Math.max(0, started + everyMs - Date.now());

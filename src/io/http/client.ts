@@ -52,10 +52,25 @@ export interface HttpClientOptions {
   /** a dispatcher to use instead of the one built from the options above (tests, custom TLS) */
   readonly dispatcher?: Dispatcher;
   readonly userAgent?: string;
+  /**
+   * told after every attempt (metrics by endpoint, e.g. `watch`): the URL in its shown form
+   * (credential-stripped), whether it was a retry, and the status (null when no answer came)
+   */
+  readonly onAttempt?: (attempt: AttemptRecord) => void;
   /** seams for tests */
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
+}
+
+/** One attempt of a request, as `HttpClientOptions.onAttempt` is told of it. */
+export interface AttemptRecord {
+  /** the URL as shown: credentials stripped, the query values the user typed redacted */
+  readonly url: string;
+  /** the attempt repeats an earlier one of the same request */
+  readonly retry: boolean;
+  /** the answer's status; null after a transport failure (reset, timeout, refused) */
+  readonly status: number | null;
 }
 
 /** What the auditor's client did on the wire (AuditSummary.requests). */
@@ -423,6 +438,11 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       } finally {
         release();
       }
+      options.onAttempt?.({
+        url: safeUrl,
+        retry: attempt > 0,
+        status: outcome instanceof HttpError ? null : outcome.raw.status,
+      });
       if (!(outcome instanceof HttpError)) {
         if (outcome.raw.status === 429) {
           tally.throttled++;

@@ -1,6 +1,7 @@
 /** The auditor's HTTP edge: the undici client and the snapshot fetcher. */
 export { type BaseUrl, parseBaseUrl } from './base-url.js';
 export {
+  type AttemptRecord,
   createHttpClient,
   type HttpClient,
   type HttpClientOptions,
