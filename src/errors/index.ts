@@ -8,6 +8,7 @@ export * from './codec.js';
 export * from './dar.js';
 export * from './hash.js';
 export * from './http.js';
+export * from './ledger-read.js';
 export * from './replay.js';
 export * from './server.js';
 export * from './store.js';

@@ -32,6 +32,7 @@ function report(
     findings: c.findings,
     checks: c.checks,
     pools,
+    assurance: 'asserted',
     summary: {
       outcome,
       exitCode: outcome === 'failed' ? 1 : 2,
@@ -40,6 +41,12 @@ function report(
       profile: 'bundled',
       pools: pools.length,
       proofsProven: 0,
+      proofsIdVerified: 0,
+      assurance: {
+        level: 'asserted',
+        pools: { 'ledger-confirmed': 0, 'id-verified': 0, asserted: pools.length, unverifiable: 0 },
+        ledger: null,
+      },
       checks: { pass: 0, fail: c.checks.length, couldNotCheck: 0, skipped: 0 },
       findings: { error: c.findings.length, warning: 0, info: 0 },
       coverage,

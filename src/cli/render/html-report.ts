@@ -211,7 +211,7 @@ function formatVerdict(m: ReportModel): string {
 <div class="outcome">${escapeHtml(OUTCOME_TEXT[r.outcome] ?? r.outcome)}</div>
 <div class="who"><strong>${escapeHtml(r.baseUrl)}</strong><br>audited ${escapeHtml(r.startedAt)}</div>
 <div class="tiles">
-<div class="tile"><b>${c.proofsProven} / ${c.pools}</b>reserve proofs proven</div>
+<div class="tile"><b>${c.proofsProven} / ${c.pools}</b>contract IDs verified from their blobs</div>
 <div class="tile ${c.findings.error > 0 ? 'bad' : ''}"><b>${c.findings.error}</b>errors</div>
 <div class="tile ${c.findings.warning > 0 ? 'warn' : ''}"><b>${c.findings.warning}</b>warnings</div>
 <div class="tile"><b>${c.labels.proven} / ${c.labels.asserted}</b>errors + warnings proven / asserted</div>

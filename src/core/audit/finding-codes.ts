@@ -268,6 +268,43 @@ export const FINDING_CODES = {
     'could-not-check',
     'cached market data matches no known reserve state, and the auditor did not see every state of the pool within its cache window (after re-fetching): not checked',
   ),
+  // the ledger (issue 26; docs/findings.md "Ledger checks"): what a participant the auditor trusts reports
+  PROOF_NOT_ON_LEDGER: def(
+    'error',
+    'ledger',
+    'proven',
+    'the participant does not know the served contract although the reading party is a stakeholder of it and nothing was pruned: the contract was never created',
+  ),
+  PROOF_ARCHIVED: def(
+    'error',
+    'ledger',
+    'proven',
+    'the participant reports the served contract archived before the proof was fetched, beyond the pool cache window and clock slack',
+  ),
+  PROOF_LEDGER_BLOB_MISMATCH: def(
+    'error',
+    'ledger',
+    'proven',
+    "the participant's created event for the served contract ID carries another blob than the one served",
+  ),
+  LEDGER_PROOF_SUPERSEDED: def(
+    'info',
+    'ledger',
+    'proven',
+    'the served contract was archived on the ledger within the cache window of the fetch (an honest cached proof): not ledger-confirmed',
+  ),
+  LEDGER_RESERVE_UNLISTED: def(
+    'error',
+    'ledger',
+    'proven',
+    'an active reserve contract on the ledger belongs to no pool of /pools/proof, or is a second live reserve contract of one pool',
+  ),
+  LEDGER_UNAVAILABLE: def(
+    'warning',
+    'ledger',
+    'could-not-check',
+    'the participant could not answer (unreachable, 401/403, pruned, the party is not a stakeholder, a response not in the documented shape): not checked',
+  ),
   // tokens
   TOKEN_MISSING: def('error', 'tokens', 'asserted', 'a pool token is not listed in /tokens/info'),
   TOKEN_SYMBOL_MISMATCH: def(

@@ -9,11 +9,21 @@ export type Severity = 'error' | 'warning' | 'info';
 /** `proven`: from a verified contract; `asserted`: only the exchange's word; `could-not-check`. */
 export type FindingLabel = 'proven' | 'asserted' | 'could-not-check';
 
-export type AuditArea = 'fetch' | 'proof' | 'state' | 'history' | 'market' | 'quote' | 'volume' | 'tokens';
+export type AuditArea =
+  | 'fetch'
+  | 'proof'
+  | 'ledger'
+  | 'state'
+  | 'history'
+  | 'market'
+  | 'quote'
+  | 'volume'
+  | 'tokens';
 
 export const AUDIT_AREAS: readonly AuditArea[] = [
   'fetch',
   'proof',
+  'ledger',
   'state',
   'history',
   'market',
