@@ -46,7 +46,12 @@ import {
   type RequestCounts,
   refetchMarketData,
 } from '../io/http/index.js';
-import { createLedgerClient, readLedgerEvidence } from '../io/ledger-api/index.js';
+import {
+  createLedgerClient,
+  type LedgerAnswer,
+  type LedgerClient,
+  readLedgerEvidence,
+} from '../io/ledger-api/index.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -287,6 +292,35 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const base = parseBaseUrl(o.baseUrl);
   const profile = await loadReserveProfile(o);
   const types = await loadTypesOrDefault(o);
+  // 0. the ledger end before the fetch (--ledger-api): what the participant shows at or below it
+  // happened before the exchange was asked (src/core/audit/ledger-checks.ts)
+  const ledgerHttp =
+    o.ledger == null
+      ? null
+      : createHttpClient({
+          ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
+          ...(o.retries === undefined ? {} : { retries: o.retries }),
+          ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
+          ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
+          ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+        });
+  let ledgerSide: {
+    participant: BaseUrl;
+    party: string;
+    client: LedgerClient;
+    endBeforeFetch: LedgerAnswer<number>;
+  } | null = null;
+  if (o.ledger != null && ledgerHttp !== null) {
+    const participant = parseBaseUrl(o.ledger.baseUrl);
+    const client = createLedgerClient({
+      baseUrl: participant,
+      token: o.ledger.token,
+      party: o.ledger.party,
+      http: ledgerHttp,
+    });
+    progress(`reading the ledger end of ${participant.display}`);
+    ledgerSide = { participant, party: o.ledger.party, client, endBeforeFetch: await client.readLedgerEnd() };
+  }
   // 1. fetch
   progress(`fetching ${base.display}`);
   const client =
@@ -310,6 +344,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     });
   } catch (e) {
     if (o.client === undefined) await client.close();
+    await ledgerHttp?.close();
     throw e;
   }
   const tFetched = now();
@@ -366,33 +401,20 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
           proof: verify(t.contract_id, t.created_event_blob),
         });
   }
-  // the ledger look-ups run while the mirror's history is read
-  const ledgerHttp =
-    o.ledger == null
-      ? null
-      : createHttpClient({
-          ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
-          ...(o.retries === undefined ? {} : { retries: o.retries }),
-          ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
-          ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
-          ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-        });
   let ledgerRead: Promise<LedgerEvidence> | null = null;
-  if (o.ledger != null && ledgerHttp !== null) {
-    const participant = parseBaseUrl(o.ledger.baseUrl);
-    progress(`reading ${entries.length} contracts and the active reserves from ${participant.display}`);
+  if (ledgerSide !== null) {
+    progress(
+      `reading ${entries.length} contracts and the active reserves from ${ledgerSide.participant.display}`,
+    );
+    const side = ledgerSide;
     ledgerRead = readLedgerEvidence({
-      client: createLedgerClient({
-        baseUrl: participant,
-        token: o.ledger.token,
-        party: o.ledger.party,
-        http: ledgerHttp,
-      }),
-      participant: participant.display,
-      party: o.ledger.party,
+      client: side.client,
+      participant: side.participant.display,
+      party: side.party,
       profile,
       contracts: new Map(entries.map((p) => [p.contractId, p.createdEventBlob])),
       verify,
+      endBeforeFetch: side.endBeforeFetch,
     });
   }
   const tVerified = now();

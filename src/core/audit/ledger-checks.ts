@@ -4,16 +4,18 @@
  *
  * - `ledger.contract` (per pool, the contract of its first proof): the created event's contract ID
  *   and blob equal the served ones and there is no archive event → the pool is `ledger-confirmed`.
- *   An archive whose transaction's ledger time lies before the first `/pools/proof` fetch minus the
- *   published pool cache window (5 s) and the clock slack (2 s) → `PROOF_ARCHIVED`: no honest cached
- *   proof is that old (docs/findings.md "Soundness"); a later archive is an honest cached proof
- *   (`LEDGER_PROOF_SUPERSEDED`, info). Unknown to the participant although the reading party is a
+ *   An archive at an offset at or below the ledger end read before the exchange was fetched (so
+ *   before the fetch, whatever the clocks say) whose transaction's ledger time lies before the first
+ *   `/pools/proof` fetch minus the published pool cache window (5 s) and the clock slack (2 s) →
+ *   `PROOF_ARCHIVED`: no honest cached proof is that old (docs/findings.md "Soundness"); any other
+ *   archive may be an honest cached proof or a change during the audit (`LEDGER_PROOF_SUPERSEDED`, info). Unknown to the participant although the reading party is a
  *   stakeholder of the served blob and nothing was pruned → `PROOF_NOT_ON_LEDGER`. Everything the
  *   participant could not answer — a failed request, 401/403, pruning, a party that is not a
  *   stakeholder — is could-not-check (`LEDGER_UNAVAILABLE`), never evidence.
  * - `ledger.completeness` (once): every reserve contract active at the ledger end belongs to a pool
- *   of `/pools/proof`, and no pool has two. A contract created within the window before the newest
- *   proof snapshot may be newer than it: not counted.
+ *   of `/pools/proof`, and no pool has two. A contract counts as hidden only when it was created at
+ *   or below the ledger end read before the fetch and before the newest proof snapshot minus the
+ *   window: a newer one may be newer than every snapshot the exchange served.
  *
  * Pure: the evidence is read by src/io/ledger-api, the clock is the snapshot's.
  */
@@ -124,6 +126,19 @@ function checkLedgerContract(
     );
     return 'could-not-check';
   }
+  if (e.endBeforeFetch === null) {
+    record(
+      unavailable(
+        p.poolId,
+        `the contract was archived at offset ${a.offset}, and the ledger end before the fetch is unknown`,
+        {
+          contractId: id,
+          archivedOffset: a.offset,
+        },
+      ),
+    );
+    return 'could-not-check';
+  }
   const limitMs = fetchStartMs - LEDGER_ARCHIVE_WINDOW_MS;
   const evidence = {
     contractId: id,
@@ -132,7 +147,7 @@ function checkLedgerContract(
     proofFetchedAt: new Date(fetchStartMs).toISOString(),
     windowMs: LEDGER_ARCHIVE_WINDOW_MS,
   };
-  if (a.effectiveAtMs < limitMs) {
+  if (a.offset <= e.endBeforeFetch && a.effectiveAtMs < limitMs) {
     record(
       makeFinding(
         'PROOF_ARCHIVED',
@@ -202,7 +217,11 @@ function checkLedgerCompleteness(
     else list.push(a.contractId);
     const listed = known.has(key) || (f.poolId !== null && known.has(`pool\u0000${f.poolId}`));
     // a contract created within the window before the newest snapshot may be newer than it
-    const older = newestSnapshotMs !== null && a.createdAtMs < newestSnapshotMs - LEDGER_ARCHIVE_WINDOW_MS;
+    const older =
+      newestSnapshotMs !== null &&
+      e.endBeforeFetch !== null &&
+      a.createdOffset <= e.endBeforeFetch &&
+      a.createdAtMs < newestSnapshotMs - LEDGER_ARCHIVE_WINDOW_MS;
     if (!listed && older)
       findings.push(
         makeFinding(

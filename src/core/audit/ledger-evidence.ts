@@ -41,6 +41,8 @@ export type LedgerContractLookup =
 /** One active reserve contract the participant listed, with the proof step's result for its blob. */
 export interface LedgerActiveReserve {
   readonly contractId: string;
+  /** the offset of its creation (or last assignment) */
+  readonly createdOffset: number;
   /** ledger time of its creation (`createdAt`), ms */
   readonly createdAtMs: number;
   /** the proof step on its `createdEventBlob` (which pool it is a reserve of) */
@@ -52,6 +54,11 @@ export interface LedgerEvidence {
   readonly participant: string;
   /** the party whose view was read */
   readonly party: string;
+  /**
+   * the ledger end read before the exchange was fetched: an event at or below it happened before
+   * the fetch started, whatever the clocks say; null when it could not be read
+   */
+  readonly endBeforeFetch: number | null;
   /** per served contract ID */
   readonly contracts: ReadonlyMap<string, LedgerContractLookup>;
   /** the active reserve contracts at `offset` (the ledger end read just before), or why not */

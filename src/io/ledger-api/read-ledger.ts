@@ -28,6 +28,8 @@ export interface ReadLedgerEvidenceOptions {
   readonly contracts: ReadonlyMap<string, string>;
   /** the proof step, for the blobs of the active contracts (which pool each is a reserve of) */
   readonly verify: (contractId: string, blob: string) => ReserveProof;
+  /** the ledger end read before the exchange was fetched (`client.readLedgerEnd()`) */
+  readonly endBeforeFetch: LedgerAnswer<number>;
 }
 
 /** The reserve profile's templates in the package-name reference format (`#name:Module:Entity`). */
@@ -114,6 +116,7 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
       }
       contracts.push({
         contractId: e.contractId,
+        createdOffset: e.offset,
         createdAtMs,
         proof: e.createdEventBlob === null ? null : o.verify(e.contractId, e.createdEventBlob),
       });
@@ -126,5 +129,11 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
   entries.forEach(([id], i) => {
     contracts.set(id, looked[i] as LedgerContractLookup);
   });
-  return { participant: o.participant, party: o.party, contracts, active: await activePromise };
+  return {
+    participant: o.participant,
+    party: o.party,
+    endBeforeFetch: o.endBeforeFetch.ok ? o.endBeforeFetch.value : null,
+    contracts,
+    active: await activePromise,
+  };
 }
