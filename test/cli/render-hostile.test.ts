@@ -135,6 +135,8 @@ describe('exchange text with control characters', () => {
       poolId: HOSTILE,
       symbol: HOSTILE,
       proof: 'proven',
+      assurance: 'id-verified',
+      ledger: 'not-run',
       contractId: HOSTILE,
       reserveA: '1',
       reserveB: '2',

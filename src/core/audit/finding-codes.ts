@@ -3,7 +3,8 @@
  * docs/findings.md — a test keeps the two in step). Codes are stable: never renamed once released.
  *
  * `label` is the default provenance of the statement: `proven` when the expected value comes from
- * a verified reserve contract, `asserted` when both sides are only the exchange's word,
+ * the blob the exchange served, whose contract ID recomputed (the discrepancy is proven; whether the
+ * contract exists on the ledger is the assurance level, ./assurance.ts), `asserted` when both sides are only the exchange's word,
  * `could-not-check` when the check could not be performed.
  */
 import type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
@@ -97,7 +98,7 @@ export const FINDING_CODES = {
     'error',
     'state',
     'proven',
-    '/pools/state reserves differ from the proven reserves of the same contract',
+    '/pools/state reserves differ from the verified reserves of the same contract',
   ),
   STATE_ENTRY_MALFORMED: def(
     'error',
@@ -121,13 +122,13 @@ export const FINDING_CODES = {
     'error',
     'state',
     'proven',
-    '/pools/state price is not reserve_b / reserve_a of the proven reserves',
+    '/pools/state price is not reserve_b / reserve_a of the verified reserves',
   ),
   TVL_MISMATCH: def(
     'error',
     'state',
     'proven',
-    '/pools/state tvl_cc is not twice the proven CC-side reserve',
+    '/pools/state tvl_cc is not twice the verified CC-side reserve',
   ),
   POOLS_INFO_MISMATCH: def(
     'error',
@@ -185,26 +186,26 @@ export const FINDING_CODES = {
     'error',
     'market',
     'proven',
-    'a ticker last price, bid or ask is off the proven reserves and fee rate',
+    'a ticker last price, bid or ask is off the verified reserves and fee rate',
   ),
   ORDERBOOK_MISMATCH: def(
     'error',
     'market',
     'proven',
-    'an orderbook level is off the constant-product formula of the proven reserves',
+    'an orderbook level is off the constant-product formula of the verified reserves',
   ),
   // probe quotes
   QUOTE_MISMATCH: def(
     'error',
     'quote',
     'proven',
-    'a quote differs from the recomputation from proven reserves and published fees',
+    'a quote differs from the recomputation from verified reserves and published fees',
   ),
   QUOTE_TOO_GENEROUS: def(
     'error',
     'quote',
     'proven',
-    'a quote promises more than the proven reserves can pay',
+    'a quote promises more than the verified reserves can pay',
   ),
   QUOTE_RULE_VIOLATION: def(
     'error',
@@ -253,14 +254,14 @@ export const FINDING_CODES = {
     'error',
     'volume',
     'proven',
-    '/stats pool_tvl.tvl_cc differs from the sum of the proven pool TVLs',
+    '/stats pool_tvl.tvl_cc differs from the sum of the verified pool TVLs',
   ),
   // cached market data (docs/decisions/audit.md "Cached market data")
   MARKET_DATA_FROM_CACHE: def(
     'info',
     'market',
     'proven',
-    'cached market data matches a proven reserve state that was current within its cache window, not the newest one',
+    'cached market data matches a verified reserve state that was current within its cache window, not the newest one',
   ),
   MARKET_DATA_STALE_UNVERIFIED: def(
     'warning',
