@@ -14,7 +14,7 @@ import type { CliContext } from './command.js';
 import { parseBaseUrlOption } from './options.js';
 
 /** The environment variable a token may come from instead of --ledger-token-file. */
-export const LEDGER_TOKEN_ENV = 'RESERVE_AUDIT_LEDGER_TOKEN';
+const LEDGER_TOKEN_ENV = 'RESERVE_AUDIT_LEDGER_TOKEN';
 
 export const ledgerApiOption = {
   type: 'string',

@@ -25,9 +25,9 @@ export interface ParticipantContract {
   readonly hiddenFromLookups?: boolean;
 }
 
-export type ParticipantFault = 'unauthorized' | 'forbidden' | 'stall' | 'unavailable';
+type ParticipantFault = 'unauthorized' | 'forbidden' | 'stall' | 'unavailable';
 
-export interface RecordedAnswer {
+interface RecordedAnswer {
   readonly path: string;
   /** '#/components/schemas/X', or an array of X */
   readonly schema: { readonly ref: string; readonly array: boolean };

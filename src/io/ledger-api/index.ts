@@ -1,12 +1,3 @@
 /** The auditor's ledger edge (issue 26): the JSON Ledger API v2 client and the reads of the ledger checks. */
-export {
-  createLedgerClient,
-  type LedgerAnswer,
-  type LedgerClient,
-  type LedgerClientOptions,
-} from './ledger-client.js';
-export {
-  computeReserveTemplateIds,
-  type ReadLedgerEvidenceOptions,
-  readLedgerEvidence,
-} from './read-ledger.js';
+export { createLedgerClient, type LedgerAnswer, type LedgerClient } from './ledger-client.js';
+export { readLedgerEvidence } from './read-ledger.js';

@@ -20,7 +20,7 @@ export type LedgerCreatedEvent = Pick<
 > & {
   readonly createdEventBlob: string | null;
 };
-export type LedgerArchivedEvent = Pick<Schemas['ArchivedEvent'], 'contractId' | 'offset'>;
+type LedgerArchivedEvent = Pick<Schemas['ArchivedEvent'], 'contractId' | 'offset'>;
 export interface LedgerEventsOfContract {
   readonly created: LedgerCreatedEvent | null;
   readonly archived: LedgerArchivedEvent | null;
@@ -48,7 +48,7 @@ function readString(o: Record<string, unknown>, key: string, path: string, max =
 }
 
 /** An int64 offset: a non-negative safe integer, as a JSON number or a decimal string. */
-export function parseLedgerOffset(v: unknown, path: string): number {
+function parseLedgerOffset(v: unknown, path: string): number {
   const n = typeof v === 'string' && /^[0-9]{1,16}$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
     bad(path, 'a non-negative integer offset', v);

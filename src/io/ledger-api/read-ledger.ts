@@ -33,7 +33,7 @@ export interface ReadLedgerEvidenceOptions {
 }
 
 /** The reserve profile's templates in the package-name reference format (`#name:Module:Entity`). */
-export function computeReserveTemplateIds(profile: ReserveProfile): string[] {
+function computeReserveTemplateIds(profile: ReserveProfile): string[] {
   return profile.templates.map((t) => `#${t.packageName}:${t.moduleName}:${t.entityName}`);
 }
 

@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createHttpClient, parseBaseUrl } from '../../../src/io/http/index.js';
@@ -100,6 +101,7 @@ describe.skipIf(!present)('ledger API: the published document', () => {
       // the requests the client sent are the document's request shapes too
       const doc = parse(readFileSync(specFile, 'utf8')) as Record<string, unknown>;
       const ajv = new Ajv({ strict: false, allErrors: true, formats: { int32: true, int64: true } });
+      addFormats.default(ajv);
       ajv.addSchema(doc, 'openapi');
       const validate = (ref: string, value: unknown): void => {
         const v = ajv.getSchema(`openapi${ref}`);
