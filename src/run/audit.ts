@@ -51,7 +51,9 @@ import {
   type LedgerAnswer,
   type LedgerClient,
   readLedgerEvidence,
+  startActiveReserveRead,
 } from '../io/ledger-api/index.js';
+import type { LedgerCreatedEvent } from '../io/ledger-api/parse-ledger.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -309,6 +311,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     party: string;
     client: LedgerClient;
     endBeforeFetch: LedgerAnswer<number>;
+    active: Promise<LedgerAnswer<LedgerCreatedEvent[]>> | null;
   } | null = null;
   if (o.ledger != null && ledgerHttp !== null) {
     const participant = parseBaseUrl(o.ledger.baseUrl);
@@ -319,7 +322,12 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       http: ledgerHttp,
     });
     progress(`reading the ledger end of ${participant.display}`);
-    ledgerSide = { participant, party: o.ledger.party, client, endBeforeFetch: await client.readLedgerEnd() };
+    const endBeforeFetch = await client.readLedgerEnd();
+    // the active reserve contracts at that end are read while the exchange is fetched
+    const active = startActiveReserveRead(client, profile, endBeforeFetch);
+    // awaited by the ledger read; a fetch that fails first leaves it unread (no unhandled rejection)
+    active?.catch(() => {});
+    ledgerSide = { participant, party: o.ledger.party, client, endBeforeFetch, active };
   }
   // 1. fetch
   progress(`fetching ${base.display}`);
@@ -415,6 +423,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       contracts: new Map(entries.map((p) => [p.contractId, p.createdEventBlob])),
       verify,
       endBeforeFetch: side.endBeforeFetch,
+      active: side.active,
     });
   }
   const tVerified = now();

@@ -135,6 +135,8 @@ describe('audit --ledger-api', () => {
     expect(doc.summary.proofsProven).toBe(doc.summary.proofsIdVerified);
     expect(doc.deprecated['summary.proofsProven']).toContain('proofsIdVerified');
     expect(readFileSync(junit, 'utf8')).toContain('name="assurance.level" value="ledger-confirmed"');
+    // the active contracts at the ledger end before the fetch answered for every pool: no lookup one by one
+    expect(participant.requests.filter((q) => q.path === '/v2/events/events-by-contract-id')).toEqual([]);
     // the token went to the participant as a bearer header, and nowhere else
     expect(participant.requests.every((q) => q.authorization === `Bearer ${TOKEN}`)).toBe(true);
     const signature = TOKEN.split('.')[2]!;
@@ -162,7 +164,7 @@ describe('audit --ledger-api', () => {
   it('a served contract the ledger does not know → PROOF_NOT_ON_LEDGER, exit 1', async () => {
     const forged = honest[2]!;
     participant.set({
-      contracts: honest.map((c) => (c === forged ? { ...c, hiddenFromLookups: true } : c)),
+      contracts: honest.map((c) => (c === forged ? { ...c, unknown: true } : c)),
       prunedUpTo: 0,
     });
     const { code, doc } = await audit();
@@ -176,7 +178,7 @@ describe('audit --ledger-api', () => {
   it('the same, after the participant pruned: could not check (exit 2), never an accusation', async () => {
     const forged = honest[2]!;
     participant.set({
-      contracts: honest.map((c) => (c === forged ? { ...c, hiddenFromLookups: true } : c)),
+      contracts: honest.map((c) => (c === forged ? { ...c, unknown: true } : c)),
       prunedUpTo: 7,
     });
     const { code, doc } = await audit();

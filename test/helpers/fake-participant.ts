@@ -21,8 +21,8 @@ export interface ParticipantContract {
   readonly observers?: readonly string[];
   /** the archive: its offset and the archiving transaction's ledger time */
   readonly archived?: { readonly effectiveAt: string };
-  /** listed by events-by-contract-id but not in the active set (and vice versa when false) */
-  readonly hiddenFromLookups?: boolean;
+  /** unknown to the participant: no events, not in the active set (a contract the exchange forged) */
+  readonly unknown?: boolean;
 }
 
 type ParticipantFault = 'unauthorized' | 'forbidden' | 'stall' | 'unavailable';
@@ -137,7 +137,7 @@ export async function startFakeParticipant(o: {
           '#/components/schemas/JsCantonError',
         );
       const off = offsets();
-      const visible = contracts.filter((c) => !c.hiddenFromLookups);
+      const visible = contracts.filter((c) => c.unknown !== true);
       if (req.method === 'GET' && path === '/v2/state/ledger-end')
         return send(
           200,
@@ -193,7 +193,7 @@ export async function startFakeParticipant(o: {
         );
       }
       if (req.method === 'POST' && path === '/v2/state/active-contracts') {
-        const active = contracts.filter((c) => c.archived === undefined);
+        const active = visible.filter((c) => c.archived === undefined);
         return send(
           200,
           active.map((c) => ({

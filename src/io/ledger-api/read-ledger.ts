@@ -1,10 +1,11 @@
 /**
- * Reads what a participant says about the reserve contracts an exchange served (issue 26): for
- * every contract its events (`/v2/events/events-by-contract-id`, in parallel — the HTTP client's
- * pacer bounds the requests in flight), the ledger time of an archive (`/v2/updates/update-by-offset`),
- * how far the participant has pruned, and the active reserve contracts at the ledger end
- * (`/v2/state/ledger-end`, then `/v2/state/active-contracts` filtered on the reserve profile's
- * templates). The result is plain data (`LedgerEvidence`, src/core/audit/ledger-evidence.ts) the
+ * Reads what a participant says about the reserve contracts an exchange served (issue 26): the
+ * active reserve contracts at the ledger end read before the fetch (`/v2/state/active-contracts`
+ * filtered on the reserve profile's templates — one request for every pool, read while the exchange
+ * is fetched), then, for each served contract they do not hold with the same blob, its events
+ * (`/v2/events/events-by-contract-id`, in parallel — the HTTP client's pacer bounds the requests in
+ * flight), the ledger time of an archive (`/v2/updates/update-by-offset`) and how far the participant
+ * has pruned (`/v2/state/latest-pruned-offsets`). The result is plain data (`LedgerEvidence`, src/core/audit/ledger-evidence.ts) the
  * pure ledger checks judge; nothing here decides a finding.
  */
 import type {
@@ -16,7 +17,7 @@ import { decodeCreatedEventBlob } from '../../core/codec/blob-decoder.js';
 import type { ReserveProfile } from '../../core/proof/profile.js';
 import type { ReserveProof } from '../../core/proof/reserve-proof.js';
 import type { LedgerAnswer, LedgerClient } from './ledger-client.js';
-import { parseLedgerTime } from './parse-ledger.js';
+import { type LedgerCreatedEvent, parseLedgerTime } from './parse-ledger.js';
 
 export interface ReadLedgerEvidenceOptions {
   readonly client: LedgerClient;
@@ -30,6 +31,8 @@ export interface ReadLedgerEvidenceOptions {
   readonly verify: (contractId: string, blob: string) => ReserveProof;
   /** the ledger end read before the exchange was fetched (`client.readLedgerEnd()`) */
   readonly endBeforeFetch: LedgerAnswer<number>;
+  /** the active reserve contracts at that end (`startActiveReserveRead`), or null when not asked */
+  readonly active: Promise<LedgerAnswer<LedgerCreatedEvent[]>> | null;
 }
 
 /** The reserve profile's templates in the package-name reference format (`#name:Module:Entity`). */
@@ -92,7 +95,24 @@ async function lookUp(
   };
 }
 
-/** Reads the evidence; a request that fails leaves its part could-not-check, it never throws for one. */
+/**
+ * Starts reading the active reserve contracts at the ledger end read before the fetch
+ * (`endBeforeFetch`), so the read runs while the exchange is fetched; null when that end is unknown.
+ */
+export function startActiveReserveRead(
+  client: LedgerClient,
+  profile: ReserveProfile,
+  endBeforeFetch: LedgerAnswer<number>,
+): Promise<LedgerAnswer<LedgerCreatedEvent[]>> | null {
+  return endBeforeFetch.ok ? client.readActiveContracts(endBeforeFetch.value, computeReserveTemplateIds(profile)) : null;
+}
+
+/**
+ * Reads the evidence. The active reserve contracts at the ledger end before the fetch answer for every
+ * served contract they hold with the same blob (created, and not archived before the fetch began); the
+ * others are looked up one by one (in parallel), which tells an archive from a contract the ledger never
+ * had. A request that fails leaves its part could-not-check; it never throws for one.
+ */
 export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<LedgerEvidence> {
   const templateIds = computeReserveTemplateIds(o.profile);
   // how far the participant pruned: asked once, only when a contract is not found
@@ -101,19 +121,24 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
     prunedAnswer ??= o.client.readPrunedOffset();
     return prunedAnswer;
   };
-  const activePromise = (async (): Promise<LedgerEvidence['active']> => {
-    const end = await o.client.readLedgerEnd();
-    if (!end.ok) return { ok: false, reason: `the ledger end could not be read: ${end.reason}` };
-    const acs = await o.client.readActiveContracts(end.value, templateIds);
-    if (!acs.ok) return { ok: false, reason: `the active contracts could not be read: ${acs.reason}` };
+  const acs = o.active === null ? null : await o.active;
+  let active: LedgerEvidence['active'];
+  const byId = new Map<string, LedgerCreatedEvent>();
+  if (!o.endBeforeFetch.ok) active = { ok: false, reason: `the ledger end could not be read: ${o.endBeforeFetch.reason}` };
+  else if (acs === null || !acs.ok)
+    active = { ok: false, reason: `the active contracts could not be read: ${acs?.reason ?? 'not asked'}` };
+  else {
     const contracts: LedgerActiveReserve[] = [];
+    let bad: string | null = null;
     for (const e of acs.value) {
       let createdAtMs: number;
       try {
         createdAtMs = parseLedgerTime(e.createdAt, 'createdEvent.createdAt');
       } catch (err) {
-        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+        bad = err instanceof Error ? err.message : String(err);
+        break;
       }
+      byId.set(e.contractId, e);
       contracts.push({
         contractId: e.contractId,
         createdOffset: e.offset,
@@ -121,10 +146,19 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
         proof: e.createdEventBlob === null ? null : o.verify(e.contractId, e.createdEventBlob),
       });
     }
-    return { ok: true, offset: end.value, contracts };
-  })();
+    active = bad === null ? { ok: true, offset: o.endBeforeFetch.value, contracts } : { ok: false, reason: bad };
+    if (bad !== null) byId.clear();
+  }
   const entries = [...o.contracts];
-  const looked = await Promise.all(entries.map(([id, blob]) => lookUp(o, id, blob, templateIds, pruned)));
+  const looked = await Promise.all(
+    entries.map(([id, blob]): Promise<LedgerContractLookup> | LedgerContractLookup => {
+      const e = byId.get(id);
+      // active before the fetch began, with this very blob: nothing more to ask
+      if (e !== undefined && e.createdEventBlob === blob)
+        return { kind: 'found', contractId: id, createdEventBlob: blob, createdOffset: e.offset, archived: null };
+      return lookUp(o, id, blob, templateIds, pruned);
+    }),
+  );
   const contracts = new Map<string, LedgerContractLookup>();
   entries.forEach(([id], i) => {
     contracts.set(id, looked[i] as LedgerContractLookup);
@@ -134,6 +168,6 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
     party: o.party,
     endBeforeFetch: o.endBeforeFetch.ok ? o.endBeforeFetch.value : null,
     contracts,
-    active: await activePromise,
+    active,
   };
 }
