@@ -25,7 +25,13 @@ type JsonReport = {
     checks: { pass: number; fail: number; couldNotCheck: number; skipped: number };
     findings: { error: number; warning: number; info: number };
   };
-  pools: { poolId: string; reserveA: string | null; reserveB: string | null; proof: string; assurance: string }[];
+  pools: {
+    poolId: string;
+    reserveA: string | null;
+    reserveB: string | null;
+    proof: string;
+    assurance: string;
+  }[];
   findings: { code: string; severity: string }[];
 };
 

@@ -1,7 +1,7 @@
 /**
  * A Canton participant's JSON Ledger API v2 for the ledger-check tests: a real HTTP server on
  * 127.0.0.1:0 answering the reads the auditor makes (ledger-end, latest-pruned-offsets,
- * events-by-contract-id, active-contracts, update-by-offset) in the shapes of Canton's published
+ * events-by-contract-id, active-contracts, updates) in the shapes of Canton's published
  * OpenAPI document — the 3.5 form (optional fields left out) or the 3.4 form (fields 3.4 marks
  * required always present) — from a list of contracts a test controls. Every answer is kept with
  * the schema it claims to be (`answers`), so a test validates them against the document. A bearer
@@ -210,43 +210,46 @@ export async function startFakeParticipant(o: {
           true,
         );
       }
-      if (req.method === 'POST' && path === '/v2/updates/update-by-offset') {
-        const c = contracts.find((x) => off.archived.get(x.contractId) === json.offset);
-        if (c === undefined)
-          return send(
-            404,
-            cantonError('UPDATE_NOT_FOUND', 'Update not found', 11),
-            '#/components/schemas/JsCantonError',
-          );
+      if (req.method === 'POST' && path === '/v2/updates') {
+        const begin = Number(json.beginExclusive);
+        const end = json.endInclusive === undefined ? off.end : Number(json.endInclusive);
+        const archivedIn = visible.filter((x) => {
+          const a = off.archived.get(x.contractId);
+          return a !== undefined && a > begin && a <= end;
+        });
         return send(
           200,
-          {
-            update: {
-              Transaction: {
-                value: {
-                  updateId: `1220${'ab'.repeat(32)}`,
-                  commandId: variant === '3.4' ? '' : undefined,
-                  effectiveAt: c.archived?.effectiveAt,
-                  events: [
-                    {
-                      ArchivedEvent: {
-                        offset: json.offset,
-                        nodeId: 0,
-                        contractId: c.contractId,
-                        templateId: c.templateId,
-                        witnessParties: [o.party],
-                        packageName: c.packageName,
+          archivedIn.map((c) => {
+            const offset = off.archived.get(c.contractId);
+            return {
+              update: {
+                Transaction: {
+                  value: {
+                    updateId: `1220${'ab'.repeat(32)}`,
+                    ...(variant === '3.4' ? { commandId: '', workflowId: '' } : {}),
+                    effectiveAt: c.archived?.effectiveAt,
+                    events: [
+                      {
+                        ArchivedEvent: {
+                          offset,
+                          nodeId: 0,
+                          contractId: c.contractId,
+                          templateId: c.templateId,
+                          witnessParties: [o.party],
+                          packageName: c.packageName,
+                        },
                       },
-                    },
-                  ],
-                  offset: json.offset,
-                  synchronizerId: SYNC,
-                  recordTime: c.archived?.effectiveAt,
+                    ],
+                    offset,
+                    synchronizerId: SYNC,
+                    recordTime: c.archived?.effectiveAt,
+                  },
                 },
               },
-            },
-          },
-          '#/components/schemas/JsGetUpdateResponse',
+            };
+          }),
+          '#/components/schemas/JsGetUpdatesResponse',
+          true,
         );
       }
       send(404, cantonError('NOT_FOUND', `no route ${path}`, 11), '#/components/schemas/JsCantonError');

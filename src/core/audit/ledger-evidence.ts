@@ -1,7 +1,7 @@
 /**
  * What a Canton participant said about the reserve contracts (issue 26 "ledger-anchored assurance"):
  * the answers of the JSON Ledger API v2 (`/v2/events/events-by-contract-id`, `/v2/state/active-contracts`,
- * `/v2/updates/update-by-offset`), already read and validated by src/io/ledger-api, as plain data the
+ * `/v2/updates`), already read and validated by src/io/ledger-api, as plain data the
  * pure ledger checks (./ledger-checks.ts) judge. A request that failed is recorded with its reason,
  * never as an answer (docs/findings.md "Soundness").
  */

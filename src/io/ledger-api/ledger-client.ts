@@ -3,7 +3,8 @@
  * the types generated from Canton's published OpenAPI document (./generated/ledger-api-v2.ts,
  * `npm run gen:ledger-types`), its requests sent by the auditor's one HTTP client (./route-fetch.ts).
  * Only the reads the ledger checks need: the ledger end, the latest pruned offset, the events of a
- * contract, the active reserve contracts at an offset, and the ledger time of an update. Every
+ * contract, the active reserve contracts at an offset, and the ledger time of the transaction at an
+ * offset (`/v2/updates` over that one offset: every participant serves the update stream). Every
  * answer is read strictly (./parse-ledger.ts) and returned as a `LedgerAnswer`: a value, or why
  * there is none — a failed request, a refusal (401/403) and a not-found are answers the checks
  * weigh, never exceptions and never evidence of a discrepancy by themselves.
@@ -21,7 +22,7 @@ import {
   parseEventsByContractId,
   parseLatestPrunedOffset,
   parseLedgerEnd,
-  parseUpdateEffectiveAt,
+  parseUpdatesEffectiveAt,
 } from './parse-ledger.js';
 import { createLedgerFetch, LEDGER_ORIGIN } from './route-fetch.js';
 
@@ -145,9 +146,10 @@ export function createLedgerClient(o: LedgerClientOptions): LedgerClient {
     readUpdateEffectiveAt: (offset, templateIds) =>
       call(
         () =>
-          api.POST('/v2/updates/update-by-offset', {
+          api.POST('/v2/updates', {
             body: {
-              offset,
+              beginExclusive: offset - 1,
+              endInclusive: offset,
               updateFormat: {
                 includeTransactions: {
                   eventFormat: computeEventFormat(o.party, templateIds),
@@ -156,7 +158,7 @@ export function createLedgerClient(o: LedgerClientOptions): LedgerClient {
               },
             },
           }),
-        parseUpdateEffectiveAt,
+        (json) => parseUpdatesEffectiveAt(json, offset),
       ),
   };
 }

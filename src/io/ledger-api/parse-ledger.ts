@@ -135,14 +135,26 @@ export function parseActiveContracts(json: unknown, maxEntries = 1_000_000): Led
   return out;
 }
 
-/** `JsGetUpdateResponse` of a transaction: its `effectiveAt` (ms); null for another kind of update. */
-export function parseUpdateEffectiveAt(json: unknown): number | null {
-  const o = readObject(json, 'body');
-  if (o.update === undefined || o.update === null) return null;
-  const u = readObject(o.update, 'update');
-  if (u.Transaction === undefined) return null;
-  const t = readObject(readObject(u.Transaction, 'update.Transaction').value, 'update.Transaction.value');
-  return parseLedgerTime(t.effectiveAt, 'update.Transaction.value.effectiveAt');
+/**
+ * `JsGetUpdatesResponse[]` of the updates over one offset: the `effectiveAt` (ms) of the transaction at
+ * `offset`; null when none is (an offset checkpoint, a reassignment, or nothing the party sees).
+ */
+export function parseUpdatesEffectiveAt(json: unknown, offset: number, maxEntries = 10_000): number | null {
+  if (!Array.isArray(json)) bad('body', 'an array of JsGetUpdatesResponse', json);
+  if (json.length > maxEntries) bad('body', `at most ${maxEntries} entries`, json.length);
+  for (const [i, item] of json.entries()) {
+    const o = readObject(item, `[${i}]`);
+    if (o.update === undefined || o.update === null) continue;
+    const u = readObject(o.update, `[${i}].update`);
+    if (u.Transaction === undefined) continue;
+    const t = readObject(
+      readObject(u.Transaction, `[${i}].update.Transaction`).value,
+      `[${i}].update.Transaction.value`,
+    );
+    if (parseLedgerOffset(t.offset, `[${i}].update.Transaction.value.offset`) !== offset) continue;
+    return parseLedgerTime(t.effectiveAt, `[${i}].update.Transaction.value.effectiveAt`);
+  }
+  return null;
 }
 
 /** A `JsCantonError` body, or null when the body is not one. */

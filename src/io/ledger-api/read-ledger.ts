@@ -4,7 +4,7 @@
  * filtered on the reserve profile's templates — one request for every pool, read while the exchange
  * is fetched), then, for each served contract they do not hold with the same blob, its events
  * (`/v2/events/events-by-contract-id`, in parallel — the HTTP client's pacer bounds the requests in
- * flight), the ledger time of an archive (`/v2/updates/update-by-offset`) and how far the participant
+ * flight), the ledger time of an archive (`/v2/updates` over its offset) and how far the participant
  * has pruned (`/v2/state/latest-pruned-offsets`). The result is plain data (`LedgerEvidence`, src/core/audit/ledger-evidence.ts) the
  * pure ledger checks judge; nothing here decides a finding.
  */
@@ -104,7 +104,9 @@ export function startActiveReserveRead(
   profile: ReserveProfile,
   endBeforeFetch: LedgerAnswer<number>,
 ): Promise<LedgerAnswer<LedgerCreatedEvent[]>> | null {
-  return endBeforeFetch.ok ? client.readActiveContracts(endBeforeFetch.value, computeReserveTemplateIds(profile)) : null;
+  return endBeforeFetch.ok
+    ? client.readActiveContracts(endBeforeFetch.value, computeReserveTemplateIds(profile))
+    : null;
 }
 
 /**
@@ -124,7 +126,8 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
   const acs = o.active === null ? null : await o.active;
   let active: LedgerEvidence['active'];
   const byId = new Map<string, LedgerCreatedEvent>();
-  if (!o.endBeforeFetch.ok) active = { ok: false, reason: `the ledger end could not be read: ${o.endBeforeFetch.reason}` };
+  if (!o.endBeforeFetch.ok)
+    active = { ok: false, reason: `the ledger end could not be read: ${o.endBeforeFetch.reason}` };
   else if (acs === null || !acs.ok)
     active = { ok: false, reason: `the active contracts could not be read: ${acs?.reason ?? 'not asked'}` };
   else {
@@ -146,7 +149,8 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
         proof: e.createdEventBlob === null ? null : o.verify(e.contractId, e.createdEventBlob),
       });
     }
-    active = bad === null ? { ok: true, offset: o.endBeforeFetch.value, contracts } : { ok: false, reason: bad };
+    active =
+      bad === null ? { ok: true, offset: o.endBeforeFetch.value, contracts } : { ok: false, reason: bad };
     if (bad !== null) byId.clear();
   }
   const entries = [...o.contracts];
@@ -155,7 +159,13 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
       const e = byId.get(id);
       // active before the fetch began, with this very blob: nothing more to ask
       if (e !== undefined && e.createdEventBlob === blob)
-        return { kind: 'found', contractId: id, createdEventBlob: blob, createdOffset: e.offset, archived: null };
+        return {
+          kind: 'found',
+          contractId: id,
+          createdEventBlob: blob,
+          createdOffset: e.offset,
+          archived: null,
+        };
       return lookUp(o, id, blob, templateIds, pruned);
     }),
   );

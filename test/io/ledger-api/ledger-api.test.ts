@@ -120,7 +120,7 @@ describe.skipIf(!present)('ledger API: the published document', () => {
       const bodies: Record<string, string> = {
         '/v2/events/events-by-contract-id': '#/components/schemas/GetEventsByContractIdRequest',
         '/v2/state/active-contracts': '#/components/schemas/GetActiveContractsRequest',
-        '/v2/updates/update-by-offset': '#/components/schemas/GetUpdateByOffsetRequest',
+        '/v2/updates': '#/components/schemas/GetUpdatesRequest',
       };
       for (const q of p.requests) {
         const ref = bodies[q.path];
