@@ -239,6 +239,8 @@ export {
   type AppOptions,
   type ConnectionLimitOptions,
   createApp,
+  type LedgerApiOptions,
+  type LedgerAuthOptions,
   type Logger,
   type PublicSocketOptions,
   type RateLimitOptions,

@@ -86,3 +86,59 @@ export class RequestRejectedError extends ReserveAuditError {
     this.headers = options.headers ?? {};
   }
 }
+
+/**
+ * Why the reference server's Ledger API (src/server/ledger-api/, docs/decisions/server.md) refused a
+ * request: Canton's own error codes, each with Canton's error category, gRPC status and HTTP status.
+ * `BODY_INVALID` is the one that is not a Canton error: a body or query parameter that does not
+ * decode as the OpenAPI document describes it, answered `400 text/plain` like the document's `400`.
+ */
+export type LedgerRequestRejectedCode =
+  /** no bearer token, or one that does not verify (signature, `aud`, `exp`, claims) (401) */
+  | 'UNAUTHENTICATED'
+  /** the token's user may not read as a requested party (403) */
+  | 'PERMISSION_DENIED'
+  /** the contract is unknown, or not visible to the requesting parties (404) */
+  | 'CONTRACT_EVENTS_NOT_FOUND'
+  /** a template or interface filter names an identifier the ledger does not know (404) */
+  | 'TEMPLATES_OR_INTERFACES_NOT_FOUND'
+  /** a value breaks a rule of the API (400) */
+  | 'INVALID_ARGUMENT'
+  /** an offset past the ledger end (400) */
+  | 'OFFSET_AFTER_LEDGER_END'
+  /** an end offset before the begin offset (400) */
+  | 'OFFSET_OUT_OF_RANGE'
+  /** more elements than the list limit, without a smaller `limit` (413) */
+  | 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED'
+  /** the body or a query parameter does not decode (400 text/plain) */
+  | 'BODY_INVALID';
+
+/** Canton's error category, gRPC status code and HTTP status of each code. */
+export const LEDGER_REJECTION: Readonly<
+  Record<
+    LedgerRequestRejectedCode,
+    { readonly category: number; readonly grpc: number; readonly status: number }
+  >
+> = {
+  UNAUTHENTICATED: { category: 6, grpc: 16, status: 401 },
+  PERMISSION_DENIED: { category: 7, grpc: 7, status: 403 },
+  CONTRACT_EVENTS_NOT_FOUND: { category: 11, grpc: 5, status: 404 },
+  TEMPLATES_OR_INTERFACES_NOT_FOUND: { category: 11, grpc: 5, status: 404 },
+  INVALID_ARGUMENT: { category: 8, grpc: 3, status: 400 },
+  OFFSET_AFTER_LEDGER_END: { category: 12, grpc: 11, status: 400 },
+  OFFSET_OUT_OF_RANGE: { category: 9, grpc: 9, status: 400 },
+  JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED: { category: 2, grpc: 10, status: 413 },
+  BODY_INVALID: { category: 8, grpc: 3, status: 400 },
+};
+
+/** A refusal of the Ledger API; `shortMessage` is the `cause` the answer carries. */
+export class LedgerRequestRejectedError extends ReserveAuditError {
+  override name = 'LedgerRequestRejectedError';
+  declare readonly code: LedgerRequestRejectedCode;
+  readonly status: number;
+
+  constructor(code: LedgerRequestRejectedCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
+    super(code, shortMessage, options);
+    this.status = LEDGER_REJECTION[code].status;
+  }
+}

@@ -2,7 +2,7 @@
  * `createApp(options)` — the reference server as an in-process request handler (api-decisions §7,
  * §8). Builds the route dependencies (deps.ts: the ExchangeView, the clock, the window caches) and
  * wires the public routes under `prefix` (/v1/public), the optional simulation interface (/v1/sim,
- * off by default), the public websocket (`wsPath`), CORS, caching, the optional rate limit, and the
+ * off by default), the optional Canton JSON Ledger API (/v2, ledger-api/, off by default), the public websocket (`wsPath`), CORS, caching, the optional rate limit, and the
  * top-level guard: an unexpected exception becomes a logged `500 internal error`; every rejection
  * of a request is a `RequestRejectedError` (4xx, src/errors/server.ts), never logged as a failure.
  * Requests that bypass the handler (parser errors, non-websocket upgrades): raw-requests.ts.
@@ -16,6 +16,8 @@ import { WindowCache } from './cache.js';
 import { ConnectionGuard, type ConnectionLimitOptions } from './connection-guard.js';
 import { type Logger, type PoolSnapshot, type RequestContext, type RouteDeps, silentLogger } from './deps.js';
 import { errorBody, formatAgeHeader, JSON_CONTENT_TYPE, type Reply } from './http.js';
+import { assertLedgerAuthOptions } from './ledger-api/auth.js';
+import { addLedgerApiRoutes, type LedgerApiOptions } from './ledger-api/routes.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { answerClientError, answerConnect, serveUpgradeAsHttp } from './raw-requests.js';
 import { Router } from './router.js';
@@ -40,11 +42,18 @@ export type {
   ExchangeChange,
   ExchangeSimulation,
   ExchangeView,
+  LedgerEventPosition,
+  LedgerReserveContract,
+  LedgerReserveEvent,
+  LedgerReserveUpdate,
+  ReserveLedgerView,
   SimTransfer,
   SimTransferResult,
 } from '../sim/exchange.js';
 export type { ConnectionLimitOptions } from './connection-guard.js';
 export { type Logger, silentLogger } from './deps.js';
+export type { LedgerAuthOptions } from './ledger-api/auth.js';
+export type { LedgerApiOptions } from './ledger-api/routes.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type { PublicSocketOptions } from './ws/server.js';
 
@@ -68,6 +77,11 @@ export interface AppOptions {
    * (docs/protocol/api-decisions.md §10; default `service`, `cantex` for clients of the live service)
    */
   readonly exchangeName?: string;
+  /**
+   * serve Canton's JSON Ledger API v2 for the ledger under `/v2` (`serve --ledger-api`,
+   * ledger-api/routes.ts); off when absent
+   */
+  readonly ledgerApi?: LedgerApiOptions;
 }
 
 export interface App {
@@ -124,6 +138,10 @@ export function createApp(opts: AppOptions): App {
       );
     }
     addSimulationRoutes(router, simPrefix, opts.simulation);
+  }
+  if (opts.ledgerApi !== undefined) {
+    assertLedgerAuthOptions(opts.ledgerApi.auth);
+    addLedgerApiRoutes(router, opts.ledgerApi);
   }
 
   const guard = new ConnectionGuard(opts.connections);
@@ -300,7 +318,7 @@ function replyHeaders(reply: Reply, cors: boolean): Record<string, string> {
   let h = cache.get(reply);
   if (h === undefined) {
     h = {
-      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Type': reply.contentType ?? JSON_CONTENT_TYPE,
       'Content-Length': String(reply.body.byteLength),
       ...(cors ? CORS_HEADERS : {}),
       'Cache-Control':

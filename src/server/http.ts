@@ -16,6 +16,8 @@ export interface Reply {
   readonly maxAgeSeconds?: number;
   /** server-clock ms when a cached reply was computed: the app sends `Age` (RFC 9111 §5.1) from it */
   readonly computedAtMs?: number;
+  /** `Content-Type` when the body is not JSON (the Ledger API's `400 text/plain`); JSON by default */
+  readonly contentType?: string;
 }
 
 /** The `Age` header value of a reply computed at `computedAtMs`, served at `nowMs` (whole seconds, ≥ 0). */

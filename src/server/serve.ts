@@ -18,6 +18,7 @@ import { startTraffic, type TrafficHandle } from '../sim/traffic.js';
 import { type App, createApp } from './app.js';
 import type { ConnectionLimitOptions } from './connection-guard.js';
 import type { Logger } from './deps.js';
+import type { LedgerAuthOptions } from './ledger-api/auth.js';
 
 export interface ServeOptions {
   readonly port: number;
@@ -47,6 +48,10 @@ export interface ServeOptions {
   readonly headersTimeoutMs?: number;
   /** ms a client has to send a whole request, body included (default 30 000) */
   readonly requestTimeoutMs?: number;
+  /** serve the Canton JSON Ledger API v2 under /v2 with this token verification (off when absent) */
+  readonly ledgerApi?: { readonly auth: LedgerAuthOptions };
+  /** a party the reference template makes an observer of every reserve contract minted from now on */
+  readonly auditorParty?: string;
   readonly logger: Logger;
 }
 
@@ -71,6 +76,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       contractIdVersion: o.contractIdVersion,
       seedMarket: loadSeedMarket(),
       ...(o.extraPools === undefined ? {} : { extraPools: o.extraPools }),
+      ...(o.auditorParty === undefined ? {} : { auditorParty: o.auditorParty }),
     });
     if (o.historyMs !== undefined && o.historyMs > 0) {
       const r = exchange.prefillHistory({ duration: o.historyMs, swapsPerMinute: o.historyPerMinute ?? 1 });
@@ -84,6 +90,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       ...(o.exchangeName === undefined ? {} : { exchangeName: o.exchangeName }),
       ...(o.rateLimitPerSecond === undefined ? {} : { rateLimit: { perSecond: o.rateLimitPerSecond } }),
       ...(o.connections === undefined ? {} : { connections: o.connections }),
+      ...(o.ledgerApi === undefined ? {} : { ledgerApi: { ledger: exchange, auth: o.ledgerApi.auth } }),
     });
     // bounded request times: a client trickling headers or a body cannot hold a socket for long.
     // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default, which made

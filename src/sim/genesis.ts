@@ -45,6 +45,8 @@ export interface SeedLedgerInput {
   readonly rng: SimRng;
   readonly sha256: Sha256;
   readonly version: ContractIdVersion;
+  /** observers of every reserve contract (`serve --auditor-party`) */
+  readonly observers: readonly string[];
 }
 
 /** Seeds an empty database; returns the opened ledger. */
@@ -105,6 +107,7 @@ export function seedLedger(x: SeedLedgerInput): LoadedLedger {
         createdAtMicros: micros,
         rng: x.rng,
         sha256: x.sha256,
+        observers: x.observers,
       });
       x.store.insertReserveContract(next.row);
       x.store.setPoolCurrent(p.poolId, next.row.contractId, true);

@@ -7,6 +7,11 @@ export type {
   ExchangeChange,
   ExchangeSimulation,
   ExchangeView,
+  LedgerEventPosition,
+  LedgerReserveContract,
+  LedgerReserveEvent,
+  LedgerReserveUpdate,
+  ReserveLedgerView,
   SimTransfer,
   SimTransferResult,
 } from './exchange.js';

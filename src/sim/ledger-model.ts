@@ -86,6 +86,8 @@ export interface NextReserveInput {
   readonly createdAtMicros: bigint;
   readonly rng: SimRng;
   readonly sha256: Sha256;
+  /** observers of the new contract (`serve --auditor-party`); none by default */
+  readonly observers?: readonly string[];
 }
 
 /**
@@ -116,6 +118,7 @@ export function mintNextReserve(x: NextReserveInput): NextReserve {
     createdAtMicros: x.createdAtMicros,
     rng: x.rng,
     sha256: x.sha256,
+    ...(x.observers === undefined ? {} : { observers: x.observers }),
   });
   const row: Omit<ReserveContractRow, 'archivedBy'> = {
     contractId: minted.contractId,

@@ -15,6 +15,7 @@
  */
 import { SwapEventIndex } from '../core/amm/swap-event-index.js';
 import type { Amount, ExchangePolicy, PoolState, Token } from '../core/amm/types.js';
+import { isPartyId } from '../core/codec/validate.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
@@ -27,6 +28,7 @@ import type { LedgerContext } from './ledger-context.js';
 import { mintNextReserve, mintUpdateId, tokenKey } from './ledger-model.js';
 import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
 import { computeReferencePrice } from './reference-price.js';
+import { createReserveLedgerView } from './reserve-ledger.js';
 import type { SimRng } from './rng.js';
 import type { SeedMarket } from './seed-market.js';
 import type { SimulatedExchange } from './simulated-exchange.js';
@@ -53,6 +55,11 @@ export interface CreateExchangeOptions {
   /** how long before "now" the seeded pools were created (default 30 days), so history can be prefilled */
   readonly genesisAgeMs?: number;
   readonly sha256?: Sha256;
+  /**
+   * a party the reference template makes an observer of every reserve contract minted from now on
+   * (`serve --auditor-party`, docs/decisions/server.md); none by default
+   */
+  readonly auditorParty?: string;
 }
 
 /** Opens (or seeds) the ledger in `db` and returns the exchange over it. */
@@ -66,6 +73,13 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
       `"contractIdVersion" expected v10, v11 or v12, got ${String(version)}`,
     );
   }
+  if (o.auditorParty !== undefined && !isPartyId(o.auditorParty)) {
+    throw new ServerError(
+      'SIMULATOR_OPTION_INVALID',
+      `"auditorParty" expected a Daml party id (1-255 of A-Z a-z 0-9 : _ - space), got ${JSON.stringify(String(o.auditorParty).slice(0, 300))}`,
+    );
+  }
+  const observers = o.auditorParty === undefined ? [] : [o.auditorParty];
   const savedRng = store.getMeta('rng_state');
   if (savedRng !== null) o.rng.loadState(savedRng);
 
@@ -80,6 +94,7 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
           rng: o.rng,
           sha256,
           version,
+          observers,
         })
       : loadLedger(store);
   const market = opened.market;
@@ -158,6 +173,7 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
         createdAtMicros: micros,
         rng: o.rng,
         sha256,
+        observers,
       });
       store.archiveReserveContract(pool.reserveContract.contractId, updateId);
       store.insertReserveContract(next.row);
@@ -193,7 +209,9 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     },
   };
 
+  const ledgerView = createReserveLedgerView(store);
   const exchange: SimulatedExchange = {
+    ...ledgerView,
     rng: o.rng,
     nowMs: () => Math.max(o.clock.nowMs(), lastMs),
     tokens: () => tokenList,

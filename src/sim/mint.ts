@@ -34,6 +34,12 @@ export interface MintInput {
   readonly createdAtMicros: bigint;
   readonly rng: SimRng;
   readonly sha256: Sha256;
+  /**
+   * non-signatory stakeholders (observers) of the contract, e.g. the auditor party of
+   * `serve --auditor-party` (docs/decisions/server.md); none by default. They are inputs of the
+   * unicum, so they change the contract ID, never the create argument.
+   */
+  readonly observers?: readonly string[];
 }
 
 export interface MintedReserve {
@@ -50,6 +56,7 @@ export function mintReserveContract(x: MintInput): MintedReserve {
   const discriminator = x.rng.bytes(32);
   const salt = x.rng.bytes(32);
   const operator = x.fields.operator;
+  const observers = (x.observers ?? []).filter((p) => p !== operator);
   try {
     const computed = computeContractId({
       contract: {
@@ -59,9 +66,9 @@ export function mintReserveContract(x: MintInput): MintedReserve {
         templateId: RESERVE_TEMPLATE_ID,
         createArg: encodeReserveCreateArg(x.fields, x.version),
         nonMaintainerSignatories: [operator],
-        nonSignatoryStakeholders: [],
+        nonSignatoryStakeholders: observers,
         signatories: [operator],
-        stakeholders: [operator],
+        stakeholders: [operator, ...observers],
         createdAt: x.createdAtMicros,
         key: null,
         packageVersion: [],

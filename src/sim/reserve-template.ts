@@ -9,6 +9,7 @@
  * hashing forbids it, docs/protocol/contract-id.md §6.4). For `v10` it is kept, as the real Canton 3.0–3.2
  * V10 blobs carry their trailing Nones (docs/protocol/contract-id.md §6.1).
  */
+import { formatHex } from '../core/codec/bytes.js';
 import type { TemplateId } from '../core/codec/contract.js';
 import type { Value } from '../core/codec/value.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
@@ -170,5 +171,25 @@ export function decodeReserveCreateArg(v: Value): ReserveFields | null {
     feeRate: fee.value,
     sequence: seq.value,
     previous,
+  };
+}
+
+/**
+ * The create argument in the Daml-LF JSON encoding the JSON Ledger API serves (`createArgument`):
+ * a record as an object of its fields by name, Numeric and Int64 as strings, Optional as null or
+ * the value, a contract ID as its hex string.
+ */
+export function formatReserveCreateArgJson(f: ReserveFields): Record<string, unknown> {
+  return {
+    operator: f.operator,
+    poolId: f.poolId,
+    tokenA: { admin: f.tokenA.admin, id: f.tokenA.id },
+    tokenB: { admin: f.tokenB.admin, id: f.tokenB.id },
+    reserveA: f.reserveA,
+    reserveB: f.reserveB,
+    totalLpSupply: f.totalLpSupply,
+    feeRate: f.feeRate,
+    sequence: f.sequence.toString(),
+    previous: f.previous === null ? null : formatHex(f.previous),
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The whole surface of the simulated exchange (api-decisions §3, §5): the read side the HTTP layer
- * uses (`ExchangeView`), the simulation interface (`ExchangeSimulation`), and what only tests, the
+ * uses (`ExchangeView`), the simulation interface (`ExchangeSimulation`), the ledger as a
+ * participant sees it (`ReserveLedgerView`, the Ledger API's source), and what only tests, the
  * traffic generator and the composition root (server/serve.ts) need — retiring a pool, raw reserve
  * contracts, pinned ledger time, history prefill. `createExchange` (ledger.ts) implements it; the
  * traffic generator (traffic.ts) drives it. The server's routes never see more than exchange.ts.
  */
 import type { Amount, PoolState } from '../core/amm/types.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
-import type { ExchangeSimulation, ExchangeView } from './exchange.js';
+import type { ExchangeSimulation, ExchangeView, ReserveLedgerView } from './exchange.js';
 import type { SimRng } from './rng.js';
 import type { ReserveContractRow } from './store/ledger-store.js';
 
@@ -24,7 +25,7 @@ export interface PrefillResult {
   readonly toMs: number;
 }
 
-export interface SimulatedExchange extends ExchangeView, ExchangeSimulation {
+export interface SimulatedExchange extends ExchangeView, ExchangeSimulation, ReserveLedgerView {
   /** the contract ID version of newly minted reserve contracts */
   contractIdVersion(): ContractIdVersion;
   /**

@@ -3,7 +3,8 @@
  * Scans src/, test/, scripts/, bench/, wasm/, proto/, docs/, README.md, BENCHMARKS.md and examples/README.md:
  *  - no document outside the repository is cited: `spec/<name>.md` (other than `docs/protocol/<name>.md`),
  *    `design/style.md`, or `../shared/…` — except the DARs, vectors and recordings beside the repository,
- *    which tests and benchmarks read (and skip without);
+ *    and Canton's OpenAPI description in `../shared/spec/ledger-api/`, which tests and benchmarks read
+ *    (and skip without);
  *  - every citation of a protocol document names a part it has: `docs/protocol/<name>.md §N` (also as a
  *    markdown link, or in the short form `<name> §N`) needs a heading `## N. …` / `### N.M …` there, and
  *    `docs/protocol/public-api.md "Heading"` a heading that starts with that text;
@@ -35,12 +36,8 @@ const THIS_FILE = 'test/docs/references.test.ts';
 /** Material beside the repository that tests and benchmarks may read (and skip without). */
 const SHARED_ALLOWED = new Set(['dars', 'vectors', 'recordings']);
 const SHARED_ALLOWED_IN = ['test/', 'bench/'];
-/**
- * Canton's published OpenAPI document of the JSON Ledger API is data, not a document we cite: the
- * generator of the ledger client's types and its test read it (and skip without), like the DARs.
- */
-const SHARED_DATA = 'shared/spec/ledger-api';
-const SHARED_DATA_IN = ['test/', 'scripts/gen-ledger-types.mjs'];
+/** Besides tests, the generator of the ledger client's types reads Canton's OpenAPI document. */
+const SHARED_DATA_IN = ['scripts/gen-ledger-types.mjs'];
 
 const PROTOCOL_DIR = 'docs/protocol';
 const SHORT_NAMES = ['contract-id', 'blob-format', 'dar-format', 'public-api', 'api-decisions'];
@@ -83,9 +80,11 @@ function findOutsideReferences(file: string, text: string): Problem[] {
         message: `cites ${m[0]}, outside the repository (docs/architecture.md "Code style")`,
       });
     }
-    for (const m of line.matchAll(/(?:\.\.\/)?\bshared\/(spec|design)\b/g)) {
-      const data = line.startsWith(SHARED_DATA, (m.index ?? 0) + m[0].indexOf('shared/'));
-      if (data && SHARED_DATA_IN.some((p) => file.startsWith(p))) continue;
+    for (const m of line.matchAll(/(?:\.\.\/)?\bshared\/(spec|design)\b(\/ledger-api\b)?/g)) {
+      // Canton's OpenAPI description is test input (responses are checked against it) and the source
+      // of the ledger client's generated types, not a citation
+      if (m[2] !== undefined && (sharedAllowedHere || SHARED_DATA_IN.some((p) => file.startsWith(p))))
+        continue;
       problems.push({
         at,
         message: `cites ${m[0]}, outside the repository (docs/protocol/, docs/architecture.md)`,
@@ -270,6 +269,8 @@ describe('references point inside the repository', () => {
     ].map((line) => findOutsideReferences('src/x.ts', line).length);
     expect(outside).toEqual([1, 1, 1, 1]);
     expect(findOutsideReferences('test/x.ts', 'read ../shared/dars and ../shared/vectors')).toEqual([]);
+    expect(findOutsideReferences('test/x.ts', 'load ../shared/spec/ledger-api/openapi.yaml')).toEqual([]);
+    expect(findOutsideReferences('src/x.ts', 'load ../shared/spec/ledger-api/openapi.yaml').length).toBe(1);
     expect(findOutsideReferences('src/x.ts', 'docs/protocol/contract-id.md §4')).toEqual([]);
 
     const check = (file: string, line: string): number =>

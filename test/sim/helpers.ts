@@ -23,6 +23,7 @@ export function openTestLedger(
     path?: string;
     extraPools?: number;
     clock?: ManualClock;
+    auditorParty?: string;
   } = {},
 ): TestLedger {
   const db = openServerDb(o.path ?? ':memory:');
@@ -34,6 +35,7 @@ export function openTestLedger(
     seedMarket: SEED_MARKET,
     ...(o.version === undefined ? {} : { contractIdVersion: o.version }),
     ...(o.extraPools === undefined ? {} : { extraPools: o.extraPools }),
+    ...(o.auditorParty === undefined ? {} : { auditorParty: o.auditorParty }),
   });
   return { db, clock, exchange };
 }

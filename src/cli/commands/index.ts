@@ -5,6 +5,7 @@ import { decodeCommand } from './decode.js';
 import { demoCommand } from './demo.js';
 import { historyCommand } from './history.js';
 import { inspectDarCommand } from './inspect-dar.js';
+import { ledgerTokenCommand } from './ledger-token.js';
 import { mirrorCommand } from './mirror.js';
 import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
@@ -21,6 +22,7 @@ export const commands: readonly MountableCommand[] = [
   inspectDarCommand,
   typesCommand,
   serveCommand,
+  ledgerTokenCommand,
   auditCommand,
   snapshotCommand,
   replayCommand,

@@ -4,18 +4,31 @@
  * stderr. Options: --port, --host, --db, --contract-id-version, --seed, --traffic, --history,
  * --history-rate, --pools, --simulation, --rate-limit, --max-connections, --exchange-name, and --faults/--fault-seed
  * (the server on an internal loopback port behind the fault-injecting proxy, src/server/fault-proxy.ts,
- * which then listens on --port/--host and is the URL printed).
+ * which then listens on --port/--host and is the URL printed). The Canton JSON Ledger API v2 under
+ * /v2 (--ledger-api, with --ledger-token-secret / --ledger-token-public-key, --ledger-token-audience,
+ * --ledger-user) and --auditor-party: docs/decisions/server.md "Ledger API".
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { formatGot } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import type { Logger } from '../../server/app.js';
 import { startFaultProxy } from '../../server/fault-proxy.js';
 import { type FaultRule, formatFaultSpec, parseFaultSpec } from '../../server/fault-spec.js';
+import {
+  DEFAULT_LEDGER_AUDIENCE,
+  type LedgerAuthOptions,
+  parseLedgerPublicKey,
+} from '../../server/ledger-api/auth.js';
 import { type RunningServer, startServer } from '../../server/serve.js';
 import { createSeededRng } from '../../sim/rng.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
+import {
+  LEDGER_SECRET_ENV,
+  parseLedgerSecret,
+  parseLedgerUsers,
+  parsePartyOption,
+} from '../ledger-token-options.js';
 import {
   contractIdVersionOption,
   HISTORY_DURATION,
@@ -77,6 +90,78 @@ async function startFaultFront(
   }
 }
 
+/**
+ * --ledger-api and its token options → the Ledger API's verification, or undefined without
+ * --ledger-api (a token option without it is a usage error, as is --ledger-api without a key).
+ */
+async function parseLedgerApiOptions(
+  args: {
+    readonly 'ledger-api': boolean;
+    readonly 'ledger-token-secret': string | undefined;
+    readonly 'ledger-token-public-key': string | undefined;
+    readonly 'ledger-token-audience': string;
+    readonly 'ledger-user': readonly string[];
+  },
+  env: NodeJS.ProcessEnv,
+): Promise<LedgerAuthOptions | undefined> {
+  const keyFile = args['ledger-token-public-key'];
+  if (!args['ledger-api']) {
+    const stray = [
+      args['ledger-token-secret'] === undefined ? null : 'ledger-token-secret',
+      keyFile === undefined ? null : 'ledger-token-public-key',
+      args['ledger-user'].length === 0 ? null : 'ledger-user',
+    ].find((n) => n !== null);
+    if (stray !== undefined && stray !== null)
+      throw new UsageError('OPTION_INVALID', `"--${stray}" expected --ledger-api as well, got it alone`, {
+        details: { option: stray },
+      });
+    return undefined;
+  }
+  const secret = parseLedgerSecret('ledger-token-secret', args['ledger-token-secret'], env);
+  if (secret === undefined && keyFile === undefined)
+    throw new UsageError(
+      'OPTION_INVALID',
+      `"--ledger-api" expected --ledger-token-secret (or ${LEDGER_SECRET_ENV}) or --ledger-token-public-key, got neither`,
+      { details: { option: 'ledger-api' } },
+    );
+  let publicKey: LedgerAuthOptions['rs256PublicKey'];
+  if (keyFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(parsePathOption('ledger-token-public-key', keyFile), 'utf8');
+    } catch (cause) {
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--ledger-token-public-key" expected a readable file, got ${formatGot(keyFile)}`,
+        {
+          details: { option: 'ledger-token-public-key' },
+          cause,
+        },
+      );
+    }
+    try {
+      publicKey = await parseLedgerPublicKey(text);
+    } catch (cause) {
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--ledger-token-public-key" expected an RS256 public key (PEM or JWK), got ${formatGot(keyFile)}`,
+        { details: { option: 'ledger-token-public-key' }, cause },
+      );
+    }
+  }
+  const audience = args['ledger-token-audience'];
+  if (audience.trim() === '')
+    throw new UsageError('OPTION_INVALID', '"--ledger-token-audience" expected an audience, got ""', {
+      details: { option: 'ledger-token-audience' },
+    });
+  return {
+    audience,
+    ...(secret === undefined ? {} : { hs256Secret: secret }),
+    ...(publicKey === undefined ? {} : { rs256PublicKey: publicKey }),
+    users: parseLedgerUsers(args['ledger-user']),
+  };
+}
+
 export const serveCommand = defineCommand({
   command: 'serve',
   describe: 'run the reference server of the exchange public API (HTTP + websocket) on a simulated ledger',
@@ -129,6 +214,34 @@ export const serveCommand = defineCommand({
       .option('fault-seed', {
         type: 'string',
         describe: 'seed for reproducible fault draws (with --faults)',
+      })
+      .option('ledger-api', {
+        type: 'boolean',
+        default: false,
+        describe: 'serve the Canton JSON Ledger API v2 of the simulated ledger under /v2 (needs a token key)',
+      })
+      .option('ledger-token-secret', {
+        type: 'string',
+        describe: `HS256 key of the Ledger API's bearer tokens, ≥ 32 bytes (or ${LEDGER_SECRET_ENV})`,
+      })
+      .option('ledger-token-public-key', {
+        type: 'string',
+        describe: "RS256 public key file of the Ledger API's bearer tokens (PEM or JWK)",
+      })
+      .option('ledger-token-audience', {
+        type: 'string',
+        default: DEFAULT_LEDGER_AUDIENCE,
+        describe: "the Ledger API tokens' expected aud",
+      })
+      .option('ledger-user', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'a Ledger API user and the parties it reads as: NAME=PARTY[,PARTY] (repeatable)',
+      })
+      .option('auditor-party', {
+        type: 'string',
+        describe: 'make this party an observer of every reserve contract minted from now on',
       }),
   stopsGracefully: true,
   run: async (args, ctx, stop) => {
@@ -158,6 +271,11 @@ export const serveCommand = defineCommand({
         'OPTION_INVALID',
         `"--fault-seed" expected --faults as well, got ${formatGot(args['fault-seed'])} alone`,
       );
+    const ledgerAuth = await parseLedgerApiOptions(args, ctx.env);
+    const auditorParty =
+      args['auditor-party'] === undefined
+        ? undefined
+        : parsePartyOption('auditor-party', args['auditor-party']);
     const logger: Logger = {
       info: (m) => ctx.stderr.write(`reserve-audit: ${m}\n`),
       error: (m, e) =>
@@ -184,6 +302,8 @@ export const serveCommand = defineCommand({
       ...(rate === undefined ? {} : { rateLimitPerSecond: rate }),
       // behind the fault gateway every client comes from the gateway's one address: no cap there
       connections: { maxPerClient: faults === undefined ? maxConnections : 1_000_000 },
+      ...(ledgerAuth === undefined ? {} : { ledgerApi: { auth: ledgerAuth } }),
+      ...(auditorParty === undefined ? {} : { auditorParty }),
       logger,
     });
     const running =
@@ -192,8 +312,11 @@ export const serveCommand = defineCommand({
         : await startFaultFront(server, faults, port, args.host, args['fault-seed']);
     ctx.stderr.write(
       `reserve-audit: serving ${running.url}/v1/public (websocket ${running.url.replace('http', 'ws')}/v1/ws/public` +
-        `${args.simulation ? `, simulation ${running.url}/v1/sim` : ''})\n`,
+        `${args.simulation ? `, simulation ${running.url}/v1/sim` : ''}` +
+        `${ledgerAuth === undefined ? '' : `, ledger API ${running.url}/v2`})\n`,
     );
+    if (auditorParty !== undefined)
+      ctx.stderr.write(`reserve-audit: new reserve contracts have the observer ${auditorParty}\n`);
     if (faults !== undefined)
       ctx.stderr.write(
         `reserve-audit: injecting faults ${formatFaultSpec(faults)}` +

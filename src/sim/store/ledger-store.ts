@@ -40,6 +40,21 @@ export interface ReserveContractRow {
   readonly blob: Uint8Array;
 }
 
+/** A reserve contract with the offsets of the updates that created and archived it (the Ledger API). */
+export interface LedgerContractRow extends ReserveContractRow {
+  readonly createdOffset: number;
+  readonly archivedOffset: number | null;
+  /** the pool's position in the exchange's pool order */
+  readonly poolOrd: number;
+}
+
+/** One ledger update: its offset (`seq`) and record time. */
+export interface LedgerUpdateRow {
+  readonly updateId: string;
+  readonly offset: number;
+  readonly recordMicros: bigint;
+}
+
 export interface TransferRow {
   readonly tsMs: number;
   readonly sender: string;
@@ -67,6 +82,13 @@ export interface LiquidityEventRow {
 }
 
 type Row = Record<string, unknown>;
+
+/** A reserve contract with its creating and archiving offsets and its pool's order. */
+const LEDGER_CONTRACT_SQL =
+  'SELECT c.*, cu.seq AS created_seq, au.seq AS archived_seq, p.ord AS pool_ord FROM reserve_contracts c ' +
+  'JOIN ledger_updates cu ON cu.update_id = c.update_id ' +
+  'LEFT JOIN ledger_updates au ON au.update_id = c.archived_by ' +
+  'JOIN pools p ON p.pool_id = c.pool_id';
 
 const SWAP_COLUMNS =
   'seq, ts_ms, update_id, transfer_seq, pool_id, trader_id, sell_admin, sell_id, buy_admin, buy_id, sell_amount, ' +
@@ -107,6 +129,17 @@ export class LedgerStore {
       getContract: p('SELECT * FROM reserve_contracts WHERE contract_id = ?'),
       listContracts: p('SELECT * FROM reserve_contracts WHERE pool_id = ? ORDER BY sequence DESC LIMIT ?'),
       countContracts: p('SELECT COUNT(*) AS n FROM reserve_contracts'),
+      getLedgerContract: p(`${LEDGER_CONTRACT_SQL} WHERE c.contract_id = ?`),
+      listUpdateContracts: p(
+        `${LEDGER_CONTRACT_SQL} WHERE c.update_id = ? UNION ALL ${LEDGER_CONTRACT_SQL} WHERE c.archived_by = ?`,
+      ),
+      // the pool's newest contract created at or before the offset (sequence grows with the offset)
+      poolContractAt: p(
+        `${LEDGER_CONTRACT_SQL} WHERE c.pool_id = ? AND cu.seq <= ? ORDER BY c.sequence DESC LIMIT 1`,
+      ),
+      listUpdates: p(
+        'SELECT update_id, seq, record_micros FROM ledger_updates WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+      ),
       getTrader: p('SELECT trader_id FROM traders WHERE party = ?'),
       insertTrader: p('INSERT INTO traders (party) VALUES (?)'),
       insertTransfer: p(
@@ -231,6 +264,28 @@ export class LedgerStore {
   listReserveContracts(poolId: string, limit: number): ReserveContractRow[] {
     return (this.s.listContracts!.all(poolId, limit) as Row[]).map(toContractRow);
   }
+  /** The reserve contract with its offsets, or null. */
+  getLedgerContract(contractId: string): LedgerContractRow | null {
+    const r = this.s.getLedgerContract!.get(contractId) as Row | undefined;
+    return r === undefined ? null : toLedgerContractRow(r);
+  }
+  /** The reserve contracts an update created or archived (a contract can appear in both roles). */
+  listUpdateContracts(updateId: string): LedgerContractRow[] {
+    return (this.s.listUpdateContracts!.all(updateId, updateId) as Row[]).map(toLedgerContractRow);
+  }
+  /** The pool's newest reserve contract created at or before `offset` (archived or not), or null. */
+  getPoolContractAt(poolId: string, offset: number): LedgerContractRow | null {
+    const r = this.s.poolContractAt!.get(poolId, offset) as Row | undefined;
+    return r === undefined ? null : toLedgerContractRow(r);
+  }
+  /** At most `limit` ledger updates with `after` < offset ≤ `upTo`, oldest first. */
+  listLedgerUpdates(after: number, upTo: number, limit: number): LedgerUpdateRow[] {
+    return (this.s.listUpdates!.all(after, upTo, limit) as Row[]).map((r) => ({
+      updateId: r.update_id as string,
+      offset: r.seq as number,
+      recordMicros: BigInt(r.record_micros as number),
+    }));
+  }
   countReserveContracts(): number {
     return (this.s.countContracts!.get() as { n: number }).n;
   }
@@ -350,5 +405,14 @@ function toContractRow(r: Row): ReserveContractRow {
     totalLpSupply: r.total_lp_supply as string,
     feeRate: r.fee_rate as string,
     blob: new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength),
+  };
+}
+
+function toLedgerContractRow(r: Row): LedgerContractRow {
+  return {
+    ...toContractRow(r),
+    createdOffset: r.created_seq as number,
+    archivedOffset: (r.archived_seq as number | null) ?? null,
+    poolOrd: r.pool_ord as number,
   };
 }

@@ -140,4 +140,16 @@ CREATE TABLE lp_positions (
 `,
     ],
   },
+  {
+    version: 2,
+    name: 'ledger_api_indexes',
+    // the Ledger API (src/server/ledger-api/) reads a ledger update's created and archived reserve
+    // contracts by the update's id: both columns are looked up, so both are indexed
+    statements: [
+      `
+CREATE INDEX reserve_contracts_update ON reserve_contracts (update_id);
+CREATE INDEX reserve_contracts_archived_by ON reserve_contracts (archived_by);
+`,
+    ],
+  },
 ];
