@@ -3,16 +3,22 @@
  * --ledger-api`, the simulated ledger as a participant sees it; an auditor party observer of every
  * reserve contract; HS256 tokens as `reserve-audit ledger-token` mints them). The exchange's public
  * API goes through the tampering proxy, the ledger API does not: an honest exchange is
- * ledger-confirmed (exit 0); a frozen exchange serving the proofs of contracts it has since archived
- * is `PROOF_ARCHIVED` (exit 1); a self-consistent contract from another ledger is never confirmed
- * and never passes; a token for another party is could-not-check (exit 2).
+ * ledger-confirmed (exit 0); a new, fully self-consistent contract (LP supply raised, or a forged
+ * deposit) or a contract from another ledger, served everywhere, is `PROOF_NOT_ON_LEDGER` (exit 1); a
+ * frozen exchange serving the proofs of contracts it has since archived is `PROOF_ARCHIVED` (exit 1);
+ * a token for another party is could-not-check (exit 2).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCreatedEventBlob } from '../../src/core/codec/blob-decoder.js';
 import type { PoolsProofResponse } from '../../src/core/wire/pools-proof.js';
+import { sha256Node } from '../../src/io/node-sha256.js';
 import { formatLedgerToken } from '../../src/server/ledger-api/auth.js';
+import { mintReserveContract } from '../../src/sim/mint.js';
+import { decodeReserveCreateArg, type ReserveFields } from '../../src/sim/reserve-template.js';
+import { createSeededRng } from '../../src/sim/rng.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 
@@ -23,6 +29,13 @@ interface AuditDoc {
   summary: { assurance: { level: string; pools: Record<string, number> }; pools: number };
   pools: { poolId: string; assurance: string }[];
   findings: { code: string; severity: string; pool: string | null }[];
+}
+
+/** A 10-place decimal × n / d, truncated. */
+function scale(amount: string, n: bigint, d: bigint): string {
+  const units = (BigInt(amount.replace('.', '')) * n) / d;
+  const t = units.toString().padStart(11, '0');
+  return `${t.slice(0, -10)}.${t.slice(-10)}`;
 }
 
 let s: AuditServer;
@@ -92,7 +105,7 @@ describe('audit --ledger-api against serve --ledger-api', () => {
     expect(doc.findings.map((f) => f.code)).toContain('LEDGER_UNAVAILABLE');
   });
 
-  it('a self-consistent contract from another ledger is never confirmed, and the audit never passes', async () => {
+  it('a self-consistent contract from another ledger → PROOF_NOT_ON_LEDGER (exit 1)', async () => {
     const foreign = await proofOf(other.directBase);
     s.setTamper((ctx) => {
       if (ctx.path !== '/pools/proof') return undefined;
@@ -108,16 +121,73 @@ describe('audit --ledger-api against serve --ledger-api', () => {
       expect(code).not.toBe(0);
       const forged = doc.pools.filter((p) => p.assurance !== 'ledger-confirmed');
       expect(forged.length).toBeGreaterThan(0);
-      const ledgerCodes = doc.findings.filter(
-        (f) => f.code.startsWith('PROOF_NOT') || f.code.startsWith('LEDGER'),
+      // the auditor is a stakeholder of the foreign blob, and the server never pruned: never created here
+      expect(code).toBe(1);
+      expect(doc.findings.filter((f) => f.code === 'PROOF_NOT_ON_LEDGER').map((f) => f.pool)).toEqual(
+        forged.map((p) => p.poolId),
       );
-      // the reference server does not say how far it pruned (no /v2/state/latest-pruned-offsets): without
-      // that, a contract it does not know may be a pruned one, so it is could-not-check, not an accusation
-      expect(ledgerCodes.map((f) => f.code)).toContain('LEDGER_UNAVAILABLE');
     } finally {
       s.setTamper(undefined);
     }
   });
+
+  it.each([
+    [
+      'LP supply raised by a sixth',
+      (f: ReserveFields) => ({ ...f, totalLpSupply: scale(f.totalLpSupply, 7n, 6n) }),
+    ],
+    [
+      'a forged deposit: reserves and LP supply raised together',
+      (f: ReserveFields) => ({
+        ...f,
+        reserveA: scale(f.reserveA, 3n, 2n),
+        reserveB: scale(f.reserveB, 3n, 2n),
+        totalLpSupply: scale(f.totalLpSupply, 3n, 2n),
+      }),
+    ],
+  ])(
+    'a new, fully self-consistent contract (%s), served everywhere → PROOF_NOT_ON_LEDGER (exit 1)',
+    async (_what, change) => {
+      const real = (await proofOf(s.directBase)).data.pools[1]!.reserve_contract;
+      const c = decodeCreatedEventBlob(real.created_event_blob);
+      const fields = decodeReserveCreateArg(c.createArg);
+      if (fields === null) throw new Error('not a reserve contract');
+      const forged = change(fields);
+      // same template, parties (the auditor stays an observer) and creation time; a new valid contract ID
+      const m = mintReserveContract({
+        fields: forged,
+        version: 'v12',
+        createdAtMicros: c.createdAt,
+        rng: createSeededRng('forged-contract'),
+        sha256: sha256Node,
+        observers: [AUDITOR],
+      });
+      const blob = Buffer.from(m.blob).toString('base64');
+      s.setTamper((ctx) => {
+        // every endpoint names the forged contract; the proof carries its blob and amounts
+        let text = ctx.text.replaceAll(real.contract_id, m.contractId);
+        if (ctx.path === '/pools/proof')
+          text = text
+            .replace(real.created_event_blob, blob)
+            .replace(
+              `"total_lp_supply":"${real.total_lp_supply}"`,
+              `"total_lp_supply":"${forged.totalLpSupply}"`,
+            )
+            .replace(`"reserve_a":"${real.reserve_a}"`, `"reserve_a":"${forged.reserveA}"`)
+            .replace(`"reserve_b":"${real.reserve_b}"`, `"reserve_b":"${forged.reserveB}"`);
+        return text === ctx.text ? undefined : { raw: text };
+      });
+      try {
+        const { code, doc } = await audit(await tokenFile('auditor.jwt', [AUDITOR]));
+        expect(code).toBe(1);
+        expect(doc.findings.filter((f) => f.code === 'PROOF_NOT_ON_LEDGER').length).toBe(1);
+        // the forged proof itself verifies: the ID recomputes from the forged blob
+        expect(doc.findings.map((f) => f.code)).not.toContain('PROOF_CONTRACT_ID_MISMATCH');
+      } finally {
+        s.setTamper(undefined);
+      }
+    },
+  );
 
   it('a frozen exchange serving the proofs of contracts archived since → PROOF_ARCHIVED (exit 1)', async () => {
     const old = await proofOf(s.directBase);
