@@ -252,6 +252,33 @@ describe('audit --ledger-api', () => {
     }
   });
 
+  it('a participant that echoes the token in its error: the reason is reported with the token redacted', async () => {
+    participant.set({ contracts: honest, prunedUpTo: 0, fault: 'echo-token' });
+    try {
+      const junit = join(dir, 'echo.xml');
+      const r = await runCliForTest([
+        'audit',
+        '--base-url',
+        server.base,
+        '--json',
+        '--junit',
+        junit,
+        '--mirror',
+        join(dir, 'echo.sqlite'),
+        ...ledgerArgs(),
+      ]);
+      expect(r.code).toBe(2);
+      const signature = TOKEN.split('.')[2]!;
+      expect(r.stdout).toContain('token Bearer *** may not read');
+      for (const out of [r.stdout, r.stderr, readFileSync(junit, 'utf8')])
+        expect(out).not.toContain(signature);
+      for (const f of readdirSync(dir).filter((x) => x !== 'token'))
+        expect(readFileSync(join(dir, f)).includes(signature), f).toBe(false);
+    } finally {
+      participant.set({ fault: undefined });
+    }
+  });
+
   it('a participant nobody listens at → could not check (exit 2)', async () => {
     const args = [
       '--ledger-api',

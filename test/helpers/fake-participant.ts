@@ -25,7 +25,7 @@ export interface ParticipantContract {
   readonly unknown?: boolean;
 }
 
-type ParticipantFault = 'unauthorized' | 'forbidden' | 'stall' | 'unavailable';
+type ParticipantFault = 'unauthorized' | 'forbidden' | 'stall' | 'unavailable' | 'echo-token';
 
 interface RecordedAnswer {
   readonly path: string;
@@ -128,6 +128,12 @@ export async function startFakeParticipant(o: {
         return send(
           401,
           cantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token', 3),
+          '#/components/schemas/JsCantonError',
+        );
+      if (fault === 'echo-token')
+        return send(
+          403,
+          cantonError('PERMISSION_DENIED', `token ${authorization ?? ''} may not read ${o.party}`, 7),
           '#/components/schemas/JsCantonError',
         );
       if (fault === 'forbidden')

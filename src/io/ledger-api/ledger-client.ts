@@ -104,6 +104,17 @@ function readValue<T>(data: unknown, parse: (json: unknown) => T): LedgerAnswer<
   }
 }
 
+/**
+ * The redaction rule of the token: a participant's text (an error's `cause`, a value quoted by a shape
+ * error) is the participant's to choose, and a hostile or careless one may echo the `Authorization`
+ * header; every reason this client returns has each occurrence of the token replaced by `***`.
+ */
+function redactToken<T>(answer: LedgerAnswer<T>, token: string | null): LedgerAnswer<T> {
+  if (answer.ok || token === null || token === '') return answer;
+  const scrub = (text: string): string => text.split(token).join('***');
+  return { ...answer, reason: scrub(answer.reason), code: answer.code === null ? null : scrub(answer.code) };
+}
+
 /** Creates the client (no request is sent until a read is called). */
 export function createLedgerClient(o: LedgerClientOptions): LedgerClient {
   const api = createClient<paths>({
@@ -119,10 +130,10 @@ export function createLedgerClient(o: LedgerClientOptions): LedgerClient {
     try {
       r = await send();
     } catch (e) {
-      return failure(e);
+      return redactToken(failure(e), o.token);
     }
-    if (r.response.status !== 200) return refusal(r.response.status, r.error);
-    return readValue(r.data, parse);
+    if (r.response.status !== 200) return redactToken(refusal(r.response.status, r.error), o.token);
+    return redactToken(readValue(r.data, parse), o.token);
   }
   return {
     readLedgerEnd: () => call(() => api.GET('/v2/state/ledger-end'), parseLedgerEnd),
