@@ -437,12 +437,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       earlierSnapshots = await mirror.countSnapshots();
       history = await loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
     }
-    let ledger: LedgerEvidence | null = null;
-    try {
-      ledger = ledgerRead === null ? null : await ledgerRead;
-    } finally {
-      await ledgerHttp?.close();
-    }
+    const ledger: LedgerEvidence | null = ledgerRead === null ? null : await ledgerRead;
     const tHistory = now();
     // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
     progress('running checks');
@@ -553,6 +548,9 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       },
     };
   } finally {
+    // the ledger's client is closed however the run ended (a mirror that failed to open included)
+    await ledgerRead?.catch(() => null);
+    await ledgerHttp?.close();
     await mirror?.close();
   }
 }
