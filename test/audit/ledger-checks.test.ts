@@ -170,7 +170,7 @@ describe('assurance levels', () => {
     expect(computePoolAssurance('proven', 'confirmed')).toBe('ledger-confirmed');
     expect(computePoolAssurance('proven', 'not-run')).toBe('id-verified');
     expect(computePoolAssurance('proven', 'could-not-check')).toBe('id-verified');
-    expect(computePoolAssurance('proven', 'superseded')).toBe('id-verified');
+    expect(computePoolAssurance('proven', 'superseded')).toBe('ledger-confirmed');
     expect(computePoolAssurance('proven', 'contradicted')).toBe('asserted');
     expect(computePoolAssurance('failed', 'not-run')).toBe('asserted');
     expect(computePoolAssurance('missing', 'not-run')).toBe('asserted');

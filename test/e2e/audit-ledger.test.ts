@@ -202,7 +202,7 @@ describe('audit --ledger-api', () => {
     const cached = await audit();
     expect(cached.code).toBe(0);
     expect(codes(cached.doc)).toContain('LEDGER_PROOF_SUPERSEDED');
-    expect(cached.doc.summary.assurance.level).toBe('id-verified');
+    expect(cached.doc.summary.assurance.level).toBe('ledger-confirmed');
   });
 
   it('an active reserve contract of a pool /pools/proof does not list → LEDGER_RESERVE_UNLISTED, exit 1', async () => {

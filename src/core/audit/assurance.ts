@@ -3,7 +3,9 @@
  * were established, from the strongest down, and what each does *not* prove.
  *
  * - `ledger-confirmed`: the contract ID recomputes from the blob, and a participant the auditor
- *   trusts reported the contract created with that blob and not archived (src/core/audit/ledger-checks.ts).
+ *   trusts reported the contract created with that blob and not archived at an offset the proof may
+ *   speak for: the ledger end before the fetch, or — for an honest cached proof — the offset before an
+ *   archive inside the cache window (src/core/audit/ledger-checks.ts).
  * - `id-verified`: the contract ID recomputes from the blob (formerly "proven"): the pair is
  *   consistent; not that the contract was ever created on the ledger, nor that it is still active.
  * - `asserted`: only the exchange's word (no proof, a failed proof, or a proof the ledger contradicts).
@@ -48,7 +50,9 @@ export function computePoolAssurance(
   if (proof === 'unverifiable') return 'unverifiable';
   if (proof !== 'proven') return 'asserted';
   if (ledger === 'contradicted') return 'asserted';
-  return ledger === 'confirmed' ? 'ledger-confirmed' : 'id-verified';
+  // superseded: created with this blob and archived only within the cache window of the fetch (or after
+  // the audit began) — active at the offset before its archive, as an honest cached proof claims
+  return ledger === 'confirmed' || ledger === 'superseded' ? 'ledger-confirmed' : 'id-verified';
 }
 
 /** The weakest of `levels` (the run's level); `unverifiable` when there are none. */

@@ -292,7 +292,7 @@ export const FINDING_CODES = {
     'info',
     'ledger',
     'proven',
-    'the served contract was archived on the ledger within the cache window of the fetch (an honest cached proof): not ledger-confirmed',
+    'the served contract was archived on the ledger within the cache window of the fetch, or after the audit began (an honest cached proof): confirmed at the offset before its archive',
   ),
   LEDGER_RESERVE_UNLISTED: def(
     'error',
