@@ -150,6 +150,42 @@ describe('ledger API: hostile answers are typed failures', () => {
     expect(f).toThrowError(expect.objectContaining({ code: 'LEDGER_RESPONSE_INVALID' }));
   });
 
+  it("goes through the auditor's HTTP client: a 503 with Retry-After is retried inside the budget, POSTs included", async () => {
+    const { createServer } = await import('node:http');
+    let n = 0;
+    const s = createServer((q, r) => {
+      n++;
+      if (n <= 2) {
+        r.writeHead(503, { 'retry-after': '0', 'content-type': 'text/plain' });
+        r.end('busy');
+        return;
+      }
+      expect(q.headers.authorization).toBe('Bearer tok');
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.end('[]');
+    });
+    await new Promise<void>((res) => s.listen(0, '127.0.0.1', res));
+    const http = createHttpClient({ maxRps: 1000, timeoutMs: 5000 });
+    try {
+      const port = (s.address() as { port: number }).port;
+      const client = createLedgerClient({
+        baseUrl: parseBaseUrl(`http://127.0.0.1:${port}`),
+        token: 'tok',
+        party: PARTY,
+        http,
+      });
+      expect(await client.readActiveContracts(3, ['#amm-pools:Amm.Pool:PoolReserve'])).toEqual({
+        ok: true,
+        value: [],
+      });
+      expect(http.counts()).toMatchObject({ sent: 3, retried: 2, failed: 2 });
+    } finally {
+      await http.close();
+      s.closeAllConnections();
+      await new Promise<void>((res) => s.close(() => res()));
+    }
+  });
+
   it('a body nested past the JSON bounds is refused before it is parsed, as a could-not-check answer', async () => {
     const { createServer } = await import('node:http');
     const deep = '['.repeat(5000) + ']'.repeat(5000);
