@@ -35,7 +35,7 @@ const pool = (poolId: string, contractId: string): ProvenPool =>
     status: 'proven',
     fields: fields(poolId),
     template: null,
-    ledgerCreatedAtMicros: null,
+    ledgerCreatedAtMicros: BigInt(FETCH - 7_200_000) * 1000n,
     entry: entry(poolId, contractId),
   }) as ProvenPool;
 const proof = (poolId: string): ReserveProof =>
@@ -162,6 +162,29 @@ describe('checkLedger', () => {
     expect(nf(null, 0)).toEqual(['LEDGER_UNAVAILABLE']);
     expect(nf(true, 3)).toEqual(['LEDGER_UNAVAILABLE']);
     expect(nf(true, null)).toEqual(['LEDGER_UNAVAILABLE']);
+  });
+
+  it('a not-found contract no older than what the participant has shown may not have reached it: no accusation', () => {
+    const e = evidence({
+      contracts: new Map([
+        ['c1', { kind: 'not-found', readerIsStakeholder: true, prunedUpTo: 0, message: 'not found' }],
+      ]),
+    });
+    const newest = (createdAtMs: number): LedgerEvidence => ({
+      ...e,
+      active: {
+        ok: true,
+        offset: 120,
+        contracts: [{ contractId: 'c2', createdOffset: 6, createdAtMs, proof: proof('p1') }],
+      },
+    });
+    // served contract created 2 h before the fetch; the participant's newest reserve contract 1 h 59.5 min before
+    expect(run(newest(FETCH - 7_170_000)).codes).toEqual(['LEDGER_UNAVAILABLE']);
+    expect(run(newest(FETCH - 7_000_000)).codes).toContain('PROOF_NOT_ON_LEDGER');
+    expect(run({ ...e, active: { ok: false, reason: 'down' } }).codes).toEqual([
+      'LEDGER_UNAVAILABLE',
+      'LEDGER_UNAVAILABLE',
+    ]);
   });
 });
 

@@ -76,6 +76,19 @@ const proofOf = async (base: string): Promise<PoolsProofResponse> =>
 
 beforeAll(async () => {
   s = await startAuditServer({ version: 'v12', ledger: { secret: SECRET, auditorParty: AUDITOR } });
+  // a swap two minutes after genesis: the ledger's newest reserve contract is newer than the others
+  const last = (await proofOf(s.directBase)).data.pools.at(-1)!;
+  const cc = s.ex.cc();
+  const buy = last.token_a_instrument.id === cc.id ? last.token_b_instrument : last.token_a_instrument;
+  s.clock.advanceMs(120_000);
+  const swap = s.ex.transfer({
+    sender: 'alice::1220aa',
+    instrument: { admin: cc.admin, id: cc.id },
+    amount: '300',
+    memo: buy.id,
+  });
+  if (swap.status !== 'executed') throw new Error(`swap ${swap.status}`);
+  s.clock.advanceMs(120_000);
   other = await startAuditServer({
     version: 'v12',
     seed: 'another-ledger',

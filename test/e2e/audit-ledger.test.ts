@@ -65,6 +65,20 @@ async function contractsOf(base: string): Promise<ParticipantContract[]> {
 beforeAll(async () => {
   server = await startAuditServer({ version: 'v11' });
   other = await startAuditServer({ version: 'v11', extraPools: 1, seed: 'ledger-other' });
+  // a swap two minutes after genesis: the ledger's newest reserve contract is newer than the others
+  const first = ((await (await fetch(`${server.directBase}/pools/proof`)).json()) as PoolsProofResponse).data
+    .pools[0]!;
+  const cc = server.ex.cc();
+  const buy = first.token_a_instrument.id === cc.id ? first.token_b_instrument : first.token_a_instrument;
+  server.clock.advanceMs(120_000);
+  const swap = server.ex.transfer({
+    sender: 'alice::1220aa',
+    instrument: { admin: cc.admin, id: cc.id },
+    amount: '300',
+    memo: buy.id,
+  });
+  if (swap.status !== 'executed') throw new Error(`swap ${swap.status}`);
+  server.clock.advanceMs(120_000);
   honest = await contractsOf(server.directBase);
   party = honest[0]!.signatories[0]!;
   participant = await startFakeParticipant({ token: TOKEN, party });

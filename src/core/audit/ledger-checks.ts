@@ -9,7 +9,9 @@
  *   `/pools/proof` fetch minus the published pool cache window (5 s) and the clock slack (2 s) →
  *   `PROOF_ARCHIVED`: no honest cached proof is that old (docs/findings.md "Soundness"); any other
  *   archive may be an honest cached proof or a change during the audit (`LEDGER_PROOF_SUPERSEDED`, info). Unknown to the participant although the reading party is a
- *   stakeholder of the served blob and nothing was pruned → `PROOF_NOT_ON_LEDGER`. Everything the
+ *   stakeholder of the served blob, nothing was pruned, and the blob's ledger time is more than a
+ *   minute older than the newest reserve contract the participant showed (a newer one may not have
+ *   reached it yet) → `PROOF_NOT_ON_LEDGER`. Everything the
  *   participant could not answer — a failed request, 401/403, pruning, a party that is not a
  *   stakeholder — is could-not-check (`LEDGER_UNAVAILABLE`), never evidence.
  * - `ledger.completeness` (once): every reserve contract active at the ledger end belongs to a pool
@@ -30,6 +32,14 @@ import type { ProofSet } from './snapshot.js';
 
 /** How long before a fetch an honest cached proof's contract may have been archived. */
 export const LEDGER_ARCHIVE_WINDOW_MS = PUBLISHED_MAX_AGE_SECONDS.pools * 1000 + CLOCK_SLACK_MS;
+
+/**
+ * How far a transaction's ledger time may lie behind what a participant has already shown and the
+ * transaction still not have reached it (Canton's default tolerance between ledger time and record
+ * time is 60 s): a contract newer than that may simply not have reached the participant read yet
+ * (reading through one's own participant, it may lag the exchange's).
+ */
+const LEDGER_TIME_TOLERANCE_MS = 60_000;
 
 const short = (id: string): string => `${id.slice(0, 16)}…`;
 
@@ -63,6 +73,11 @@ function checkLedgerContract(
     return 'could-not-check';
   }
   if (look.kind === 'not-found') {
+    const createdMs = p.ledgerCreatedAtMicros === null ? null : Number(p.ledgerCreatedAtMicros / 1000n);
+    const reachedMs =
+      e.active.ok && e.active.contracts.length > 0
+        ? Math.max(...e.active.contracts.map((x) => x.createdAtMs))
+        : null;
     const why =
       look.readerIsStakeholder === null
         ? 'the served blob does not decode, so whether the reading party is a stakeholder is unknown'
@@ -72,7 +87,9 @@ function checkLedgerContract(
             ? 'the participant did not say how far it has pruned: an archived contract may have been pruned'
             : look.prunedUpTo > 0
               ? `the participant has pruned up to offset ${look.prunedUpTo}: an archived contract's events may be gone`
-              : null;
+              : createdMs === null || reachedMs === null || createdMs + LEDGER_TIME_TOLERANCE_MS >= reachedMs
+                ? `the contract claims a ledger time (${createdMs === null ? 'unknown' : new Date(createdMs).toISOString()}) not a minute older than the newest reserve contract the participant showed (${reachedMs === null ? 'none' : new Date(reachedMs).toISOString()}): it may not have reached this participant yet`
+                : null;
     if (why !== null) {
       record(unavailable(p.poolId, why, { contractId: id, participant: look.message }));
       return 'could-not-check';
