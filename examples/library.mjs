@@ -29,8 +29,10 @@ const server = await startServer({
 });
 try {
   const report = await runAudit({ baseUrl: `${server.url}/v1/public`, probeQuotes: true });
-  const { outcome, exitCode, pools, proofsProven } = report.summary;
-  console.log(`audit ${outcome} (exit ${exitCode}): ${proofsProven} of ${pools} reserve proofs proven`);
+  const { outcome, exitCode, pools, proofsIdVerified, assurance } = report.summary;
+  console.log(
+    `audit ${outcome} (exit ${exitCode}): ${proofsIdVerified} of ${pools} contract IDs verified, assurance ${assurance.level}`,
+  );
   process.exitCode = exitCode; // 0 passed, 1 failed, 2 could not check — as `reserve-audit audit` exits
 } finally {
   await server.close();

@@ -220,7 +220,13 @@ export {
 export { decodeBase64Node, decodeBase64NodeScratch } from './io/node-base64.js';
 export { sha256Node, sha256NodeBinary } from './io/node-sha256.js';
 export * as store from './io/store/index.js';
-export { type AuditReport, type AuditSummary, type RunAuditOptions, runAudit } from './run/audit.js';
+export {
+  type AuditReport,
+  type AuditSummary,
+  type RunAuditLedgerOptions,
+  type RunAuditOptions,
+  runAudit,
+} from './run/audit.js';
 export {
   type FailedSection,
   type SnapshotReport,

@@ -9,6 +9,7 @@ export * from './dar.js';
 export * from './hash.js';
 export * from './http.js';
 export * from './install.js';
+export * from './ledger-read.js';
 export * from './replay.js';
 export * from './server.js';
 export * from './store.js';

@@ -6,12 +6,15 @@
  * `runAudit` is the in-process entry point (the `audit` command, the demo, the library); it
  * returns a report, never writes to stdout and never decides an exit code.
  */
+
+import type { AssuranceLevel } from '../core/audit/assurance.js';
 import {
   type AuditCoverage,
   type AuditOutcome,
   type AuditResult,
   type AuditSnapshot,
   type CheckCounts,
+  computeAssuranceCounts,
   computeAuditCoverage,
   computeAuditExitCode,
   computeAuditSnapshot,
@@ -27,6 +30,7 @@ import {
   PUBLISHED_MAX_AGE_SECONDS,
   runAuditChecks,
 } from '../core/audit/index.js';
+import type { LedgerEvidence } from '../core/audit/ledger-evidence.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import { type ApiDialect, type ApiSnapshot, computeApiDialect, type ProbeQuote } from '../core/wire/index.js';
@@ -42,6 +46,14 @@ import {
   type RequestCounts,
   refetchMarketData,
 } from '../io/http/index.js';
+import {
+  createLedgerClient,
+  type LedgerAnswer,
+  type LedgerClient,
+  readLedgerEvidence,
+  startActiveReserveRead,
+} from '../io/ledger-api/index.js';
+import type { LedgerCreatedEvent } from '../io/ledger-api/parse-ledger.js';
 import { sha256Node } from '../io/node-sha256.js';
 import {
   type ContractVerificationInput,
@@ -76,6 +88,11 @@ export interface RunAuditOptions {
   /** an HTTP client (src/io/http createHttpClient, e.g. over a custom undici dispatcher) instead of one built from the options */
   readonly client?: HttpClient;
   /**
+   * check every served contract, and the completeness of the pools, against a Canton participant's
+   * JSON Ledger API v2 (issue 26; docs/findings.md "Ledger checks")
+   */
+  readonly ledger?: RunAuditLedgerOptions | null;
+  /**
    * @deprecated `summary.exitCode` is always filled from the one outcome → exit-code table
    * (`computeAuditExitCode`: 0 passed, 1 failed, 2 could not check); a map given here still
    * replaces it
@@ -84,6 +101,15 @@ export interface RunAuditOptions {
   readonly onProgress?: (message: string) => void;
   readonly now?: () => number;
   readonly cwd?: string;
+}
+
+export interface RunAuditLedgerOptions {
+  /** the participant's JSON API root (the part before `/v2`); only its redacted form is shown */
+  readonly baseUrl: string | BaseUrl;
+  /** the bearer token (a JWT); never printed, reported or stored */
+  readonly token: string | null;
+  /** the party whose view is read (a stakeholder of the reserve contracts) */
+  readonly party: string;
 }
 
 export interface AuditSummary {
@@ -96,7 +122,20 @@ export interface AuditSummary {
   readonly api?: ApiDialect;
   readonly profile: string;
   readonly pools: number;
+  /**
+   * @deprecated pools whose contract ID recomputes from the blob — not proven to exist on the
+   * ledger; read `proofsIdVerified` and `assurance` (kept for one version, docs/findings.md "Assurance levels")
+   */
   readonly proofsProven: number;
+  /** pools whose contract ID recomputes from the blob (id-verified or better) */
+  readonly proofsIdVerified: number;
+  /** the run's assurance level (the weakest pool's) and the pools per level */
+  readonly assurance: {
+    readonly level: AssuranceLevel;
+    readonly pools: Readonly<Record<AssuranceLevel, number>>;
+    /** the participant and party the ledger checks read through, or null without --ledger-api */
+    readonly ledger: { readonly participant: string; readonly party: string } | null;
+  };
   readonly checks: CheckCounts;
   readonly findings: FindingCounts;
   /** what this run covered and what it did not (quotes, history, types): a pass proves no more */
@@ -255,6 +294,41 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const base = parseBaseUrl(o.baseUrl);
   const profile = await loadReserveProfile(o);
   const types = await loadTypesOrDefault(o);
+  // 0. the ledger end before the fetch (--ledger-api): what the participant shows at or below it
+  // happened before the exchange was asked (src/core/audit/ledger-checks.ts)
+  const ledgerHttp =
+    o.ledger == null
+      ? null
+      : createHttpClient({
+          ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
+          ...(o.retries === undefined ? {} : { retries: o.retries }),
+          ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
+          ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
+          ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+        });
+  let ledgerSide: {
+    participant: BaseUrl;
+    party: string;
+    client: LedgerClient;
+    endBeforeFetch: LedgerAnswer<number>;
+    active: Promise<LedgerAnswer<LedgerCreatedEvent[]>> | null;
+  } | null = null;
+  if (o.ledger != null && ledgerHttp !== null) {
+    const participant = parseBaseUrl(o.ledger.baseUrl);
+    const client = createLedgerClient({
+      baseUrl: participant,
+      token: o.ledger.token,
+      party: o.ledger.party,
+      http: ledgerHttp,
+    });
+    progress(`reading the ledger end of ${participant.display}`);
+    const endBeforeFetch = await client.readLedgerEnd();
+    // the active reserve contracts at that end are read while the exchange is fetched
+    const active = startActiveReserveRead(client, profile, endBeforeFetch);
+    // awaited by the ledger read; a fetch that fails first leaves it unread (no unhandled rejection)
+    active?.catch(() => {});
+    ledgerSide = { participant, party: o.ledger.party, client, endBeforeFetch, active };
+  }
   // 1. fetch
   progress(`fetching ${base.display}`);
   const client =
@@ -278,6 +352,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     });
   } catch (e) {
     if (o.client === undefined) await client.close();
+    await ledgerHttp?.close();
     throw e;
   }
   const tFetched = now();
@@ -334,6 +409,23 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
           proof: verify(t.contract_id, t.created_event_blob),
         });
   }
+  let ledgerRead: Promise<LedgerEvidence> | null = null;
+  if (ledgerSide !== null) {
+    progress(
+      `reading ${entries.length} contracts and the active reserves from ${ledgerSide.participant.display}`,
+    );
+    const side = ledgerSide;
+    ledgerRead = readLedgerEvidence({
+      client: side.client,
+      participant: side.participant.display,
+      party: side.party,
+      profile,
+      contracts: new Map(entries.map((p) => [p.contractId, p.createdEventBlob])),
+      verify,
+      endBeforeFetch: side.endBeforeFetch,
+      active: side.active,
+    });
+  }
   const tVerified = now();
   let mirror: MirrorStore | null = null;
   try {
@@ -345,6 +437,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       earlierSnapshots = await mirror.countSnapshots();
       history = await loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
     }
+    const ledger: LedgerEvidence | null = ledgerRead === null ? null : await ledgerRead;
     const tHistory = now();
     // 4. the checks → findings; responses no seen state explains are fetched again (bounded)
     progress('running checks');
@@ -357,6 +450,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         extraReserveProofs,
         quoteReserveProofs,
         tickerReserveProofs,
+        ledger,
       });
     let result = check();
     // re-fetch rounds get one --timeout after the fetch (a paced or retried fetch may take longer)
@@ -421,6 +515,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         now(),
         mirror,
         snapshotId,
+        ledger,
       ),
       api: computeApiDialect(api),
     };
@@ -455,6 +550,9 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       },
     };
   } finally {
+    // the ledger's client is closed however the run ended (a mirror that failed to open included)
+    await ledgerRead?.catch(() => null);
+    await ledgerHttp?.close();
     await mirror?.close();
   }
 }
@@ -470,7 +568,9 @@ function summarise(
   t1: number,
   mirror: MirrorStore | null,
   snapshotId: number | null,
+  ledger: LedgerEvidence | null,
 ): AuditSummary {
+  const levels = computeAssuranceCounts(r.pools.map((p) => p.assurance));
   return {
     outcome: r.outcome,
     exitCode: o.exitCodeOf?.(r.outcome) ?? computeAuditExitCode(r.outcome),
@@ -479,6 +579,12 @@ function summarise(
     profile,
     pools: r.pools.length,
     proofsProven: r.pools.filter((p) => p.proof === 'proven').length,
+    proofsIdVerified: r.pools.filter((p) => p.proof === 'proven').length,
+    assurance: {
+      level: r.assurance,
+      pools: levels,
+      ledger: ledger === null ? null : { participant: ledger.participant, party: ledger.party },
+    },
     checks: computeCheckCounts(r.checks),
     findings: computeFindingCounts(r.findings),
     coverage,

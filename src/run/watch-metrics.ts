@@ -7,7 +7,6 @@
  * shown here is a display value; the audit itself never computes with a JavaScript number.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
-import type { PoolSummary } from '../core/audit/index.js';
 import type { PoolObservation } from '../io/store/index.js';
 import type { AuditReport } from './audit.js';
 import type { WatchAlert } from './watch-alerts.js';
@@ -16,14 +15,6 @@ import type { WatchAlert } from './watch-alerts.js';
 const MAX_ENDPOINTS = 40;
 /** default bound of the pools that get per-pool series */
 export const DEFAULT_METRICS_MAX_POOLS = 100;
-
-/**
- * A pool's assurance level as the metrics label it: the audit's per-pool proof status, as it is
- * (proven / failed / unverifiable / missing). The one place to follow a rename of the levels.
- */
-function computeAssuranceLevel(proof: PoolSummary['proof']): string {
-  return proof;
-}
 
 /** `1234.5` from a decimal string (display only), or null when there is none. */
 function toDisplayNumber(text: string | null): number | null {
@@ -220,7 +211,7 @@ export function createWatchMetrics(registry: Registry, o: { readonly maxPools?: 
       poolsByLevel.reset();
       const levels = new Map<string, number>();
       for (const p of report.pools) {
-        const level = computeAssuranceLevel(p.proof);
+        const level = p.assurance;
         levels.set(level, (levels.get(level) ?? 0) + 1);
       }
       for (const [level, n] of levels) poolsByLevel.set({ level }, n);
@@ -233,7 +224,8 @@ export function createWatchMetrics(registry: Registry, o: { readonly maxPools?: 
       const createdAt = new Map<string, number>();
       for (const o of latest) if (o.ledgerCreatedAtMs !== null) createdAt.set(o.poolId, o.ledgerCreatedAtMs);
       for (const g of [reserve, lpShare, proofAge, lastProven]) g.reset();
-      for (const p of pools) if (p.proof === 'proven') provenAt.set(p.poolId, atMs);
+      for (const p of pools)
+        if (p.assurance === 'ledger-confirmed' || p.assurance === 'id-verified') provenAt.set(p.poolId, atMs);
       for (const p of shown) {
         const a = toDisplayNumber(p.reserveA);
         const b = toDisplayNumber(p.reserveB);

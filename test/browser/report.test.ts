@@ -25,7 +25,13 @@ type JsonReport = {
     checks: { pass: number; fail: number; couldNotCheck: number; skipped: number };
     findings: { error: number; warning: number; info: number };
   };
-  pools: { poolId: string; reserveA: string | null; reserveB: string | null; proof: string }[];
+  pools: {
+    poolId: string;
+    reserveA: string | null;
+    reserveB: string | null;
+    proof: string;
+    assurance: string;
+  }[];
   findings: { code: string; severity: string }[];
 };
 
@@ -133,7 +139,8 @@ describe.skipIf(CHROMIUM === null)(
         const cells = await row.locator('td').allTextContents();
         expect(cells[1]).toBe(p.reserveA ?? '—');
         expect(cells[2]).toBe(p.reserveB ?? '—');
-        expect(cells[6]).toBe(p.proof);
+        // the assurance level reached (the former proof status is pools[].proof in the JSON)
+        expect(cells[6]).toBe(p.assurance);
       }
       await screenshot(o.page, 'report-failed');
       expect(o.errors).toEqual([]);

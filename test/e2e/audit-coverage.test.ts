@@ -35,7 +35,8 @@ describe('the coverage of a run is reported next to the verdict', () => {
     const lines = text.stdout.split('\n');
     expect(lines[0]).toMatch(/^PASSED /);
     // right under the verdict
-    expect(lines.slice(1, 4)).toEqual([
+    expect(lines.slice(1, 5)).toEqual([
+      '  assurance: id-verified (no ledger API read) — the contract ID recomputes from the blob: the pair is consistent; not proven that the contract was created on the ledger or is still active',
       '  quotes: not probed (--probe-quotes), a tampered quote would pass',
       '  history: no mirror, staleness not checked (a frozen, genuine but old state would pass)',
       "  types: bundled type file (the reference server's templates; use --types/--dar for another exchange)",

@@ -75,7 +75,7 @@ describe.each(['v10', 'v11', 'v12'] as ContractIdVersion[])('audit of the bundle
     const again = await runCliForTest(['audit', '--base-url', s.base, '--mirror', mirror]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(
-      /^PASSED {2}http:\/\/127\.0\.0\.1:\d+\/v1\/public {2}pools \d+ \(proven \d+\)/,
+      /^PASSED {2}http:\/\/127\.0\.0\.1:\d+\/v1\/public {2}pools \d+ \(id-verified \d+\)/,
     );
     expect(again.stdout).not.toContain('history.time  skipped');
   }, 60_000);

@@ -76,6 +76,8 @@ export async function startAuditServer(
     tamper?: Tamper;
     /** `source` of the service's own markets (serve --exchange-name) */
     exchangeName?: string;
+    /** serve the Ledger API too (on the untampered server's origin), HS256 tokens, this auditor party an observer */
+    ledger?: { readonly secret: Uint8Array; readonly auditorParty: string };
   } = {},
 ): Promise<AuditServer> {
   const db = openServerDb(':memory:');
@@ -87,6 +89,7 @@ export async function startAuditServer(
     contractIdVersion: o.version ?? 'v12',
     seedMarket: loadSeedMarket(),
     extraPools: o.extraPools ?? 0,
+    ...(o.ledger === undefined ? {} : { auditorParty: o.ledger.auditorParty }),
   });
   const app = createApp({
     exchange: ex,
@@ -94,6 +97,7 @@ export async function startAuditServer(
     clock,
     logger: { info: () => {}, error: () => {} },
     ...(o.exchangeName === undefined ? {} : { exchangeName: o.exchangeName }),
+    ...(o.ledger === undefined ? {} : { ledgerApi: { ledger: ex, auth: { hs256Secret: o.ledger.secret } } }),
   });
   const inner = createServer(app.handler);
   const innerOrigin = await listen(inner);

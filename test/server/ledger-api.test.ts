@@ -110,6 +110,13 @@ async function proofs(): Promise<Map<string, { cid: string; blob: string }>> {
 }
 
 describe('the Ledger API of the simulated ledger', () => {
+  it('says nothing was pruned (GET /v2/state/latest-pruned-offsets), in the shape of the document', async () => {
+    const r = await call(L.s, 'GET', '/v2/state/latest-pruned-offsets', { token });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ participantPrunedUpToInclusive: 0, allDivulgedContractsPrunedUpToInclusive: 0 });
+    expect((await call(L.s, 'GET', '/v2/state/latest-pruned-offsets', {})).status).toBe(401);
+  });
+
   it('GET /v2/version names the document it follows', async () => {
     const r = await call(L.s, 'GET', '/v2/version', { token });
     expect(r.status).toBe(200);

@@ -132,7 +132,7 @@ describe.skipIf(PROMETHEUS === null)('Prometheus scrapes watch', () => {
       (r) => r[0]?.value[1] === '0' && parseJsonLog(watch.output.stdout).some((e) => e.event === 'audit'),
     );
     expect(verdict).toHaveLength(1);
-    const proven = await until('reserve_audit_pools{level="proven"}', (r) => Number(r[0]?.value[1]) > 0);
+    const proven = await until('reserve_audit_pools{level="id-verified"}', (r) => Number(r[0]?.value[1]) > 0);
     const pools = Number(proven[0]!.value[1]);
     // per pool: both reserves of every pool (fewer than --metrics-max-pools), an LP-share value, a proof age
     const reserves = await until('count(reserve_audit_pool_reserve)', (r) => r.length === 1);

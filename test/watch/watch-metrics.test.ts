@@ -6,7 +6,7 @@
  */
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { makeFinding, type PoolSummary } from '../../src/core/audit/index.js';
+import { computePoolAssurance, makeFinding, type PoolSummary } from '../../src/core/audit/index.js';
 import type { AuditReport } from '../../src/run/audit.js';
 import { createWatchMetrics } from '../../src/run/watch-metrics.js';
 import { computeEndpointLabel } from '../../src/run/watch-steps.js';
@@ -17,6 +17,8 @@ function pool(id: string, proof: PoolSummary['proof']): PoolSummary {
     symbol: null,
     contractId: null,
     proof,
+    assurance: computePoolAssurance(proof, 'not-run'),
+    ledger: 'not-run',
     reserveA: '1000.5',
     reserveB: '20',
     totalLpSupply: '10',
@@ -70,7 +72,7 @@ describe('watch metrics', () => {
     expect(
       await value(r, 'reserve_audit_findings', { code: 'PROOF_FIELD_MISMATCH', severity: 'error' }),
     ).toBe(2);
-    expect(await value(r, 'reserve_audit_pools', { level: 'proven' })).toBe(2);
+    expect(await value(r, 'reserve_audit_pools', { level: 'id-verified' })).toBe(2);
     expect(await value(r, 'reserve_audit_pools', { level: 'unverifiable' })).toBe(1);
     // the first two pools by ID get series; p-3 is counted
     expect(await value(r, 'reserve_audit_pool_reserve', { pool: 'p-1', side: 'a' })).toBe(1000.5);

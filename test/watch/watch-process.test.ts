@@ -69,7 +69,7 @@ describe('watch against a tamper switched on and off', () => {
       expect(metricsUrl).not.toBeNull();
       const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(/^reserve_audit_audit_verdict 0$/m);
-      expect(metrics).toMatch(/^reserve_audit_pools\{level="proven"\} \d+$/m);
+      expect(metrics).toMatch(/^reserve_audit_pools\{level="id-verified"\} \d+$/m);
       expect(metrics).toMatch(/^reserve_audit_http_requests_total\{endpoint="\/pools\/proof"\} \d+$/m);
       expect((await fetch(`${metricsUrl}/healthz`)).status).toBe(200);
       expect((await fetch(`${metricsUrl}/readyz`)).status).toBe(200);

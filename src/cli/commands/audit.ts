@@ -15,6 +15,12 @@ import { loadPoolSeries, openMirrorForReading, type PoolHistoryRow } from '../..
 import { type CliContext, defineCommand } from '../command.js';
 import { exitCodeOf } from '../exit-codes.js';
 import {
+  ledgerApiOption,
+  ledgerPartyOption,
+  ledgerTokenFileOption,
+  parseLedgerOptions,
+} from '../ledger-options.js';
+import {
   baseUrlOption,
   darOption,
   jsonOption,
@@ -66,6 +72,9 @@ export const auditCommand = defineCommand({
       .option('types', typesOption)
       .option('dar', darOption)
       .option('probe-quotes', probeQuotesOption)
+      .option('ledger-api', ledgerApiOption)
+      .option('ledger-token-file', ledgerTokenFileOption)
+      .option('ledger-party', ledgerPartyOption)
       .option('timeout', timeoutOption)
       .option('max-rps', maxRpsOption)
       .option('max-in-flight', maxInFlightOption)
@@ -82,6 +91,7 @@ export const auditCommand = defineCommand({
       args.mirror === undefined && ctx.env[MIRROR_ENV] === undefined
         ? null
         : parseMirrorOption(args.mirror, ctx);
+    const ledger = await parseLedgerOptions(args, ctx);
     // past option parsing: from here on every output asked for is written — when the audit does not
     // complete, a document saying so and why (the CI contract, docs/cli.md "audit")
     let report: AuditReport;
@@ -95,13 +105,20 @@ export const auditCommand = defineCommand({
         typeFiles,
         dars,
         probeQuotes: args['probe-quotes'],
+        ledger,
         timeoutMs,
         ...pacing,
         cwd: ctx.cwd,
         onProgress: (m) => ctx.stderr.write(`reserve-audit: ${formatDisplayText(m)}\n`),
       });
       if (junitOut !== null) {
-        const xml = formatJunit(report.checks, report.findings, 'reserve-audit', report.summary.coverage);
+        const xml = formatJunit(
+          report.checks,
+          report.findings,
+          'reserve-audit',
+          report.summary.coverage,
+          report.summary.assurance,
+        );
         await writeOutputFile('junit', junitOut, xml);
         ctx.stderr.write(
           `reserve-audit: wrote ${junitOut} (${report.checks.length} checks, ${xml.length} bytes)\n`,

@@ -6,9 +6,24 @@ import type { AuditReport } from '../../run/audit.js';
 import type { AuditFailure } from './audit-failure.js';
 import { stringifyJson } from './style.js';
 
-/** The --json document: {summary, pools, findings, checks}. */
+/**
+ * Keys kept for one version beside their replacements, with what to read instead
+ * (docs/findings.md "Assurance levels"): "proven" said more than a recomputed contract ID proves.
+ */
+const DEPRECATED_KEYS = {
+  'summary.proofsProven': 'summary.proofsIdVerified (and summary.assurance)',
+  'pools[].proof': 'pools[].assurance',
+} as const;
+
+/** The --json document: {summary, pools, findings, checks, deprecated}. */
 export function formatAuditJson(r: AuditReport): string {
-  return `${stringifyJson({ summary: r.summary, pools: r.pools, findings: r.findings, checks: r.checks })}\n`;
+  return `${stringifyJson({
+    summary: r.summary,
+    pools: r.pools,
+    findings: r.findings,
+    checks: r.checks,
+    deprecated: DEPRECATED_KEYS,
+  })}\n`;
 }
 
 /**

@@ -6,7 +6,13 @@
  * is printed, whatever it is about. Findings and checks are grouped once (./finding-index.ts), and
  * every string of the report is escaped for the terminal first (./display.ts).
  */
-import { type CheckOutcome, type Finding, formatCoverageLines } from '../../core/audit/index.js';
+import {
+  ASSURANCE_LEVELS,
+  ASSURANCE_LIMITS,
+  type CheckOutcome,
+  type Finding,
+  formatCoverageLines,
+} from '../../core/audit/index.js';
 import type { AuditReport } from '../../run/audit.js';
 import { formatDisplayValue } from './display.js';
 import { buildChecksByPool, buildFindingIndex } from './finding-index.js';
@@ -23,7 +29,22 @@ function formatAuditSummaryLine(r: AuditReport, st: Style): string {
       : s.outcome === 'failed'
         ? st.red(OUTCOME_TEXT.failed)
         : st.yellow(OUTCOME_TEXT[s.outcome]);
-  return `${word}  ${s.baseUrl}  pools ${s.pools} (proven ${s.proofsProven})  checks ${s.checks.pass} passed, ${s.checks.fail} failed, ${s.checks.couldNotCheck} could not check, ${s.checks.skipped} skipped  findings ${s.findings.error} errors, ${s.findings.warning} warnings  (${s.durationMs} ms)`;
+  return `${word}  ${s.baseUrl}  pools ${s.pools} (${formatAssuranceCounts(r)})  checks ${s.checks.pass} passed, ${s.checks.fail} failed, ${s.checks.couldNotCheck} could not check, ${s.checks.skipped} skipped  findings ${s.findings.error} errors, ${s.findings.warning} warnings  (${s.durationMs} ms)`;
+}
+
+/** `ledger-confirmed 7, id-verified 1`: the pools per level reached, strongest first, zeros left out. */
+function formatAssuranceCounts(r: AuditReport): string {
+  const c = r.summary.assurance.pools;
+  const parts = ASSURANCE_LEVELS.filter((l) => c[l] > 0).map((l) => `${l} ${c[l]}`);
+  return parts.length === 0 ? 'none' : parts.join(', ');
+}
+
+/** The run's assurance level and what it does not prove (docs/findings.md "Assurance levels"). */
+function formatAssuranceLine(r: AuditReport): string {
+  const a = r.summary.assurance;
+  const via =
+    a.ledger === null ? 'no ledger API read' : `ledger read as ${a.ledger.party} at ${a.ledger.participant}`;
+  return `assurance: ${a.level} (${via}) — ${ASSURANCE_LIMITS[a.level]}`;
 }
 
 const statusText = (c: CheckOutcome, st: Style): string =>
@@ -54,7 +75,7 @@ function formatAuditApiLine(r: AuditReport): string | null {
 /** The coverage of the run, one indented line each, shown right under the verdict. */
 function formatCoverageText(r: AuditReport): string[] {
   const wire = r.summary.requests === undefined ? [] : [formatRequestCountsLine(r.summary.requests)];
-  return [...formatCoverageLines(r.summary.coverage), ...wire].map((l) => `  ${l}`);
+  return [formatAssuranceLine(r), ...formatCoverageLines(r.summary.coverage), ...wire].map((l) => `  ${l}`);
 }
 
 /** The whole human report. */
@@ -76,7 +97,7 @@ export function formatAuditText(report: AuditReport, st: Style, verbose = false)
     listed.add(p.poolId);
     out.push(
       st.bold(
-        `pool ${p.poolId}  ${p.symbol ?? '?'}  proof ${p.proof}  contract ${p.contractId === null ? '-' : `${p.contractId.slice(0, 20)}…`}`,
+        `pool ${p.poolId}  ${p.symbol ?? '?'}  ${p.assurance}  contract ${p.contractId === null ? '-' : `${p.contractId.slice(0, 20)}…`}`,
       ),
     );
     out.push(

@@ -213,7 +213,7 @@ function formatVerdict(m: ReportModel): string {
 <div class="outcome">${escapeHtml(OUTCOME_TEXT[r.outcome] ?? r.outcome)}</div>
 <div class="who"><strong>${escapeHtml(r.baseUrl)}</strong><br>audited ${escapeHtml(r.startedAt)}</div>
 <div class="tiles">
-<div class="tile"><b>${c.proofsProven} / ${c.pools}</b>reserve proofs proven</div>
+<div class="tile"><b>${c.proofsProven} / ${c.pools}</b>contract IDs verified from their blobs</div>
 <div class="tile ${c.findings.error > 0 ? 'bad' : ''}"><b>${c.findings.error}</b>errors</div>
 <div class="tile ${c.findings.warning > 0 ? 'warn' : ''}"><b>${c.findings.warning}</b>warnings</div>
 <div class="tile"><b>${c.labels.proven} / ${c.labels.asserted}</b>errors + warnings proven / asserted</div>
@@ -228,8 +228,9 @@ function formatCoverage(lines: readonly string[]): string {
 }
 
 const PROVES = `<section id="meaning" class="meaning"><details><summary>What a pass proves, and what it does not</summary>
-<p><b>Proven</b> findings rest on cryptography: each published reserve contract's ID was recomputed from its <code>created_event_blob</code> (template, arguments, signatories, creation time), so the reserves it states are the ones the ledger contract holds. <b>Asserted</b> findings compare what the API says with itself and with its own history.</p>
-<p>A pass does <b>not</b> prove that the contract exists or is still active on the ledger, that the tokens behind the reserves exist, or that the API serves every pool; it proves that what was published is internally consistent and cannot have been altered after the contract was created.</p></details></section>`;
+<p><b>Proven</b> findings are discrepancies proven against the exchange's own data: each published reserve contract's ID was recomputed from its <code>created_event_blob</code> (template, arguments, signatories, creation time), so the blob and the ID belong together, and what the API says elsewhere must agree with it. <b>Asserted</b> findings compare what the API says with itself and with its own history.</p>
+<p>Each pool reaches an <b>assurance level</b>: <b>ledger-confirmed</b> (a Canton participant read with <code>--ledger-api</code> reports the contract created with that very blob and not archived; this rests on that participant), <b>id-verified</b> (the ID recomputes from the blob: consistent, but not proven to exist or to be still active on the ledger), <b>asserted</b> or <b>unverifiable</b>.</p>
+<p>A pass does <b>not</b> prove that the tokens behind the reserves exist, nor — below ledger-confirmed — that the contract exists or is still active on the ledger; it proves that what was published is internally consistent and cannot have been altered after the contract was created.</p></details></section>`;
 
 /** The whole page. */
 export function formatHtmlReport(m: ReportModel, assets: ReportAssets): string {

@@ -5,7 +5,15 @@
  * not one per check). Text is XML-escaped, control characters shown as `\uXXXX`. An audit that did not complete
  * (./audit-failure.ts) is one testsuite `audit` with one errored testcase naming the cause.
  */
-import { AUDIT_AREAS, type AuditCoverage, type CheckOutcome, type Finding } from '../../core/audit/index.js';
+import {
+  ASSURANCE_LEVELS,
+  ASSURANCE_LIMITS,
+  type AssuranceLevel,
+  AUDIT_AREAS,
+  type AuditCoverage,
+  type CheckOutcome,
+  type Finding,
+} from '../../core/audit/index.js';
 import { formatDisplayText } from '../../core/wire/display-text.js';
 import type { AuditFailure } from './audit-failure.js';
 import { buildFindingIndex } from './finding-index.js';
@@ -39,16 +47,39 @@ function escapeXml(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** `<properties>` naming what the run covered (coverage.quotes, coverage.history, coverage.types). */
-function formatCoverageProperties(coverage: AuditCoverage | undefined): string[] {
-  if (coverage === undefined) return [];
+/** The assurance level a run reached and the pools per level (docs/findings.md "Assurance levels"). */
+export interface JunitAssurance {
+  readonly level: AssuranceLevel;
+  readonly pools: Readonly<Record<AssuranceLevel, number>>;
+}
+
+/**
+ * `<properties>` naming what the run covered (coverage.quotes, coverage.history, coverage.types)
+ * and the assurance level it reached with what that level does not prove.
+ */
+function formatCoverageProperties(
+  coverage: AuditCoverage | undefined,
+  assurance: JunitAssurance | undefined,
+): string[] {
+  if (coverage === undefined && assurance === undefined) return [];
   const prop = (key: string, value: string): string =>
-    `      <property name="coverage.${key}" value="${escapeXml(value)}"/>`;
+    `      <property name="${key}" value="${escapeXml(value)}"/>`;
   return [
     '    <properties>',
-    prop('quotes', coverage.quotes.text),
-    prop('history', coverage.history.text),
-    prop('types', coverage.types.text),
+    ...(assurance === undefined
+      ? []
+      : [
+          prop('assurance.level', assurance.level),
+          prop('assurance.pools', ASSURANCE_LEVELS.map((l) => `${l} ${assurance.pools[l]}`).join(', ')),
+          prop('assurance.does-not-prove', ASSURANCE_LIMITS[assurance.level]),
+        ]),
+    ...(coverage === undefined
+      ? []
+      : [
+          prop('coverage.quotes', coverage.quotes.text),
+          prop('coverage.history', coverage.history.text),
+          prop('coverage.types', coverage.types.text),
+        ]),
     '    </properties>',
   ];
 }
@@ -63,8 +94,9 @@ export function formatJunit(
   findings: readonly Finding[],
   name = 'reserve-audit',
   coverage?: AuditCoverage,
+  assurance?: JunitAssurance,
 ): string {
-  const props = formatCoverageProperties(coverage);
+  const props = formatCoverageProperties(coverage, assurance);
   const index = buildFindingIndex(findings);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const fail = checks.filter((c) => c.status === 'fail').length;

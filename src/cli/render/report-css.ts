@@ -23,7 +23,7 @@ th{background:#eef0f3;font-weight:600;white-space:nowrap;position:sticky;top:38p
 #pool-table th{cursor:pointer;user-select:none}#pool-table th[aria-sort=ascending]::after{content:" ▲"}#pool-table th[aria-sort=descending]::after{content:" ▼"}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.error td:first-child{border-left:3px solid var(--bad)}tr.warning td:first-child{border-left:3px solid #e0a100}
 code{font:12px ui-monospace,Menlo,Consolas,monospace}.st-fail,.pr-failed,.pr-mismatch{color:var(--bad);font-weight:600}.st-could-not-check,.pr-unverifiable,.pr-could-not-check,.pr-missing{color:var(--warn);font-weight:600}
-.pr-proven,.pr-verified{color:var(--ok)}.controls{margin:6px 0 8px}.controls input[type=search]{width:28em;max-width:100%;padding:5px 8px;border:1px solid var(--line);border-radius:6px}
+.pr-proven,.pr-verified,.pr-ledger-confirmed,.pr-id-verified{color:var(--ok)}.pr-asserted{color:var(--bad);font-weight:600}.controls{margin:6px 0 8px}.controls input[type=search]{width:28em;max-width:100%;padding:5px 8px;border:1px solid var(--line);border-radius:6px}
 .pool-charts{background:#fff;border:1px solid var(--line);border-radius:8px;padding:4px 14px 10px;margin:12px 0}
 .chart{width:100%;min-height:260px;margin:6px 0}.uplot{font-family:inherit}.u-legend{font-size:12px}
 `;

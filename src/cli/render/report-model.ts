@@ -7,6 +7,7 @@
  */
 
 import {
+  ASSURANCE_LIMITS,
   type CheckCounts,
   type CheckOutcome,
   computeCheckCounts,
@@ -49,7 +50,10 @@ export interface ReportPoolRow {
   readonly price: string | null;
   readonly lpShareValue: string | null;
   readonly contractId: string | null;
-  /** proven / failed / unverifiable / missing (audit) or the mirror's verification status */
+  /**
+   * the assurance level reached (audit: ledger-confirmed / id-verified / asserted / unverifiable) or
+   * the mirror's verification status
+   */
   readonly proof: string;
   /** ISO time the pool's reserve contract last changed, when history is known */
   readonly lastChange: string | null;
@@ -130,6 +134,7 @@ export function buildReportModelFromAudit(
       outcome: s.outcome,
       counts: computeReportCounts(r.findings, r.checks, s.pools, s.proofsProven),
       coverage: [
+        `assurance: ${s.assurance.level} — ${ASSURANCE_LIMITS[s.assurance.level]}`,
         ...formatCoverageLines(s.coverage),
         ...(s.requests === undefined ? [] : [formatRequestCountsLine(s.requests)]),
       ],
@@ -145,7 +150,7 @@ export function buildReportModelFromAudit(
       price: p.price,
       lpShareValue: p.lpShareValue,
       contractId: p.contractId,
-      proof: p.proof,
+      proof: p.assurance,
       lastChange: computeLastChange(series.get(p.poolId)),
       findings: computeFindingCounts(byPool.byPool(p.poolId)),
     })),

@@ -3,7 +3,8 @@
  * docs/findings.md — a test keeps the two in step). Codes are stable: never renamed once released.
  *
  * `label` is the default provenance of the statement: `proven` when the expected value comes from
- * a verified reserve contract, `asserted` when both sides are only the exchange's word,
+ * the blob the exchange served, whose contract ID recomputed (the discrepancy is proven; whether the
+ * contract exists on the ledger is the assurance level, ./assurance.ts), `asserted` when both sides are only the exchange's word,
  * `could-not-check` when the check could not be performed.
  */
 import type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
@@ -97,7 +98,7 @@ export const FINDING_CODES = {
     'error',
     'state',
     'proven',
-    '/pools/state reserves differ from the proven reserves of the same contract',
+    '/pools/state reserves differ from the verified reserves of the same contract',
   ),
   STATE_ENTRY_MALFORMED: def(
     'error',
@@ -127,13 +128,13 @@ export const FINDING_CODES = {
     'error',
     'state',
     'proven',
-    '/pools/state price is not reserve_b / reserve_a of the proven reserves',
+    '/pools/state price is not reserve_b / reserve_a of the verified reserves',
   ),
   TVL_MISMATCH: def(
     'error',
     'state',
     'proven',
-    '/pools/state tvl_cc is not twice the proven CC-side reserve',
+    '/pools/state tvl_cc is not twice the verified CC-side reserve',
   ),
   POOLS_INFO_MISMATCH: def(
     'error',
@@ -191,26 +192,26 @@ export const FINDING_CODES = {
     'error',
     'market',
     'proven',
-    'a ticker last price, bid or ask is off the proven reserves and fee rate',
+    'a ticker last price, bid or ask is off the verified reserves and fee rate',
   ),
   ORDERBOOK_MISMATCH: def(
     'error',
     'market',
     'proven',
-    'an orderbook level is off the constant-product formula of the proven reserves',
+    'an orderbook level is off the constant-product formula of the verified reserves',
   ),
   // probe quotes
   QUOTE_MISMATCH: def(
     'error',
     'quote',
     'proven',
-    'a quote differs from the recomputation from proven reserves and published fees',
+    'a quote differs from the recomputation from verified reserves and published fees',
   ),
   QUOTE_TOO_GENEROUS: def(
     'error',
     'quote',
     'proven',
-    'a quote promises more than the proven reserves can pay',
+    'a quote promises more than the verified reserves can pay',
   ),
   QUOTE_RULE_VIOLATION: def(
     'error',
@@ -259,20 +260,57 @@ export const FINDING_CODES = {
     'error',
     'volume',
     'proven',
-    '/stats pool_tvl.tvl_cc differs from the sum of the proven pool TVLs',
+    '/stats pool_tvl.tvl_cc differs from the sum of the verified pool TVLs',
   ),
   // cached market data (docs/decisions/audit.md "Cached market data")
   MARKET_DATA_FROM_CACHE: def(
     'info',
     'market',
     'proven',
-    'cached market data matches a proven reserve state that was current within its cache window, not the newest one',
+    'cached market data matches a verified reserve state that was current within its cache window, not the newest one',
   ),
   MARKET_DATA_STALE_UNVERIFIED: def(
     'warning',
     'market',
     'could-not-check',
     'cached market data matches no known reserve state, and the auditor did not see every state of the pool within its cache window (after re-fetching): not checked',
+  ),
+  // the ledger (issue 26; docs/findings.md "Ledger checks"): what a participant the auditor trusts reports
+  PROOF_NOT_ON_LEDGER: def(
+    'error',
+    'ledger',
+    'proven',
+    'the participant does not know the served contract although the reading party is a stakeholder of it and nothing was pruned: the contract was never created',
+  ),
+  PROOF_ARCHIVED: def(
+    'error',
+    'ledger',
+    'proven',
+    'the participant reports the served contract archived before the proof was fetched, beyond the pool cache window and clock slack',
+  ),
+  PROOF_LEDGER_BLOB_MISMATCH: def(
+    'error',
+    'ledger',
+    'proven',
+    "the participant's created event for the served contract ID carries another blob than the one served",
+  ),
+  LEDGER_PROOF_SUPERSEDED: def(
+    'info',
+    'ledger',
+    'proven',
+    'the served contract was archived on the ledger within the cache window of the fetch, or after the audit began (an honest cached proof): confirmed at the offset before its archive',
+  ),
+  LEDGER_RESERVE_UNLISTED: def(
+    'error',
+    'ledger',
+    'proven',
+    'an active reserve contract on the ledger belongs to no pool of /pools/proof, or is a second live reserve contract of one pool',
+  ),
+  LEDGER_UNAVAILABLE: def(
+    'warning',
+    'ledger',
+    'could-not-check',
+    'the participant could not answer (unreachable, 401/403, pruned, the party is not a stakeholder, a response not in the documented shape): not checked',
   ),
   // tokens
   TOKEN_MISSING: def('error', 'tokens', 'asserted', 'a pool token is not listed in /tokens/info'),

@@ -6,14 +6,27 @@
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** `proven`: from a verified contract; `asserted`: only the exchange's word; `could-not-check`. */
+/**
+ * `proven`: the discrepancy is proven against the exchange's own blob, whose ID recomputed (or, for the
+ * ledger checks, against the participant read); `asserted`: only the exchange's word; `could-not-check`.
+ */
 export type FindingLabel = 'proven' | 'asserted' | 'could-not-check';
 
-export type AuditArea = 'fetch' | 'proof' | 'state' | 'history' | 'market' | 'quote' | 'volume' | 'tokens';
+export type AuditArea =
+  | 'fetch'
+  | 'proof'
+  | 'ledger'
+  | 'state'
+  | 'history'
+  | 'market'
+  | 'quote'
+  | 'volume'
+  | 'tokens';
 
 export const AUDIT_AREAS: readonly AuditArea[] = [
   'fetch',
   'proof',
+  'ledger',
   'state',
   'history',
   'market',

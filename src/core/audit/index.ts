@@ -20,6 +20,14 @@ export {
 } from '../proof/profile.js';
 export type { MalformedEntry } from '../wire/shape.js';
 export type { ProbeQuote } from '../wire/snapshot.js';
+export type { AssuranceLevel, LedgerPoolResult } from './assurance.js';
+export {
+  ASSURANCE_LEVELS,
+  ASSURANCE_LIMITS,
+  computeAssuranceCounts,
+  computePoolAssurance,
+  computeRunAssurance,
+} from './assurance.js';
 export type { CheckCounts, FindingCounts, LabelCounts } from './counts.js';
 export { computeCheckCounts, computeFindingCounts, computeLabelCounts } from './counts.js';
 export type { AuditCoverage, CoverageInput } from './coverage.js';
@@ -58,6 +66,8 @@ export {
 } from './history-checks.js';
 export type { EarlierPointFacts } from './history-fold-earlier.js';
 export { computeFoldWithEarlierPoint } from './history-fold-earlier.js';
+export { checkLedger, LEDGER_ARCHIVE_WINDOW_MS } from './ledger-checks.js';
+export type { LedgerActiveReserve, LedgerContractLookup, LedgerEvidence } from './ledger-evidence.js';
 export {
   computeLpShareSquare,
   computeLpShareValue,

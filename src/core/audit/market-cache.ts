@@ -142,7 +142,7 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
               makeFinding(
                 'MARKET_DATA_FROM_CACHE',
                 k.pool,
-                `${k.what} matches the proven reserves of the pool snapshot it names (${formatInstantMs(w.loMs)}), not the newest ones${latest === null ? '' : ` (the newest contract is from ${formatInstantMs(latest)})`}`,
+                `${k.what} matches the verified reserves of the pool snapshot it names (${formatInstantMs(w.loMs)}), not the newest ones${latest === null ? '' : ` (the newest contract is from ${formatInstantMs(latest)})`}`,
                 {
                   ...windowEvidence,
                   matchedStateAt: formatInstantMs(w.loMs),
@@ -168,7 +168,7 @@ export function recordCachedCheck(c: AuditCollector, ctx: MarketCacheContext | n
       makeFinding(
         'MARKET_DATA_FROM_CACHE',
         k.pool,
-        `${k.what} matches the proven reserves current at ${formatInstantMs(t)}, inside its cache window${latest === null ? '' : ` (the newest contract is from ${formatInstantMs(latest)})`}`,
+        `${k.what} matches the verified reserves current at ${formatInstantMs(t)}, inside its cache window${latest === null ? '' : ` (the newest contract is from ${formatInstantMs(latest)})`}`,
         {
           ...windowEvidence,
           matchedStateAt: formatInstantMs(t),

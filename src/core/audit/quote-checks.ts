@@ -172,7 +172,7 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
       makeFinding(
         'QUOTE_RULE_VIOLATION',
         pool,
-        `probe ${q.kind} was rejected (${q.status} ${q.error ?? ''}) although the proven reserves allow it`,
+        `probe ${q.kind} was rejected (${q.status} ${q.error ?? ''}) although the verified reserves allow it`,
         { expected: 200, got: { status: q.status, error: q.error } },
       ),
     );
@@ -261,7 +261,7 @@ function checkOne(c: AuditCollector, q: ProbeQuote, pools: PoolState[], x: Quote
       makeFinding(
         'QUOTE_TOO_GENEROUS',
         pool,
-        `quote returns ${got.returned.amount}, the proven reserves pay at most ${want.returned.amount}`,
+        `quote returns ${got.returned.amount}, the verified reserves pay at most ${want.returned.amount}`,
         {
           field: 'returned.amount',
           expected: want.returned.amount,

@@ -10,6 +10,12 @@ import type { ReserveProfile } from '../proof/profile.js';
 import type { ReserveProof } from '../proof/reserve-proof.js';
 import { parseTimestampMicros } from '../wire/timestamp.js';
 import {
+  type AssuranceLevel,
+  computePoolAssurance,
+  computeRunAssurance,
+  type LedgerPoolResult,
+} from './assurance.js';
+import {
   checkMalformedInfoEntries,
   checkMalformedProofEntries,
   checkMalformedStateEntries,
@@ -35,6 +41,8 @@ import {
   type KnownContract,
 } from './history-checks.js';
 import { checkIdentifierText } from './identifier-checks.js';
+import { checkLedger } from './ledger-checks.js';
+import type { LedgerEvidence } from './ledger-evidence.js';
 import { formatLpShareValue } from './lp-share.js';
 import { computeSnapshotStates, type MarketCacheContext } from './market-cache.js';
 import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
@@ -111,6 +119,8 @@ export interface AuditInput {
    * (`?include_proof=true`; contract id → the ticker's pool and the proof)
    */
   readonly tickerReserveProofs?: TickerReserveProofs;
+  /** what a Canton participant said about the served contracts (`audit --ledger-api`); absent: not asked */
+  readonly ledger?: LedgerEvidence | null;
   readonly options?: { readonly lpShareTolerance?: string };
 }
 
@@ -118,8 +128,15 @@ export interface PoolSummary {
   readonly poolId: string;
   readonly symbol: string | null;
   readonly contractId: string | null;
-  /** the proof: proven, failed, unverifiable, or missing */
+  /**
+   * @deprecated the proof step's status (`proven` there means only that the ID recomputes from
+   * the blob); read `assurance`. Kept for one version (docs/findings.md "Assurance levels").
+   */
   readonly proof: ProvenPool['status'] | 'missing';
+  /** the assurance level reached (./assurance.ts): ledger-confirmed, id-verified, asserted, unverifiable */
+  readonly assurance: AssuranceLevel;
+  /** the ledger check of its contract (`not-run` without --ledger-api) */
+  readonly ledger: LedgerPoolResult;
   readonly reserveA: string | null;
   readonly reserveB: string | null;
   readonly totalLpSupply: string | null;
@@ -141,6 +158,8 @@ export interface AuditResult {
   readonly findings: readonly Finding[];
   readonly checks: readonly CheckOutcome[];
   readonly pools: readonly PoolSummary[];
+  /** the run's assurance level: the weakest pool's (./assurance.ts) */
+  readonly assurance: AssuranceLevel;
 }
 
 function need<T>(c: Collector, area: AuditArea, name: string, section: string, f: Fetched<T>): T | null {
@@ -419,15 +438,23 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       computeMalformedPools(malformed.info ?? []),
     );
   runHistory(c, input, proven, computeMalformedPools(malformed.proofs));
+  const ledger =
+    input.ledger == null
+      ? new Map<string, LedgerPoolResult>()
+      : checkLedger(c, input.ledger, proven, s.proofSets ?? [], Date.parse(s.fetchedAt));
   const tokens = need(c, 'tokens', 'tokens.listed', '/tokens/info', s.tokens);
   const volume = need(c, 'volume', 'volume', '/volume', s.volume);
   if (volume !== null) checkVolume(c, volume);
-  const done = (st: readonly StateEntry[], r: ReadonlyMap<string, PoolReserves>): AuditResult => ({
-    outcome: computeAuditOutcome(c.checks),
-    findings: c.findings,
-    checks: c.checks,
-    pools: summarisePools(c, proven, st, r),
-  });
+  const done = (st: readonly StateEntry[], r: ReadonlyMap<string, PoolReserves>): AuditResult => {
+    const pools = summarisePools(c, proven, st, r, ledger);
+    return {
+      outcome: computeAuditOutcome(c.checks),
+      findings: c.findings,
+      checks: c.checks,
+      pools,
+      assurance: computeRunAssurance(pools.map((p) => p.assurance)),
+    };
+  };
   if (reserves === null || state === null) {
     // everything below is recomputed from the pools' reserves
     for (const [area, name] of [
@@ -536,6 +563,7 @@ function summarisePools(
   proven: ReadonlyMap<string, ProvenPool>,
   state: readonly StateEntry[],
   reserves: ReadonlyMap<string, PoolReserves>,
+  ledger: ReadonlyMap<string, LedgerPoolResult>,
 ): PoolSummary[] {
   const ids = [...new Set([...state.map((s) => s.poolId), ...proven.keys()])];
   const byState = new Map(state.map((s) => [s.poolId, s]));
@@ -556,6 +584,8 @@ function summarisePools(
       symbol: s?.symbol ?? reserves.get(id)?.symbol ?? null,
       contractId: p?.contractId ?? s?.contractId ?? null,
       proof: p?.status ?? 'missing',
+      assurance: computePoolAssurance(p?.status ?? 'missing', ledger.get(id) ?? 'not-run'),
+      ledger: ledger.get(id) ?? 'not-run',
       reserveA: f?.reserveA ?? s?.reserveA ?? null,
       reserveB: f?.reserveB ?? s?.reserveB ?? null,
       totalLpSupply: f?.totalLpSupply ?? p?.entry.totalLpSupply ?? null,

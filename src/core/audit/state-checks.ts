@@ -214,7 +214,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
             makeFinding(
               'STATE_PROOF_MISMATCH',
               s.poolId,
-              `/pools/state ${name} is ${got}, the proven contract holds ${exp}`,
+              `/pools/state ${name} is ${got}, the ID-verified contract holds ${exp}`,
               { field: name, expected: exp, got, contractId: s.contractId },
             ),
           );
@@ -275,7 +275,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
         makeFinding(
           'STATE_FIELD_MISMATCH',
           s.poolId,
-          `fee_rate is ${s.feeRate}, the proven contract says ${pf.feeRate}`,
+          `fee_rate is ${s.feeRate}, the ID-verified contract says ${pf.feeRate}`,
           { field: 'fee_rate', expected: pf.feeRate, got: s.feeRate },
         ),
       );
@@ -396,7 +396,7 @@ export function checkPoolsInfo(
           makeFinding(
             'POOLS_INFO_MISMATCH',
             id,
-            '/pools/info contract_id is not the proven reserve contract',
+            '/pools/info contract_id is not the ID-verified reserve contract',
             { field: 'contract_id', expected: p.contractId, got: i.contractId },
           ),
         );

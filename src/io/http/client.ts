@@ -90,8 +90,13 @@ export interface RequestCounts {
 }
 
 export interface SendOptions {
-  /** a POST that only reads (a quote): retried like a GET */
+  /** a POST that only reads (a quote, a ledger query): retried like a GET */
   readonly read?: boolean;
+  /**
+   * extra request headers (a ledger API's `authorization: Bearer …`); never echoed in a message, a
+   * report or the mirror — a `RawResponse` keeps the URL and the body, not the headers
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface HttpClient {
@@ -327,6 +332,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     safeUrl: string,
     body: string | undefined,
     attemptMs: number,
+    extraHeaders: Readonly<Record<string, string>>,
   ): Promise<{ raw: RawResponse; retryAfter: number | null }> {
     // credentials in the URL travel as Basic authentication, never in the request line
     const target = splitUrlCredentials(url);
@@ -349,6 +355,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
             'user-agent': userAgent,
             ...(target.authorization === null ? {} : { authorization: target.authorization }),
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...extraHeaders,
           },
           ...(body === undefined ? {} : { body }),
         });
@@ -432,7 +439,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       tally.sent++;
       if (attempt > 0) tally.retried++;
       try {
-        outcome = await once(method, url, safeUrl, body, Math.max(1, Math.min(timeoutMs, remaining)));
+        outcome = await once(
+          method,
+          url,
+          safeUrl,
+          body,
+          Math.max(1, Math.min(timeoutMs, remaining)),
+          sendOptions.headers ?? {},
+        );
       } catch (e) {
         outcome = e instanceof HttpError ? e : mapTransportError(e, safeUrl, 'connect');
       } finally {

@@ -6,6 +6,7 @@
  *
  *   GET  /v2/version                        GetLedgerApiVersionResponse
  *   GET  /v2/state/ledger-end               GetLedgerEndResponse
+ *   GET  /v2/state/latest-pruned-offsets    GetLatestPrunedOffsetsResponse (the simulated ledger never prunes: 0)
  *   POST /v2/events/events-by-contract-id   JsGetEventsByContractIdResponse
  *   POST /v2/state/active-contracts         JsGetActiveContractsResponse[]
  *   POST /v2/updates (and /v2/updates/flats) JsGetUpdatesResponse[] (ACS-delta transactions)
@@ -171,6 +172,12 @@ export function addLedgerApiRoutes(router: Router, o: LedgerApiOptions): void {
   }));
 
   add('GET', '/v2/state/ledger-end', () => ({ offset: ledger.ledgerEnd() }));
+
+  // nothing is ever pruned: an auditor may read a contract the ledger does not know as never created
+  add('GET', '/v2/state/latest-pruned-offsets', () => ({
+    participantPrunedUpToInclusive: 0,
+    allDivulgedContractsPrunedUpToInclusive: 0,
+  }));
 
   add('POST', '/v2/events/events-by-contract-id', (_ctx, caller, body) => {
     const req = parseEventsByContractIdRequest(parseJsonBody(body));
