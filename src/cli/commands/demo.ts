@@ -3,8 +3,11 @@
  * temporary SQLite ledger with a pre-filled simulated history (in-process, 127.0.0.1, any free
  * port), a few snapshots into the mirror (default ./.reserve-audit/mirror.db, started fresh because
  * the demo ledger is new on every run), swaps between them, then a full audit with probe quotes
- * against the mirror, printed as the auditor would see it. Exit code = the audit's (0/1/2).
+ * against the mirror, each proof confirmed through the server's JSON Ledger API as an auditor party
+ * that observes the reserve contracts (`--ledger-api`), printed as the auditor would see it. Exit
+ * code = the audit's (0/1/2).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +16,7 @@ import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../../io/store/index.js';
 import { runAudit } from '../../run/audit.js';
 import { takeSnapshot } from '../../run/snapshot.js';
+import { formatLedgerToken } from '../../server/ledger-api/auth.js';
 import { startServer } from '../../server/serve.js';
 import { simulateRandomSwap } from '../../sim/traffic.js';
 import { defineCommand } from '../command.js';
@@ -30,6 +34,8 @@ import { onInterrupt } from '../signals.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
 const HOUR_MS = 3_600_000;
+/** the demo's auditor: an observer of every reserve contract of the demo ledger */
+const DEMO_AUDITOR_PARTY = 'demo-auditor::1220d0';
 
 export const demoCommand = defineCommand({
   ...COMMAND_CATALOG.demo,
@@ -59,10 +65,15 @@ export const demoCommand = defineCommand({
     let server: Awaited<ReturnType<typeof startServer>> | undefined;
     try {
       const t0 = Date.now();
+      // the reference server also serves its ledger through the JSON Ledger API, with the demo's
+      // auditor as an observer of every reserve contract: the audit confirms each proof on the ledger
+      const ledgerSecret = new Uint8Array(randomBytes(32));
       server = await startServer({
         port: 0,
         host: '127.0.0.1',
         db: join(tmp, 'server.db'),
+        ledgerApi: { auth: { hs256Secret: ledgerSecret } },
+        auditorParty: DEMO_AUDITOR_PARTY,
         contractIdVersion: args['contract-id-version'],
         historyMs: historyHours * HOUR_MS,
         historyPerMinute: 1,
@@ -103,11 +114,19 @@ export const demoCommand = defineCommand({
         await mirror.close();
       }
 
-      say('auditing (with probe quotes) …');
+      say('auditing (with probe quotes, each proof confirmed through the Ledger API) …');
+      const token = await formatLedgerToken({
+        secret: ledgerSecret,
+        user: 'demo-auditor',
+        readAs: [DEMO_AUDITOR_PARTY],
+        expiresInSeconds: 3600,
+        nowMs: Date.now(),
+      });
       const report = await runAudit({
         baseUrl,
         mirrorPath,
         probeQuotes: true,
+        ledger: { baseUrl: server.url, token, party: DEMO_AUDITOR_PARTY },
         cwd: ctx.cwd,
         onProgress: (m) => say(m),
       });
