@@ -6,14 +6,12 @@
  */
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { loadTypesOrDefault } from '../../src/io/files/default-types.js';
-import { parseBaseUrl } from '../../src/io/http/index.js';
 import { openMirrorStore } from '../../src/io/store/index.js';
-import { runWatch, type WatchEvent } from '../../src/run/watch.js';
+import type { WatchEvent } from '../../src/run/watch.js';
 import { createWatchMetrics } from '../../src/run/watch-metrics.js';
-import { createWatchSteps } from '../../src/run/watch-steps.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 import { startAuditServer } from '../helpers/tamper.js';
+import { runWatchSteps } from './helpers.js';
 
 const DAY = 86_400_000;
 
@@ -27,47 +25,8 @@ describe('watch on a PostgreSQL mirror', () => {
       try {
         const registry = new Registry();
         const metrics = createWatchMetrics(registry);
-        const types = await loadTypesOrDefault({});
-        const once = async (startMs: number, steps: number): Promise<WatchEvent[]> => {
-          const events: WatchEvent[] = [];
-          const stop = new AbortController();
-          let t = startMs;
-          let done = 0;
-          const real = createWatchSteps({
-            baseUrl: parseBaseUrl(s.base),
-            mirrorPath: db.url,
-            mirror,
-            types,
-            typeFiles: [],
-            dars: [],
-            cwd: process.cwd(),
-            maxRps: 1000,
-          });
-          const counted = async <T>(f: () => Promise<T>): Promise<T> => {
-            const r = await f();
-            if (++done >= steps) stop.abort();
-            return r;
-          };
-          await runWatch({
-            baseUrl: parseBaseUrl(s.base).display,
-            mirror,
-            everyMs: 1_000,
-            auditEveryMs: 60_000,
-            staleAfterMs: 600_000,
-            steps: { snapshot: () => counted(real.snapshot), audit: () => counted(real.audit) },
-            stop: stop.signal,
-            log: (e) => events.push(e),
-            clock: {
-              now: () => t,
-              sleep: async (ms) => {
-                t += ms;
-              },
-            },
-            metrics,
-            retention: { keepRawMs: 7 * DAY, archiveAfterMs: 30 * DAY, everyMs: 3_600_000 },
-          });
-          return events;
-        };
+        const once = (startMs: number, steps: number): Promise<WatchEvent[]> =>
+          runWatchSteps({ base: s.base, mirror, mirrorPath: db.url, startMs, steps, metrics });
         const now = Date.now();
         const first = await once(now, 3);
         expect(first.filter((e) => e.event === 'audit').map((e) => e.outcome)).toEqual(['passed']);

@@ -1,5 +1,5 @@
 /**
- * The retention policy of `watch` (src/run/retention.ts, applied by src/run/watch.ts at start and
+ * The retention policy of `watch` (applyRetention in src/run/mirror.ts, applied by src/run/watch.ts at start and
  * then every `everyMs`): real snapshots of the reference server into a real SQLite mirror, then the
  * watch restarted on it with its clock 8 days on (the raw responses go) and 31 days on (the
  * contracts and observations older than 30 days move into the archive, each pool's latest kept).
@@ -9,15 +9,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTypesOrDefault } from '../../src/io/files/default-types.js';
-import { parseBaseUrl } from '../../src/io/http/index.js';
 import { type MirrorStore, openMirrorStore } from '../../src/io/store/index.js';
-import { runWatch, type WatchEvent } from '../../src/run/watch.js';
-import { createWatchSteps } from '../../src/run/watch-steps.js';
+import type { WatchEvent } from '../../src/run/watch.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
+import { runWatchSteps } from './helpers.js';
 
 const DAY = 86_400_000;
-const POLICY = { keepRawMs: 7 * DAY, archiveAfterMs: 30 * DAY, everyMs: 3_600_000 };
 
 let s: AuditServer;
 let mirror: MirrorStore;
@@ -33,46 +30,8 @@ afterAll(async () => {
 });
 
 /** A watch on the mirror whose clock starts at `startMs`; stopped after `steps` steps (0: only the start). */
-async function watchOnce(startMs: number, steps: number): Promise<WatchEvent[]> {
-  const events: WatchEvent[] = [];
-  const stop = new AbortController();
-  if (steps === 0) stop.abort();
-  let t = startMs;
-  let done = 0;
-  const real = createWatchSteps({
-    baseUrl: parseBaseUrl(s.base),
-    mirrorPath: path,
-    mirror,
-    types: await loadTypesOrDefault({}),
-    typeFiles: [],
-    dars: [],
-    cwd: process.cwd(),
-    maxRps: 1000,
-  });
-  const counted = async <T>(f: () => Promise<T>): Promise<T> => {
-    const r = await f();
-    if (++done >= steps) stop.abort();
-    return r;
-  };
-  await runWatch({
-    baseUrl: parseBaseUrl(s.base).display,
-    mirror,
-    everyMs: 1_000,
-    auditEveryMs: 60_000,
-    staleAfterMs: 600_000,
-    steps: { snapshot: () => counted(real.snapshot), audit: () => counted(real.audit) },
-    stop: stop.signal,
-    log: (e) => events.push(e),
-    clock: {
-      now: () => t,
-      sleep: async (ms) => {
-        t += ms;
-      },
-    },
-    retention: POLICY,
-  });
-  return events;
-}
+const watchOnce = (startMs: number, steps: number): Promise<WatchEvent[]> =>
+  runWatchSteps({ base: s.base, mirror, mirrorPath: path, startMs, steps });
 
 describe('watch retention', () => {
   it('keeps the raw responses 7 days and archives after 30, at start and hourly', async () => {
