@@ -64,6 +64,7 @@ import {
   resolveMirrorTarget,
   toHistoryPoint,
 } from '../io/store/index.js';
+import { waitCountingDown } from './countdown.js';
 
 export interface RunAuditOptions {
   /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
@@ -99,6 +100,11 @@ export interface RunAuditOptions {
    */
   readonly exitCodeOf?: (outcome: AuditOutcome) => number;
   readonly onProgress?: (message: string) => void;
+  /**
+   * counts while a long phase runs (the checks phase's re-fetch rounds and their waits), about once
+   * a second; the CLI shows them on a terminal only, in one line rewritten in place
+   */
+  readonly onCount?: (message: string) => void;
   readonly now?: () => number;
   readonly cwd?: string;
 }
@@ -468,7 +474,12 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         progress(
           `re-fetching ${todo.orderbooks.length} order books, ${todo.quotes.length} quotes${todo.stats ? ', /stats' : ''}`,
         );
-        await new Promise((r) => setTimeout(r, wait));
+        // the wait for the exchange's caches to roll over, counted down (a terminal shows it)
+        await waitCountingDown(wait, (s) =>
+          o.onCount?.(
+            `checks: re-fetch round ${round} of ${REFETCH_ROUNDS}, waiting ${s} s for the exchange's caches`,
+          ),
+        );
         const got = await refetchMarketData({ baseUrl: base, client, ...todo, proofsFirst: true });
         api = mergeRefetch(api, got);
         snapshot = computeAuditSnapshot(api);

@@ -43,6 +43,7 @@ import { formatAuditFailureJson, formatAuditJson } from '../render/audit-json.js
 import { formatAuditText, formatCouldNotCheckReasons } from '../render/audit-text.js';
 import { formatHtmlFailure, formatHtmlReport } from '../render/html-report.js';
 import { formatJunit, formatJunitFailure } from '../render/junit.js';
+import { createProgress } from '../render/progress.js';
 import { loadReportAssets } from '../render/report-assets.js';
 import { buildReportModelFromAudit } from '../render/report-model.js';
 import { createStyle } from '../render/style.js';
@@ -98,6 +99,8 @@ export const auditCommand = defineCommand({
     try {
       // read the page's assets first: a broken installation fails before the network is touched
       const assets = htmlOut === null ? null : await loadReportAssets();
+      // progress lines always; counts on a terminal only (nothing of them on a pipe)
+      const counts = createProgress(ctx.stderr, ctx.env);
       report = await runAudit({
         baseUrl,
         mirrorPath,
@@ -109,8 +112,10 @@ export const auditCommand = defineCommand({
         timeoutMs,
         ...pacing,
         cwd: ctx.cwd,
-        onProgress: (m) => ctx.stderr.write(`reserve-audit: ${formatDisplayText(m)}\n`),
+        onProgress: (m) => counts.line(`reserve-audit: ${m}`),
+        onCount: (m) => counts.update(`reserve-audit: ${m}`),
       });
+      counts.clear();
       if (junitOut !== null) {
         const xml = formatJunit(
           report.checks,
