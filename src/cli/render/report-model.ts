@@ -18,6 +18,7 @@ import {
   formatCoverageLines,
   type LabelCounts,
 } from '../../core/audit/index.js';
+import { formatApiTimestamp } from '../../core/wire/timestamp.js';
 import { redactUrl } from '../../io/http/redact-url.js';
 import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
@@ -216,7 +217,7 @@ export function buildReportModelFromMirror(
         ? null
         : {
             baseUrl: baseUrl ?? '',
-            startedAt: new Date(run.startedAtMs).toISOString(),
+            startedAt: formatApiTimestamp(run.startedAtMs),
             outcome: run.outcome,
             counts: computeReportCounts(
               run.findings,

@@ -30,6 +30,7 @@ import {
 } from '../../core/proof/index.js';
 import { addPackage, createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
 import { parsePoolsProofResponse } from '../../core/wire/pools-proof.js';
+import { formatApiTimestampMicros } from '../../core/wire/timestamp.js';
 
 /** Raw inflate for the zip reader; refuses output beyond what the entry announced (zip-bomb guard). */
 function inflateRawBrowser(data: Uint8Array, maxOutput: number): Uint8Array {
@@ -139,10 +140,8 @@ export function verifyPastedContract(
       template: c === null ? null : formatQualifiedName(c.templateId),
       packageName: c?.packageName ?? null,
       signatories: c?.signatories ?? [],
-      createdAt:
-        c === null
-          ? null
-          : ((formatDecodedContractJson(c) as { createdAt: string | null }).createdAt ?? null),
+      // the API's timestamp format, as the report page and `ledger_created_at` write it
+      createdAt: c === null ? null : formatApiTimestampMicros(c.createdAt),
       reserves,
       decoded: c === null ? null : formatDecodedContractJson(c),
     };
