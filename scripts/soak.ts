@@ -24,6 +24,7 @@
  *
  *   npm run soak -- --faults '429:0.25;503:0.15;reset:0.10;429:0.25,503:0.15,reset:0.10' --baseline
  *   npm run soak -- --settings 600 --audits 2 --warmup 3 --faults 429:0.25
+ *   npm run soak -- --ledger ...       # every audit with --ledger-api against the server's own ledger
  *
  * Exits 1 when any audit exited 1 or 3 (a false accusation, a bug), when any audit without faults
  * exited 2, or when more than 5 % of the audits of a faulted combination exited 2 (could not
@@ -36,6 +37,7 @@
  *   npm run soak -- --settings 600 --audits 10 --show-undecided
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +47,7 @@ import { UsageError } from '../src/errors/usage.js';
 import { type AuditReport, runAudit } from '../src/run/audit.js';
 import { type FaultProxy, startFaultProxy } from '../src/server/fault-proxy.js';
 import { type FaultRule, formatFaultSpec, parseFaultSpec } from '../src/server/fault-spec.js';
+import { formatLedgerToken } from '../src/server/ledger-api/auth.js';
 import { startServer } from '../src/server/serve.js';
 import { createSeededRng } from '../src/sim/rng.js';
 
@@ -62,12 +65,25 @@ const SETTINGS: readonly Setting[] = [
 /** Market-data comparisons: decided = pass or fail; undecided = skipped with a reason or could-not-check. */
 const MARKET_CHECK = /^(market\.ticker|market\.orderbook|market\.pairs|stats\.|quote\.)/;
 
-async function serveChild(traffic: number, pools: number | undefined): Promise<void> {
+/** `--ledger`: the auditor party the child's ledger makes an observer of every reserve contract */
+const SOAK_AUDITOR = 'soak-auditor::1220aa';
+
+async function serveChild(
+  traffic: number,
+  pools: number | undefined,
+  ledgerSecretHex: string | undefined,
+): Promise<void> {
   const s = await startServer({
     port: 0,
     host: '127.0.0.1',
     db: ':memory:',
     contractIdVersion: 'v12',
+    ...(ledgerSecretHex === undefined
+      ? {}
+      : {
+          ledgerApi: { auth: { hs256Secret: new Uint8Array(Buffer.from(ledgerSecretHex, 'hex')) } },
+          auditorParty: SOAK_AUDITOR,
+        }),
     trafficPerMinute: traffic,
     ...(pools === undefined ? {} : { extraPools: pools }),
     simulation: false,
@@ -79,7 +95,10 @@ async function serveChild(traffic: number, pools: number | undefined): Promise<v
   });
 }
 
-function startChild(s: Setting): Promise<{ child: ChildProcess; origin: string }> {
+function startChild(
+  s: Setting,
+  ledgerSecretHex: string | undefined,
+): Promise<{ child: ChildProcess; origin: string }> {
   const args = [
     '--import',
     'tsx',
@@ -89,6 +108,7 @@ function startChild(s: Setting): Promise<{ child: ChildProcess; origin: string }
     String(s.traffic),
   ];
   if (s.pools !== undefined) args.push('--pools', String(s.pools));
+  if (ledgerSecretHex !== undefined) args.push('--ledger-secret', ledgerSecretHex);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -160,10 +180,18 @@ async function main(): Promise<void> {
       faults: { type: 'string', multiple: true, default: [] },
       'fault-seed': { type: 'string' },
       baseline: { type: 'boolean', default: false },
+      // every audit also confirms the proofs through the server's JSON Ledger API (audit --ledger-api),
+      // read through the same gateway as the exchange (its faults hit the ledger reads too)
+      ledger: { type: 'boolean', default: false },
+      'ledger-secret': { type: 'string' },
     },
   });
   if (values.serve) {
-    await serveChild(Number(values.traffic), values.pools === undefined ? undefined : Number(values.pools));
+    await serveChild(
+      Number(values.traffic),
+      values.pools === undefined ? undefined : Number(values.pools),
+      values['ledger-secret'],
+    );
     return;
   }
   const n = Number(values.audits);
@@ -186,7 +214,18 @@ async function main(): Promise<void> {
   const verdicts: string[] = [];
   try {
     for (const s of SETTINGS.filter((x) => wanted.has(x.name))) {
-      const { child, origin } = await startChild(s);
+      const ledgerSecret = values.ledger ? randomBytes(32) : null;
+      const { child, origin } = await startChild(s, ledgerSecret?.toString('hex'));
+      const token =
+        ledgerSecret === null
+          ? null
+          : await formatLedgerToken({
+              secret: new Uint8Array(ledgerSecret),
+              user: 'soak',
+              readAs: [SOAK_AUDITOR],
+              expiresInSeconds: 86_400,
+              nowMs: Date.now(),
+            });
       // let traffic run so caches hold states older than the newest contracts
       await new Promise((r) => setTimeout(r, Number(values.warmup) * 1000));
       try {
@@ -228,6 +267,9 @@ async function main(): Promise<void> {
                     baseUrl: base,
                     mirrorPath: mirror ? mirrorPath : null,
                     probeQuotes: probe,
+                    ...(token === null
+                      ? {}
+                      : { ledger: { baseUrl: proxy?.url ?? origin, token, party: SOAK_AUDITOR } }),
                   });
                   t.wallMs.push(Date.now() - t0);
                   const exit = exitCodeOf(r.outcome);
