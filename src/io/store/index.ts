@@ -38,6 +38,13 @@ export {
   readMirrorStats,
   vacuumMirror,
 } from './maintenance.js';
+export type {
+  LedgerEventRow,
+  LedgerFollowBatch,
+  LedgerFollowKey,
+  LedgerFollowState,
+  RecordLedgerEventsResult,
+} from './ledger-events.js';
 export type { Mirror, MirrorReadStats } from './mirror-db.js';
 export { readMirrorReadStats } from './mirror-db.js';
 export type { ArchivingMirrorStore, MirrorBackend, MirrorStore } from './mirror-store.js';

@@ -16,6 +16,7 @@ import {
   readVerificationStatuses,
 } from './lookups.js';
 import { pruneRawResponses, readMirrorStats, vacuumMirror } from './maintenance.js';
+import { readLedgerEvents, readLedgerFollowState, recordLedgerEvents } from './ledger-events.js';
 import { readMirrorReadStats } from './mirror-db.js';
 import type { ArchivingMirrorStore } from './mirror-store.js';
 import { type Mirror, type OpenMirrorOptions, openMirror } from './open-mirror.js';
@@ -62,6 +63,9 @@ export function wrapSqliteMirror(m: Mirror): ArchivingMirrorStore {
     iterateObservations: (r) => toAsync(iterateObservations(m, r)),
     iterateObservationKeyPages: (r) => toAsync(iterateObservationKeyPages(m, r)),
     readContractsByKey: async (keys) => readContractsByKey(m, keys),
+    recordLedgerEvents: async (b) => recordLedgerEvents(m, b),
+    readLedgerFollowState: async (k) => readLedgerFollowState(m, k),
+    readLedgerEvents: async (k, p) => readLedgerEvents(m, k, p),
     readMirrorStats: async () => readMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),
     archiveMirror: async (before) => archiveMirror(m, before),
