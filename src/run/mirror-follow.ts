@@ -20,8 +20,8 @@ import { loadReserveProfile } from '../io/files/profile-file.js';
 import { parseBaseUrl } from '../io/http/base-url.js';
 import { createHttpClient } from '../io/http/client.js';
 import { createLedgerClient, type LedgerClient, readReserveUpdatePage } from '../io/ledger-api/index.js';
-import type { LedgerEventRow, LedgerFollowKey, MirrorStore } from '../io/store/index.js';
 import { sha256Node } from '../io/node-sha256.js';
+import type { LedgerEventRow, LedgerFollowKey, MirrorStore } from '../io/store/index.js';
 import type { RunAuditLedgerOptions } from './audit.js';
 import { SYSTEM_WATCH_CLOCK, type WatchClock } from './watch-clock.js';
 

@@ -69,16 +69,26 @@ export const mirrorCommand = defineCommand({
           'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
       })
       .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
-      .option('ledger-api', { ...ledgerApiOption, describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)" })
+      .option('ledger-api', {
+        ...ledgerApiOption,
+        describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)",
+      })
       .option('ledger-token-file', ledgerTokenFileOption)
       .option('ledger-party', ledgerPartyOption)
-      .option('once', { type: 'boolean', default: false, describe: 'follow: one round up to the ledger end, then stop' })
+      .option('once', {
+        type: 'boolean',
+        default: false,
+        describe: 'follow: one round up to the ledger end, then stop',
+      })
       .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 1s)' })
       .option('profile', profileOption)
       .option('types', typesOption)
       .option('dar', darOption)
       .option('timeout', timeoutOption)
-      .option('json', jsonOption('print one JSON document (follow: one JSON line per round, then the report)')),
+      .option(
+        'json',
+        jsonOption('print one JSON document (follow: one JSON line per round, then the report)'),
+      ),
   run: async (args, ctx, stopSignal) => {
     const path = parseMirrorOption(args.mirror, ctx);
     if (args.action !== 'follow')
@@ -147,12 +157,16 @@ async function runFollow(
 ): Promise<ExitCode> {
   for (const name of ['keep-raw', 'archive'] as const)
     if (args[name] !== undefined)
-      throw new UsageError('OPTION_INVALID', `"--${name}" expected with mirror prune only, got mirror follow`);
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--${name}" expected with mirror prune only, got mirror follow`,
+      );
   if (args['ledger-api'] === undefined)
     throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
   const ledger = await parseLedgerOptions(args, ctx);
   if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
-  const everyMs = args.every === undefined ? 1000 : parseDurationOption('every', args.every, INTERVAL_DURATION);
+  const everyMs =
+    args.every === undefined ? 1000 : parseDurationOption('every', args.every, INTERVAL_DURATION);
   if (args.once && args.every !== undefined)
     throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
   const timeoutMs = parseTimeoutOption(args.timeout);
@@ -174,9 +188,9 @@ async function runFollow(
       cwd: ctx.cwd,
       timeoutMs,
       onRound: (r) =>
-        ctx.stdout.write(args.json ? `${stringifyJson({ round: r })}\n` : formatFollowRoundText(r)),
+        ctx.stdout.write(args.json ? `${stringifyJson({ round: r }, 0)}\n` : formatFollowRoundText(r)),
     });
-    ctx.stdout.write(args.json ? `${stringifyJson({ report })}\n` : formatFollowReportText(report));
+    ctx.stdout.write(args.json ? `${stringifyJson({ report }, 0)}\n` : formatFollowReportText(report));
     return report.outcome === 'failed'
       ? EXIT_FAILED
       : report.outcome === 'could-not-check' && args.once

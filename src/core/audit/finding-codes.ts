@@ -310,7 +310,7 @@ export const FINDING_CODES = {
     'error',
     'ledger',
     'proven',
-    '(mirror follow) a reserve contract was created while another contract of its pool was live, or it replaces a contract other than the pool\'s last archived one',
+    "(mirror follow) a reserve contract was created while another contract of its pool was live, or it replaces a contract other than the pool's last archived one",
   ),
   RESERVE_CHAIN_GAP: def(
     'error',

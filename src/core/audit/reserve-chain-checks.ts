@@ -73,7 +73,8 @@ function readChainLink(createArg: Value, labels: readonly string[] | null): Chai
   if (prev === undefined) return { sequence: seq.value, previous: null };
   if (prev.kind !== 'optional') return 'the template\'s field "previous" is not an Optional ContractId';
   if (prev.value === null) return { sequence: seq.value, previous: null };
-  if (prev.value.kind !== 'contractId') return 'the template\'s field "previous" is not an Optional ContractId';
+  if (prev.value.kind !== 'contractId')
+    return 'the template\'s field "previous" is not an Optional ContractId';
   return { sequence: seq.value, previous: formatHex(prev.value.value) };
 }
 

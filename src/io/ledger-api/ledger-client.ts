@@ -18,12 +18,12 @@ import type { components, paths } from './generated/ledger-api-v2.js';
 import {
   type LedgerCreatedEvent,
   type LedgerEventsOfContract,
+  type LedgerStreamTransaction,
   parseActiveContracts,
   parseCantonError,
   parseEventsByContractId,
   parseLatestPrunedOffset,
   parseLedgerEnd,
-  type LedgerStreamTransaction,
   parseUpdatesEffectiveAt,
   parseUpdatesTransactions,
 } from './parse-ledger.js';

@@ -19,6 +19,13 @@ export {
   readContractBatch,
 } from './contract-batches.js';
 export { computeContractVerification } from './contract-verification.js';
+export type {
+  LedgerEventRow,
+  LedgerFollowBatch,
+  LedgerFollowKey,
+  LedgerFollowState,
+  RecordLedgerEventsResult,
+} from './ledger-events.js';
 export type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';
 export {
   iterateObservationKeyPages,
@@ -38,13 +45,6 @@ export {
   readMirrorStats,
   vacuumMirror,
 } from './maintenance.js';
-export type {
-  LedgerEventRow,
-  LedgerFollowBatch,
-  LedgerFollowKey,
-  LedgerFollowState,
-  RecordLedgerEventsResult,
-} from './ledger-events.js';
 export type { Mirror, MirrorReadStats } from './mirror-db.js';
 export { readMirrorReadStats } from './mirror-db.js';
 export type { ArchivingMirrorStore, MirrorBackend, MirrorStore } from './mirror-store.js';

@@ -92,7 +92,10 @@ export function toLedgerEventValues(key: LedgerFollowKey, e: LedgerEventRow): un
 export function toLedgerEventRow(r: readonly unknown[]): LedgerEventRow {
   const [offset, nodeSeq, contractId, kind, templateId, blob, ledgerTimeMs, poolId] = r;
   if (kind !== 'created' && kind !== 'archived')
-    throw new StoreError('STORE_CORRUPT', `ledger_events.kind expected created or archived, got ${String(kind)}`);
+    throw new StoreError(
+      'STORE_CORRUPT',
+      `ledger_events.kind expected created or archived, got ${String(kind)}`,
+    );
   return {
     offset: Number(offset),
     nodeSeq: Number(nodeSeq),
@@ -136,7 +139,10 @@ function assertWritable(mirror: { readonly readonly: boolean; readonly path: str
 /** Checks a batch before it is written: offsets within (previous, batch offset]. */
 export function assertLedgerBatch(b: LedgerFollowBatch): void {
   if (!Number.isSafeInteger(b.offset) || b.offset < 0)
-    throw new StoreError('STORE_WRITE_FAILED', `a followed offset expected a non-negative integer, got ${b.offset}`);
+    throw new StoreError(
+      'STORE_WRITE_FAILED',
+      `a followed offset expected a non-negative integer, got ${b.offset}`,
+    );
   for (const e of b.events)
     if (e.offset > b.offset)
       throw new StoreError(
@@ -181,9 +187,13 @@ export function recordLedgerEvents(mirror: Mirror, b: LedgerFollowBatch): Record
   } catch (e) {
     if (e instanceof StoreError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError('STORE_WRITE_FAILED', `recording ledger events into "${mirror.path}" failed: ${msg}`, {
-      cause: e,
-    });
+    throw new StoreError(
+      'STORE_WRITE_FAILED',
+      `recording ledger events into "${mirror.path}" failed: ${msg}`,
+      {
+        cause: e,
+      },
+    );
   }
 }
 
@@ -217,8 +227,7 @@ export function readLedgerEvents(
 ): LedgerEventRow[] {
   return guardStore(mirror, 'readLedgerEvents', () => {
     const db = mirrorDb(mirror);
-    const where =
-      poolIds === undefined ? '' : ` AND pool_id IN (SELECT value FROM json_each(?))`;
+    const where = poolIds === undefined ? '' : ` AND pool_id IN (SELECT value FROM json_each(?))`;
     const args: unknown[] = [key.participant, key.party];
     if (poolIds !== undefined) args.push(JSON.stringify(poolIds));
     const rows = db

@@ -8,6 +8,7 @@
 import { archiveMirror } from './archive.js';
 import { readAuditRuns, recordAuditRun } from './audit-runs.js';
 import { iterateContractBatches, iterateContractKeyRanges, readContractBatch } from './contract-batches.js';
+import { readLedgerEvents, readLedgerFollowState, recordLedgerEvents } from './ledger-events.js';
 import {
   iterateObservationKeyPages,
   iterateObservations,
@@ -16,7 +17,6 @@ import {
   readVerificationStatuses,
 } from './lookups.js';
 import { pruneRawResponses, readMirrorStats, vacuumMirror } from './maintenance.js';
-import { readLedgerEvents, readLedgerFollowState, recordLedgerEvents } from './ledger-events.js';
 import { readMirrorReadStats } from './mirror-db.js';
 import type { ArchivingMirrorStore } from './mirror-store.js';
 import { type Mirror, type OpenMirrorOptions, openMirror } from './open-mirror.js';

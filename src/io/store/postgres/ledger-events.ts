@@ -19,7 +19,13 @@ import {
   toLedgerFollowState,
   UPSERT_FOLLOW_STATE_SQL,
 } from '../ledger-events.js';
-import { MIRROR_WRITE_LOCK, type PgMirror, queryRows, toStoreError, withPgTransaction } from './connection.js';
+import {
+  MIRROR_WRITE_LOCK,
+  type PgMirror,
+  queryRows,
+  toStoreError,
+  withPgTransaction,
+} from './connection.js';
 
 const PG_TYPES = ['text', 'text', 'bigint', 'int', 'text', 'text', 'text', 'bytea', 'bigint', 'text'];
 
