@@ -1,7 +1,6 @@
 /** The auditor's ledger edge (issue 26): the JSON Ledger API v2 client and the reads of the ledger checks. */
 export { createLedgerClient, type LedgerAnswer, type LedgerClient } from './ledger-client.js';
 export {
-  type ReserveUpdatePage,
   readLedgerEvidence,
   readReserveUpdatePage,
   startActiveReserveRead,

@@ -23,7 +23,7 @@ export type LedgerCreatedEvent = Pick<
 type LedgerArchivedEvent = Pick<Schemas['ArchivedEvent'], 'contractId' | 'offset'>;
 
 /** One event of a followed transaction: a created or an archived reserve contract. */
-export type LedgerStreamEvent =
+type LedgerStreamEvent =
   | ({ readonly kind: 'created' } & LedgerCreatedEvent & Pick<Schemas['CreatedEvent'], 'nodeId'>)
   | ({ readonly kind: 'archived' } & Pick<
       Schemas['ArchivedEvent'],
