@@ -10,7 +10,8 @@
  * "Following the ledger"). An action of `mirror` rather than a command of its own: it writes the
  * mirror and nothing else, like the other actions, and the issue names it `mirror follow`. Exit 0
  * (chains intact), 1 (a chain error), 2 (`--once`: the participant could not answer); SIGINT/SIGTERM
- * stop after the current round.
+ * end it at once (130/143) like every other command: each page is committed with its offset, so
+ * nothing is lost and the next run resumes there.
  */
 import { UsageError } from '../../errors/usage.js';
 import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
@@ -89,7 +90,7 @@ export const mirrorCommand = defineCommand({
         'json',
         jsonOption('print one JSON document (follow: one JSON line per round, then the report)'),
       ),
-  run: async (args, ctx, stopSignal) => {
+  run: async (args, ctx) => {
     const path = parseMirrorOption(args.mirror, ctx);
     if (args.action !== 'follow')
       for (const name of ['ledger-api', 'ledger-token-file', 'ledger-party', 'every'] as const)
@@ -98,7 +99,7 @@ export const mirrorCommand = defineCommand({
             'OPTION_INVALID',
             `"--${name}" expected with mirror follow only, got mirror ${args.action}`,
           );
-    if (args.action === 'follow') return await runFollow(args, ctx, path, stopSignal);
+    if (args.action === 'follow') return await runFollow(args, ctx, path);
     if (args.action === 'stats') {
       for (const name of ['keep-raw', 'archive'] as const)
         if (args[name] !== undefined)
@@ -153,7 +154,6 @@ async function runFollow(
   },
   ctx: CliContext,
   path: string,
-  stopSignal: Promise<unknown>,
 ): Promise<ExitCode> {
   for (const name of ['keep-raw', 'archive'] as const)
     if (args[name] !== undefined)
@@ -172,8 +172,6 @@ async function runFollow(
   const timeoutMs = parseTimeoutOption(args.timeout);
   const { typeFiles, dars } = parseTypeSourceOptions(args);
   const profilePath = parseOptionalPathOption('profile', args.profile);
-  const stop = new AbortController();
-  void stopSignal.then(() => stop.abort());
   const store = await openMirrorStore(path);
   try {
     const report = await runMirrorFollow({
@@ -181,7 +179,6 @@ async function runFollow(
       ledger,
       once: args.once,
       everyMs,
-      stop: stop.signal,
       profilePath,
       typeFiles,
       dars,
