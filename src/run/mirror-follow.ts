@@ -13,7 +13,7 @@ import type { Finding } from '../core/audit/finding.js';
 import { checkReserveChains, type FollowedReserveEvent } from '../core/audit/reserve-chain-checks.js';
 import { parseBase64 } from '../core/codec/bytes.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
-import { verifyReserveProof } from '../core/proof/reserve-proof.js';
+import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
 import { loadReserveProfile } from '../io/files/profile-file.js';
@@ -88,11 +88,31 @@ interface FollowContext {
   readonly pageSize: number;
   readonly clock: WatchClock;
   readonly stop: AbortSignal | undefined;
+  /** contract ID → its blob and proof, oldest first (bounded: PROOF_CACHE_SIZE) */
+  readonly proofs: Map<string, { readonly blob: Uint8Array; readonly proof: ReserveProof }>;
 }
 
-/** Runs the proof step on a followed blob. */
-function verifyFollowed(c: FollowContext, contractId: string, blob: Uint8Array) {
-  return verifyReserveProof({ contractId, blob, types: c.types, profile: c.profile, sha256: sha256Node });
+/** Proofs kept between rounds (the chain check reads a touched pool's whole followed history). */
+const PROOF_CACHE_SIZE = 10_000;
+
+/** Runs the proof step on a followed blob (a proof of the same contract ID and bytes is reused). */
+function verifyFollowed(c: FollowContext, contractId: string, blob: Uint8Array): ReserveProof {
+  const hit = c.proofs.get(contractId);
+  if (hit !== undefined && Buffer.from(hit.blob).equals(blob)) return hit.proof;
+  const proof = verifyReserveProof({
+    contractId,
+    blob,
+    types: c.types,
+    profile: c.profile,
+    sha256: sha256Node,
+  });
+  c.proofs.delete(contractId);
+  c.proofs.set(contractId, { blob, proof });
+  if (c.proofs.size > PROOF_CACHE_SIZE) {
+    const oldest = c.proofs.keys().next().value;
+    if (oldest !== undefined) c.proofs.delete(oldest);
+  }
+  return proof;
 }
 
 /** One round: from the stored offset to the ledger end read at its start, page by page. */
@@ -219,6 +239,7 @@ export async function runMirrorFollow(o: RunMirrorFollowOptions): Promise<Mirror
     pageSize: o.pageSize ?? 1000,
     clock,
     stop: o.stop,
+    proofs: new Map(),
   };
   const everyMs = o.everyMs ?? 1000;
   const findings: Finding[] = [];

@@ -27,6 +27,7 @@ import { mintReserveContract, RESERVE_TYPE_ENV } from '../../src/sim/mint.js';
 import { decodeReserveCreateArg } from '../../src/sim/reserve-template.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
+import { spawnCli } from '../cli/helpers/spawn-cli.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 import { type BackendName, describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
@@ -250,6 +251,61 @@ describeBackends('mirror follow', (backend: BackendName) => {
   });
 });
 
+describe('mirror follow killed with SIGKILL (the built CLI)', () => {
+  it('killed three times while following, swaps between: the next run holds every event exactly once', async () => {
+    const m = await openTestMirror('sqlite');
+    const file = join(dir, 'kill.jwt');
+    writeFileSync(file, token);
+    const args = [
+      'mirror',
+      'follow',
+      '--mirror',
+      m.target,
+      '--ledger-api',
+      ledgerUrl,
+      '--ledger-party',
+      AUDITOR,
+      '--ledger-token-file',
+      file,
+    ];
+    try {
+      for (let k = 0; k < 3; k++) {
+        swap(s, 30);
+        const cli = spawnCli([...args, '--every', '20ms', '--json']);
+        for (let t = 0; t < 2000 && !cli.output.stdout.includes('"round"'); t++)
+          await new Promise((r) => setTimeout(r, 10));
+        expect(cli.output.stdout).toContain('"round"');
+        swap(s, 20);
+        await new Promise((r) => setTimeout(r, 5 + 15 * k));
+        cli.child.kill('SIGKILL');
+        expect((await cli.exited).signal).toBe('SIGKILL');
+      }
+      const r = await runCliForTest([...args, '--once']);
+      expect(r.code).toBe(0);
+      const rows = await m.store.readLedgerEvents({
+        participant: parseBaseUrl(ledgerUrl).display,
+        party: AUDITOR,
+      });
+      const want = ledgerEvents(s);
+      expect(
+        rows
+          .filter((e) => e.kind === 'created')
+          .map((e) => e.contractId)
+          .sort(),
+      ).toEqual(want.created);
+      expect(
+        rows
+          .filter((e) => e.kind === 'archived')
+          .map((e) => e.contractId)
+          .sort(),
+      ).toEqual(want.archived);
+      expect(await m.count('ledger_events')).toBe(want.created.length + want.archived.length);
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
 describe('the reserve chain check over followed events', () => {
   /** The honest events of the whole ledger, as the follower stores them. */
   function honest(): FollowedReserveEvent[] {
@@ -287,6 +343,15 @@ describe('the reserve chain check over followed events', () => {
     const r = checkReserveChains({ events: honest(), verify });
     expect(r.findings).toEqual([]);
     expect(r.pools).toBe(s.ex.activeReserveContracts(s.ex.ledgerEnd()).length);
+  });
+
+  it('raises nothing when following starts in the middle of the ledger', () => {
+    const events = honest();
+    for (const from of [1, Math.floor(events.length / 3), Math.floor(events.length / 2)]) {
+      const start = events[from]!.offset;
+      const r = checkReserveChains({ events: events.filter((e) => e.offset >= start), verify });
+      expect(r.findings).toEqual([]);
+    }
   });
 
   it('a missing archive: a second live contract of the pool is a fork', () => {
