@@ -186,9 +186,12 @@ async function followRound(c: FollowContext): Promise<FollowRound> {
     cursor = r.offset;
   }
   // the chains of the pools that received a contract, over all their followed events
-  const followed = pools.size === 0 ? [] : await c.store.readLedgerEvents(c.key, [...pools]);
-  const all = [...followed, ...unplaced].sort((a, b) => a.offset - b.offset || a.nodeSeq - b.nodeSeq);
+  // (with every created event not placed in a pool); a finding is reported in the round that followed its event
+  const all = pools.size === 0 ? unplaced : await c.store.readLedgerEvents(c.key, [...pools]);
   const chain = checkReserveChains({ events: all, verify: (id, blob) => verifyFollowed(c, id, blob) });
+  const fresh = chain.findings.filter(
+    (f) => typeof f.evidence.offset !== 'number' || f.evidence.offset > fromOffset,
+  );
   return {
     startedAtMs,
     finishedAtMs: c.clock.now(),
@@ -199,7 +202,7 @@ async function followRound(c: FollowContext): Promise<FollowRound> {
     inserted,
     ledgerTimeMs,
     poolsChecked: pools.size,
-    findings: chain.findings,
+    findings: fresh,
     couldNotCheck,
   };
 }

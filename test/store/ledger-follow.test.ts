@@ -410,6 +410,19 @@ describe('the reserve chain check over followed events', () => {
     ).toBe(true);
   });
 
+  it('a created event without a blob: could not check that contract, no gap claimed across it', () => {
+    const events = honest();
+    const [, b] = chainOfAPool(events);
+    const r = checkReserveChains({
+      events: events.map((e) =>
+        e.contractId === b!.contractId && e.kind === 'created' ? { ...e, createdEventBlob: null } : e,
+      ),
+      verify,
+    });
+    expect(r.findings.map((f) => f.code)).toEqual(['RESERVE_CHAIN_UNVERIFIABLE']);
+    expect(r.findings[0]!.label).toBe('could-not-check');
+  });
+
   it('a blob whose contract ID does not recompute is LEDGER_EVENT_PROOF_FAILED, not placed in a chain', () => {
     const events = honest();
     const [, b] = chainOfAPool(events);

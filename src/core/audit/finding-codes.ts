@@ -328,7 +328,7 @@ export const FINDING_CODES = {
     'warning',
     'ledger',
     'could-not-check',
-    "(mirror follow) a followed created event has no blob, its ID cannot be recomputed, or its template has no sequence/previous: its pool's chain is not checked past it",
+    "(mirror follow) a followed created event has no blob, its ID cannot be recomputed, or its template has no sequence/previous: the contract is not placed in its pool's chain, and its successor starts the chain anew",
   ),
   LEDGER_UNAVAILABLE: def(
     'warning',

@@ -13,8 +13,8 @@
  * - `LEDGER_EVENT_PROOF_FAILED`: a followed contract's ID does not recompute from its blob (the
  *   proof step runs on every created event before any of its fields is trusted);
  * - `RESERVE_CHAIN_UNVERIFIABLE` (could-not-check): an event without a blob, an ID that cannot be
- *   recomputed, or a template without `sequence`/`previous` — that contract's pool is not checked
- *   beyond it.
+ *   recomputed, or a template without `sequence`/`previous` — that contract is not placed in a chain,
+ *   and its successor starts its pool's chain anew (no gap is claimed across it).
  *
  * Honest timelines raise nothing: the stream may start after a pool's first contracts (the first
  * contract seen of a pool starts its chain; an archive of a contract never seen created is skipped),
@@ -84,8 +84,6 @@ interface PoolChain {
   /** every contract of the pool the stream reported created, with its sequence */
   readonly seen: Map<string, bigint>;
   lastArchived: string | null;
-  /** the chain could not be followed past an unverifiable contract */
-  broken: boolean;
 }
 
 /** Checks each followed pool's chain (see the module comment). */
@@ -93,11 +91,13 @@ export function checkReserveChains(o: CheckReserveChainsOptions): ReserveChainRe
   const findings: Finding[] = [];
   const pools = new Map<string, PoolChain>();
   const poolOf = new Map<string, string>();
+  // created contracts that could not be placed (no blob, not proven): a successor of one starts its chain anew
+  const unplaced = new Set<string>();
   let contracts = 0;
   const chain = (pool: string): PoolChain => {
     let c = pools.get(pool);
     if (c === undefined) {
-      c = { live: new Set(), seen: new Map(), lastArchived: null, broken: false };
+      c = { live: new Set(), seen: new Map(), lastArchived: null };
       pools.set(pool, c);
     }
     return c;
@@ -112,6 +112,7 @@ export function checkReserveChains(o: CheckReserveChainsOptions): ReserveChainRe
   const create = (e: FollowedReserveEvent): void => {
     const where = { contractId: e.contractId, offset: e.offset };
     if (e.createdEventBlob === null) {
+      unplaced.add(e.contractId);
       findings.push(
         makeFinding(
           'RESERVE_CHAIN_UNVERIFIABLE',
@@ -124,6 +125,7 @@ export function checkReserveChains(o: CheckReserveChainsOptions): ReserveChainRe
     }
     const proof = o.verify(e.contractId, e.createdEventBlob);
     if (proof.status === 'failed') {
+      unplaced.add(e.contractId);
       findings.push(
         makeFinding(
           'LEDGER_EVENT_PROOF_FAILED',
@@ -143,7 +145,7 @@ export function checkReserveChains(o: CheckReserveChainsOptions): ReserveChainRe
           ? 'the reserve profile reads no pool id'
           : readChainLink(decoded.createArg, decoded.fieldLabels);
     if (typeof link === 'string' || pool === null) {
-      if (pool !== null) chain(pool).broken = true;
+      unplaced.add(e.contractId);
       findings.push(
         makeFinding(
           'RESERVE_CHAIN_UNVERIFIABLE',
@@ -158,7 +160,7 @@ export function checkReserveChains(o: CheckReserveChainsOptions): ReserveChainRe
     poolOf.set(e.contractId, pool);
     const c = chain(pool);
     const evidence = { ...where, sequence: link.sequence.toString(), previous: link.previous };
-    if (!c.broken && c.live.size > 0) {
+    if (c.live.size > 0) {
       const other = [...c.live];
       findings.push(
         makeFinding(
@@ -168,7 +170,7 @@ export function checkReserveChains(o: CheckReserveChainsOptions): ReserveChainRe
           { ...evidence, expected: 'no live reserve contract of the pool', got: other },
         ),
       );
-    } else if (!c.broken && c.seen.size > 0 && link.previous !== null) {
+    } else if (c.seen.size > 0 && link.previous !== null && !unplaced.has(link.previous)) {
       const prevSeq = c.seen.get(link.previous);
       if (prevSeq === undefined)
         findings.push(

@@ -219,7 +219,10 @@ export function toLedgerFollowState(r: readonly unknown[]): LedgerFollowState {
   };
 }
 
-/** The followed events of (participant, party), of `poolIds` only when given, in stream order (SQLite). */
+/**
+ * The followed events of (participant, party) in stream order (SQLite); with `poolIds`, those of these
+ * pools and every created event not placed in a pool (its successor's chain starts anew).
+ */
 export function readLedgerEvents(
   mirror: Mirror,
   key: LedgerFollowKey,

@@ -91,7 +91,10 @@ export interface MirrorStore {
   recordLedgerEvents(batch: LedgerFollowBatch): Promise<RecordLedgerEventsResult>;
   /** where following (participant, party) has reached, or null when it never ran */
   readLedgerFollowState(key: LedgerFollowKey): Promise<LedgerFollowState | null>;
-  /** the followed events of (participant, party), of `poolIds` only when given, in stream order */
+  /**
+   * the followed events of (participant, party) in stream order; with `poolIds`, those of these pools
+   * and every created event not placed in a pool
+   */
   readLedgerEvents(key: LedgerFollowKey, poolIds?: readonly string[]): Promise<LedgerEventRow[]>;
 
   readMirrorStats(): Promise<MirrorStats>;

@@ -91,7 +91,7 @@ export async function readPgLedgerFollowState(
   return r === undefined ? null : toLedgerFollowState(r);
 }
 
-/** The followed events of (participant, party), of `poolIds` only when given, in stream order (PostgreSQL). */
+/** The followed events of (participant, party) in stream order; with `poolIds` as ../ledger-events.ts (PostgreSQL). */
 export async function readPgLedgerEvents(
   h: PgMirror,
   key: LedgerFollowKey,
@@ -102,7 +102,7 @@ export async function readPgLedgerEvents(
   const rows = await queryRows(
     h.pool,
     `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events WHERE participant = $1 AND party = $2
-     ${poolIds === undefined ? '' : 'AND pool_id = ANY($3::text[])'} ORDER BY ledger_offset, node_seq`,
+     ${poolIds === undefined ? '' : "AND (pool_id = ANY($3::text[]) OR (pool_id IS NULL AND kind = 'created'))"} ORDER BY ledger_offset, node_seq`,
     args,
   );
   return rows.map(toLedgerEventRow);
