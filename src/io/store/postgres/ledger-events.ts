@@ -9,6 +9,7 @@ import {
   FILL_ARCHIVED_POOL_SQL,
   LEDGER_EVENT_COLUMNS,
   LEDGER_EVENT_SELECT,
+  LEDGER_EVENTS_OF_POOLS_SQL,
   type LedgerEventRow,
   type LedgerFollowBatch,
   type LedgerFollowKey,
@@ -97,13 +98,14 @@ export async function readPgLedgerEvents(
   key: LedgerFollowKey,
   poolIds?: readonly string[],
 ): Promise<LedgerEventRow[]> {
-  const args: unknown[] = [key.participant, key.party];
-  if (poolIds !== undefined) args.push([...poolIds]);
-  const rows = await queryRows(
-    h.pool,
-    `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events WHERE participant = $1 AND party = $2
-     ${poolIds === undefined ? '' : "AND (pool_id = ANY($3::text[]) OR (pool_id IS NULL AND kind = 'created'))"} ORDER BY ledger_offset, node_seq`,
-    args,
-  );
+  const base = `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events WHERE participant = $1 AND party = $2`;
+  const rows =
+    poolIds === undefined
+      ? await queryRows(h.pool, `${base} ORDER BY ledger_offset, node_seq`, [key.participant, key.party])
+      : await queryRows(h.pool, LEDGER_EVENTS_OF_POOLS_SQL(base, 'pool_id = ANY($3::text[])'), [
+          key.participant,
+          key.party,
+          [...poolIds],
+        ]);
   return rows.map(toLedgerEventRow);
 }
