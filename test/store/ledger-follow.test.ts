@@ -175,6 +175,11 @@ describeBackends('mirror follow', (backend: BackendName) => {
     expect(await m.count('ledger_events')).toBe(want.created.length + want.archived.length);
     const state = await m.store.readLedgerFollowState(key());
     expect(state?.offset).toBe(s.ex.ledgerEnd());
+    // mirror stats lists the followed events
+    const stats = await m.store.readMirrorStats();
+    expect(stats.tables.find((t) => t.name === 'ledger_events')?.rows).toBe(
+      want.created.length + want.archived.length,
+    );
 
     // a third round with nothing new records nothing
     const third = await follow();
