@@ -77,6 +77,8 @@ describe('schema', () => {
       'failed_attempts',
       'findings',
       'history_state',
+      'ledger_events',
+      'ledger_follow_state',
       'migrations',
       'observations',
       'pool_contracts',
@@ -99,6 +101,7 @@ describe('schema', () => {
       // the distributed replay queue: PostgreSQL only, empty in SQLite (src/io/store/schema/versions.ts)
       { version: 11, name: 'replay-queue' },
       { version: 12, name: 'failed-attempts' },
+      { version: 13, name: 'ledger-events' },
     ]);
   });
 
@@ -130,7 +133,7 @@ describe('schema', () => {
     try {
       expect(m2.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
       expect(mirrorDb(m2).prepare('SELECT version FROM migrations ORDER BY version').pluck().all()).toEqual([
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
       ]);
       // migration 6: the template strings in the lookup table, the row holds its key
       expect(

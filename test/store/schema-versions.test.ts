@@ -17,8 +17,14 @@ import { readAll, snapshotOf } from './mirror-reads.js';
 import { describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
 
 /** PostgreSQL: today's `migrations` rows written back in the numbering of the old PostgreSQL list. */
-/** what a build before schema 12 (failed attempts) left: no version 12, no table */
-const BEFORE_FAILED_ATTEMPTS = ['DELETE FROM migrations WHERE version = 12', 'DROP TABLE failed_attempts'];
+/** what a build before schema 12 (failed attempts) and 13 (ledger events) left: neither version, no tables */
+const BEFORE_FAILED_ATTEMPTS = [
+  'DELETE FROM migrations WHERE version = 13',
+  'DROP TABLE ledger_events',
+  'DROP TABLE ledger_follow_state',
+  'DELETE FROM migrations WHERE version = 12',
+  'DROP TABLE failed_attempts',
+];
 const PG_OLD_NUMBERING = [
   ...BEFORE_FAILED_ATTEMPTS,
   'DELETE FROM migrations WHERE version BETWEEN 8 AND 10',

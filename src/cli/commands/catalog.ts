@@ -60,7 +60,7 @@ export const COMMAND_CATALOG = {
   mirror: {
     command: 'mirror <action>',
     describe:
-      'mirror maintenance: stats (size by table, snapshots, pools, time span) or prune --keep-raw <duration>',
+      "mirror maintenance: stats (size by table, snapshots, pools, time span), prune --keep-raw <duration>, or follow --ledger-api <url> (the reserve contracts' ledger events, chain-checked)",
   },
   report: {
     command: 'report',

@@ -3,21 +3,50 @@
  * <file> --keep-raw <duration> [--no-vacuum] [--json]`: the size of a mirror by table, its
  * snapshots, pools and time span; and dropping the raw HTTP responses of snapshots older than the
  * retention window (everything audit, replay, history and report read is kept), then VACUUM.
+ *
+ * `reserve-audit mirror follow --mirror M --ledger-api URL --ledger-party P [--ledger-token-file F]
+ * [--once] [--every 1s] [--json]`: follows a participant's update stream of the reserve templates
+ * into the mirror from its stored offset and checks each pool's reserve chain (docs/mirror.md
+ * "Following the ledger"). An action of `mirror` rather than a command of its own: it writes the
+ * mirror and nothing else, like the other actions, and the issue names it `mirror follow`. Exit 0
+ * (chains intact), 1 (a chain error), 2 (`--once`: the participant could not answer); SIGINT/SIGTERM
+ * end it at once (130/143) like every other command: each page is committed with its offset, so
+ * nothing is lost and the next run resumes there.
  */
 import { UsageError } from '../../errors/usage.js';
-import { isPostgresTarget } from '../../io/store/index.js';
+import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
 import { computeMirrorGrowth, runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
-import { defineCommand } from '../command.js';
-import { EXIT_OK } from '../exit-codes.js';
+import { runMirrorFollow } from '../../run/mirror-follow.js';
+import { type CliContext, defineCommand } from '../command.js';
+import { EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, type ExitCode } from '../exit-codes.js';
+import {
+  ledgerApiOption,
+  ledgerPartyOption,
+  ledgerTokenFileOption,
+  parseLedgerOptions,
+} from '../ledger-options.js';
 import {
   ARCHIVE_DURATION,
+  darOption,
+  INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
   parseDurationOption,
   parseMirrorOption,
+  parseOptionalPathOption,
+  parseTimeoutOption,
+  parseTypeSourceOptions,
+  profileOption,
   RETENTION_DURATION,
+  timeoutOption,
+  typesOption,
 } from '../options.js';
-import { formatMirrorPruneText, formatMirrorStatsText } from '../render/mirror.js';
+import {
+  formatFollowReportText,
+  formatFollowRoundText,
+  formatMirrorPruneText,
+  formatMirrorStatsText,
+} from '../render/mirror.js';
 import { stringifyJson } from '../render/style.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
@@ -26,7 +55,7 @@ export const mirrorCommand = defineCommand({
   builder: (y) =>
     y
       .positional('action', {
-        choices: ['stats', 'prune'] as const,
+        choices: ['stats', 'prune', 'follow'] as const,
         demandOption: true,
         describe: 'what to do',
       })
@@ -41,9 +70,36 @@ export const mirrorCommand = defineCommand({
           'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
       })
       .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
-      .option('json', jsonOption('print one JSON document')),
+      .option('ledger-api', {
+        ...ledgerApiOption,
+        describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)",
+      })
+      .option('ledger-token-file', ledgerTokenFileOption)
+      .option('ledger-party', ledgerPartyOption)
+      .option('once', {
+        type: 'boolean',
+        default: false,
+        describe: 'follow: one round up to the ledger end, then stop',
+      })
+      .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 1s)' })
+      .option('profile', profileOption)
+      .option('types', typesOption)
+      .option('dar', darOption)
+      .option('timeout', timeoutOption)
+      .option(
+        'json',
+        jsonOption('print one JSON document (follow: one JSON line per round, then the report)'),
+      ),
   run: async (args, ctx) => {
     const path = parseMirrorOption(args.mirror, ctx);
+    if (args.action !== 'follow')
+      for (const name of ['ledger-api', 'ledger-token-file', 'ledger-party', 'every'] as const)
+        if (args[name] !== undefined)
+          throw new UsageError(
+            'OPTION_INVALID',
+            `"--${name}" expected with mirror follow only, got mirror ${args.action}`,
+          );
+    if (args.action === 'follow') return await runFollow(args, ctx, path);
     if (args.action === 'stats') {
       for (const name of ['keep-raw', 'archive'] as const)
         if (args[name] !== undefined)
@@ -80,3 +136,64 @@ export const mirrorCommand = defineCommand({
     return EXIT_OK;
   },
 });
+
+async function runFollow(
+  args: {
+    readonly 'ledger-api'?: string | undefined;
+    readonly 'ledger-token-file'?: string | undefined;
+    readonly 'ledger-party'?: string | undefined;
+    readonly 'keep-raw'?: string | undefined;
+    readonly archive?: string | undefined;
+    readonly once: boolean;
+    readonly every?: string | undefined;
+    readonly profile?: string | undefined;
+    readonly types?: readonly string[] | undefined;
+    readonly dar?: readonly string[] | undefined;
+    readonly timeout: number;
+    readonly json: boolean;
+  },
+  ctx: CliContext,
+  path: string,
+): Promise<ExitCode> {
+  for (const name of ['keep-raw', 'archive'] as const)
+    if (args[name] !== undefined)
+      throw new UsageError(
+        'OPTION_INVALID',
+        `"--${name}" expected with mirror prune only, got mirror follow`,
+      );
+  if (args['ledger-api'] === undefined)
+    throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
+  const ledger = await parseLedgerOptions(args, ctx);
+  if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
+  const everyMs =
+    args.every === undefined ? 1000 : parseDurationOption('every', args.every, INTERVAL_DURATION);
+  if (args.once && args.every !== undefined)
+    throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
+  const timeoutMs = parseTimeoutOption(args.timeout);
+  const { typeFiles, dars } = parseTypeSourceOptions(args);
+  const profilePath = parseOptionalPathOption('profile', args.profile);
+  const store = await openMirrorStore(path);
+  try {
+    const report = await runMirrorFollow({
+      store,
+      ledger,
+      once: args.once,
+      everyMs,
+      profilePath,
+      typeFiles,
+      dars,
+      cwd: ctx.cwd,
+      timeoutMs,
+      onRound: (r) =>
+        ctx.stdout.write(args.json ? `${stringifyJson({ round: r }, 0)}\n` : formatFollowRoundText(r)),
+    });
+    ctx.stdout.write(args.json ? `${stringifyJson({ report }, 0)}\n` : formatFollowReportText(report));
+    return report.outcome === 'failed'
+      ? EXIT_FAILED
+      : report.outcome === 'could-not-check' && args.once
+        ? EXIT_COULD_NOT_CHECK
+        : EXIT_OK;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,6 +1,7 @@
-/** `mirror stats` and `mirror prune` output: a short text table, or JSON. */
+/** `mirror stats`, `mirror prune` and `mirror follow` output: a short text table, or JSON. */
 import type { MirrorStats } from '../../io/store/index.js';
 import { computeMirrorGrowth, type MirrorPruneReport } from '../../run/mirror.js';
+import type { FollowRound, MirrorFollowReport } from '../../run/mirror-follow.js';
 
 const kib = (b: number): string => `${(b / 1024).toFixed(1)} KiB`;
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
@@ -38,4 +39,20 @@ export function formatMirrorPruneText(r: MirrorPruneReport): string {
       : `vacuumed: ${kib(r.vacuum.beforeBytes)} → ${kib(r.vacuum.afterBytes)}`,
   ];
   return `${lines.join('\n')}\n${formatMirrorStatsText(r.stats)}`;
+}
+
+/** One `mirror follow` round as a line (and its findings, one a line). */
+export function formatFollowRoundText(r: FollowRound): string {
+  const lines = [
+    `follow  offset ${r.fromOffset} → ${r.toOffset} (ledger end ${r.ledgerEnd ?? '-'})  transactions ${r.transactions}  events +${r.inserted}  ledger time ${iso(r.ledgerTimeMs)}  pools checked ${r.poolsChecked}  findings ${r.findings.length}`,
+  ];
+  for (const f of r.findings) lines.push(`  ${f.severity.toUpperCase()} ${f.code}: ${f.message}`);
+  if (r.couldNotCheck !== null) lines.push(`  could not check: ${r.couldNotCheck}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The end of `mirror follow`. */
+export function formatFollowReportText(r: MirrorFollowReport): string {
+  const errors = r.findings.filter((f) => f.severity === 'error').length;
+  return `${r.outcome.toUpperCase()}  followed ${r.participant} as ${r.party} to offset ${r.offset} in ${r.rounds} round(s); chain errors ${errors}\n`;
 }

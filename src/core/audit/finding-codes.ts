@@ -306,6 +306,30 @@ export const FINDING_CODES = {
     'proven',
     'an active reserve contract on the ledger belongs to no pool of /pools/proof, or is a second live reserve contract of one pool',
   ),
+  RESERVE_CHAIN_FORK: def(
+    'error',
+    'ledger',
+    'proven',
+    "(mirror follow) a reserve contract was created while another contract of its pool was live, or it replaces a contract other than the pool's last archived one",
+  ),
+  RESERVE_CHAIN_GAP: def(
+    'error',
+    'ledger',
+    'proven',
+    "(mirror follow) a reserve contract's sequence is not its predecessor's + 1, or its predecessor was never reported created while the pool was followed",
+  ),
+  LEDGER_EVENT_PROOF_FAILED: def(
+    'error',
+    'ledger',
+    'proven',
+    '(mirror follow) the contract ID of a created event the participant reported does not recompute from its blob',
+  ),
+  RESERVE_CHAIN_UNVERIFIABLE: def(
+    'warning',
+    'ledger',
+    'could-not-check',
+    "(mirror follow) a followed created event has no blob, its ID cannot be recomputed, or its template has no sequence/previous: the contract is not placed in its pool's chain, and its successor starts the chain anew",
+  ),
   LEDGER_UNAVAILABLE: def(
     'warning',
     'ledger',

@@ -4,7 +4,8 @@
  * `npm run gen:ledger-types`), its requests sent by the auditor's one HTTP client (./route-fetch.ts).
  * Only the reads the ledger checks need: the ledger end, the latest pruned offset, the events of a
  * contract, the active reserve contracts at an offset, and the ledger time of the transaction at an
- * offset (`/v2/updates` over that one offset: every participant serves the update stream). Every
+ * offset (`/v2/updates` over that one offset: every participant serves the update stream), and the
+ * reserve transactions of a range of the update stream (`mirror follow`). Every
  * answer is read strictly (./parse-ledger.ts) and returned as a `LedgerAnswer`: a value, or why
  * there is none — a failed request, a refusal (401/403) and a not-found are answers the checks
  * weigh, never exceptions and never evidence of a discrepancy by themselves.
@@ -17,12 +18,14 @@ import type { components, paths } from './generated/ledger-api-v2.js';
 import {
   type LedgerCreatedEvent,
   type LedgerEventsOfContract,
+  type LedgerStreamTransaction,
   parseActiveContracts,
   parseCantonError,
   parseEventsByContractId,
   parseLatestPrunedOffset,
   parseLedgerEnd,
   parseUpdatesEffectiveAt,
+  parseUpdatesTransactions,
 } from './parse-ledger.js';
 import { createLedgerFetch, LEDGER_ORIGIN } from './route-fetch.js';
 
@@ -59,6 +62,16 @@ export interface LedgerClient {
   ): Promise<LedgerAnswer<LedgerCreatedEvent[]>>;
   /** the ledger time (`effectiveAt`, ms) of the transaction at `offset`; null when it is not a transaction */
   readUpdateEffectiveAt(offset: number, templateIds: readonly string[]): Promise<LedgerAnswer<number | null>>;
+  /**
+   * the transactions after `beginExclusive` up to `endInclusive` with events of `templateIds` (ACS
+   * delta, with their blobs), at most `limit` of them (Canton's `limit`: a full page means more may follow)
+   */
+  readUpdates(
+    beginExclusive: number,
+    endInclusive: number,
+    templateIds: readonly string[],
+    limit: number,
+  ): Promise<LedgerAnswer<LedgerStreamTransaction[]>>;
 }
 
 type EventFormat = components['schemas']['EventFormat'];
@@ -170,6 +183,24 @@ export function createLedgerClient(o: LedgerClientOptions): LedgerClient {
             },
           }),
         (json) => parseUpdatesEffectiveAt(json, offset),
+      ),
+    readUpdates: (beginExclusive, endInclusive, templateIds, limit) =>
+      call(
+        () =>
+          api.POST('/v2/updates', {
+            params: { query: { limit } },
+            body: {
+              beginExclusive,
+              endInclusive,
+              updateFormat: {
+                includeTransactions: {
+                  eventFormat: computeEventFormat(o.party, templateIds),
+                  transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+                },
+              },
+            },
+          }),
+        (json) => parseUpdatesTransactions(json),
       ),
   };
 }

@@ -21,6 +21,20 @@ export type LedgerCreatedEvent = Pick<
   readonly createdEventBlob: string | null;
 };
 type LedgerArchivedEvent = Pick<Schemas['ArchivedEvent'], 'contractId' | 'offset'>;
+
+/** One event of a followed transaction: a created or an archived reserve contract. */
+type LedgerStreamEvent =
+  | ({ readonly kind: 'created' } & LedgerCreatedEvent & Pick<Schemas['CreatedEvent'], 'nodeId'>)
+  | ({ readonly kind: 'archived' } & Pick<
+      Schemas['ArchivedEvent'],
+      'contractId' | 'offset' | 'nodeId' | 'templateId'
+    >);
+
+/** A transaction of the update stream (ACS-delta shape): its offset, ledger time (ms) and events. */
+export type LedgerStreamTransaction = Pick<Schemas['JsTransaction'], 'offset' | 'updateId'> & {
+  readonly effectiveAtMs: number;
+  readonly events: readonly LedgerStreamEvent[];
+};
 export interface LedgerEventsOfContract {
   readonly created: LedgerCreatedEvent | null;
   readonly archived: LedgerArchivedEvent | null;
@@ -155,6 +169,61 @@ export function parseUpdatesEffectiveAt(json: unknown, offset: number, maxEntrie
     return parseLedgerTime(t.effectiveAt, `[${i}].update.Transaction.value.effectiveAt`);
   }
   return null;
+}
+
+/**
+ * `JsGetUpdatesResponse[]` of a range of the update stream: its transactions in stream order (offsets
+ * strictly increasing), each with its created and archived events. Other updates (reassignments,
+ * topology transactions, offset checkpoints) carry no reserve event here and are skipped; an event
+ * kind other than created/archived is refused (the ACS-delta shape has no other).
+ */
+export function parseUpdatesTransactions(json: unknown, maxEntries = 100_000): LedgerStreamTransaction[] {
+  if (!Array.isArray(json)) bad('body', 'an array of JsGetUpdatesResponse', json);
+  if (json.length > maxEntries) bad('body', `at most ${maxEntries} entries`, json.length);
+  const out: LedgerStreamTransaction[] = [];
+  let last = -1;
+  for (const [i, item] of json.entries()) {
+    const o = readObject(item, `[${i}]`);
+    if (o.update === undefined || o.update === null) continue;
+    const u = readObject(o.update, `[${i}].update`);
+    if (u.Transaction === undefined) continue;
+    const path = `[${i}].update.Transaction.value`;
+    const t = readObject(readObject(u.Transaction, `[${i}].update.Transaction`).value, path);
+    const offset = parseLedgerOffset(t.offset, `${path}.offset`);
+    if (offset <= last) bad(`${path}.offset`, `an offset after ${last} (stream order)`, offset);
+    last = offset;
+    const list = t.events;
+    if (!Array.isArray(list) || list.length > 100_000) bad(`${path}.events`, 'an array of events', list);
+    const events: LedgerStreamEvent[] = [];
+    for (const [j, ev] of list.entries()) {
+      const p = `${path}.events[${j}]`;
+      const e = readObject(ev, p);
+      if (e.CreatedEvent !== undefined) {
+        const c = readObject(e.CreatedEvent, `${p}.CreatedEvent`);
+        events.push({
+          kind: 'created',
+          ...readCreated(c, `${p}.CreatedEvent`),
+          nodeId: parseLedgerOffset(c.nodeId, `${p}.CreatedEvent.nodeId`),
+        });
+      } else if (e.ArchivedEvent !== undefined) {
+        const a = readObject(e.ArchivedEvent, `${p}.ArchivedEvent`);
+        events.push({
+          kind: 'archived',
+          contractId: readString(a, 'contractId', `${p}.ArchivedEvent`, 1024),
+          offset: parseLedgerOffset(a.offset, `${p}.ArchivedEvent.offset`),
+          nodeId: parseLedgerOffset(a.nodeId, `${p}.ArchivedEvent.nodeId`),
+          templateId: readString(a, 'templateId', `${p}.ArchivedEvent`, 1024),
+        });
+      } else bad(p, 'a CreatedEvent or an ArchivedEvent (ACS-delta shape)', Object.keys(e).join(','));
+    }
+    out.push({
+      offset,
+      updateId: readString(t, 'updateId', path, 1024),
+      effectiveAtMs: parseLedgerTime(t.effectiveAt, `${path}.effectiveAt`),
+      events,
+    });
+  }
+  return out;
 }
 
 /** A `JsCantonError` body, or null when the body is not one. */

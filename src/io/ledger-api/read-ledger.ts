@@ -5,7 +5,8 @@
  * is fetched), then, for each served contract they do not hold with the same blob, its events
  * (`/v2/events/events-by-contract-id`, in parallel — the HTTP client's pacer bounds the requests in
  * flight), the ledger time of an archive (`/v2/updates` over its offset) and how far the participant
- * has pruned (`/v2/state/latest-pruned-offsets`). The result is plain data (`LedgerEvidence`, src/core/audit/ledger-evidence.ts) the
+ * has pruned (`/v2/state/latest-pruned-offsets`); and, for `mirror follow`, the reserve transactions of
+ * the update stream page by page (`readReserveUpdatePage`). The result is plain data (`LedgerEvidence`, src/core/audit/ledger-evidence.ts) the
  * pure ledger checks judge; nothing here decides a finding.
  */
 import type {
@@ -17,7 +18,7 @@ import { decodeCreatedEventBlob } from '../../core/codec/blob-decoder.js';
 import type { ReserveProfile } from '../../core/proof/profile.js';
 import type { ReserveProof } from '../../core/proof/reserve-proof.js';
 import type { LedgerAnswer, LedgerClient } from './ledger-client.js';
-import { type LedgerCreatedEvent, parseLedgerTime } from './parse-ledger.js';
+import { type LedgerCreatedEvent, type LedgerStreamTransaction, parseLedgerTime } from './parse-ledger.js';
 
 export interface ReadLedgerEvidenceOptions {
   readonly client: LedgerClient;
@@ -180,4 +181,40 @@ export async function readLedgerEvidence(o: ReadLedgerEvidenceOptions): Promise<
     contracts,
     active,
   };
+}
+
+/** One page of the reserve templates' update stream and the offset it has been read up to. */
+export interface ReserveUpdatePage {
+  readonly transactions: readonly LedgerStreamTransaction[];
+  /**
+   * every reserve transaction after the page's start up to this offset (inclusive) is in the page:
+   * `endInclusive` when the page is not full, else its last transaction's offset (more may follow)
+   */
+  readonly upTo: number;
+}
+
+/**
+ * Reads one page of the reserve templates' transactions after `after` up to `endInclusive`
+ * (`POST /v2/updates`, ACS delta with blobs, Canton's `limit`). A failed request is an answer, not
+ * an exception.
+ */
+export async function readReserveUpdatePage(
+  client: LedgerClient,
+  profile: ReserveProfile,
+  after: number,
+  endInclusive: number,
+  limit: number,
+): Promise<LedgerAnswer<ReserveUpdatePage>> {
+  const r = await client.readUpdates(after, endInclusive, computeReserveTemplateIds(profile), limit);
+  if (!r.ok) return r;
+  const txs = r.value;
+  const lastOffset = txs.at(-1)?.offset ?? after;
+  if (txs.length > limit || lastOffset > endInclusive || (txs[0] !== undefined && txs[0].offset <= after))
+    return {
+      ok: false,
+      status: null,
+      code: 'LEDGER_RESPONSE_INVALID',
+      reason: `the update stream expected at most ${limit} transactions within (${after}, ${endInclusive}], got ${txs.length} up to offset ${lastOffset}`,
+    };
+  return { ok: true, value: { transactions: txs, upTo: txs.length === limit ? lastOffset : endInclusive } };
 }

@@ -19,6 +19,13 @@ export {
   readContractBatch,
 } from './contract-batches.js';
 export { computeContractVerification } from './contract-verification.js';
+export type {
+  LedgerEventRow,
+  LedgerFollowBatch,
+  LedgerFollowKey,
+  LedgerFollowState,
+  RecordLedgerEventsResult,
+} from './ledger-events.js';
 export type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';
 export {
   iterateObservationKeyPages,

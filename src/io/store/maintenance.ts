@@ -54,6 +54,8 @@ export const MIRROR_TABLES = [
   'blob_dictionaries',
   'templates',
   'failed_attempts',
+  'ledger_events',
+  'ledger_follow_state',
 ] as const;
 
 /** The SQLite mirror's archive tables (schema 10; ./archive.ts), reported after MIRROR_TABLES. */

@@ -11,6 +11,13 @@ import type { ApiSnapshot } from '../../core/wire/index.js';
 import type { ArchiveResult } from './archive.js';
 import type { AuditRunInput, AuditRunRow } from './audit-runs.js';
 import type { ContractBatch, ContractKeyRange } from './contract-batches.js';
+import type {
+  LedgerEventRow,
+  LedgerFollowBatch,
+  LedgerFollowKey,
+  LedgerFollowState,
+  RecordLedgerEventsResult,
+} from './ledger-events.js';
 import type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';
 import type { MirrorStats, PruneResult } from './maintenance.js';
 import type { MirrorReadStats } from './mirror-db.js';
@@ -79,6 +86,16 @@ export interface MirrorStore {
   iterateObservationKeyPages(range?: ObservationRange): AsyncGenerator<ObservationKeyRow[], void, undefined>;
   /** the ID and ledger time of each contract row key that the mirror holds */
   readContractsByKey(keys: readonly number[]): Promise<Map<number, ContractIdentity>>;
+
+  /** a batch of followed ledger events and its offset in ONE transaction (docs/mirror.md "Following the ledger") */
+  recordLedgerEvents(batch: LedgerFollowBatch): Promise<RecordLedgerEventsResult>;
+  /** where following (participant, party) has reached, or null when it never ran */
+  readLedgerFollowState(key: LedgerFollowKey): Promise<LedgerFollowState | null>;
+  /**
+   * the followed events of (participant, party) in stream order; with `poolIds`, those of these pools
+   * and every created event not placed in a pool
+   */
+  readLedgerEvents(key: LedgerFollowKey, poolIds?: readonly string[]): Promise<LedgerEventRow[]>;
 
   readMirrorStats(): Promise<MirrorStats>;
   pruneRawResponses(beforeMs: number): Promise<PruneResult>;

@@ -8,6 +8,7 @@
 import { archiveMirror } from './archive.js';
 import { readAuditRuns, recordAuditRun } from './audit-runs.js';
 import { iterateContractBatches, iterateContractKeyRanges, readContractBatch } from './contract-batches.js';
+import { readLedgerEvents, readLedgerFollowState, recordLedgerEvents } from './ledger-events.js';
 import {
   iterateObservationKeyPages,
   iterateObservations,
@@ -62,6 +63,9 @@ export function wrapSqliteMirror(m: Mirror): ArchivingMirrorStore {
     iterateObservations: (r) => toAsync(iterateObservations(m, r)),
     iterateObservationKeyPages: (r) => toAsync(iterateObservationKeyPages(m, r)),
     readContractsByKey: async (keys) => readContractsByKey(m, keys),
+    recordLedgerEvents: async (b) => recordLedgerEvents(m, b),
+    readLedgerFollowState: async (k) => readLedgerFollowState(m, k),
+    readLedgerEvents: async (k, p) => readLedgerEvents(m, k, p),
     readMirrorStats: async () => readMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),
     archiveMirror: async (before) => archiveMirror(m, before),

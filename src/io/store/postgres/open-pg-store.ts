@@ -22,6 +22,7 @@ import {
   readPgContractBatch,
   readPgContractsByKey,
 } from './contract-reads.js';
+import { readPgLedgerEvents, readPgLedgerFollowState, recordPgLedgerEvents } from './ledger-events.js';
 import { prunePgRawResponses, readPgMirrorStats, vacuumPgMirror } from './maintenance.js';
 import { applyPgMigrations, readPgAppliedVersions } from './migrate.js';
 import {
@@ -111,6 +112,9 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     iterateObservations: (r) => iteratePgObservations(h, r),
     iterateObservationKeyPages: (r) => iteratePgObservationKeyPages(h, r),
     readContractsByKey: (keys) => readPgContractsByKey(h, keys),
+    recordLedgerEvents: (b) => recordPgLedgerEvents(h, b),
+    readLedgerFollowState: (k) => guardPg(h, 'readLedgerFollowState', () => readPgLedgerFollowState(h, k)),
+    readLedgerEvents: (k, p) => guardPg(h, 'readLedgerEvents', () => readPgLedgerEvents(h, k, p)),
     readMirrorStats: () => readPgMirrorStats(h, schemaVersion),
     pruneRawResponses: (before) => prunePgRawResponses(h, before),
     vacuumMirror: () => vacuumPgMirror(h),

@@ -20,6 +20,7 @@ import { SETTLED_POOL_CONTRACTS } from './009-settled-pool-contracts.js';
 import { ARCHIVE } from './010-archive.js';
 import { REPLAY_QUEUE } from './011-replay-queue.js';
 import { FAILED_ATTEMPTS } from './012-failed-attempts.js';
+import { LEDGER_EVENTS } from './013-ledger-events.js';
 import type { Dialect, SchemaStep } from './dialect.js';
 
 const STEPS: readonly SchemaStep[] = [
@@ -39,6 +40,7 @@ const STEPS: readonly SchemaStep[] = [
   ARCHIVE,
   REPLAY_QUEUE,
   FAILED_ATTEMPTS,
+  LEDGER_EVENTS,
 ];
 
 /** The migrations of one dialect: version n is STEPS[n - 1]. */

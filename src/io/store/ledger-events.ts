@@ -1,0 +1,261 @@
+/**
+ * The followed ledger events in the mirror (schema v13, docs/mirror.md "Following the ledger"): the
+ * reserve contracts' created and archived events a participant's update stream reported to one
+ * party, and the offset that (participant, party) has been followed to. `recordLedgerEvents` writes
+ * a batch and its offset in ONE transaction: a follower killed at any point leaves either the whole
+ * batch with its offset or neither, so the next run resumes from the offset and records nothing
+ * twice (a repeated event is also ignored by its key). The SQLite functions live here; the
+ * PostgreSQL ones (./postgres/ledger-events.ts) share the rows and the statements' meaning.
+ */
+import { StoreError } from '../../errors/store.js';
+import { mirrorDb } from './mirror-db.js';
+import { guardStore, type Mirror } from './open-mirror.js';
+import { toBuffer } from './record-snapshot.js';
+
+/** Who is followed: the participant's URL as shown (no credentials) and the reading party. */
+export interface LedgerFollowKey {
+  readonly participant: string;
+  readonly party: string;
+}
+
+/** One created or archived event of a reserve contract, as the update stream reported it. */
+export interface LedgerEventRow {
+  /** the offset of the transaction */
+  readonly offset: number;
+  /** the event's position in its transaction (0, 1, …) */
+  readonly nodeSeq: number;
+  readonly contractId: string;
+  readonly kind: 'created' | 'archived';
+  /** `packageId:Module:Entity` as the participant names it */
+  readonly templateId: string;
+  /** created events: the blob the participant served (null when it served none) */
+  readonly createdEventBlob: Uint8Array | null;
+  /** the transaction's ledger time (`effectiveAt`), ms */
+  readonly ledgerTimeMs: number;
+  /** the pool of a created contract whose ID recomputed from its blob, else null */
+  readonly poolId: string | null;
+}
+
+/** A batch of events and the offset the stream has been read up to (inclusive) with them. */
+export interface LedgerFollowBatch extends LedgerFollowKey {
+  readonly events: readonly LedgerEventRow[];
+  readonly offset: number;
+  /** the ledger time of the newest transaction read, when known */
+  readonly ledgerTimeMs: number | null;
+  readonly recordedAtMs: number;
+}
+
+export interface LedgerFollowState {
+  readonly offset: number;
+  readonly ledgerTimeMs: number | null;
+  readonly updatedAtMs: number;
+}
+
+export interface RecordLedgerEventsResult {
+  /** events written (a repeated one is not) */
+  readonly inserted: number;
+  /** the stored offset afterwards */
+  readonly offset: number;
+}
+
+/** The columns of an event row, in INSERT order (both backends). */
+export const LEDGER_EVENT_COLUMNS = [
+  'participant',
+  'party',
+  'ledger_offset',
+  'node_seq',
+  'contract_id',
+  'kind',
+  'template_id',
+  'created_event_blob',
+  'ledger_time_ms',
+  'pool_id',
+] as const;
+
+/** The values of one event row in LEDGER_EVENT_COLUMNS order. */
+export function toLedgerEventValues(key: LedgerFollowKey, e: LedgerEventRow): unknown[] {
+  return [
+    key.participant,
+    key.party,
+    e.offset,
+    e.nodeSeq,
+    e.contractId,
+    e.kind,
+    e.templateId,
+    e.createdEventBlob === null ? null : toBuffer(e.createdEventBlob),
+    e.ledgerTimeMs,
+    e.poolId,
+  ];
+}
+
+/** An event from a row in LEDGER_EVENT_COLUMNS order minus the key (columns 3…). */
+export function toLedgerEventRow(r: readonly unknown[]): LedgerEventRow {
+  const [offset, nodeSeq, contractId, kind, templateId, blob, ledgerTimeMs, poolId] = r;
+  if (kind !== 'created' && kind !== 'archived')
+    throw new StoreError(
+      'STORE_CORRUPT',
+      `ledger_events.kind expected created or archived, got ${String(kind)}`,
+    );
+  return {
+    offset: Number(offset),
+    nodeSeq: Number(nodeSeq),
+    contractId: String(contractId),
+    kind,
+    templateId: String(templateId),
+    createdEventBlob: blob === null || blob === undefined ? null : new Uint8Array(blob as Uint8Array),
+    ledgerTimeMs: Number(ledgerTimeMs),
+    poolId: poolId === null || poolId === undefined ? null : String(poolId),
+  };
+}
+
+/** The SELECT list of toLedgerEventRow. */
+export const LEDGER_EVENT_SELECT =
+  'ledger_offset, node_seq, contract_id, kind, template_id, created_event_blob, ledger_time_ms, pool_id';
+
+/**
+ * The statement that gives an archived event the pool of its contract's created event (both
+ * dialects; parameters: participant, party, the offset after which events were written).
+ */
+export const FILL_ARCHIVED_POOL_SQL = (p: readonly [string, string, string]): string =>
+  `UPDATE ledger_events SET pool_id = (
+     SELECT c.pool_id FROM ledger_events c
+     WHERE c.participant = ledger_events.participant AND c.party = ledger_events.party
+       AND c.contract_id = ledger_events.contract_id AND c.kind = 'created')
+   WHERE participant = ${p[0]} AND party = ${p[1]} AND kind = 'archived' AND pool_id IS NULL
+     AND ledger_offset > ${p[2]}`;
+
+/**
+ * The events of some pools and every unplaced created event, each half read through the pool index
+ * (`ledger_events_pool`; an OR of the two would scan every event of the participant and party).
+ */
+export const LEDGER_EVENTS_OF_POOLS_SQL = (base: string, inPools: string): string =>
+  `${base} AND ${inPools} UNION ALL ${base} AND pool_id IS NULL AND kind = 'created' ORDER BY 1, 2`;
+
+/** The upsert of the follow state: the offset only moves forward (both dialects). */
+export const UPSERT_FOLLOW_STATE_SQL = (p: readonly string[]): string =>
+  `INSERT INTO ledger_follow_state (participant, party, ledger_offset, ledger_time_ms, updated_at_ms)
+   VALUES (${p.join(', ')})
+   ON CONFLICT (participant, party) DO UPDATE SET ledger_offset = excluded.ledger_offset,
+     ledger_time_ms = excluded.ledger_time_ms, updated_at_ms = excluded.updated_at_ms
+   WHERE ledger_follow_state.ledger_offset < excluded.ledger_offset`;
+
+function assertWritable(mirror: { readonly readonly: boolean; readonly path: string }): void {
+  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
+}
+
+/** Checks a batch before it is written: offsets within (previous, batch offset]. */
+export function assertLedgerBatch(b: LedgerFollowBatch): void {
+  if (!Number.isSafeInteger(b.offset) || b.offset < 0)
+    throw new StoreError(
+      'STORE_WRITE_FAILED',
+      `a followed offset expected a non-negative integer, got ${b.offset}`,
+    );
+  for (const e of b.events)
+    if (e.offset > b.offset)
+      throw new StoreError(
+        'STORE_WRITE_FAILED',
+        `a followed event expected an offset ≤ the batch offset ${b.offset}, got ${e.offset}`,
+      );
+}
+
+/** Records a batch and its offset in one transaction (SQLite). Events at or below the stored offset are skipped. */
+export function recordLedgerEvents(mirror: Mirror, b: LedgerFollowBatch): RecordLedgerEventsResult {
+  assertWritable(mirror);
+  assertLedgerBatch(b);
+  const db = mirrorDb(mirror);
+  const tx = db.transaction((): RecordLedgerEventsResult => {
+    const before = db
+      .prepare('SELECT ledger_offset FROM ledger_follow_state WHERE participant = ? AND party = ?')
+      .pluck()
+      .get(b.participant, b.party);
+    const from = typeof before === 'number' ? before : -1;
+    if (b.offset <= from) return { inserted: 0, offset: from };
+    const ins = db.prepare(
+      `INSERT INTO ledger_events (${LEDGER_EVENT_COLUMNS.join(', ')})
+       VALUES (${LEDGER_EVENT_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+    );
+    let inserted = 0;
+    for (const e of b.events) {
+      if (e.offset <= from) continue;
+      inserted += ins.run(...toLedgerEventValues(b, e)).changes;
+    }
+    db.prepare(FILL_ARCHIVED_POOL_SQL(['?', '?', '?'])).run(b.participant, b.party, from);
+    db.prepare(UPSERT_FOLLOW_STATE_SQL(['?', '?', '?', '?', '?'])).run(
+      b.participant,
+      b.party,
+      b.offset,
+      b.ledgerTimeMs,
+      b.recordedAtMs,
+    );
+    return { inserted, offset: b.offset };
+  });
+  try {
+    return tx.immediate();
+  } catch (e) {
+    if (e instanceof StoreError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new StoreError(
+      'STORE_WRITE_FAILED',
+      `recording ledger events into "${mirror.path}" failed: ${msg}`,
+      {
+        cause: e,
+      },
+    );
+  }
+}
+
+/** Where following (participant, party) has reached, or null when it never ran (SQLite). */
+export function readLedgerFollowState(mirror: Mirror, key: LedgerFollowKey): LedgerFollowState | null {
+  return guardStore(mirror, 'readLedgerFollowState', () => {
+    const r = mirrorDb(mirror)
+      .prepare(
+        'SELECT ledger_offset, ledger_time_ms, updated_at_ms FROM ledger_follow_state WHERE participant = ? AND party = ?',
+      )
+      .raw(true)
+      .get(key.participant, key.party) as unknown[] | undefined;
+    return r === undefined ? null : toLedgerFollowState(r);
+  });
+}
+
+/** A follow state from its row (ledger_offset, ledger_time_ms, updated_at_ms). */
+export function toLedgerFollowState(r: readonly unknown[]): LedgerFollowState {
+  return {
+    offset: Number(r[0]),
+    ledgerTimeMs: r[1] === null || r[1] === undefined ? null : Number(r[1]),
+    updatedAtMs: Number(r[2]),
+  };
+}
+
+/**
+ * The followed events of (participant, party) in stream order (SQLite); with `poolIds`, those of these
+ * pools and every created event not placed in a pool (its successor's chain starts anew).
+ */
+export function readLedgerEvents(
+  mirror: Mirror,
+  key: LedgerFollowKey,
+  poolIds?: readonly string[],
+): LedgerEventRow[] {
+  return guardStore(mirror, 'readLedgerEvents', () => {
+    const db = mirrorDb(mirror);
+    const where = 'WHERE participant = ? AND party = ?';
+    const base = `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events`;
+    const rows = (
+      poolIds === undefined
+        ? db
+            .prepare(`${base} ${where} ORDER BY ledger_offset, node_seq`)
+            .raw(true)
+            .all(key.participant, key.party)
+        : db
+            .prepare(
+              LEDGER_EVENTS_OF_POOLS_SQL(
+                // without statistics SQLite would walk the offset index to save the sort
+                `${base} INDEXED BY ledger_events_pool ${where}`,
+                'pool_id IN (SELECT value FROM json_each(?))',
+              ),
+            )
+            .raw(true)
+            .all(key.participant, key.party, JSON.stringify(poolIds), key.participant, key.party)
+    ) as unknown[][];
+    return rows.map(toLedgerEventRow);
+  });
+}
