@@ -38,11 +38,17 @@ export function checkMalformedProofEntries(c: AuditCollector, entries: readonly 
   }
 }
 
-/** Checks `state.entry`: one failed check per malformed /pools/state entry. */
-export function checkMalformedStateEntries(c: AuditCollector, entries: readonly MalformedEntry[]): void {
+/** One failed check `name` per malformed entry of `endpoint`, with finding `code`. */
+function checkMalformedEntries(
+  c: AuditCollector,
+  entries: readonly MalformedEntry[],
+  name: string,
+  code: 'STATE_ENTRY_MALFORMED' | 'INFO_ENTRY_MALFORMED',
+  endpoint: string,
+): void {
   for (const m of entries)
-    c.record('state', 'state.entry', m.poolId, [
-      makeFinding('STATE_ENTRY_MALFORMED', m.poolId, `/pools/state ${label(m)} is malformed: ${m.message}`, {
+    c.record('state', name, m.poolId, [
+      makeFinding(code, m.poolId, `${endpoint} ${label(m)} is malformed: ${m.message}`, {
         index: m.index,
         path: m.path,
         expected: m.expected,
@@ -51,17 +57,14 @@ export function checkMalformedStateEntries(c: AuditCollector, entries: readonly 
     ]);
 }
 
+/** Checks `state.entry`: one failed check per malformed /pools/state entry. */
+export function checkMalformedStateEntries(c: AuditCollector, entries: readonly MalformedEntry[]): void {
+  checkMalformedEntries(c, entries, 'state.entry', 'STATE_ENTRY_MALFORMED', '/pools/state');
+}
+
 /** Checks `state.pools-info-entry`: one failed check per malformed /pools/info entry. */
 export function checkMalformedInfoEntries(c: AuditCollector, entries: readonly MalformedEntry[]): void {
-  for (const m of entries)
-    c.record('state', 'state.pools-info-entry', m.poolId, [
-      makeFinding('INFO_ENTRY_MALFORMED', m.poolId, `/pools/info ${label(m)} is malformed: ${m.message}`, {
-        index: m.index,
-        path: m.path,
-        expected: m.expected,
-        got: m.message,
-      }),
-    ]);
+  checkMalformedEntries(c, entries, 'state.pools-info-entry', 'INFO_ENTRY_MALFORMED', '/pools/info');
 }
 
 /** The pool ids named by malformed entries (those whose pool id was readable). */
