@@ -78,8 +78,9 @@ export function exitCodeOfBatch(counts: {
  * full (a failed endpoint, a network error). A mismatching contract is recorded, not failed:
  * `audit`/`replay` judge it.
  */
-export function exitCodeOfSnapshots(allComplete: boolean): ExitCode {
-  return allComplete ? EXIT_OK : EXIT_COULD_NOT_CHECK;
+export function exitCodeOfSnapshots(allComplete: boolean, chainError = false): ExitCode {
+  // a reserve chain error of the followed ledger (snapshot --ledger-api) is an accusation: it wins
+  return chainError ? EXIT_FAILED : allComplete ? EXIT_OK : EXIT_COULD_NOT_CHECK;
 }
 
 /** A typed error (`ReserveAuditError`, incl. usage errors) → 2; anything else is a bug → 3. */

@@ -256,6 +256,54 @@ describeBackends('mirror follow', (backend: BackendName) => {
   });
 });
 
+describe('snapshot --ledger-api', () => {
+  it('after each snapshot, one follow round into the same mirror: every reserve event, the chains checked', async () => {
+    const m = await openTestMirror('sqlite');
+    try {
+      const file = join(dir, 'snapshot.jwt');
+      writeFileSync(file, token);
+      const args = ['snapshot', '--base-url', s.base, '--mirror', m.target, '--ledger-api', ledgerUrl];
+      const r = await runCliForTest([...args, '--ledger-party', AUDITOR, '--ledger-token-file', file]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout.trim())).toMatchObject({ snapshot: 1, failedAttempt: null });
+      expect(r.stderr).toMatch(/snapshot 1\/1: follow {2}offset \d+ → \d+ .* findings 0/);
+      expect(r.stderr).not.toContain(token);
+      expect(await m.count('ledger_events')).toBeGreaterThan(0);
+      expect(await m.count('snapshots')).toBe(1);
+      // a token for another party: the snapshot is recorded, the follow could not check (exit 2)
+      const other = join(dir, 'snapshot-other.jwt');
+      writeFileSync(
+        other,
+        await formatLedgerToken({
+          secret: SECRET,
+          user: 'x',
+          readAs: ['someone::1220ff'],
+          expiresInSeconds: 60,
+          nowMs: Date.now(),
+        }),
+      );
+      swap(s, 1);
+      const refused = await runCliForTest([...args, '--ledger-party', AUDITOR, '--ledger-token-file', other]);
+      expect(refused.code).toBe(2);
+      expect(await m.count('snapshots')).toBe(2);
+      // the ledger options belong together
+      const alone = await runCliForTest([
+        'snapshot',
+        '--base-url',
+        s.base,
+        '--mirror',
+        m.target,
+        '--ledger-party',
+        AUDITOR,
+      ]);
+      expect(alone.code).toBe(2);
+      expect(alone.stderr).toContain('"--ledger-party" expected to come with --ledger-api');
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
 describe('mirror follow killed with SIGKILL (the built CLI)', () => {
   it('killed three times while following, swaps between: the next run holds every event exactly once', async () => {
     const m = await openTestMirror('sqlite');

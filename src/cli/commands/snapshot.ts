@@ -7,17 +7,26 @@
  * the one proof step, record into the mirror in one transaction per snapshot) per snapshot; with
  * `--every`, the retention policy (applyRetention, src/run/mirror.ts) at start and then hourly (a bounded mirror by default). stdout = data: one JSON line per snapshot; stderr = progress (a line
  * rewritten in place on a TTY, plain lines otherwise; NO_COLOR honoured).
- * Exit 0 = every snapshot recorded completely; 2 = could not check (network, a failed endpoint,
- * an unusable mirror).
+ * With `--ledger-api`, one `mirror follow` round (src/run/mirror-follow.ts) into the same mirror after
+ * each snapshot. Exit 0 = every snapshot recorded completely; 1 = a reserve chain error of the followed
+ * ledger; 2 = could not check (network, a failed endpoint, an unusable mirror, a participant that could
+ * not answer).
  */
 import { isReserveAuditError } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { openMirrorStore } from '../../io/store/index.js';
 import { applyRetention, isRetentionDue } from '../../run/mirror.js';
+import { runMirrorFollow } from '../../run/mirror-follow.js';
 import { takeSnapshot } from '../../run/snapshot.js';
 import { defineCommand } from '../command.js';
 import { exitCodeOfSnapshots } from '../exit-codes.js';
+import {
+  ledgerApiOption,
+  ledgerPartyOption,
+  ledgerTokenFileOption,
+  parseLedgerOptions,
+} from '../ledger-options.js';
 import {
   archiveAfterOption,
   baseUrlOption,
@@ -42,6 +51,7 @@ import {
   timeoutOption,
   typesOption,
 } from '../options.js';
+import { formatFollowRoundText } from '../render/mirror.js';
 import { createProgress } from '../render/progress.js';
 import {
   formatFailedSections,
@@ -83,6 +93,13 @@ export const snapshotCommand = defineCommand({
       .option('types', typesOption)
       .option('dar', darOption)
       .option('probe-quotes', probeQuotesOption)
+      .option('ledger-api', {
+        ...ledgerApiOption,
+        describe:
+          "after each snapshot, follow the reserve contracts' created/archived events of a Canton participant's JSON Ledger API v2 at this URL into the mirror (one mirror follow round) and check each pool's chain",
+      })
+      .option('ledger-token-file', ledgerTokenFileOption)
+      .option('ledger-party', ledgerPartyOption)
       .option('keep-raw', keepRawOption)
       .option('archive-after', archiveAfterOption)
       .option('retention', retentionOption),
@@ -110,6 +127,8 @@ export const snapshotCommand = defineCommand({
         '"--keep-raw" and "--archive-after" expected with --every (one snapshot applies no retention; see mirror prune), got neither',
       );
     let retainedAtMs: number | null = null;
+    const ledger = await parseLedgerOptions(args, ctx);
+    let chainError = false;
 
     const types = await loadTypesOrDefault({ typeFiles, dars, cwd: ctx.cwd });
     const mirror = await openMirrorStore(mirrorPath);
@@ -146,6 +165,23 @@ export const snapshotCommand = defineCommand({
           allComplete = false;
           progress.line(`${label}: could not check: ${e.message}`);
         }
+        // --ledger-api: one follow round into the same mirror, the chains of the pools it touched checked
+        if (ledger !== null) {
+          const f = await runMirrorFollow({
+            store: mirror,
+            ledger,
+            once: true,
+            typeFiles,
+            dars,
+            cwd: ctx.cwd,
+            timeoutMs,
+            onRound: (r) => {
+              for (const l of formatFollowRoundText(r).trimEnd().split('\n')) progress.line(`${label}: ${l}`);
+            },
+          });
+          if (f.outcome === 'failed') chainError = true;
+          else if (f.outcome === 'could-not-check') allComplete = false;
+        }
         // the retention policy: at start, then hourly, whether or not this snapshot succeeded
         if (retention !== null && isRetentionDue(retainedAtMs, Date.now())) {
           retainedAtMs = Date.now();
@@ -161,6 +197,6 @@ export const snapshotCommand = defineCommand({
     } finally {
       await mirror.close();
     }
-    return exitCodeOfSnapshots(allComplete);
+    return exitCodeOfSnapshots(allComplete, chainError);
   },
 });
