@@ -5,39 +5,30 @@
  * serves (the same blob, the auditor a witness). Then the options' rules, in-process, exit code 2,
  * and the secret never in a message.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { verifyLedgerBearer } from '../../src/server/ledger-api/auth.js';
 import { runCliForTest } from '../helpers/run-cli.js';
-import { getJson, postJson } from './helpers/start.js';
+import { getJson, postJson, spawnSourceCli } from './helpers/start.js';
 
 const SECRET = 'walkthrough-secret-of-at-least-32-bytes';
 const AUDITOR = 'auditor::1220cafe';
 
 describe('serve --ledger-api with ledger-token', () => {
   it('serves the Ledger API; a minted token reads the served contract as the auditor', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
-        'serve',
-        '--port',
-        '0',
-        '--db',
-        ':memory:',
-        '--seed',
-        'ledger-cli',
-        '--ledger-api',
-        '--ledger-token-secret',
-        SECRET,
-        '--auditor-party',
-        AUDITOR,
-      ],
-      { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawnSourceCli([
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--seed',
+      'ledger-cli',
+      '--ledger-api',
+      '--ledger-token-secret',
+      SECRET,
+      '--auditor-party',
+      AUDITOR,
+    ]);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();

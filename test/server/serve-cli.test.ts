@@ -2,40 +2,31 @@
  * `reserve-audit serve`: spawned end to end (listening URL on stderr, real responses, graceful
  * SIGTERM shutdown with exit code 0), and option validation in-process (exit code 2).
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseDurationMs } from '../../src/cli/commands/serve.js';
 import { runCliForTest } from '../helpers/run-cli.js';
-import { getJson } from './helpers/start.js';
+import { getJson, spawnSourceCli } from './helpers/start.js';
 
 describe('reserve-audit serve', () => {
   it('serves on an ephemeral port, prefills history, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
-        'serve',
-        '--port',
-        '0',
-        '--seed',
-        'cli-test',
-        '--history',
-        '2h',
-        '--history-rate',
-        '2',
-        '--simulation',
-        '--contract-id-version',
-        'v11',
-        '--db',
-        ':memory:',
-        '--exchange-name',
-        'cantex',
-      ],
-      { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawnSourceCli([
+      'serve',
+      '--port',
+      '0',
+      '--seed',
+      'cli-test',
+      '--history',
+      '2h',
+      '--history-rate',
+      '2',
+      '--simulation',
+      '--contract-id-version',
+      'v11',
+      '--db',
+      ':memory:',
+      '--exchange-name',
+      'cantex',
+    ]);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
@@ -113,24 +104,7 @@ describe('reserve-audit serve --pools on an existing ledger', () => {
     const db = join(dir, 'ledger.db');
     /** serve until it listens, then SIGTERM; its stderr */
     const serveOnce = async (extra: readonly string[]): Promise<string> => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          '-e',
-          "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
-          'serve',
-          '--port',
-          '0',
-          '--history',
-          '0s',
-          '--db',
-          db,
-          ...extra,
-        ],
-        { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const child = spawnSourceCli(['serve', '--port', '0', '--history', '0s', '--db', db, ...extra]);
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => {
         stderr += d.toString();

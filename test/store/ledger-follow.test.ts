@@ -238,23 +238,29 @@ describeBackends('mirror follow', (backend: BackendName) => {
     expect(lines).toHaveLength(2);
     expect((lines[1]!.report as { outcome: string; offset: number }).offset).toBe(s.ex.ledgerEnd());
     expect(r.stdout).not.toContain(token);
-    const other = join(dir, `other-${backend}.jwt`);
-    writeFileSync(
-      other,
-      await formatLedgerToken({
-        secret: SECRET,
-        user: 'x',
-        readAs: ['someone::1220ff'],
-        expiresInSeconds: 60,
-        nowMs: Date.now(),
-      }),
-    );
+    const other = await writeOtherPartyToken(`other-${backend}.jwt`);
     swap(s, 1);
     const refused = await runCliForTest([...args, '--ledger-token-file', other, '--once']);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toContain('could not check');
   });
 });
+
+/** A token file whose user reads as a party that is no stakeholder of the reserve contracts. */
+async function writeOtherPartyToken(name: string): Promise<string> {
+  const file = join(dir, name);
+  writeFileSync(
+    file,
+    await formatLedgerToken({
+      secret: SECRET,
+      user: 'x',
+      readAs: ['someone::1220ff'],
+      expiresInSeconds: 60,
+      nowMs: Date.now(),
+    }),
+  );
+  return file;
+}
 
 describe('snapshot --ledger-api', () => {
   it('after each snapshot, one follow round into the same mirror: every reserve event, the chains checked', async () => {
@@ -271,17 +277,7 @@ describe('snapshot --ledger-api', () => {
       expect(await m.count('ledger_events')).toBeGreaterThan(0);
       expect(await m.count('snapshots')).toBe(1);
       // a token for another party: the snapshot is recorded, the follow could not check (exit 2)
-      const other = join(dir, 'snapshot-other.jwt');
-      writeFileSync(
-        other,
-        await formatLedgerToken({
-          secret: SECRET,
-          user: 'x',
-          readAs: ['someone::1220ff'],
-          expiresInSeconds: 60,
-          nowMs: Date.now(),
-        }),
-      );
+      const other = await writeOtherPartyToken('snapshot-other.jwt');
       swap(s, 1);
       const refused = await runCliForTest([...args, '--ledger-party', AUDITOR, '--ledger-token-file', other]);
       expect(refused.code).toBe(2);

@@ -1,6 +1,8 @@
 /** Starts createApp on 127.0.0.1:0 for a test and returns its base URL and a closer. */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import { type App, type AppOptions, createApp, type Logger } from '../../../src/server/app.js';
 
 export interface TestServer {
@@ -67,4 +69,19 @@ export async function postJson(
     headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** The CLI run from its TypeScript source (tsx) in a child process, in the repository root (stdout and stderr piped). */
+export function spawnSourceCli(args: readonly string[]): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      "import('./src/cli/main.ts').then((m) => m.main(process.argv.slice(1)))",
+      ...args,
+    ],
+    { cwd: new URL('../../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 }
