@@ -10,6 +10,7 @@
  */
 import type { FollowedStreamCoverage } from './followed-history-checks.js';
 
+/** What one audit requested and found (the input of `computeAuditCoverage`). */
 export interface CoverageInput {
   /** --probe-quotes given */
   readonly probeQuotes: boolean;
