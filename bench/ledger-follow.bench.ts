@@ -3,7 +3,7 @@
  * pools). The reference server in this process (8 seed pools + BENCH_FOLLOW_POOLS extra, default 300)
  * serves its JSON Ledger API (HS256 token, an auditor party observer); the demo traffic generator
  * sends BENCH_FOLLOW_SWAPS swaps a minute (default 3,000, Poisson arrivals, the ledger clock moving
- * with the wall clock); the follower (`runMirrorFollow`, every BENCH_FOLLOW_EVERY ms, default 1,000)
+ * with the wall clock); the follower (`runMirrorFollow`, every BENCH_FOLLOW_EVERY ms, default the command's 500)
  * writes into a fresh SQLite mirror for BENCH_FOLLOW_SECONDS (default 60). Two lags, in wall time:
  *
  * - sampled every 100 ms: now − when the oldest ledger update not yet in the mirror appeared (0 when
@@ -28,7 +28,7 @@ import { startAuditServer } from '../test/helpers/tamper.js';
 const extraPools = Number(process.env.BENCH_FOLLOW_POOLS ?? 300);
 const swapsPerMinute = Number(process.env.BENCH_FOLLOW_SWAPS ?? 3000);
 const seconds = Number(process.env.BENCH_FOLLOW_SECONDS ?? 60);
-const everyMs = Number(process.env.BENCH_FOLLOW_EVERY ?? 1000);
+const everyMs = Number(process.env.BENCH_FOLLOW_EVERY ?? 500);
 const SECRET = new TextEncoder().encode('the ledger api secret of the follow bench');
 const AUDITOR = 'auditor::1220be0c';
 

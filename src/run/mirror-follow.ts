@@ -51,7 +51,10 @@ export interface RunMirrorFollowOptions {
   readonly ledger: RunAuditLedgerOptions;
   /** one round, then stop */
   readonly once: boolean;
-  /** the time from one round's start to the next's (default 1 s) */
+  /**
+   * the time from one round's start to the next's (default 500 ms: a change on the ledger is in the
+   * mirror within this plus one round, so within a second at 3,000 swaps/min; docs/mirror.md)
+   */
   readonly everyMs?: number;
   /** transactions per `/v2/updates` request (default 1000) */
   readonly pageSize?: number;
@@ -244,7 +247,7 @@ export async function runMirrorFollow(o: RunMirrorFollowOptions): Promise<Mirror
     stop: o.stop,
     proofs: new Map(),
   };
-  const everyMs = o.everyMs ?? 1000;
+  const everyMs = o.everyMs ?? 500;
   const findings: Finding[] = [];
   let rounds = 0;
   let offset = 0;

@@ -322,6 +322,46 @@ describe('bodies', () => {
     await client.close();
   });
 
+  it('a body nested past the JSON bounds is cut at its breaking token, plain or gzip, and not retried', async () => {
+    // 16 MB: 8 M `[` then 8 M `]` — the reader stops at byte 64, long before the end of the transfer
+    const deep = Buffer.alloc(16_000_000, 0x5d);
+    deep.fill(0x5b, 0, 8_000_000);
+    const gz = gzipSync(deep);
+    const s = await serve((req, res) => {
+      const zipped = req.url === '/gz';
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(zipped ? { 'content-encoding': 'gzip' } : {}),
+      });
+      // written in 64 KiB pieces as a streaming server would; the client's abort ends the socket
+      const body = zipped ? gz : deep;
+      let at = 0;
+      const more = (): void => {
+        while (at < body.length && !res.destroyed) {
+          const ok = res.write(body.subarray(at, at + 65_536));
+          at += 65_536;
+          if (!ok) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on('error', () => undefined);
+      more();
+    });
+    const { client } = testClient({ maxResponseBytes: 32 * 1024 * 1024 });
+    for (const path of ['/plain', '/gz']) {
+      const before = s.hits();
+      const t0 = Date.now();
+      const e = await rejection(client.send('GET', `${s.url}${path}`));
+      expect(e.code).toBe('HTTP_JSON_TOO_COMPLEX');
+      expect(e.shortMessage).toMatch(/got deeper at byte 64 \(transfer aborted after [0-9]+ bytes\)/);
+      const read = Number(/aborted after ([0-9]+) bytes/.exec(e.shortMessage)?.[1]);
+      expect(read).toBeLessThan(2_000_000);
+      expect(s.hits() - before).toBe(1);
+      expect(Date.now() - t0).toBeLessThan(1_500);
+    }
+    await client.close();
+  });
+
   it('a corrupt gzip body → HTTP_TRUNCATED', async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'content-encoding': 'gzip' });

@@ -3,10 +3,11 @@
  * the bytes, so a hostile body fails at the byte that crosses a bound, before `JSON.parse` builds
  * anything; strings (escaped quotes, brackets inside them, non-ASCII) are skipped correctly.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RawResponse } from '../../src/core/wire/snapshot.js';
 import { HttpError } from '../../src/errors/http.js';
-import { checkJsonBounds } from '../../src/io/http/json-bounds.js';
+import { checkJsonBounds, createJsonBoundsScan } from '../../src/io/http/json-bounds.js';
 import { parseJsonBody } from '../../src/io/http/response.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -44,6 +45,44 @@ describe('checkJsonBounds', () => {
     const arr = `[${Array.from({ length: 1000 }, () => '0').join(',')}]`;
     expect(checkJsonBounds(enc(arr), { maxDepth: 64, maxTokens: 1000 })).toBeNull();
     expect(checkJsonBounds(enc(arr), { maxDepth: 64, maxTokens: 999 })).toMatchObject({ bound: 'tokens' });
+  });
+});
+
+describe('createJsonBoundsScan (chunk by chunk)', () => {
+  it('finds the same breach, at the same body offset, wherever the chunks are cut', () => {
+    const piece = fc.constantFrom('[', ']', '{', '}', ',', '"', '\\', 'a', ':', '"[\\"]"', ' ');
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 200 }),
+        fc.array(fc.nat(200), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 30 }),
+        (pieces, cuts, maxDepth, maxTokens) => {
+          const body = enc(pieces.join(''));
+          const bounds = { maxDepth, maxTokens };
+          const whole = checkJsonBounds(body, bounds);
+          const scan = createJsonBoundsScan(bounds);
+          const at = [...new Set(cuts.map((c) => Math.min(c, body.length)))].sort((a, b) => a - b);
+          let from = 0;
+          let got = null;
+          for (const to of [...at, body.length]) {
+            got = scan.push(body.subarray(from, to));
+            from = to;
+            if (got !== null) break;
+          }
+          expect(got).toEqual(whole);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('keeps a string and an escape open across a chunk boundary', () => {
+    const scan = createJsonBoundsScan({ maxDepth: 1, maxTokens: 100 });
+    expect(scan.push(enc('["a\\'))).toBeNull();
+    expect(scan.push(enc('"[[['))).toBeNull(); // the escaped quote keeps the string open
+    expect(scan.push(enc('"]'))).toBeNull();
+    expect(scan.push(enc('[['))).toMatchObject({ bound: 'depth', offset: 11 });
   });
 });
 

@@ -5,7 +5,7 @@
  * retention window (everything audit, replay, history and report read is kept), then VACUUM.
  *
  * `reserve-audit mirror follow --mirror M --ledger-api URL --ledger-party P [--ledger-token-file F]
- * [--once] [--every 1s] [--json]`: follows a participant's update stream of the reserve templates
+ * [--once] [--every 500ms] [--json]`: follows a participant's update stream of the reserve templates
  * into the mirror from its stored offset and checks each pool's reserve chain (docs/mirror.md
  * "Following the ledger"). An action of `mirror` rather than a command of its own: it writes the
  * mirror and nothing else, like the other actions, and the issue names it `mirror follow`. Exit 0
@@ -81,7 +81,7 @@ export const mirrorCommand = defineCommand({
         default: false,
         describe: 'follow: one round up to the ledger end, then stop',
       })
-      .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 1s)' })
+      .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 500ms)' })
       .option('profile', profileOption)
       .option('types', typesOption)
       .option('dar', darOption)
@@ -166,7 +166,7 @@ async function runFollow(
   const ledger = await parseLedgerOptions(args, ctx);
   if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
   const everyMs =
-    args.every === undefined ? 1000 : parseDurationOption('every', args.every, INTERVAL_DURATION);
+    args.every === undefined ? undefined : parseDurationOption('every', args.every, INTERVAL_DURATION);
   if (args.once && args.every !== undefined)
     throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
   const timeoutMs = parseTimeoutOption(args.timeout);
@@ -178,7 +178,7 @@ async function runFollow(
       store,
       ledger,
       once: args.once,
-      everyMs,
+      ...(everyMs === undefined ? {} : { everyMs }),
       profilePath,
       typeFiles,
       dars,

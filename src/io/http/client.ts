@@ -19,11 +19,11 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import { parseCacheHeaders, type RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
 import { type BaseUrl, splitUrlCredentials } from './base-url.js';
-import { checkJsonBounds } from './json-bounds.js';
+import { createJsonBoundsScan, type JsonBoundsScan } from './json-bounds.js';
 import { mapTransportError } from './map-error.js';
 import { createPacer } from './pacer.js';
 import { redactUrl } from './redact-url.js';
-import { parseJsonBody, statusError } from './response.js';
+import { jsonTooComplexError, parseJsonBody, statusError } from './response.js';
 
 export interface HttpClientOptions {
   /**
@@ -208,12 +208,13 @@ function isNotJsonShaped(body: Uint8Array): boolean {
 
 /**
  * An answer that is a transport failure, not the server's statement: 429, 5xx, a 200 that is not
- * JSON. A 200 nested past the JSON bounds (./json-bounds.ts) is the server's statement even when
- * it looks cut off: no honest answer, whole or truncated, is that deep, so it is not retried.
+ * JSON. A 200 nested past the JSON bounds (./json-bounds.ts) never gets here: it is the server's
+ * statement even when it looks cut off (no honest answer, whole or truncated, is that deep), so
+ * the read stops at its breaking token with HTTP_JSON_TOO_COMPLEX and it is not retried.
  */
 function isFailedAnswer(raw: RawResponse): boolean {
   if (raw.status === 429 || raw.status >= 500) return true;
-  return raw.status === 200 && isNotJsonShaped(raw.body) && checkJsonBounds(raw.body) === null;
+  return raw.status === 200 && isNotJsonShaped(raw.body);
 }
 
 function isRetryableError(e: unknown): boolean {
@@ -287,7 +288,17 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   // `sleep` is the wait before a retry
   const tally = { sent: 0, retried: 0, throttled: 0, failed: 0, exhausted: 0, waitedMs: 0 };
 
-  async function readBody(body: Readable, encoding: string, safeUrl: string): Promise<Uint8Array> {
+  /**
+   * Reads (and decodes) a body; with `scan`, each chunk is measured against the JSON bounds as it
+   * arrives and the transfer is aborted at the first breach (HTTP_JSON_TOO_COMPLEX), so a body
+   * nested millions deep costs the bytes before its breaking token, not its whole size.
+   */
+  async function readBody(
+    body: Readable,
+    encoding: string,
+    safeUrl: string,
+    scan: { readonly status: number; readonly bounds: JsonBoundsScan } | null,
+  ): Promise<Uint8Array> {
     const chunks: Buffer[] = [];
     let total = 0;
     let tooLarge: HttpError | null = null;
@@ -301,6 +312,16 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
             {
               details: { url: safeUrl, maxBytes },
             },
+          );
+          throw tooLarge;
+        }
+        const breach = scan === null ? null : scan.bounds.push(chunk);
+        if (breach !== null) {
+          tooLarge = jsonTooComplexError(
+            safeUrl,
+            scan?.status ?? 0,
+            breach,
+            `transfer aborted after ${total} bytes`,
           );
           throw tooLarge;
         }
@@ -376,7 +397,15 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const encoding = (headerString(res.headers['content-encoding']) ?? '').trim().toLowerCase();
       let bytes: Uint8Array;
       try {
-        bytes = await readBody(res.body, encoding, safeUrl);
+        // the answers the auditor reads as JSON are scanned as they arrive; a 429/5xx is a failed
+        // answer retried whatever its body (read whole, within the size cap)
+        const judged = res.statusCode !== 429 && res.statusCode < 500;
+        bytes = await readBody(
+          res.body,
+          encoding,
+          safeUrl,
+          judged ? { status: res.statusCode, bounds: createJsonBoundsScan() } : null,
+        );
       } catch (e) {
         if (e instanceof HttpError) throw e;
         throw ac.signal.aborted ? deadline : mapTransportError(e, safeUrl, 'body');

@@ -26,33 +26,61 @@ export interface JsonBoundBreach {
   readonly offset: number;
 }
 
-/** Scans `body` up to the first byte that breaks a bound (see the module comment). */
+/**
+ * A scan that is fed a body chunk by chunk as it arrives (the HTTP client aborts the transfer at the
+ * first breach, so a hostile body costs the bytes up to its breaking token, not its 16 MiB) and keeps
+ * across chunks what the one pass needs: the depth, the tokens, whether it is inside a string and
+ * whether the previous byte was an escape. `push` returns the breach (its offset counted from the
+ * first byte of the body) or null; after a breach it keeps returning it.
+ */
+export interface JsonBoundsScan {
+  push(chunk: Uint8Array): JsonBoundBreach | null;
+}
+
+export function createJsonBoundsScan(bounds: JsonBounds = DEFAULT_JSON_BOUNDS): JsonBoundsScan {
+  let depth = 0;
+  let tokens = 0;
+  let inString = false;
+  let escaped = false;
+  let base = 0;
+  let breach: JsonBoundBreach | null = null;
+  return {
+    push(chunk) {
+      if (breach !== null) return breach;
+      const n = chunk.length;
+      for (let i = 0; i < n; i++) {
+        const b = chunk[i];
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (b === 0x5c) escaped = true;
+          else if (b === 0x22) inString = false;
+        } else if (b === 0x22) inString = true;
+        else if (b === 0x5b || b === 0x7b) {
+          depth++;
+          tokens++;
+          if (depth > bounds.maxDepth) breach = { bound: 'depth', limit: bounds.maxDepth, offset: base + i };
+          else if (tokens > bounds.maxTokens)
+            breach = { bound: 'tokens', limit: bounds.maxTokens, offset: base + i };
+          if (breach !== null) return breach;
+        } else if (b === 0x5d || b === 0x7d) depth--;
+        else if (b === 0x2c) {
+          tokens++;
+          if (tokens > bounds.maxTokens) {
+            breach = { bound: 'tokens', limit: bounds.maxTokens, offset: base + i };
+            return breach;
+          }
+        }
+      }
+      base += n;
+      return null;
+    },
+  };
+}
+
+/** Scans a whole `body` up to the first byte that breaks a bound (see the module comment). */
 export function checkJsonBounds(
   body: Uint8Array,
   bounds: JsonBounds = DEFAULT_JSON_BOUNDS,
 ): JsonBoundBreach | null {
-  let depth = 0;
-  let tokens = 0;
-  const n = body.length;
-  for (let i = 0; i < n; i++) {
-    const b = body[i];
-    if (b === 0x22) {
-      // a string: skip to its closing quote
-      for (i++; i < n; i++) {
-        const s = body[i];
-        if (s === 0x5c) i++;
-        else if (s === 0x22) break;
-      }
-    } else if (b === 0x5b || b === 0x7b) {
-      depth++;
-      tokens++;
-      if (depth > bounds.maxDepth) return { bound: 'depth', limit: bounds.maxDepth, offset: i };
-      if (tokens > bounds.maxTokens) return { bound: 'tokens', limit: bounds.maxTokens, offset: i };
-    } else if (b === 0x5d || b === 0x7d) depth--;
-    else if (b === 0x2c) {
-      tokens++;
-      if (tokens > bounds.maxTokens) return { bound: 'tokens', limit: bounds.maxTokens, offset: i };
-    }
-  }
-  return null;
+  return createJsonBoundsScan(bounds).push(body);
 }

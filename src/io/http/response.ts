@@ -6,7 +6,7 @@
  */
 import type { RawResponse } from '../../core/wire/snapshot.js';
 import { HttpError } from '../../errors/http.js';
-import { checkJsonBounds } from './json-bounds.js';
+import { checkJsonBounds, type JsonBoundBreach } from './json-bounds.js';
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
@@ -16,15 +16,7 @@ const DECODER = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseJsonBody(raw: RawResponse): unknown {
   const breach = checkJsonBounds(raw.body);
-  if (breach !== null) {
-    const what =
-      breach.bound === 'depth'
-        ? `a JSON nesting depth of at most ${breach.limit}, got deeper at byte ${breach.offset}`
-        : `at most ${breach.limit} JSON tokens ([, {, ","), got more at byte ${breach.offset}`;
-    throw new HttpError('HTTP_JSON_TOO_COMPLEX', `${raw.url} body expected ${what} (of ${raw.body.length})`, {
-      details: { url: raw.url, status: raw.status, ...breach },
-    });
-  }
+  if (breach !== null) throw jsonTooComplexError(raw.url, raw.status, breach, `of ${raw.body.length}`);
   let text: string;
   try {
     text = DECODER.decode(raw.body);
@@ -48,6 +40,22 @@ export function parseJsonBody(raw: RawResponse): unknown {
       },
     );
   }
+}
+
+/** HTTP_JSON_TOO_COMPLEX for a body past the JSON bounds; `extent` says how much of it was read. */
+export function jsonTooComplexError(
+  url: string,
+  status: number,
+  breach: JsonBoundBreach,
+  extent: string,
+): HttpError {
+  const what =
+    breach.bound === 'depth'
+      ? `a JSON nesting depth of at most ${breach.limit}, got deeper at byte ${breach.offset}`
+      : `at most ${breach.limit} JSON tokens ([, {, ","), got more at byte ${breach.offset}`;
+  return new HttpError('HTTP_JSON_TOO_COMPLEX', `${url} body expected ${what} (${extent})`, {
+    details: { url, status, ...breach },
+  });
 }
 
 /** The error for an unexpected status, quoting the `{error}` text of the body when there is one. */
