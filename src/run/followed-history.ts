@@ -1,12 +1,12 @@
 /**
  * What `audit --mirror` reads of the followed ledger (issue 26 "history from the ledger"; docs/findings.md
  * "History"): every (participant, party) the mirror follows (`mirror follow`, `snapshot --ledger-api`),
- * each with the audited pools' followed events up to the offset it was followed to, and the offset the
- * last audit run recorded in the mirror judged it through (its `summary.coverage.followed`), so each
- * finding is reported by one audit only (docs/decisions/audit.md "Followed history"). The checks are
+ * each with the audited pools' followed events up to the offset it was followed to, and per pool the
+ * offset the audits recorded in the mirror judged it through (the last run's `summary.coverage.followed`),
+ * so each finding is reported by one audit only (docs/decisions/audit.md "Followed history"). The checks are
  * pure (src/core/audit/followed-history-checks.ts); this file only reads.
  */
-import type { FollowedHistory, FollowedStream } from '../core/audit/followed-history-checks.js';
+import { type FollowedHistory, type FollowedStream, NO_POOL } from '../core/audit/followed-history-checks.js';
 import type { ReserveProof } from '../core/proof/reserve-proof.js';
 import type { MirrorStore } from '../io/store/index.js';
 
@@ -15,24 +15,34 @@ const streamKey = (participant: unknown, party: unknown): string =>
   `${String(participant)}\u0000${String(party)}`;
 
 /**
- * The offsets the last recorded audit run judged each stream through (`summary.coverage.followed.streams`
- * of the newest `audit_runs` row); empty when it judged none or the mirror holds no run.
+ * Per stream, the offsets the last recorded audit run left each pool judged through
+ * (`summary.coverage.followed.streams[].judged` of the newest `audit_runs` row, which carries forward
+ * the pools it did not judge); empty when it judged none or the mirror holds no run. A malformed entry
+ * is skipped: its pool counts as never judged, so its findings are reported again rather than lost.
  */
-async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
+async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
   const last = (await mirror.readAuditRuns({ limit: 1 }))[0];
-  const coverage = last?.summary.coverage;
-  if (typeof coverage !== 'object' || coverage === null) return out;
-  const followed = (coverage as Record<string, unknown>).followed;
-  if (typeof followed !== 'object' || followed === null) return out;
-  const streams = (followed as Record<string, unknown>).streams;
+  const field = (o: unknown, name: string): unknown =>
+    typeof o === 'object' && o !== null && !Array.isArray(o)
+      ? (o as Record<string, unknown>)[name]
+      : undefined;
+  const streams = field(field(last?.summary.coverage, 'followed'), 'streams');
   if (!Array.isArray(streams)) return out;
   for (const s of streams as unknown[]) {
-    if (typeof s !== 'object' || s === null) continue;
-    const r = s as Record<string, unknown>;
-    if (typeof r.participant !== 'string' || typeof r.party !== 'string') continue;
-    if (typeof r.throughOffset !== 'number' || !Number.isSafeInteger(r.throughOffset)) continue;
-    out.set(streamKey(r.participant, r.party), r.throughOffset);
+    const participant = field(s, 'participant');
+    const party = field(s, 'party');
+    const judged = field(s, 'judged');
+    if (typeof participant !== 'string' || typeof party !== 'string' || !Array.isArray(judged)) continue;
+    const pools = new Map<string, number>();
+    for (const j of judged as unknown[]) {
+      const pool = field(j, 'pool');
+      const through = field(j, 'through');
+      if ((typeof pool !== 'string' && pool !== null) || pool === NO_POOL) continue;
+      if (typeof through !== 'number' || !Number.isSafeInteger(through)) continue;
+      pools.set(pool ?? NO_POOL, through);
+    }
+    out.set(streamKey(participant, party), pools);
   }
   return out;
 }
@@ -66,7 +76,7 @@ export async function loadFollowedHistory(
       participant: f.participant,
       party: f.party,
       throughOffset: f.offset,
-      judgedThrough: judged.get(streamKey(f.participant, f.party)) ?? null,
+      judged: judged.get(streamKey(f.participant, f.party)) ?? new Map(),
       events,
     });
   }

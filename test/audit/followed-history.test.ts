@@ -7,6 +7,7 @@
  * missing from the stream is RESERVE_CHAIN_GAP; findings of pools the audit does not audit are not its.
  */
 import { describe, expect, it } from 'vitest';
+import { NO_POOL } from '../../src/core/audit/followed-history-checks.js';
 import {
   AuditCollector,
   checkFollowedHistory,
@@ -75,17 +76,24 @@ function followed(ex: SimulatedExchange, after = 0): FollowedAuditEvent[] {
   return out;
 }
 
+/** A stream whose pools (all of them, or `pools`) an earlier audit judged through `judgedThrough`. */
 const stream = (
   events: readonly FollowedAuditEvent[],
   judgedThrough: number | null,
   throughOffset = events.at(-1)?.offset ?? 0,
-): FollowedStream => ({
-  participant: 'http://127.0.0.1:1',
-  party: 'auditor::1220f011',
-  throughOffset,
-  judgedThrough,
-  events,
-});
+  pools: readonly string[] | null = null,
+): FollowedStream => {
+  const judged = new Map<string, number>();
+  if (judgedThrough !== null) {
+    judged.set(NO_POOL, judgedThrough);
+    for (const e of events)
+      if (e.kind === 'created' && e.createdEventBlob !== null) {
+        const pool = verify(e.contractId, e.createdEventBlob).provenFields?.poolId;
+        if (pool != null && (pools === null || pools.includes(pool))) judged.set(pool, judgedThrough);
+      }
+  }
+  return { participant: 'http://127.0.0.1:1', party: 'auditor::1220f011', throughOffset, judged, events };
+};
 
 function judge(ex: SimulatedExchange, s: FollowedStream, pools = ex.pools().map((p) => p.poolId)) {
   const c = new AuditCollector();
@@ -112,9 +120,14 @@ describe('the followed history of an audit', () => {
       contracts: created,
       newContracts: created,
       pools: ex.pools().length,
-      fromOffset: 0,
       throughOffset: ex.ledgerEnd(),
     });
+    // after it, every audited pool (and the events of no pool) is judged through the offset read
+    expect(coverage.judged).toEqual(
+      [null, ...ex.pools().map((p) => p.poolId)]
+        .sort((a, b) => ((a ?? '') < (b ?? '') ? -1 : 1))
+        .map((pool) => ({ pool, through: ex.ledgerEnd() })),
+    );
   });
 
   it('a pool drained and refilled between two audits: the LP-share finding once, naming the followed contracts and offsets', () => {
@@ -147,7 +160,6 @@ describe('the followed history of an audit', () => {
       c.checks.find((k) => k.name === 'history.followed.lp-share' && k.pool === pool.poolId)?.status,
     ).toBe('fail');
     expect(coverage.newContracts).toBeLessThan(coverage.contracts);
-    expect(coverage.fromOffset).toBe(judgedThrough);
     // the next audit judged these offsets: nothing again; the first audit (nothing judged) sees it too
     expect(judge(ex, stream(events, ex.ledgerEnd())).c.findings).toEqual([]);
     expect(judge(ex, stream(events, null)).c.findings.map((x) => x.code)).toEqual([
@@ -158,7 +170,22 @@ describe('the followed history of an audit', () => {
       .pools()
       .map((p) => p.poolId)
       .filter((id) => id !== pool.poolId);
-    expect(judge(ex, stream(events, null), others).c.findings).toEqual([]);
+    const othersOnly = judge(ex, stream(events, null), others);
+    expect(othersOnly.c.findings).toEqual([]);
+    // … and leaves that pool unjudged: the audit that audits it again reports the drain
+    expect(othersOnly.coverage.judged.some((j) => j.pool === pool.poolId)).toBe(false);
+    const carried = new Map(othersOnly.coverage.judged.map((j) => [j.pool ?? NO_POOL, j.through] as const));
+    const next = judge(ex, { ...stream(events, null), judged: carried });
+    expect(next.c.findings.map((x) => x.code)).toEqual(['HISTORY_LP_SHARE_VALUE_DECREASED']);
+    // an audit that judged no pool at all (its /pools/proof failed) carries every offset as it was
+    const none = judge(ex, stream(events, judgedThrough), []);
+    expect(none.coverage.judged.every((j) => j.through === judgedThrough)).toBe(true);
+    expect(
+      judge(ex, {
+        ...stream(events, null),
+        judged: new Map(none.coverage.judged.map((j) => [j.pool ?? NO_POOL, j.through])),
+      }).c.findings.map((x) => x.code),
+    ).toEqual(['HISTORY_LP_SHARE_VALUE_DECREASED']);
   });
 
   it('a contract missing from the followed stream: RESERVE_CHAIN_GAP in the audit, once', () => {

@@ -44,7 +44,11 @@ interface Report {
         checked: boolean;
         contracts: number;
         text: string;
-        streams: { throughOffset: number; newContracts: number; fromOffset: number }[];
+        streams: {
+          throughOffset: number;
+          newContracts: number;
+          judged: { pool: string | null; through: number }[];
+        }[];
       };
     };
   };
@@ -129,7 +133,8 @@ describeBackends('audit --mirror over the followed ledger', (backend: BackendNam
     const cov = first.report.summary.coverage.followed!;
     expect(cov.checked).toBe(true);
     expect(cov.contracts).toBeGreaterThanOrEqual(s.ex.pools().length + 6);
-    expect(cov.streams[0]).toMatchObject({ fromOffset: 0, throughOffset: s.ex.ledgerEnd() });
+    expect(cov.streams[0]).toMatchObject({ newContracts: cov.contracts, throughOffset: s.ex.ledgerEnd() });
+    expect(cov.streams[0]!.judged).toHaveLength(s.ex.pools().length + 1);
     expect(cov.text).toMatch(
       /^followed ledger: \d+ contracts of \d+ pools, every reserve contract up to offset \d+/,
     );
@@ -141,7 +146,6 @@ describeBackends('audit --mirror over the followed ledger', (backend: BackendNam
     expect(errors(second.report)).toEqual([]);
     expect(second.code).toBe(0);
     const cov2 = second.report.summary.coverage.followed!;
-    expect(cov2.streams[0]).toMatchObject({ fromOffset: cov.streams[0]!.throughOffset });
     expect(cov2.streams[0]!.newContracts).toBeGreaterThanOrEqual(12);
     expect(cov2.contracts).toBe(cov.contracts + cov2.streams[0]!.newContracts);
     // the text report says it under the verdict
@@ -172,6 +176,12 @@ describeBackends('audit --mirror over the followed ledger', (backend: BackendNam
     );
     swap(2);
     await follow();
+    // an audit in between whose /pools/proof fails judges no pool: could not check, and it judges nothing
+    s.setTamper((ctx) => (ctx.path === '/pools/proof' ? { status: 404 } : undefined));
+    const blind = await audit();
+    s.setTamper(undefined);
+    expect(blind.code).toBe(2);
+    expect(errors(blind.report)).toEqual([]);
     const after = await audit();
     expect(after.code).toBe(1);
     const lp = errors(after.report);

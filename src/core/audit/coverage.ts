@@ -130,7 +130,7 @@ function computeFollowedCoverage(
       : `followed ledger: ${streams
           .map(
             (s) =>
-              `${plural(s.contracts, 'contract')} of ${plural(s.pools, 'pool')}, every reserve contract up to offset ${s.throughOffset} (${s.newContracts} after offset ${s.fromOffset} judged by this audit; ${s.party} at ${s.participant})`,
+              `${plural(s.contracts, 'contract')} of ${plural(s.pools, 'pool')}, every reserve contract up to offset ${s.throughOffset} (${s.newContracts} new to this audit; ${s.party} at ${s.participant})`,
           )
           .join('; ')}`;
   return { checked: contracts > 0, contracts, streams, text };

@@ -11,10 +11,12 @@
  *   through the proof step; a contract whose ID does not recompute is no point (the chain check names it);
  * - the chain check (`checkReserveChains`) over the same events, for the audited pools.
  *
- * Each finding is reported once: a stream carries the offset an earlier audit of the mirror judged it
- * through (`judgedThrough`), and only findings of events after it are reported — earlier events only
- * build up the fold and the chain (docs/decisions/audit.md "Followed history"). Pure: the events and the
- * proof step are passed in.
+ * Each finding is reported once: a stream carries, per pool, the offset earlier audits of the mirror
+ * judged that pool through (`judged`), and only findings of later events are reported — earlier events
+ * only build up the fold and the chain. The offsets are per pool, carried forward for pools an audit did
+ * not judge (absent from `/pools/proof`, or no proof fetched at all), so an exchange cannot make a drain
+ * pass unjudged by hiding the pool or failing `/pools/proof` for one audit (docs/decisions/audit.md
+ * "Followed history in the audit"). Pure: the events and the proof step are passed in.
  */
 import type { ReserveProof } from '../proof/reserve-proof.js';
 import type { AuditCollector, Finding } from './finding.js';
@@ -34,8 +36,11 @@ export interface FollowedStream {
   readonly party: string;
   /** every event of the stream at or below this offset is in `events` (the mirror's follow offset) */
   readonly throughOffset: number;
-  /** an earlier audit of the mirror judged the stream through this offset (null: none did) */
-  readonly judgedThrough: number | null;
+  /**
+   * pool → the offset earlier audits of the mirror judged its events through (`NO_POOL` for the events
+   * of no pool); a pool absent was never judged
+   */
+  readonly judged: ReadonlyMap<string, number>;
   /**
    * the audited pools' events and every created event not placed in a pool, in stream order (offset,
    * then position in the transaction), none after `throughOffset`
@@ -53,17 +58,24 @@ export interface FollowedHistory {
 export interface FollowedStreamCoverage {
   readonly participant: string;
   readonly party: string;
-  /** the offset after which findings were reported (0: from the stream's start) */
-  readonly fromOffset: number;
-  /** the offset every event is read up to; the next audit reports findings after it only */
+  /** the offset every event is read up to */
   readonly throughOffset: number;
   /** followed contracts of the audited pools whose ID recomputed: the points of the series */
   readonly contracts: number;
-  /** of those, the contracts after `fromOffset` */
+  /** of those, the contracts no earlier audit judged (their findings are this audit's) */
   readonly newContracts: number;
+  /**
+   * per pool (null: the events of no pool), the offset its events are judged through after this
+   * audit: `throughOffset` for the audited pools, the earlier offset carried for the others; the next
+   * audit reports findings of later events only
+   */
+  readonly judged: readonly { readonly pool: string | null; readonly through: number }[];
   /** audited pools with at least one followed contract */
   readonly pools: number;
 }
+
+/** The key of `FollowedStream.judged` for the events of no pool (a pool id is never empty). */
+export const NO_POOL = '';
 
 /** The template key of a proof, as the snapshot history writes it. */
 function templateKeyOf(p: ReserveProof): string | null {
@@ -109,13 +121,14 @@ export function checkFollowedHistory(
 ): FollowedStreamCoverage[] {
   const out: FollowedStreamCoverage[] = [];
   for (const s of h.streams) {
-    const judged = s.judgedThrough ?? 0;
-    const isNew = (offset: unknown): boolean => typeof offset !== 'number' || offset > judged;
+    const judgedOf = (pool: string | null): number => s.judged.get(pool ?? NO_POOL) ?? 0;
+    const isNew = (pool: string | null, offset: unknown): boolean =>
+      typeof offset !== 'number' || offset > judgedOf(pool);
     // 1. the chain, over every event read (its state needs the old events too)
     const chain = checkReserveChains({ events: s.events, verify: h.verify });
     const chainOf = new Map<string | null, Finding[]>();
     for (const f of chain.findings) {
-      if ((f.pool !== null && !pools.has(f.pool)) || !isNew(f.evidence.offset)) continue;
+      if ((f.pool !== null && !pools.has(f.pool)) || !isNew(f.pool, f.evidence.offset)) continue;
       const g: Finding = { ...f, evidence: { ...f.evidence, participant: s.participant, party: s.party } };
       chainOf.set(f.pool, [...(chainOf.get(f.pool) ?? []), g]);
     }
@@ -152,7 +165,7 @@ export function checkFollowedHistory(
       c.record('ledger', 'ledger.chain', pool, chainOf.get(pool) ?? []);
       const list = pool === null ? undefined : series.get(pool);
       if (pool === null || list === undefined) continue;
-      const reportFrom = list.offsets.findIndex((o) => o > judged);
+      const reportFrom = list.offsets.findIndex((o) => o > judgedOf(pool));
       const from = reportFrom < 0 ? list.points.length : reportFrom;
       contracts += list.points.length;
       newContracts += list.points.length - from;
@@ -162,14 +175,20 @@ export function checkFollowedHistory(
         ...(options.lpShareTolerance === undefined ? {} : { lpShareTolerance: options.lpShareTolerance }),
       });
     }
+    // judged after this audit: its pools through the offset read, the others as they were
+    const after = new Map(s.judged);
+    if (pools.size > 0) after.set(NO_POOL, s.throughOffset);
+    for (const pool of pools) after.set(pool, s.throughOffset);
     out.push({
       participant: s.participant,
       party: s.party,
-      fromOffset: judged,
       throughOffset: s.throughOffset,
       contracts,
       newContracts,
       pools: series.size,
+      judged: [...after]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([pool, through]) => ({ pool: pool === NO_POOL ? null : pool, through })),
     });
   }
   return out;
