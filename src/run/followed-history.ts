@@ -1,12 +1,13 @@
 /**
  * What `audit --mirror` reads of the followed ledger (issue 26 "history from the ledger"; docs/findings.md
- * "History"): every (participant, party) the mirror follows (`mirror follow`, `snapshot --ledger-api`),
- * each with the audited pools' followed events up to the offset it was followed to, and per pool the
- * offset the audits recorded in the mirror judged it through (the last run's `summary.coverage.followed`),
- * so each finding is reported by one audit only (docs/decisions/audit.md "Followed history"). The checks are
- * pure (src/core/audit/followed-history-checks.ts); this file only reads.
+ * "Followed history"): every (participant, party) the mirror follows (`mirror follow`, `snapshot
+ * --ledger-api`), each with the audited pools' followed events up to the offset it was followed to, and
+ * per pool the offset the audits recorded in the mirror judged it through (the last run's
+ * `summary.coverage.followed`), so each finding is reported by one audit only (docs/decisions/audit.md
+ * "Followed history in the audit"). The checks are pure (src/core/audit/followed-history-checks.ts);
+ * this file only reads.
  */
-import { type FollowedHistory, type FollowedStream, NO_POOL } from '../core/audit/followed-history-checks.js';
+import type { FollowedHistory, FollowedStream } from '../core/audit/followed-history-checks.js';
 import type { ReserveProof } from '../core/proof/reserve-proof.js';
 import type { MirrorStore } from '../io/store/index.js';
 
@@ -20,8 +21,8 @@ const streamKey = (participant: unknown, party: unknown): string =>
  * the pools it did not judge); empty when it judged none or the mirror holds no run. A malformed entry
  * is skipped: its pool counts as never judged, so its findings are reported again rather than lost.
  */
-async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Map<string, number>>> {
-  const out = new Map<string, Map<string, number>>();
+async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Map<string | null, number>>> {
+  const out = new Map<string, Map<string | null, number>>();
   const last = (await mirror.readAuditRuns({ limit: 1 }))[0];
   const field = (o: unknown, name: string): unknown =>
     typeof o === 'object' && o !== null && !Array.isArray(o)
@@ -34,13 +35,13 @@ async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Map<s
     const party = field(s, 'party');
     const judged = field(s, 'judged');
     if (typeof participant !== 'string' || typeof party !== 'string' || !Array.isArray(judged)) continue;
-    const pools = new Map<string, number>();
+    const pools = new Map<string | null, number>();
     for (const j of judged as unknown[]) {
       const pool = field(j, 'pool');
       const through = field(j, 'through');
-      if ((typeof pool !== 'string' && pool !== null) || pool === NO_POOL) continue;
+      if (typeof pool !== 'string' && pool !== null) continue;
       if (typeof through !== 'number' || !Number.isSafeInteger(through)) continue;
-      pools.set(pool ?? NO_POOL, through);
+      pools.set(pool, through);
     }
     out.set(streamKey(participant, party), pools);
   }

@@ -7,7 +7,6 @@
  * missing from the stream is RESERVE_CHAIN_GAP; findings of pools the audit does not audit are not its.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_POOL } from '../../src/core/audit/followed-history-checks.js';
 import {
   AuditCollector,
   checkFollowedHistory,
@@ -83,9 +82,9 @@ const stream = (
   throughOffset = events.at(-1)?.offset ?? 0,
   pools: readonly string[] | null = null,
 ): FollowedStream => {
-  const judged = new Map<string, number>();
+  const judged = new Map<string | null, number>();
   if (judgedThrough !== null) {
-    judged.set(NO_POOL, judgedThrough);
+    judged.set(null, judgedThrough);
     for (const e of events)
       if (e.kind === 'created' && e.createdEventBlob !== null) {
         const pool = verify(e.contractId, e.createdEventBlob).provenFields?.poolId;
@@ -125,7 +124,7 @@ describe('the followed history of an audit', () => {
     // after it, every audited pool (and the events of no pool) is judged through the offset read
     expect(coverage.judged).toEqual(
       [null, ...ex.pools().map((p) => p.poolId)]
-        .sort((a, b) => ((a ?? '') < (b ?? '') ? -1 : 1))
+        .sort((a, b) => (a === null ? -1 : b === null ? 1 : a < b ? -1 : 1))
         .map((pool) => ({ pool, through: ex.ledgerEnd() })),
     );
   });
@@ -174,7 +173,7 @@ describe('the followed history of an audit', () => {
     expect(othersOnly.c.findings).toEqual([]);
     // … and leaves that pool unjudged: the audit that audits it again reports the drain
     expect(othersOnly.coverage.judged.some((j) => j.pool === pool.poolId)).toBe(false);
-    const carried = new Map(othersOnly.coverage.judged.map((j) => [j.pool ?? NO_POOL, j.through] as const));
+    const carried = new Map(othersOnly.coverage.judged.map((j) => [j.pool, j.through] as const));
     const next = judge(ex, { ...stream(events, null), judged: carried });
     expect(next.c.findings.map((x) => x.code)).toEqual(['HISTORY_LP_SHARE_VALUE_DECREASED']);
     // an audit that judged no pool at all (its /pools/proof failed) carries every offset as it was
@@ -183,7 +182,7 @@ describe('the followed history of an audit', () => {
     expect(
       judge(ex, {
         ...stream(events, null),
-        judged: new Map(none.coverage.judged.map((j) => [j.pool ?? NO_POOL, j.through])),
+        judged: new Map(none.coverage.judged.map((j) => [j.pool, j.through])),
       }).c.findings.map((x) => x.code),
     ).toEqual(['HISTORY_LP_SHARE_VALUE_DECREASED']);
   });

@@ -37,10 +37,10 @@ export interface FollowedStream {
   /** every event of the stream at or below this offset is in `events` (the mirror's follow offset) */
   readonly throughOffset: number;
   /**
-   * pool → the offset earlier audits of the mirror judged its events through (`NO_POOL` for the events
-   * of no pool); a pool absent was never judged
+   * pool → the offset earlier audits of the mirror judged its events through (null: the events of no
+   * pool); a pool absent was never judged
    */
-  readonly judged: ReadonlyMap<string, number>;
+  readonly judged: ReadonlyMap<string | null, number>;
   /**
    * the audited pools' events and every created event not placed in a pool, in stream order (offset,
    * then position in the transaction), none after `throughOffset`
@@ -74,8 +74,9 @@ export interface FollowedStreamCoverage {
   readonly pools: number;
 }
 
-/** The key of `FollowedStream.judged` for the events of no pool (a pool id is never empty). */
-export const NO_POOL = '';
+/** Pool order of the records and the judged list: null (no pool) first, then by code point. */
+const comparePools = (a: string | null, b: string | null): number =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
 
 /** The template key of a proof, as the snapshot history writes it. */
 function templateKeyOf(p: ReserveProof): string | null {
@@ -121,7 +122,7 @@ export function checkFollowedHistory(
 ): FollowedStreamCoverage[] {
   const out: FollowedStreamCoverage[] = [];
   for (const s of h.streams) {
-    const judgedOf = (pool: string | null): number => s.judged.get(pool ?? NO_POOL) ?? 0;
+    const judgedOf = (pool: string | null): number => s.judged.get(pool) ?? 0;
     const isNew = (pool: string | null, offset: unknown): boolean =>
       typeof offset !== 'number' || offset > judgedOf(pool);
     // 1. the chain, over every event read (its state needs the old events too)
@@ -161,7 +162,7 @@ export function checkFollowedHistory(
     let newContracts = 0;
     const annotate = annotateFollowed(s, offsetOf);
     const checked = new Set<string | null>([...series.keys(), ...chainOf.keys()]);
-    for (const pool of [...checked].sort((a, b) => (a ?? '').localeCompare(b ?? ''))) {
+    for (const pool of [...checked].sort(comparePools)) {
       c.record('ledger', 'ledger.chain', pool, chainOf.get(pool) ?? []);
       const list = pool === null ? undefined : series.get(pool);
       if (pool === null || list === undefined) continue;
@@ -177,7 +178,7 @@ export function checkFollowedHistory(
     }
     // judged after this audit: its pools through the offset read, the others as they were
     const after = new Map(s.judged);
-    if (pools.size > 0) after.set(NO_POOL, s.throughOffset);
+    if (pools.size > 0) after.set(null, s.throughOffset);
     for (const pool of pools) after.set(pool, s.throughOffset);
     out.push({
       participant: s.participant,
@@ -186,9 +187,7 @@ export function checkFollowedHistory(
       contracts,
       newContracts,
       pools: series.size,
-      judged: [...after]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([pool, through]) => ({ pool: pool === NO_POOL ? null : pool, through })),
+      judged: [...after].sort(([a], [b]) => comparePools(a, b)).map(([pool, through]) => ({ pool, through })),
     });
   }
   return out;
