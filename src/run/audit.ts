@@ -8,6 +8,7 @@
  */
 
 import type { AssuranceLevel } from '../core/audit/assurance.js';
+import type { FollowedHistory } from '../core/audit/followed-history-checks.js';
 import {
   type AuditCoverage,
   type AuditOutcome,
@@ -65,6 +66,7 @@ import {
   toHistoryPoint,
 } from '../io/store/index.js';
 import { waitCountingDown } from './countdown.js';
+import { loadFollowedHistory } from './followed-history.js';
 
 export interface RunAuditOptions {
   /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
@@ -437,11 +439,17 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   try {
     // 3. the pool history
     let history: MirrorHistory | null = null;
+    let followed: FollowedHistory | null = null;
     let earlierSnapshots: number | null = null;
     if (o.mirrorPath != null) {
       mirror = await openMirrorStore(resolveMirrorTarget(o.mirrorPath, o.cwd ?? process.cwd()));
       earlierSnapshots = await mirror.countSnapshots();
-      history = await loadMirrorHistory(mirror, computeCurrentContracts(entries), api.startedAtMs);
+      const current = computeCurrentContracts(entries);
+      history = await loadMirrorHistory(mirror, current, api.startedAtMs);
+      // the followed ledger's every reserve contract of these pools (mirror follow), if it was followed
+      followed = await loadFollowedHistory(mirror, [...current.keys()], (contractId, blob) =>
+        verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node }),
+      );
     }
     const ledger: LedgerEvidence | null = ledgerRead === null ? null : await ledgerRead;
     const tHistory = now();
@@ -457,6 +465,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
         quoteReserveProofs,
         tickerReserveProofs,
         ledger,
+        followed,
       });
     let result = check();
     // re-fetch rounds get one --timeout after the fetch (a paced or retried fetch may take longer)
@@ -513,6 +522,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       earlierSnapshots,
       typeFiles: o.typeFiles?.length ?? 0,
       dars: o.dars?.length ?? 0,
+      ...(mirror === null ? {} : { followed: result.followed ?? [] }),
     });
     const summary = {
       ...summarise(

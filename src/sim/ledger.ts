@@ -26,7 +26,7 @@ import { executeTransfer } from './execute-transfer.js';
 import { loadLedger, seedLedger } from './genesis.js';
 import type { LedgerContext } from './ledger-context.js';
 import { mintNextReserve, mintUpdateId, tokenKey } from './ledger-model.js';
-import { addLiquidityTo, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
+import { addLiquidityTo, moveReservesIn, removeLiquidityFrom, retirePoolIn } from './liquidity-ops.js';
 import { computeReferencePrice } from './reference-price.js';
 import { createReserveLedgerView } from './reserve-ledger.js';
 import type { SimRng } from './rng.js';
@@ -256,6 +256,7 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
     addLiquidity: (poolId, amountA, amountB, provider) =>
       addLiquidityTo(ctx, poolId, amountA, amountB, provider),
     retirePool: (poolId) => retirePoolIn(ctx, poolId),
+    moveReserves: (poolId, reserveA, reserveB) => moveReservesIn(ctx, poolId, reserveA, reserveB),
     removeLiquidity: (poolId, lpAmount, provider) => removeLiquidityFrom(ctx, poolId, lpAmount, provider),
     contractIdVersion: () => version,
     operatorParty: () => market.operator,

@@ -118,6 +118,36 @@ export function removeLiquidityFrom(
   return apply(ctx, pool, change, 'remove', provider, held.sub(lp));
 }
 
+/**
+ * Replaces a pool's reserve contract with one holding `reserveA`/`reserveB` and the same LP supply, in
+ * one ledger update (see SimulatedExchange.moveReserves): no provider, no liquidity event.
+ */
+export function moveReservesIn(
+  ctx: LedgerContext,
+  poolId: string,
+  reserveA: Amount,
+  reserveB: Amount,
+): PoolState {
+  const pool = activePool(ctx, poolId);
+  const a = parsePositive('reserveA', reserveA);
+  const b = parsePositive('reserveB', reserveB);
+  const ms = ctx.ledgerTimeMs();
+  const state = ctx.store.transaction(() => {
+    const down = a.lt(new Dec(pool.reserveA));
+    const updateId = ctx.beginUpdate(down ? 'liquidity_remove' : 'liquidity_add', ms);
+    const next = ctx.replaceReserve(pool, updateId, ctx.nextCreatedAtMicros(ms), {
+      reserveA: a,
+      reserveB: b,
+      totalLpSupply: pool.totalLpSupply,
+    });
+    ctx.saveMeta(ms);
+    return next.state;
+  });
+  ctx.commitPools([state], ms);
+  ctx.emit({ type: 'liquidity', pool: state });
+  return state;
+}
+
 /** Retires an active pool (see SimulatedExchange.retirePool). */
 export function retirePoolIn(ctx: LedgerContext, poolId: string): PoolState {
   const pool = activePool(ctx, poolId);

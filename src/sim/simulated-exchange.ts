@@ -35,6 +35,12 @@ export interface SimulatedExchange extends ExchangeView, ExchangeSimulation, Res
    * it inactive (absent from /pools/proof; its last contract stays its `reserveContract`).
    */
   retirePool(poolId: string): PoolState;
+  /**
+   * A misbehaving operator (tamper tests): one ledger update replaces the pool's reserve contract with
+   * one holding these reserves and the same LP supply — reserves taken out (a drain) or put back
+   * without burning or minting LP units. The chain of contracts stays intact; the LP-share value moves.
+   */
+  moveReserves(poolId: string, reserveA: Amount, reserveB: Amount): PoolState;
   /** the reserve-contract signatory */
   operatorParty(): string;
   /** raw rows of a pool's reserve contracts, newest first (archived ones have `archivedBy`) */

@@ -55,4 +55,31 @@ describe('computeAuditCoverage', () => {
       'history: 1 earlier snapshot',
     );
   });
+
+  it('with a mirror: whether the history saw every followed contract or sampled snapshots, under the history line', () => {
+    const none = computeAuditCoverage({ ...base, earlierSnapshots: 2, followed: [] });
+    expect(none.followed).toMatchObject({ checked: false, contracts: 0, streams: [] });
+    expect(formatCoverageLines(none)[2]).toBe(
+      'followed ledger: none, the history is sampled snapshots (mirror follow records every reserve contract)',
+    );
+    const stream = {
+      participant: 'http://127.0.0.1:8080/',
+      party: 'auditor::1220aa',
+      throughOffset: 231,
+      contracts: 57,
+      newContracts: 12,
+      pools: 8,
+      judged: [{ pool: 'p1', through: 231 }],
+    };
+    const some = computeAuditCoverage({ ...base, earlierSnapshots: 2, followed: [stream] });
+    expect(some.followed).toMatchObject({ checked: true, contracts: 57, streams: [stream] });
+    expect(formatCoverageLines(some)).toEqual([
+      'quotes: not probed (--probe-quotes), a tampered quote would pass',
+      'history: 2 earlier snapshots',
+      'followed ledger: 57 contracts of 8 pools, every reserve contract up to offset 231 (12 new to this audit; auditor::1220aa at http://127.0.0.1:8080/)',
+      "types: bundled type file (the reference server's templates; use --types/--dar for another exchange)",
+    ]);
+    // no mirror: no line
+    expect(computeAuditCoverage(base).followed).toBeUndefined();
+  });
 });

@@ -78,6 +78,7 @@ function formatCoverageProperties(
       : [
           prop('coverage.quotes', coverage.quotes.text),
           prop('coverage.history', coverage.history.text),
+          ...(coverage.followed === undefined ? [] : [prop('coverage.followed', coverage.followed.text)]),
           prop('coverage.types', coverage.types.text),
         ]),
     '    </properties>',

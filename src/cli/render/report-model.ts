@@ -173,7 +173,7 @@ function readCoverageLines(summary: Readonly<Record<string, unknown>>): string[]
   const c = summary.coverage;
   if (typeof c !== 'object' || c === null) return [];
   const out: string[] = [];
-  for (const key of ['quotes', 'history', 'types']) {
+  for (const key of ['quotes', 'history', 'followed', 'types']) {
     const item = (c as Record<string, unknown>)[key];
     const text =
       typeof item === 'object' && item !== null ? (item as Record<string, unknown>).text : undefined;

@@ -4,9 +4,13 @@
  * (or with an empty one) a frozen, genuine but old state passes; the Daml types come from the
  * bundled type file unless --types/--dar are given. The report shows these lines next to the
  * verdict (text, JSON `summary.coverage`, JUnit properties, HTML), so a pass is never read as more
- * than it is. Pure: the caller says what was requested and found.
+ * than it is. With a mirror, it also says whether the history saw every reserve contract (the
+ * followed ledger, `mirror follow`) or sampled snapshots only. Pure: the caller says what was
+ * requested and found.
  */
+import type { FollowedStreamCoverage } from './followed-history-checks.js';
 
+/** What one audit requested and found (the input of `computeAuditCoverage`). */
 export interface CoverageInput {
   /** --probe-quotes given */
   readonly probeQuotes: boolean;
@@ -19,6 +23,11 @@ export interface CoverageInput {
   /** --types files and --dar archives given (both empty: the bundled type file) */
   readonly typeFiles: number;
   readonly dars: number;
+  /**
+   * the followed ledger history the audit judged, per followed stream (empty: the mirror follows
+   * none); absent: no mirror, no line
+   */
+  readonly followed?: readonly FollowedStreamCoverage[];
 }
 
 export interface AuditCoverage {
@@ -39,6 +48,15 @@ export interface AuditCoverage {
     readonly source: 'bundled' | 'given';
     readonly typeFiles: number;
     readonly dars: number;
+    readonly text: string;
+  };
+  /** with a mirror: whether the history saw every reserve contract of the followed ledger or samples only */
+  readonly followed?: {
+    /** at least one followed contract of an audited pool was judged */
+    readonly checked: boolean;
+    /** followed contracts of the audited pools, over every stream */
+    readonly contracts: number;
+    readonly streams: readonly FollowedStreamCoverage[];
     readonly text: string;
   };
 }
@@ -94,10 +112,36 @@ export function computeAuditCoverage(x: CoverageInput): AuditCoverage {
       ? `types: ${parts.join(' + ')} given`
       : "types: bundled type file (the reference server's templates; use --types/--dar for another exchange)",
   };
-  return { quotes, history, types };
+  return {
+    quotes,
+    history,
+    types,
+    ...(x.followed === undefined ? {} : { followed: computeFollowedCoverage(x.followed) }),
+  };
+}
+
+function computeFollowedCoverage(
+  streams: readonly FollowedStreamCoverage[],
+): NonNullable<AuditCoverage['followed']> {
+  const contracts = streams.reduce((n, s) => n + s.contracts, 0);
+  const text =
+    streams.length === 0
+      ? 'followed ledger: none, the history is sampled snapshots (mirror follow records every reserve contract)'
+      : `followed ledger: ${streams
+          .map(
+            (s) =>
+              `${plural(s.contracts, 'contract')} of ${plural(s.pools, 'pool')}, every reserve contract up to offset ${s.throughOffset} (${s.newContracts} new to this audit; ${s.party} at ${s.participant})`,
+          )
+          .join('; ')}`;
+  return { checked: contracts > 0, contracts, streams, text };
 }
 
 /** The coverage as lines, in report order. */
 export function formatCoverageLines(c: AuditCoverage): string[] {
-  return [c.quotes.text, c.history.text, c.types.text];
+  return [
+    c.quotes.text,
+    c.history.text,
+    ...(c.followed === undefined ? [] : [c.followed.text]),
+    c.types.text,
+  ];
 }

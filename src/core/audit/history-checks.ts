@@ -35,6 +35,10 @@ export interface HistoryPoint {
 
 export interface HistoryOptions {
   readonly lpShareTolerance?: string;
+  /** the recorded checks are `<prefix>.time`, `<prefix>.lp-share`, … (default `history`) */
+  readonly checkPrefix?: string;
+  /** adds to each finding (the followed series names its contracts' offsets) */
+  readonly annotate?: (f: Finding) => Finding;
 }
 
 /**
@@ -241,12 +245,20 @@ export function stepHistoryFold(
   return { newest: nextNewest, lastProven: nextProven, lastTemplate: p.template ?? lastTemplate };
 }
 
-function recordPointFindings(c: AuditCollector, poolId: string, f: PointFindings): void {
-  c.record('history', 'history.time', poolId, f.time);
-  c.record('history', 'history.contract-reuse', poolId, f.reuse);
-  c.record('history', 'history.stale', poolId, f.stale);
-  c.record('history', 'history.lp-share', poolId, f.lp);
-  c.record('history', 'history.template', poolId, f.template);
+function recordPointFindings(
+  c: AuditCollector,
+  poolId: string,
+  f: PointFindings,
+  options: HistoryOptions = {},
+): void {
+  const prefix = options.checkPrefix ?? 'history';
+  const out = (list: Finding[]): Finding[] =>
+    options.annotate === undefined ? list : list.map(options.annotate);
+  c.record('history', `${prefix}.time`, poolId, out(f.time));
+  c.record('history', `${prefix}.contract-reuse`, poolId, out(f.reuse));
+  c.record('history', `${prefix}.stale`, poolId, out(f.stale));
+  c.record('history', `${prefix}.lp-share`, poolId, out(f.lp));
+  c.record('history', `${prefix}.template`, poolId, out(f.template));
 }
 
 /**
@@ -291,7 +303,7 @@ export function checkHistorySeries(
     fold = stepHistoryFold(poolId, fold, p, prior, i >= reportFrom ? f : null, tol);
     if (prior === undefined) seen.set(p.contractId, p);
   });
-  recordPointFindings(c, poolId, f);
+  recordPointFindings(c, poolId, f, options);
 }
 
 /**
@@ -309,7 +321,7 @@ export function checkHistoryCurrent(
 ): void {
   const f = noFindings();
   stepHistoryFold(poolId, fold, current, prior, f, options.lpShareTolerance ?? LP_SHARE_TOLERANCE);
-  recordPointFindings(c, poolId, f);
+  recordPointFindings(c, poolId, f, options);
 }
 
 /** A contract as the mirror stores it (for cross-pool reuse of an ID). */

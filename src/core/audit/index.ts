@@ -48,6 +48,13 @@ export type { FindingCode, FindingCodeDef } from './finding-codes.js';
 export { FINDING_CODES } from './finding-codes.js';
 export type { AuditArea, FindingLabel, Severity } from './finding-kinds.js';
 export { AUDIT_AREAS } from './finding-kinds.js';
+export type {
+  FollowedAuditEvent,
+  FollowedHistory,
+  FollowedStream,
+  FollowedStreamCoverage,
+} from './followed-history-checks.js';
+export { checkFollowedHistory } from './followed-history-checks.js';
 export { computeAuditSnapshot } from './from-api-snapshot.js';
 export type {
   HistoryFold,
@@ -110,6 +117,7 @@ export type { ClaimedContract, ProvenPool, ProvenStatus, ReserveProofFindings } 
 export { checkProofs, checkReserveProof, isProofOfPool } from './proof-checks.js';
 export type { KnownContractReserves, QuoteCheckInput } from './quote-checks.js';
 export { checkQuotes, computeKnownContracts } from './quote-checks.js';
+export type { FollowedReserveEvent } from './reserve-chain-checks.js';
 export type { AuditInput, AuditResult, MirrorHistory, PoolPast, PoolSummary } from './run-checks.js';
 export { runAuditChecks } from './run-checks.js';
 export type {

@@ -33,6 +33,11 @@ import {
   makeFinding,
 } from './finding.js';
 import {
+  checkFollowedHistory,
+  type FollowedHistory,
+  type FollowedStreamCoverage,
+} from './followed-history-checks.js';
+import {
   checkHistoryCurrent,
   checkHistoryPools,
   computeHistoryFold,
@@ -121,6 +126,11 @@ export interface AuditInput {
   readonly tickerReserveProofs?: TickerReserveProofs;
   /** what a Canton participant said about the served contracts (`audit --ledger-api`); absent: not asked */
   readonly ledger?: LedgerEvidence | null;
+  /**
+   * the followed ledger events the mirror holds (`mirror follow`), judged with the history when a
+   * mirror is given (./followed-history-checks.ts); absent or null: none
+   */
+  readonly followed?: FollowedHistory | null;
   readonly options?: { readonly lpShareTolerance?: string };
 }
 
@@ -160,6 +170,8 @@ export interface AuditResult {
   readonly pools: readonly PoolSummary[];
   /** the run's assurance level: the weakest pool's (./assurance.ts) */
   readonly assurance: AssuranceLevel;
+  /** what the followed ledger history covered, per followed stream (absent: no mirror or no stream) */
+  readonly followed?: readonly FollowedStreamCoverage[];
 }
 
 function need<T>(c: Collector, area: AuditArea, name: string, section: string, f: Fetched<T>): T | null {
@@ -438,6 +450,16 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       computeMalformedPools(malformed.info ?? []),
     );
   runHistory(c, input, proven, computeMalformedPools(malformed.proofs));
+  const tolerance = input.options?.lpShareTolerance;
+  const followed =
+    input.history === null || input.followed == null || input.followed.streams.length === 0
+      ? null
+      : checkFollowedHistory(
+          c,
+          new Set(proven.keys()),
+          input.followed,
+          tolerance === undefined ? {} : { lpShareTolerance: tolerance },
+        );
   const ledger =
     input.ledger == null
       ? new Map<string, LedgerPoolResult>()
@@ -453,6 +475,7 @@ export function runAuditChecks(input: AuditInput): AuditResult {
       checks: c.checks,
       pools,
       assurance: computeRunAssurance(pools.map((p) => p.assurance)),
+      ...(followed === null ? {} : { followed }),
     };
   };
   if (reserves === null || state === null) {

@@ -24,6 +24,7 @@ export type {
   LedgerFollowBatch,
   LedgerFollowKey,
   LedgerFollowState,
+  LedgerFollowStream,
   RecordLedgerEventsResult,
 } from './ledger-events.js';
 export type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';

@@ -217,6 +217,27 @@ export function readLedgerFollowState(mirror: Mirror, key: LedgerFollowKey): Led
   });
 }
 
+/** The follow state of one (participant, party) with its key. */
+export interface LedgerFollowStream extends LedgerFollowKey, LedgerFollowState {}
+
+/** The SELECT of every follow state, ordered by key (both dialects; rows for toLedgerFollowStream). */
+export const LEDGER_FOLLOW_STREAMS_SQL =
+  'SELECT participant, party, ledger_offset, ledger_time_ms, updated_at_ms FROM ledger_follow_state ORDER BY participant, party';
+
+/** A follow stream from its row (participant, party, ledger_offset, ledger_time_ms, updated_at_ms). */
+export function toLedgerFollowStream(r: readonly unknown[]): LedgerFollowStream {
+  return { participant: String(r[0]), party: String(r[1]), ...toLedgerFollowState(r.slice(2)) };
+}
+
+/** Every (participant, party) the mirror follows, with the offset it reached (SQLite). */
+export function readLedgerFollowStreams(mirror: Mirror): LedgerFollowStream[] {
+  return guardStore(mirror, 'readLedgerFollowStreams', () =>
+    (mirrorDb(mirror).prepare(LEDGER_FOLLOW_STREAMS_SQL).raw(true).all() as unknown[][]).map(
+      toLedgerFollowStream,
+    ),
+  );
+}
+
 /** A follow state from its row (ledger_offset, ledger_time_ms, updated_at_ms). */
 export function toLedgerFollowState(r: readonly unknown[]): LedgerFollowState {
   return {

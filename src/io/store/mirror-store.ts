@@ -16,6 +16,7 @@ import type {
   LedgerFollowBatch,
   LedgerFollowKey,
   LedgerFollowState,
+  LedgerFollowStream,
   RecordLedgerEventsResult,
 } from './ledger-events.js';
 import type { ContractIdentity, ObservationKeyRow, ObservationPoint, ObservationRange } from './lookups.js';
@@ -91,6 +92,8 @@ export interface MirrorStore {
   recordLedgerEvents(batch: LedgerFollowBatch): Promise<RecordLedgerEventsResult>;
   /** where following (participant, party) has reached, or null when it never ran */
   readLedgerFollowState(key: LedgerFollowKey): Promise<LedgerFollowState | null>;
+  /** every (participant, party) the mirror follows, with the offset it reached (ordered by key) */
+  readLedgerFollowStreams(): Promise<LedgerFollowStream[]>;
   /**
    * the followed events of (participant, party) in stream order; with `poolIds`, those of these pools
    * and every created event not placed in a pool

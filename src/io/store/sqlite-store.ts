@@ -8,7 +8,12 @@
 import { archiveMirror } from './archive.js';
 import { readAuditRuns, recordAuditRun } from './audit-runs.js';
 import { iterateContractBatches, iterateContractKeyRanges, readContractBatch } from './contract-batches.js';
-import { readLedgerEvents, readLedgerFollowState, recordLedgerEvents } from './ledger-events.js';
+import {
+  readLedgerEvents,
+  readLedgerFollowState,
+  readLedgerFollowStreams,
+  recordLedgerEvents,
+} from './ledger-events.js';
 import {
   iterateObservationKeyPages,
   iterateObservations,
@@ -65,6 +70,7 @@ export function wrapSqliteMirror(m: Mirror): ArchivingMirrorStore {
     readContractsByKey: async (keys) => readContractsByKey(m, keys),
     recordLedgerEvents: async (b) => recordLedgerEvents(m, b),
     readLedgerFollowState: async (k) => readLedgerFollowState(m, k),
+    readLedgerFollowStreams: async () => readLedgerFollowStreams(m),
     readLedgerEvents: async (k, p) => readLedgerEvents(m, k, p),
     readMirrorStats: async () => readMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),

@@ -10,14 +10,17 @@ import {
   LEDGER_EVENT_COLUMNS,
   LEDGER_EVENT_SELECT,
   LEDGER_EVENTS_OF_POOLS_SQL,
+  LEDGER_FOLLOW_STREAMS_SQL,
   type LedgerEventRow,
   type LedgerFollowBatch,
   type LedgerFollowKey,
   type LedgerFollowState,
+  type LedgerFollowStream,
   type RecordLedgerEventsResult,
   toLedgerEventRow,
   toLedgerEventValues,
   toLedgerFollowState,
+  toLedgerFollowStream,
   UPSERT_FOLLOW_STATE_SQL,
 } from '../ledger-events.js';
 import {
@@ -90,6 +93,11 @@ export async function readPgLedgerFollowState(
     )
   )[0];
   return r === undefined ? null : toLedgerFollowState(r);
+}
+
+/** Every (participant, party) the mirror follows, with the offset it reached (PostgreSQL). */
+export async function readPgLedgerFollowStreams(h: PgMirror): Promise<LedgerFollowStream[]> {
+  return (await queryRows(h.pool, LEDGER_FOLLOW_STREAMS_SQL, [])).map(toLedgerFollowStream);
 }
 
 /** The followed events of (participant, party) in stream order; with `poolIds` as ../ledger-events.ts (PostgreSQL). */

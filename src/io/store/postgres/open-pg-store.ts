@@ -22,7 +22,12 @@ import {
   readPgContractBatch,
   readPgContractsByKey,
 } from './contract-reads.js';
-import { readPgLedgerEvents, readPgLedgerFollowState, recordPgLedgerEvents } from './ledger-events.js';
+import {
+  readPgLedgerEvents,
+  readPgLedgerFollowState,
+  readPgLedgerFollowStreams,
+  recordPgLedgerEvents,
+} from './ledger-events.js';
 import { prunePgRawResponses, readPgMirrorStats, vacuumPgMirror } from './maintenance.js';
 import { applyPgMigrations, readPgAppliedVersions } from './migrate.js';
 import {
@@ -114,6 +119,7 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     readContractsByKey: (keys) => readPgContractsByKey(h, keys),
     recordLedgerEvents: (b) => recordPgLedgerEvents(h, b),
     readLedgerFollowState: (k) => guardPg(h, 'readLedgerFollowState', () => readPgLedgerFollowState(h, k)),
+    readLedgerFollowStreams: () => guardPg(h, 'readLedgerFollowStreams', () => readPgLedgerFollowStreams(h)),
     readLedgerEvents: (k, p) => guardPg(h, 'readLedgerEvents', () => readPgLedgerEvents(h, k, p)),
     readMirrorStats: () => readPgMirrorStats(h, schemaVersion),
     pruneRawResponses: (before) => prunePgRawResponses(h, before),
