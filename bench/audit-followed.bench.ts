@@ -4,8 +4,8 @@
  * API; BENCH_FOLLOWED_SWAPS swaps (default 5,000) on its ledger, one `mirror follow` round into a fresh
  * SQLite mirror, then `audit --mirror` in process (unpaced) three times: on a mirror that follows
  * nothing (one snapshot recorded first, the baseline), on the following mirror (its first audit judges
- * every followed contract), and again (nothing new: the whole followed history is still read and
- * re-verified, its findings not reported). Prints the history phase and the whole audit per case.
+ * every followed contract), and again (nothing new: each pool is read from its seed, the last contract
+ * judged, so only the seeds are verified). Prints the history phase and the whole audit per case.
  *
  *   npx tsx bench/audit-followed.bench.ts
  */

@@ -21,8 +21,13 @@ const streamKey = (participant: unknown, party: unknown): string =>
  * the pools it did not judge); empty when it judged none or the mirror holds no run. A malformed entry
  * is skipped: its pool counts as never judged, so its findings are reported again rather than lost.
  */
-async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Map<string | null, number>>> {
-  const out = new Map<string, Map<string | null, number>>();
+interface Judged {
+  readonly through: Map<string | null, number>;
+  readonly contracts: Map<string, number>;
+}
+
+async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Judged>> {
+  const out = new Map<string, Judged>();
   const last = (await mirror.readAuditRuns({ limit: 1 }))[0];
   const field = (o: unknown, name: string): unknown =>
     typeof o === 'object' && o !== null && !Array.isArray(o)
@@ -36,14 +41,18 @@ async function readJudgedOffsets(mirror: MirrorStore): Promise<Map<string, Map<s
     const judged = field(s, 'judged');
     if (typeof participant !== 'string' || typeof party !== 'string' || !Array.isArray(judged)) continue;
     const pools = new Map<string | null, number>();
+    const contracts = new Map<string, number>();
     for (const j of judged as unknown[]) {
       const pool = field(j, 'pool');
       const through = field(j, 'through');
+      const count = field(j, 'contracts');
       if (typeof pool !== 'string' && pool !== null) continue;
       if (typeof through !== 'number' || !Number.isSafeInteger(through)) continue;
       pools.set(pool, through);
+      if (pool !== null && typeof count === 'number' && Number.isSafeInteger(count) && count >= 0)
+        contracts.set(pool, count);
     }
-    out.set(streamKey(participant, party), pools);
+    out.set(streamKey(participant, party), { through: pools, contracts });
   }
   return out;
 }
@@ -70,14 +79,28 @@ export async function loadFollowedHistory(
   const judged = await readJudgedOffsets(mirror);
   const streams: FollowedStream[] = [];
   for (const f of followed) {
-    // the follow offset first: every event at or below it is stored (a page is written with its offset),
-    // so events a follower writes meanwhile are left for the next audit
-    const events = (await mirror.readLedgerEvents(f, pools)).filter((e) => e.offset <= f.offset);
+    const j = judged.get(streamKey(f.participant, f.party)) ?? { through: new Map(), contracts: new Map() };
+    // each pool from its seed at the offset it was judged through (pools judged alike read together;
+    // a pool whose count is unknown is read from the start, so its count is whole again)
+    const groups = new Map<number, string[]>();
+    for (const pool of pools) {
+      const through = j.contracts.has(pool) ? (j.through.get(pool) ?? 0) : 0;
+      groups.set(through, [...(groups.get(through) ?? []), pool]);
+    }
+    const byPosition = new Map<string, FollowedStream['events'][number]>();
+    for (const [after, group] of groups) {
+      const rows = await mirror.readLedgerEvents(f, group, after > 0 ? after : undefined);
+      // the follow offset first: every event at or below it is stored (a page is written with its
+      // offset), so events a follower writes meanwhile are left for the next audit
+      for (const e of rows) if (e.offset <= f.offset) byPosition.set(`${e.offset}/${e.nodeSeq}`, e);
+    }
+    const events = [...byPosition.values()].sort((a, b) => a.offset - b.offset || a.nodeSeq - b.nodeSeq);
     streams.push({
       participant: f.participant,
       party: f.party,
       throughOffset: f.offset,
-      judged: judged.get(streamKey(f.participant, f.party)) ?? new Map(),
+      judged: j.through,
+      judgedContracts: j.contracts,
       events,
     });
   }

@@ -95,7 +95,7 @@ interface FollowContext {
   readonly proofs: Map<string, { readonly blob: Uint8Array; readonly proof: ReserveProof }>;
 }
 
-/** Proofs kept between rounds (the chain check reads a touched pool's whole followed history). */
+/** Proofs kept between rounds (a round's chain check starts at each touched pool's seed, verified before). */
 const PROOF_CACHE_SIZE = 10_000;
 
 /** Runs the proof step on a followed blob (a proof of the same contract ID and bytes is reused). */
@@ -188,9 +188,10 @@ async function followRound(c: FollowContext): Promise<FollowRound> {
     if (r.offset <= cursor) break; // another follower is ahead: its rounds record the rest
     cursor = r.offset;
   }
-  // the chains of the pools that received a contract, over all their followed events
-  // (with every created event not placed in a pool); a finding is reported in the round that followed its event
-  const all = pools.size === 0 ? unplaced : await c.store.readLedgerEvents(c.key, [...pools]);
+  // the chains of the pools that received a contract, from each pool's last contract before this
+  // round (its seed) through the events of the round, with every created event not placed in a pool;
+  // a finding is reported in the round that followed its event
+  const all = pools.size === 0 ? unplaced : await c.store.readLedgerEvents(c.key, [...pools], fromOffset);
   const chain = checkReserveChains({ events: all, verify: (id, blob) => verifyFollowed(c, id, blob) });
   const fresh = chain.findings.filter(
     (f) => typeof f.evidence.offset !== 'number' || f.evidence.offset > fromOffset,

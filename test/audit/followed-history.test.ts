@@ -121,12 +121,57 @@ describe('the followed history of an audit', () => {
       pools: ex.pools().length,
       throughOffset: ex.ledgerEnd(),
     });
-    // after it, every audited pool (and the events of no pool) is judged through the offset read
+    // after it, every audited pool (and the events of no pool) is judged through the offset read,
+    // each pool with the count of its contracts judged
+    const countOf = (pool: string): number =>
+      events.filter(
+        (e) =>
+          e.kind === 'created' && verify(e.contractId, e.createdEventBlob!).provenFields?.poolId === pool,
+      ).length;
     expect(coverage.judged).toEqual(
       [null, ...ex.pools().map((p) => p.poolId)]
         .sort((a, b) => (a === null ? -1 : b === null ? 1 : a < b ? -1 : 1))
-        .map((pool) => ({ pool, through: ex.ledgerEnd() })),
+        .map((pool) =>
+          pool === null
+            ? { pool, through: ex.ledgerEnd() }
+            : { pool, through: ex.ledgerEnd(), contracts: countOf(pool) },
+        ),
     );
+  });
+
+  it("continues from each pool's seed: the same findings and counts as over the whole history", () => {
+    const { ex, swap } = exchange('followed-seeded');
+    swap(12);
+    const first = judge(ex, stream(followed(ex), null));
+    const judgedThrough = ex.ledgerEnd();
+    const pool = ex.pools()[1]!;
+    ex.moveReserves(pool.poolId, scaled(pool.reserveA, '0.5'), scaled(pool.reserveB, '0.5'));
+    swap(8);
+    const all = followed(ex);
+    // what the mirror reads after the judged offset: each pool's last contract at or below it (with
+    // its archive when that is at or below too), then the new events
+    const poolOf = (e: FollowedAuditEvent): string | null =>
+      e.kind === 'created' ? (verify(e.contractId, e.createdEventBlob!).provenFields?.poolId ?? null) : null;
+    const lastOf = new Map<string, string>();
+    for (const e of all) {
+      const p = poolOf(e);
+      if (p !== null && e.offset <= judgedThrough) lastOf.set(p, e.contractId);
+    }
+    const seeds = new Set(lastOf.values());
+    const seeded = all.filter((e) => e.offset > judgedThrough || seeds.has(e.contractId));
+    expect(seeded.length).toBeLessThan(all.length);
+    const previous = {
+      judged: new Map(first.coverage.judged.map((j) => [j.pool, j.through] as const)),
+      judgedContracts: new Map(
+        first.coverage.judged.flatMap((j) => (j.pool === null ? [] : [[j.pool, j.contracts ?? 0] as const])),
+      ),
+    };
+    const whole = judge(ex, { ...stream(all, null), ...previous });
+    const fromSeeds = judge(ex, { ...stream(seeded, null), ...previous });
+    expect(whole.c.findings.map((f) => f.code)).toEqual(['HISTORY_LP_SHARE_VALUE_DECREASED']);
+    expect(fromSeeds.c.findings).toEqual(whole.c.findings);
+    expect(fromSeeds.coverage).toEqual(whole.coverage);
+    expect(fromSeeds.coverage.contracts).toBe(all.filter((e) => e.kind === 'created').length);
   });
 
   it('a pool drained and refilled between two audits: the LP-share finding once, naming the followed contracts and offsets', () => {

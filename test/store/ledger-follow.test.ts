@@ -187,6 +187,47 @@ describeBackends('mirror follow', (backend: BackendName) => {
     expect(await m.count('ledger_events')).toBe(want.created.length + want.archived.length);
   });
 
+  it("reads after an offset only the new events and each pool's seed; the chain continues from the seeds", async () => {
+    swap(s, 10);
+    const first = await follow();
+    swap(s, 6);
+    await follow();
+    const full = (await stored()).rows;
+    const after = first.report.offset;
+    const pools = [...new Set(full.map((r) => r.poolId).filter((p): p is string => p !== null))].sort();
+    const got = await m.store.readLedgerEvents(key(), pools, after);
+    // the reference from the whole history: new events, each pool's last contract at or below the
+    // offset with its archive when that is at or below too, and the unplaced created events
+    const seeds = new Set<string>();
+    for (const pool of pools) {
+      const last = full.filter((r) => r.poolId === pool && r.kind === 'created' && r.offset <= after).at(-1);
+      if (last !== undefined) seeds.add(last.contractId);
+    }
+    const want = full.filter(
+      (r) =>
+        (r.poolId !== null && r.offset > after) ||
+        (r.poolId === null && r.kind === 'created') ||
+        (seeds.has(r.contractId) && r.offset <= after),
+    );
+    const id = (r: LedgerEventRow) => `${r.offset}/${r.nodeSeq}/${r.contractId}/${r.kind}`;
+    expect(got.map(id)).toEqual(want.map(id));
+    expect(seeds.size).toBe(pools.length);
+    expect(got.length).toBeLessThan(full.length);
+    // the honest chain, continued from the seeds, raises nothing — as over the whole history
+    expect(checkReserveChains({ events: got, verify }).findings).toEqual([]);
+    expect(checkReserveChains({ events: full, verify }).findings).toEqual([]);
+    // a contract of the new events missing from the stream is still a gap
+    const newCreated = got.filter((r) => r.kind === 'created' && r.offset > after);
+    const victim = newCreated.find((r) =>
+      newCreated.some((q) => q.poolId === r.poolId && q.offset > r.offset),
+    )!;
+    const gapped = checkReserveChains({
+      events: got.filter((r) => r.contractId !== victim.contractId),
+      verify,
+    });
+    expect(gapped.findings.map((f) => f.code)).toEqual(['RESERVE_CHAIN_GAP']);
+  });
+
   it('resumes after a participant broke off mid-stream (could not check, exit 2 material), losing and doubling nothing', async () => {
     swap(s, 6);
     const broken = await follow({ client: breakingClient(2), pageSize: 3 });

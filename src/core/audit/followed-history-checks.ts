@@ -42,8 +42,16 @@ export interface FollowedStream {
    */
   readonly judged: ReadonlyMap<string | null, number>;
   /**
-   * the audited pools' events and every created event not placed in a pool, in stream order (offset,
-   * then position in the transaction), none after `throughOffset`
+   * pool → how many of its followed contracts earlier audits judged (through its `judged` offset);
+   * absent: none. The events need not go back further than each pool's last contract at or below
+   * its judged offset (its seed: the chain and the fold continue from it), so an audit reads what is
+   * new, not the whole history, and the count of every contract is carried from audit to audit
+   */
+  readonly judgedContracts?: ReadonlyMap<string, number>;
+  /**
+   * the audited pools' events (each from its seed, or from the start) and every created event not
+   * placed in a pool, in stream order (offset, then position in the transaction), none after
+   * `throughOffset`
    */
   readonly events: readonly FollowedAuditEvent[];
 }
@@ -60,7 +68,10 @@ export interface FollowedStreamCoverage {
   readonly party: string;
   /** the offset every event is read up to */
   readonly throughOffset: number;
-  /** followed contracts of the audited pools whose ID recomputed: the points of the series */
+  /**
+   * followed contracts of the audited pools whose ID recomputed — the points of the series, the ones
+   * earlier audits judged included
+   */
   readonly contracts: number;
   /** of those, the contracts no earlier audit judged (their findings are this audit's) */
   readonly newContracts: number;
@@ -69,7 +80,12 @@ export interface FollowedStreamCoverage {
    * audit: `throughOffset` for the audited pools, the earlier offset carried for the others; the next
    * audit reports findings of later events only
    */
-  readonly judged: readonly { readonly pool: string | null; readonly through: number }[];
+  readonly judged: readonly {
+    readonly pool: string | null;
+    readonly through: number;
+    /** the pool's followed contracts judged through `through` (absent for the events of no pool) */
+    readonly contracts?: number;
+  }[];
   /** audited pools with at least one followed contract */
   readonly pools: number;
 }
@@ -160,6 +176,8 @@ export function checkFollowedHistory(
     }
     let contracts = 0;
     let newContracts = 0;
+    const carried = (pool: string): number | undefined => s.judgedContracts?.get(pool);
+    const countAfter = new Map<string, number>();
     const annotate = annotateFollowed(s, offsetOf);
     const checked = new Set<string | null>([...series.keys(), ...chainOf.keys()]);
     for (const pool of [...checked].sort(comparePools)) {
@@ -168,7 +186,12 @@ export function checkFollowedHistory(
       if (pool === null || list === undefined) continue;
       const reportFrom = list.offsets.findIndex((o) => o > judgedOf(pool));
       const from = reportFrom < 0 ? list.points.length : reportFrom;
-      contracts += list.points.length;
+      // the points before `from` were judged by earlier audits: counted by them when they said how
+      // many (the events then start at the pool's seed), else counted here (read from the start)
+      const before = carried(pool);
+      const count = before === undefined ? list.points.length : before + list.points.length - from;
+      countAfter.set(pool, count);
+      contracts += count;
       newContracts += list.points.length - from;
       checkHistorySeries(c, pool, list.points, from, {
         checkPrefix: 'history.followed',
@@ -180,6 +203,7 @@ export function checkFollowedHistory(
     const after = new Map(s.judged);
     if (pools.size > 0) after.set(null, s.throughOffset);
     for (const pool of pools) after.set(pool, s.throughOffset);
+    const countOf = (pool: string): number => countAfter.get(pool) ?? carried(pool) ?? 0;
     out.push({
       participant: s.participant,
       party: s.party,
@@ -187,7 +211,11 @@ export function checkFollowedHistory(
       contracts,
       newContracts,
       pools: series.size,
-      judged: [...after].sort(([a], [b]) => comparePools(a, b)).map(([pool, through]) => ({ pool, through })),
+      judged: [...after]
+        .sort(([a], [b]) => comparePools(a, b))
+        .map(([pool, through]) =>
+          pool === null ? { pool, through } : { pool, through, contracts: countOf(pool) },
+        ),
     });
   }
   return out;

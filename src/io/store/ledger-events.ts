@@ -131,6 +131,35 @@ export const FILL_ARCHIVED_POOL_SQL = (p: readonly [string, string, string]): st
 export const LEDGER_EVENTS_OF_POOLS_SQL = (base: string, inPools: string): string =>
   `${base} AND ${inPools} UNION ALL ${base} AND pool_id IS NULL AND kind = 'created' ORDER BY 1, 2`;
 
+/**
+ * The followed events of some pools after an offset, for a check that needs only what came since
+ * (each pool's chain and history fold continue from its last contract): the pools' events after
+ * the offset; each pool's **seed**, its last created event at or below the offset with that
+ * contract's archive when it is at or below too; and every unplaced created event (rare, and what
+ * lets a successor start its chain anew). So the read is bounded by what is new, not by the
+ * history's length. `p` names the dialect's placeholders and the pools as a relation `p(value)`.
+ */
+export const LEDGER_EVENTS_OF_POOLS_AFTER_SQL = (p: {
+  readonly participant: string;
+  readonly party: string;
+  readonly after: string;
+  readonly inPools: string;
+  readonly poolRelation: string;
+  readonly index: string;
+}): string => {
+  const base = `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events`;
+  const key = `participant = ${p.participant} AND party = ${p.party}`;
+  return `${base}${p.index} WHERE ${key} AND ${p.inPools} AND ledger_offset > ${p.after}
+   UNION ALL ${base}${p.index} WHERE ${key} AND pool_id IS NULL AND kind = 'created'
+   UNION ALL ${base} WHERE ${key} AND ledger_offset <= ${p.after} AND contract_id IN (
+     SELECT (SELECT c.contract_id FROM ledger_events c
+             WHERE c.participant = ${p.participant} AND c.party = ${p.party} AND c.pool_id = p.value
+               AND c.kind = 'created' AND c.ledger_offset <= ${p.after}
+             ORDER BY c.ledger_offset DESC, c.node_seq DESC LIMIT 1)
+     FROM ${p.poolRelation})
+   ORDER BY 1, 2`;
+};
+
 /** The upsert of the follow state: the offset only moves forward (both dialects). */
 export const UPSERT_FOLLOW_STATE_SQL = (p: readonly string[]): string =>
   `INSERT INTO ledger_follow_state (participant, party, ledger_offset, ledger_time_ms, updated_at_ms)
@@ -249,15 +278,30 @@ export function toLedgerFollowState(r: readonly unknown[]): LedgerFollowState {
 
 /**
  * The followed events of (participant, party) in stream order (SQLite); with `poolIds`, those of these
- * pools and every created event not placed in a pool (its successor's chain starts anew).
+ * pools and every created event not placed in a pool (its successor's chain starts anew); with
+ * `afterOffset` too, only the pools' events after it and each pool's seed
+ * (`LEDGER_EVENTS_OF_POOLS_AFTER_SQL`).
  */
 export function readLedgerEvents(
   mirror: Mirror,
   key: LedgerFollowKey,
   poolIds?: readonly string[],
+  afterOffset?: number,
 ): LedgerEventRow[] {
   return guardStore(mirror, 'readLedgerEvents', () => {
     const db = mirrorDb(mirror);
+    if (poolIds !== undefined && afterOffset !== undefined) {
+      const sql = LEDGER_EVENTS_OF_POOLS_AFTER_SQL({
+        participant: '@participant',
+        party: '@party',
+        after: '@after',
+        inPools: 'pool_id IN (SELECT value FROM json_each(@pools))',
+        poolRelation: 'json_each(@pools) p',
+        index: ' INDEXED BY ledger_events_pool',
+      });
+      const params = { ...key, after: afterOffset, pools: JSON.stringify(poolIds) };
+      return (db.prepare(sql).raw(true).all(params) as unknown[][]).map(toLedgerEventRow);
+    }
     const where = 'WHERE participant = ? AND party = ?';
     const base = `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events`;
     const rows = (

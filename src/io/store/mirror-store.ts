@@ -96,9 +96,14 @@ export interface MirrorStore {
   readLedgerFollowStreams(): Promise<LedgerFollowStream[]>;
   /**
    * the followed events of (participant, party) in stream order; with `poolIds`, those of these pools
-   * and every created event not placed in a pool
+   * and every created event not placed in a pool; with `afterOffset` too, only the pools' events after
+   * it and each pool's last contract at or below it (its seed), so a check continues from there
    */
-  readLedgerEvents(key: LedgerFollowKey, poolIds?: readonly string[]): Promise<LedgerEventRow[]>;
+  readLedgerEvents(
+    key: LedgerFollowKey,
+    poolIds?: readonly string[],
+    afterOffset?: number,
+  ): Promise<LedgerEventRow[]>;
 
   readMirrorStats(): Promise<MirrorStats>;
   pruneRawResponses(beforeMs: number): Promise<PruneResult>;

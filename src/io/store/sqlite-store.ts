@@ -71,7 +71,7 @@ export function wrapSqliteMirror(m: Mirror): ArchivingMirrorStore {
     recordLedgerEvents: async (b) => recordLedgerEvents(m, b),
     readLedgerFollowState: async (k) => readLedgerFollowState(m, k),
     readLedgerFollowStreams: async () => readLedgerFollowStreams(m),
-    readLedgerEvents: async (k, p) => readLedgerEvents(m, k, p),
+    readLedgerEvents: async (k, p, a) => readLedgerEvents(m, k, p, a),
     readMirrorStats: async () => readMirrorStats(m),
     pruneRawResponses: async (before) => pruneRawResponses(m, before),
     archiveMirror: async (before) => archiveMirror(m, before),

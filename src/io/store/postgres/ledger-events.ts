@@ -9,6 +9,7 @@ import {
   FILL_ARCHIVED_POOL_SQL,
   LEDGER_EVENT_COLUMNS,
   LEDGER_EVENT_SELECT,
+  LEDGER_EVENTS_OF_POOLS_AFTER_SQL,
   LEDGER_EVENTS_OF_POOLS_SQL,
   LEDGER_FOLLOW_STREAMS_SQL,
   type LedgerEventRow,
@@ -105,7 +106,20 @@ export async function readPgLedgerEvents(
   h: PgMirror,
   key: LedgerFollowKey,
   poolIds?: readonly string[],
+  afterOffset?: number,
 ): Promise<LedgerEventRow[]> {
+  if (poolIds !== undefined && afterOffset !== undefined) {
+    const sql = LEDGER_EVENTS_OF_POOLS_AFTER_SQL({
+      participant: '$1',
+      party: '$2',
+      after: '$4',
+      inPools: 'pool_id = ANY($3::text[])',
+      poolRelation: 'unnest($3::text[]) AS p(value)',
+      index: '',
+    });
+    const rows = await queryRows(h.pool, sql, [key.participant, key.party, [...poolIds], afterOffset]);
+    return rows.map(toLedgerEventRow);
+  }
   const base = `SELECT ${LEDGER_EVENT_SELECT} FROM ledger_events WHERE participant = $1 AND party = $2`;
   const rows =
     poolIds === undefined

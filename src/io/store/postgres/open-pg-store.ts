@@ -120,7 +120,7 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     recordLedgerEvents: (b) => recordPgLedgerEvents(h, b),
     readLedgerFollowState: (k) => guardPg(h, 'readLedgerFollowState', () => readPgLedgerFollowState(h, k)),
     readLedgerFollowStreams: () => guardPg(h, 'readLedgerFollowStreams', () => readPgLedgerFollowStreams(h)),
-    readLedgerEvents: (k, p) => guardPg(h, 'readLedgerEvents', () => readPgLedgerEvents(h, k, p)),
+    readLedgerEvents: (k, p, a) => guardPg(h, 'readLedgerEvents', () => readPgLedgerEvents(h, k, p, a)),
     readMirrorStats: () => readPgMirrorStats(h, schemaVersion),
     pruneRawResponses: (before) => prunePgRawResponses(h, before),
     vacuumMirror: () => vacuumPgMirror(h),
