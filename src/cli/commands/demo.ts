@@ -2,10 +2,11 @@
  * `reserve-audit demo` — the main job behind `npm start`: the bundled reference server on a
  * temporary SQLite ledger with a pre-filled simulated history (in-process, 127.0.0.1, any free
  * port), a few snapshots into the mirror (default ./.reserve-audit/mirror.db, started fresh because
- * the demo ledger is new on every run), swaps between them, then a full audit with probe quotes
- * against the mirror, each proof confirmed through the server's JSON Ledger API as an auditor party
- * that observes the reserve contracts (`--ledger-api`), printed as the auditor would see it. Exit
- * code = the audit's (0/1/2).
+ * the demo ledger is new on every run), each followed by one `mirror follow` round of the server's
+ * JSON Ledger API (every reserve contract of the ledger into the mirror), swaps between them, then a
+ * full audit with probe quotes against the mirror, each proof confirmed through that Ledger API as an
+ * auditor party that observes the reserve contracts (`--ledger-api`), printed as the auditor would see
+ * it. Exit code = the audit's (0/1/2).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { UsageError } from '../../errors/usage.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { isPostgresTarget, type MirrorStore, openMirrorStore } from '../../io/store/index.js';
 import { runAudit } from '../../run/audit.js';
+import { runMirrorFollow } from '../../run/mirror-follow.js';
 import { takeSnapshot } from '../../run/snapshot.js';
 import { formatLedgerToken } from '../../server/ledger-api/auth.js';
 import { startServer } from '../../server/serve.js';
@@ -90,6 +92,14 @@ export const demoCommand = defineCommand({
         mkdirSync(dirname(mirrorPath), { recursive: true });
       }
       const types = await loadTypesOrDefault({});
+      const token = await formatLedgerToken({
+        secret: ledgerSecret,
+        user: 'demo-auditor',
+        readAs: [DEMO_AUDITOR_PARTY],
+        expiresInSeconds: 3600,
+        nowMs: Date.now(),
+      });
+      const ledger = { baseUrl: server.url, token, party: DEMO_AUDITOR_PARTY };
       const mirror: MirrorStore = await openMirrorStore(mirrorPath);
       try {
         // a shared database is never wiped: the demo's fresh ledger needs an empty one
@@ -106,8 +116,16 @@ export const demoCommand = defineCommand({
             await new Promise((r) => setTimeout(r, 5_100));
           }
           const rec = await takeSnapshot({ mirror, baseUrl, timeoutMs: 10_000, types, env: ctx.env });
+          // the ledger's every reserve contract since the last round, as `snapshot --ledger-api` does
+          const follow = await runMirrorFollow({
+            store: mirror,
+            ledger,
+            once: true,
+            cwd: ctx.cwd,
+            timeoutMs: 10_000,
+          });
           say(
-            `snapshot ${i}/${snapshots}: ${rec.pools} pools, ${rec.newContracts.length} new contracts → ${mirror.path}`,
+            `snapshot ${i}/${snapshots}: ${rec.pools} pools, ${rec.newContracts.length} new contracts → ${mirror.path}; ledger followed to offset ${follow.offset} (chains ${follow.outcome})`,
           );
         }
       } finally {
@@ -115,18 +133,11 @@ export const demoCommand = defineCommand({
       }
 
       say('auditing (with probe quotes, each proof confirmed through the Ledger API) …');
-      const token = await formatLedgerToken({
-        secret: ledgerSecret,
-        user: 'demo-auditor',
-        readAs: [DEMO_AUDITOR_PARTY],
-        expiresInSeconds: 3600,
-        nowMs: Date.now(),
-      });
       const report = await runAudit({
         baseUrl,
         mirrorPath,
         probeQuotes: true,
-        ledger: { baseUrl: server.url, token, party: DEMO_AUDITOR_PARTY },
+        ledger,
         cwd: ctx.cwd,
         onProgress: (m) => say(m),
       });
