@@ -113,7 +113,6 @@ export {
   computeReachableTypes,
   computeTypedContractHash,
   computeUnicum,
-  consCache,
   createTypeEnv,
   createWasmVerdictEngine,
   DamlTypeError,

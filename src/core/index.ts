@@ -111,7 +111,6 @@ export {
   computeContractIdSuffix,
   computeTypedContractHash,
   computeUnicum,
-  consCache,
   encodeLegacyValue,
   encodeTypedNormalFormValue,
   encodeUpgradeFriendlyRecord,

@@ -75,24 +75,8 @@ const PLAIN = /^\d+(?:\.\d{1,18})?$/;
 const ZEROS_18 = '000000000000000000';
 const ONE_18 = 10n ** 18n;
 
-/**
- * Recent conversions: a series compares each point with the previous proven one, so every amount
- * is converted twice; bounded (cleared when full).
- */
-const UNITS = new Map<string, bigint | null>();
-
 /** A non-negative plain decimal as bigint units of 1e-18, or null (one BigInt parse of the digits). */
 function toUnits18(s: string): bigint | null {
-  let u = UNITS.get(s);
-  if (u === undefined) {
-    u = parseUnits18(s);
-    if (UNITS.size >= 4096) UNITS.clear();
-    UNITS.set(s, u);
-  }
-  return u;
-}
-
-function parseUnits18(s: string): bigint | null {
   if (!PLAIN.test(s)) return null;
   const dot = s.indexOf('.');
   if (dot < 0) return BigInt(s + ZEROS_18);

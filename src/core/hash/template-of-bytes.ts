@@ -4,8 +4,9 @@
  * for a blob's package name and template identifier, found by their bytes — the blob's
  * `package_name` and `template_id` fields as one key, compared byte for byte (BytesMemo) — so no
  * strings are built for a template already seen. A miss builds the names once and asks
- * `resolveTemplateCached`. The memo is per environment, bounded, and dropped when packages were
- * added since (as the typed encoder's constructor cache is).
+ * `resolveTemplateCached`. The memo (`TemplateOfBytesMemo`, the caller's: a `HashContext` or the
+ * engine holds one) is per environment, bounded, and dropped when packages were added since (as the
+ * typed encoder's constructor cache is).
  */
 import { BytesMemo } from '../codec/bytes-memo.js';
 import type { TemplateId } from '../codec/contract.js';
@@ -16,15 +17,20 @@ const latin1 = new TextDecoder('latin1');
 /** memo slots per environment (direct-mapped) and the longest key remembered */
 const SLOTS = 1024;
 const MAX_KEY_BYTES = 2048;
-const memo = new WeakMap<TypeEnv, { size: number; map: BytesMemo<TemplateLookup> }>();
+
+/** Template lookups by their bytes, per environment. */
+export class TemplateOfBytesMemo {
+  readonly byEnv = new WeakMap<TypeEnv, { size: number; map: BytesMemo<TemplateLookup> }>();
+}
 
 /**
  * The lookup of the template whose package name is `buf[nameAt, nameStop)` and whose Identifier
  * message (already checked: package_id, then module_name segments, then name segments) is
- * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key. `view`: a DataView of all of `buf`'s
+ * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key, remembered in `memo`. `view`: a DataView of all of `buf`'s
  * bytes (`new DataView(buf.buffer, buf.byteOffset, buf.length)`).
  */
 export function lookupTemplateOfBytes(
+  memo: TemplateOfBytesMemo,
   env: TypeEnv,
   buf: Uint8Array,
   view: DataView,
@@ -33,10 +39,10 @@ export function lookupTemplateOfBytes(
   idAt: number,
   idStop: number,
 ): TemplateLookup {
-  let e = memo.get(env);
+  let e = memo.byEnv.get(env);
   if (e === undefined || e.size !== env.packages.size) {
     e = { size: env.packages.size, map: new BytesMemo(SLOTS, MAX_KEY_BYTES) };
-    memo.set(env, e);
+    memo.byEnv.set(env, e);
   }
   const hit = e.map.get(buf, view, nameAt, idStop);
   if (hit !== undefined) return hit;
