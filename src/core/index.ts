@@ -63,8 +63,10 @@ export type {
   Value,
 } from './codec/index.js';
 export {
+  BytePool,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
+  DecodeScratch,
   decodeAuthenticationData,
   decodeCreatedEventBlob,
   decodeValue,
@@ -118,6 +120,9 @@ export {
   HASH_VERSION_BYTE,
   HASHING_METHOD_OF,
   HashBuilder,
+  HashCaches,
+  HashContext,
+  HexScratch,
   hexEqualsBytes,
   hexEqualsRange,
   isCanonicalV1IdHex,
@@ -129,6 +134,7 @@ export {
   sha256Noble,
   sortParties,
   TNF_TAG,
+  TypedHashMemo,
   UNICUM_PURPOSE,
   VERSION_PREFIX,
   verifyContractId,

@@ -9,6 +9,7 @@ export * from './contract-hash.js';
 export * from './contract-id.js';
 export * from './contract-id-version.js';
 export * from './hash-builder.js';
+export * from './hash-context.js';
 export * from './hex.js';
 export * from './sha256.js';
 export * from './typed-normal-form-hash.js';

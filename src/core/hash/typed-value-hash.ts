@@ -24,7 +24,6 @@ import { sha256Noble } from './sha256.js';
 import { createResolved, type Frame, type Resolved, resolveTypeVars } from './type-frames.js';
 import { TNF_TAG } from './typed-normal-form-hash.js';
 
-export type { Compiled } from './hash-context.js';
 export type { Frame } from './type-frames.js';
 
 /** Thrown inside the fast path only; never escapes a public function. */

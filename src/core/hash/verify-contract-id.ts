@@ -105,7 +105,8 @@ export function verifyContractId(opts: VerifyContractIdOptions): ContractIdVerif
   const context = opts.context ?? new HashContext();
   let contract: DecodedContract;
   try {
-    contract = decodeCreatedEventBlob(opts.blob, { scratch: context.decode });
+    // the decoder's scratch only from a caller's context (a fresh one would be 256 KiB of cache per call)
+    contract = decodeCreatedEventBlob(opts.blob, { scratch: opts.context?.decode });
   } catch (e) {
     const reasons: VerificationReason[] = [reasonOf(e)];
     let version: ContractIdVersion | null = null;
