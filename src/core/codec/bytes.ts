@@ -9,7 +9,7 @@ import { CodecError } from '../../errors/codec.js';
 import { allocBytes, type BytePool } from './byte-pool.js';
 
 const HEX_DIGITS = '0123456789abcdef';
-const HEX_PAIRS: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
+const HEX_PAIRS: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
 
 /** Value of a lower-case hex digit char code, or -1. */
 function hexNibble(c: number): number {
@@ -74,8 +74,11 @@ export type Base64Decoder = (text: string) => Uint8Array | null;
 export type Base64ScratchDecoder = (text: string) => Uint8Array | null;
 
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+const B64_VALUE: Readonly<Int8Array> = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) t[B64_ALPHABET.charCodeAt(i)] = i;
+  return t;
+})();
 
 /** 12-bit values of every pair of base64 chars (index = c0 << 7 | c1), -1 when either is invalid. */
 const B64_PAIRS: Readonly<Int16Array> = (() => {
