@@ -79,6 +79,7 @@ export {
   parseBase64,
   parseHex,
   SUPPORTED_SERIALIZATION_VERSIONS,
+  Utf8Cache,
 } from './codec/index.js';
 export type {
   Compiled,
@@ -133,6 +134,7 @@ export {
   parseContractIdEqualTo,
   sha256Noble,
   sortParties,
+  TemplateOfBytesMemo,
   TNF_TAG,
   TypedHashMemo,
   UNICUM_PURPOSE,

@@ -7,8 +7,11 @@
 import { BytePool } from './byte-pool.js';
 import { Utf8Cache } from './utf8.js';
 
+/** See the file comment: pass it as the decoder's `scratch` option. */
 export class DecodeScratch {
+  /** recently decoded ASCII strings */
   readonly strings = new Utf8Cache();
+  /** the slab the decoded byte fields are carved from */
   readonly pool = new BytePool();
   /** valid party ids seen (bounded: cleared past 4,096) */
   readonly parties = new Set<string>();

@@ -23,6 +23,7 @@ export {
   type DecodeOptions,
   type UnknownFieldMode,
 } from './limits.js';
+export { Utf8Cache } from './utf8.js';
 export type * from './value.js';
 export { type DecodeValueOptions, decodeValue } from './value-decoder.js';
 export { type EncodeValueOptions, encodeValue } from './value-encoder.js';

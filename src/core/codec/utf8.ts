@@ -24,10 +24,13 @@ const nativeDecoder: FatalDecoder | null = (() => {
 const CACHE_SLOTS = 2048;
 const MAX_CACHED_LENGTH = 128;
 
+/** The string cache's slots (see above). */
 export class Utf8Cache {
+  /** the string of each slot */
   readonly strings: (string | undefined)[] = new Array(CACHE_SLOTS);
   /** the cached strings' bytes, MAX_CACHED_LENGTH per slot (typed-array compares beat charCodeAt) */
   readonly bytes = new Uint8Array(CACHE_SLOTS * MAX_CACHED_LENGTH);
+  /** `bytes` read 4 at a time */
   readonly view = new DataView(this.bytes.buffer);
 }
 

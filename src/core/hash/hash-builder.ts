@@ -35,6 +35,7 @@ export class HashCaches {
   readonly numericLp = new Map<string, Uint8Array>();
 }
 
+/** The growable preimage builder (see the file comment). */
 export class HashBuilder {
   private buf: Uint8Array;
   private view: DataView;

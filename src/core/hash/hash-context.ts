@@ -28,6 +28,7 @@ export interface Compiled {
 
 /** The typed (V12) encoder's memo: compiled data types and, per environment, resolved `con` nodes. */
 export class TypedHashMemo {
+  /** data type → its compiled byte pieces */
   readonly compiled = new WeakMap<DataTypeDef, Compiled>();
   /**
    * Resolved references per (environment, home package). Reset when packages were added since
@@ -36,12 +37,17 @@ export class TypedHashMemo {
   readonly cons = new WeakMap<TypeEnv, { size: number; home: PackageTypes; map: Map<DamlType, Compiled> }>();
 }
 
+/** See the file comment: one per thread of work, passed to the hash functions as `context`. */
 export class HashContext {
+  /** the string and numeric encodings the builder remembers */
   readonly caches = new HashCaches();
   /** the preimage builder of the contract hash and the unicum (one at a time, reset before each) */
   readonly builder = new HashBuilder(8192, this.caches);
+  /** the typed (V12) encoder's compiled data types and resolved references */
   readonly typed = new TypedHashMemo();
+  /** template lookups by the blob's bytes */
   readonly templates = new TemplateOfBytesMemo();
+  /** the hex helpers' scratch */
   readonly hex = new HexScratch();
   private decodeScratch: DecodeScratch | null = null;
 

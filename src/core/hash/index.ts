@@ -12,6 +12,7 @@ export * from './hash-builder.js';
 export * from './hash-context.js';
 export * from './hex.js';
 export * from './sha256.js';
+export { TemplateOfBytesMemo } from './template-of-bytes.js';
 export * from './typed-normal-form-hash.js';
 export * from './typed-value-hash.js';
 export * from './unicum.js';

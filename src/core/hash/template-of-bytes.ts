@@ -18,41 +18,40 @@ const latin1 = new TextDecoder('latin1');
 const SLOTS = 1024;
 const MAX_KEY_BYTES = 2048;
 
-/** Template lookups by their bytes, per environment. */
+/** Template lookups by their bytes, per environment (a `HashContext` or the engine holds one). */
 export class TemplateOfBytesMemo {
-  readonly byEnv = new WeakMap<TypeEnv, { size: number; map: BytesMemo<TemplateLookup> }>();
-}
+  private readonly byEnv = new WeakMap<TypeEnv, { size: number; map: BytesMemo<TemplateLookup> }>();
 
-/**
- * The lookup of the template whose package name is `buf[nameAt, nameStop)` and whose Identifier
- * message (already checked: package_id, then module_name segments, then name segments) is
- * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key, remembered in `memo`. `view`: a DataView of all of `buf`'s
- * bytes (`new DataView(buf.buffer, buf.byteOffset, buf.length)`).
- */
-export function lookupTemplateOfBytes(
-  memo: TemplateOfBytesMemo,
-  env: TypeEnv,
-  buf: Uint8Array,
-  view: DataView,
-  nameAt: number,
-  nameStop: number,
-  idAt: number,
-  idStop: number,
-): TemplateLookup {
-  let e = memo.byEnv.get(env);
-  if (e === undefined || e.size !== env.packages.size) {
-    e = { size: env.packages.size, map: new BytesMemo(SLOTS, MAX_KEY_BYTES) };
-    memo.byEnv.set(env, e);
+  /**
+   * The lookup of the template whose package name is `buf[nameAt, nameStop)` and whose Identifier
+   * message (already checked: package_id, then module_name segments, then name segments) is
+   * `buf[idAt, idStop)`; `buf[nameAt, idStop)` is the key. `view`: a DataView of all of `buf`'s
+   * bytes (`new DataView(buf.buffer, buf.byteOffset, buf.length)`).
+   */
+  lookup(
+    env: TypeEnv,
+    buf: Uint8Array,
+    view: DataView,
+    nameAt: number,
+    nameStop: number,
+    idAt: number,
+    idStop: number,
+  ): TemplateLookup {
+    let e = this.byEnv.get(env);
+    if (e === undefined || e.size !== env.packages.size) {
+      e = { size: env.packages.size, map: new BytesMemo(SLOTS, MAX_KEY_BYTES) };
+      this.byEnv.set(env, e);
+    }
+    const hit = e.map.get(buf, view, nameAt, idStop);
+    if (hit !== undefined) return hit;
+    const r = resolveTemplateCached(
+      env,
+      decodeIdentifierOfBytes(buf, idAt, idStop),
+      latin1.decode(buf.subarray(nameAt, nameStop)),
+    );
+    e.map.set(buf, nameAt, idStop, r);
+    return r;
   }
-  const hit = e.map.get(buf, view, nameAt, idStop);
-  if (hit !== undefined) return hit;
-  const r = resolveTemplateCached(
-    env,
-    decodeIdentifierOfBytes(buf, idAt, idStop),
-    latin1.decode(buf.subarray(nameAt, nameStop)),
-  );
-  e.map.set(buf, nameAt, idStop, r);
-  return r;
 }
 
 /** The names of a checked Identifier message (fields 1, 2…, 3… with one-byte tags and lengths < 2^14). */

@@ -45,8 +45,9 @@ export interface ComputeProofEvidenceOptions {
   /** Daml types (needed for V12 contract IDs and for field labels) */
   readonly types?: TypeEnv | undefined;
   readonly sha256: Sha256;
-  /** what repeated proofs share (a ProofContext holds both; fresh when absent) */
+  /** the hash functions' builder, caches and scratch (a ProofContext holds one; fresh when absent) */
   readonly hash?: HashContext | undefined;
+  /** field labels and template identities remembered between blobs (a ProofContext holds one) */
   readonly memo?: EvidenceMemo | undefined;
 }
 

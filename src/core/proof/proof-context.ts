@@ -15,7 +15,9 @@ export interface ProofContext {
   readonly engine: VerdictEngine | null;
   readonly plans: TemplatePlans;
   readonly fields: FieldReader;
+  /** field labels and template identities met so far */
   readonly evidence: EvidenceMemo;
+  /** the reference walk's builder, caches and scratch */
   readonly hash: HashContext;
 }
 

@@ -23,7 +23,6 @@
  */
 import type { TemplateIdentity } from '../audit/snapshot.js';
 import type { Sha256 } from '../hash/sha256.js';
-import { lookupTemplateOfBytes } from '../hash/template-of-bytes.js';
 import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
 import { computeProofEvidence, type ProofEvidence } from './evidence.js';
 import {
@@ -212,16 +211,7 @@ function verifyByEngine(
   // V10/V11 need no types for the ID, but the profile's labels come from them when given
   let lookup: TemplateLookup | null = v.resolution;
   if (lookup === null && types !== undefined)
-    lookup = lookupTemplateOfBytes(
-      ctx.hash.templates,
-      types,
-      blob,
-      view,
-      s.nameAt,
-      s.nameStop,
-      s.idAt,
-      s.idStop,
-    );
+    lookup = ctx.hash.templates.lookup(types, blob, view, s.nameAt, s.nameStop, s.idAt, s.idStop);
   const plan = ctx.plans.planOfBytes(blob, view, s, types, profile, lookup);
   if (plan.slots === null || plan.lookup !== lookup) return null;
   const fields = ctx.fields.readFields(blob, s.argAt, s.argStop, plan.slots);

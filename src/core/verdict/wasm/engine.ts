@@ -19,7 +19,7 @@ import { isCanonicalV1IdHex, versionOfIdHex } from '../../hash/contract-id.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE, UNICUM_PURPOSE } from '../../hash/contract-id-version.js';
 import { HexScratch, hexEqualsRange } from '../../hash/hex.js';
 import type { Sha256Binary } from '../../hash/sha256.js';
-import { lookupTemplateOfBytes, TemplateOfBytesMemo } from '../../hash/template-of-bytes.js';
+import { TemplateOfBytesMemo } from '../../hash/template-of-bytes.js';
 import type { TypeEnv } from '../../types/type-env.js';
 import type { EngineVerdict, ResolvedTemplate, VerdictEngine } from '../engine.js';
 import { ONE_PASS_WASM_BASE64 } from './generated/one-pass-wasm.js';
@@ -70,16 +70,7 @@ export function createWasmVerdictEngine(sha256: Sha256Binary): VerdictEngine | n
   const resolveTemplate = (nameAt: number, nameStop: number, idAt: number, idStop: number): number => {
     if (typedEnv === null || types === null) return 0;
     const i = inputAt;
-    const lookup = lookupTemplateOfBytes(
-      templates,
-      typedEnv,
-      mem,
-      memView,
-      i + nameAt,
-      i + nameStop,
-      i + idAt,
-      i + idStop,
-    );
+    const lookup = templates.lookup(typedEnv, mem, memView, i + nameAt, i + nameStop, i + idAt, i + idStop);
     if (!lookup.ok) return 0;
     const root = types.rootOf(typedEnv, lookup);
     if (root !== 0) typedResolution = lookup;
