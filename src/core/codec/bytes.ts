@@ -9,7 +9,10 @@ import { CodecError } from '../../errors/codec.js';
 import { allocBytes, type BytePool } from './byte-pool.js';
 
 const HEX_DIGITS = '0123456789abcdef';
-const HEX_PAIRS: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
+const HEX_PAIRS: readonly string[] = Array.from(
+  { length: 256 },
+  (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!,
+);
 
 /** Value of a lower-case hex digit char code, or -1. */
 function hexNibble(c: number): number {
