@@ -26,6 +26,7 @@ import { repoRoot } from '../helpers/shared.js';
  */
 const ALLOWED: ReadonlyMap<string, string> = new Map([
   ['src/core/amm/exact.ts POW10', 'powers of ten (frozen)'],
+  ['src/core/audit/lp-share.ts POW10_18', 'powers of ten (frozen)'],
   ['src/core/codec/bytes.ts HEX_PAIRS', 'hex digits of each byte'],
   ['src/core/codec/bytes.ts B64_VALUE', 'base64 digit values'],
   ['src/core/codec/bytes.ts B64_PAIRS', 'base64 digit-pair values'],

@@ -23,11 +23,13 @@ export interface ProofContext {
 
 /** A context around `engine` (e.g. `createWasmVerdictEngine(sha256NodeBinary)`, or null). */
 export function createProofContext(engine: VerdictEngine | null): ProofContext {
+  const hash = new HashContext();
   return {
     engine,
     plans: new TemplatePlans(),
-    fields: new FieldReader(),
+    // the field reader decodes its strings through the decoder's cache
+    fields: new FieldReader(hash.decode.strings),
     evidence: new EvidenceMemo(),
-    hash: new HashContext(),
+    hash,
   };
 }
