@@ -7,7 +7,7 @@
 import { CodecError, type CodecErrorCode } from '../../errors/codec.js';
 import type { UnknownFieldReport } from './contract.js';
 import type { DecodeScratch } from './decode-scratch.js';
-import { decodeUtf8 } from './utf8.js';
+import { decodeUtf8, type Utf8Cache } from './utf8.js';
 
 export const WIRE_VARINT = 0;
 export const WIRE_I64 = 1;
@@ -32,6 +32,8 @@ export class WireReader {
 
   /** the caller's caches (string cache, checked parties), or null */
   readonly scratch: DecodeScratch | null;
+  /** the scratch's string cache, or null */
+  private readonly strings: Utf8Cache | null;
 
   constructor(
     buf: Uint8Array,
@@ -41,6 +43,7 @@ export class WireReader {
   ) {
     this.buf = buf;
     this.scratch = scratch;
+    this.strings = scratch === null ? null : scratch.strings;
     this.maxBytes = maxBytes;
     this.pos = 0;
     this.unknown = unknown;
@@ -226,7 +229,7 @@ export class WireReader {
       view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
       this.view = view;
     }
-    const s = decodeUtf8(this.buf, start, stop, view, this.scratch?.strings ?? null);
+    const s = decodeUtf8(this.buf, start, stop, view, this.strings);
     if (s === null)
       this.fail('BLOB_INVALID_UTF8', `${what} expected well-formed UTF-8, got invalid bytes`, start);
     this.pos = stop;

@@ -24,7 +24,7 @@ export interface TypeEnv {
   readonly knownVersions: ReadonlyMap<string, string>;
 }
 
-/** What an environment remembers of its own lookups (reset when a package or a known version is added). */
+/** What an environment remembers of its own lookups (emptied when a package or a known version is added). */
 interface TypeEnvMemo {
   /** resolved references, keyed by the reference object (types are shared) */
   refs: WeakMap<TypeConRef, DataTypeDef>;
@@ -47,26 +47,35 @@ interface MutableTypeEnv {
   memo?: TypeEnvMemo;
 }
 
-function freshMemo(): TypeEnvMemo {
-  return { refs: new WeakMap(), templates: new Map() };
-}
-
-/** Puts a fresh memo on `env` (not enumerable: comparisons and JSON of an environment ignore it). */
-function resetMemo(env: TypeEnv): TypeEnvMemo {
-  const memo = freshMemo();
-  Object.defineProperty(env, 'memo', { value: memo, writable: true, enumerable: false, configurable: true });
+/** The memo held by `env` itself (no module state: it lives and dies with the environment). */
+function memoOf(env: TypeEnv): TypeEnvMemo {
+  const m = env as MutableTypeEnv;
+  let memo = m.memo;
+  if (memo === undefined) {
+    memo = { refs: new WeakMap(), templates: new Map() };
+    m.memo = memo;
+  }
   return memo;
 }
 
-/** The memo held by `env` itself (no module state: it lives and dies with the environment). */
-function memoOf(env: TypeEnv): TypeEnvMemo {
-  return (env as MutableTypeEnv).memo ?? resetMemo(env);
+/**
+ * Forgets what `env` remembered: its template answers can change when packages or known versions
+ * are added, its reference answers only when packages are.
+ */
+function forget(env: TypeEnv, refsToo: boolean): void {
+  const memo = memoOf(env);
+  if (refsToo) memo.refs = new WeakMap();
+  memo.templates = new Map();
 }
 
 /** Creates an environment holding `packages` (later packages with an already-present id are ignored). */
 export function createTypeEnv(packages: Iterable<PackageTypes> = []): TypeEnv {
-  const env: MutableTypeEnv = { packages: new Map(), byName: new Map(), knownVersions: new Map() };
-  resetMemo(env);
+  const env: MutableTypeEnv = {
+    packages: new Map(),
+    byName: new Map(),
+    knownVersions: new Map(),
+    memo: { refs: new WeakMap(), templates: new Map() },
+  };
   for (const p of packages) addPackage(env, p);
   return env;
 }
@@ -78,7 +87,7 @@ export function createTypeEnv(packages: Iterable<PackageTypes> = []): TypeEnv {
 export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
   const m = env as MutableTypeEnv;
   if (m.packages.has(pkg.packageId)) return false;
-  resetMemo(env);
+  forget(env, true);
   m.packages.set(pkg.packageId, pkg);
   const list = m.byName.get(pkg.name);
   if (list === undefined) m.byName.set(pkg.name, [pkg]);
@@ -89,7 +98,7 @@ export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
 
 /** Records the version of a package id that is not (or not yet) loaded, for the upgrade rule. */
 export function addKnownPackageVersion(env: TypeEnv, packageId: string, version: string): void {
-  resetMemo(env);
+  forget(env, false);
   (env as MutableTypeEnv).knownVersions.set(packageId, version);
 }
 
