@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { decodeCreatedEventBlob } from '../src/core/codec/index.js';
 import { computeContractHashPreimage } from '../src/core/hash/contract-hash.js';
 import type { ContractIdVersion } from '../src/core/hash/contract-id-version.js';
+import { HashContext } from '../src/core/hash/hash-context.js';
 import { sha256Noble } from '../src/core/hash/sha256.js';
 import { computeUnicumPreimage } from '../src/core/hash/unicum.js';
 import { verifyContractId, verifyDecodedContract } from '../src/core/hash/verify-contract-id.js';
@@ -119,6 +120,8 @@ interface Row {
 }
 
 const rows: Row[] = [];
+// the reference walk's builder, caches and scratch, held by the caller as a replay or batch holds it
+const context = new HashContext();
 for (const b of loadContractIdVectors().blobVectors) {
   const contract = decodeCreatedEventBlob(b.createdEventBlobBase64);
   const version = (['v10', 'v11', 'v12'] as const)[Number(b.contractId.slice(69, 70))] as ContractIdVersion;
@@ -143,13 +146,14 @@ for (const b of loadContractIdVectors().blobVectors) {
     sha256: sha256Node,
     engine,
     base64: decodeBase64NodeScratch,
+    context,
   };
   if (engine.verify(bytes, b.contractId, env) === null)
     throw new Error(`${b.name}: the engine does not answer`);
   if (!isContractIdVerified(verdictOpts)) throw new Error(`${b.name} does not verify on the verdict path`);
   const [verifyDecoded, verifyBlob, engineRate, verdict, shaNode, shaCreate, shaOneShot, shaNoble] = measure([
     () => {
-      verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node });
+      verifyDecodedContract({ contractId: b.contractId, contract, types: env, sha256: sha256Node, context });
     },
     () => {
       verifyContractId({
@@ -157,6 +161,7 @@ for (const b of loadContractIdVectors().blobVectors) {
         blob: b.createdEventBlobBase64,
         types: env,
         sha256: sha256Node,
+        context,
       });
     },
     () => {
@@ -290,6 +295,7 @@ for (const version of ['v10', 'v11', 'v12'] as const) {
       types: RESERVE_TYPE_ENV,
       profile: DEFAULT_RESERVE_PROFILE,
       sha256: sha256Node,
+      context: createProofContext(null),
     };
     const one = { ...base, detail: 'verdict' as const, context: createProofContext(engine) };
     if (verifyReserveProof(base).status !== 'proven' || verifyReserveProof(one).evidence !== null)

@@ -63,8 +63,10 @@ export type {
   Value,
 } from './codec/index.js';
 export {
+  BytePool,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
+  DecodeScratch,
   decodeAuthenticationData,
   decodeCreatedEventBlob,
   decodeValue,
@@ -77,6 +79,7 @@ export {
   parseBase64,
   parseHex,
   SUPPORTED_SERIALIZATION_VERSIONS,
+  Utf8Cache,
 } from './codec/index.js';
 export type {
   Compiled,
@@ -111,7 +114,6 @@ export {
   computeContractIdSuffix,
   computeTypedContractHash,
   computeUnicum,
-  consCache,
   encodeLegacyValue,
   encodeTypedNormalFormValue,
   encodeUpgradeFriendlyRecord,
@@ -119,6 +121,9 @@ export {
   HASH_VERSION_BYTE,
   HASHING_METHOD_OF,
   HashBuilder,
+  HashCaches,
+  HashContext,
+  HexScratch,
   hexEqualsBytes,
   hexEqualsRange,
   isCanonicalV1IdHex,
@@ -129,7 +134,9 @@ export {
   parseContractIdEqualTo,
   sha256Noble,
   sortParties,
+  TemplateOfBytesMemo,
   TNF_TAG,
+  TypedHashMemo,
   UNICUM_PURPOSE,
   VERSION_PREFIX,
   verifyContractId,

@@ -33,6 +33,7 @@ import {
 } from '../core/audit/index.js';
 import type { LedgerEvidence } from '../core/audit/ledger-evidence.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
+import { createProofContext } from '../core/proof/proof-context.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import { type ApiDialect, type ApiSnapshot, computeApiDialect, type ProbeQuote } from '../core/wire/index.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
@@ -368,8 +369,9 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const entries = snapshot.proofs.ok ? snapshot.proofs.value : [];
   // 2. decode → type → hash → compare → reserves via the profile, once per proof
   progress(`verifying ${entries.length} proofs`);
+  const proofContext = createProofContext(null);
   const verify = (contractId: string, blob: string): ReserveProof =>
-    verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node });
+    verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node, context: proofContext });
   const proofs: ReserveProof[] = entries.map((p) => verify(p.contractId, p.createdEventBlob));
   // the proofs of the later /pools/proof fetches (the closing bracket, re-fetch rounds)
   const extraReserveProofs = new Map<string, ReserveProof>();

@@ -5,7 +5,9 @@
  * snapshot and the contracts' verification in the mirror (one transaction) → a report. Shared by
  * the `snapshot` command and the demo; never writes to stdout, never decides an exit code.
  */
+
 import { DEFAULT_RESERVE_PROFILE, type ReserveProfile } from '../core/proof/profile.js';
+import { createProofContext } from '../core/proof/proof-context.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import {
@@ -61,6 +63,7 @@ export async function verifySnapshotContracts(
       ? new Map<string, string>()
       : await mirror.readVerificationStatuses([...contracts.keys()]);
   const out = new Map<string, ReserveProof>();
+  const context = createProofContext(null);
   for (const [cid, p] of contracts) {
     const status = settled.get(cid);
     if (status === 'verified' || status === 'mismatch') continue;
@@ -72,6 +75,7 @@ export async function verifySnapshotContracts(
         types: options.types,
         profile,
         sha256: sha256Node,
+        context,
       }),
     );
   }

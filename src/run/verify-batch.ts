@@ -10,6 +10,7 @@
 
 import { versionOfIdHex } from '../core/hash/contract-id.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import { HashContext } from '../core/hash/hash-context.js';
 import type { VerificationReason, VerificationStatus } from '../core/hash/verify-contract-id.js';
 import { formatQualifiedName } from '../core/types/daml-type.js';
 import type { TypeEnv } from '../core/types/type-env.js';
@@ -77,6 +78,7 @@ function verifyEntry(
   e: ContractEntry,
   types: TypeEnv | undefined,
   engine: VerdictEngine | null,
+  context: HashContext,
 ): BatchVerdict {
   if (e.contractId === null)
     return invalid(
@@ -101,6 +103,7 @@ function verifyEntry(
     engine,
     sha256: sha256Node,
     base64: decodeBase64NodeScratch,
+    context,
   });
   if (r === null)
     return {
@@ -136,6 +139,8 @@ export async function* verifyContractBatch(
   options: VerifyContractBatchOptions = {},
 ): AsyncGenerator<BatchVerdict> {
   const engine = options.engine === undefined ? createWasmVerdictEngine(sha256NodeBinary) : options.engine;
+  // one context for the whole batch: the reference walk's builder, caches and scratch
+  const context = new HashContext();
   const source = options.source ?? 'input';
   let index = 0;
   const read =
@@ -151,7 +156,7 @@ export async function* verifyContractBatch(
     let found = false;
     for (const e of findContractEntries(v.value)) {
       found = true;
-      yield verifyEntry(++index, v.line, e, options.types, engine);
+      yield verifyEntry(++index, v.line, e, options.types, engine, context);
     }
     if (!found)
       yield invalid(

@@ -8,6 +8,7 @@
 import { formatAmount } from '../core/amm/format.js';
 import type { ExchangePolicy, PoolState, SwapEvent, Token, TokenRef } from '../core/amm/types.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import { HashContext } from '../core/hash/hash-context.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
 import { mintNextReserve, mintUpdateId, tokenKey, toPoolState } from './ledger-model.js';
@@ -52,6 +53,7 @@ export interface SeedLedgerInput {
 /** Seeds an empty database; returns the opened ledger. */
 export function seedLedger(x: SeedLedgerInput): LoadedLedger {
   const m = expandSeedMarket(x.market, x.extraPools, x.sha256);
+  const context = new HashContext();
   const meta: MarketMeta = {
     operator: x.operator,
     swapParty: m.swapParty,
@@ -107,6 +109,7 @@ export function seedLedger(x: SeedLedgerInput): LoadedLedger {
         createdAtMicros: micros,
         rng: x.rng,
         sha256: x.sha256,
+        context,
         observers: x.observers,
       });
       x.store.insertReserveContract(next.row);

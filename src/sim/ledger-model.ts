@@ -8,6 +8,7 @@ import { formatAmount } from '../core/amm/format.js';
 import type { PoolState, Token, TokenRef } from '../core/amm/types.js';
 import { formatBase64, formatHex } from '../core/codec/bytes.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import type { HashContext } from '../core/hash/hash-context.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import type { Dec } from '../core/money/decimal.js';
 import { ServerError } from '../errors/server.js';
@@ -86,6 +87,8 @@ export interface NextReserveInput {
   readonly createdAtMicros: bigint;
   readonly rng: SimRng;
   readonly sha256: Sha256;
+  /** the hash builder and caches repeated mints share (fresh when absent) */
+  readonly context?: HashContext | undefined;
   /** observers of the new contract (`serve --auditor-party`); none by default */
   readonly observers?: readonly string[];
 }
@@ -118,6 +121,7 @@ export function mintNextReserve(x: NextReserveInput): NextReserve {
     createdAtMicros: x.createdAtMicros,
     rng: x.rng,
     sha256: x.sha256,
+    context: x.context,
     ...(x.observers === undefined ? {} : { observers: x.observers }),
   });
   const row: Omit<ReserveContractRow, 'archivedBy'> = {

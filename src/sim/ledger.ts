@@ -17,6 +17,7 @@ import { SwapEventIndex } from '../core/amm/swap-event-index.js';
 import type { Amount, ExchangePolicy, PoolState, Token } from '../core/amm/types.js';
 import { isPartyId } from '../core/codec/validate.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import { HashContext } from '../core/hash/hash-context.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { ServerError } from '../errors/server.js';
 import { sha256Node } from '../io/node-sha256.js';
@@ -66,6 +67,8 @@ export interface CreateExchangeOptions {
 export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
   const store = new LedgerStore(o.db);
   const sha256 = o.sha256 ?? sha256Node;
+  // the builder and caches of this exchange's mints (no module state in the core)
+  const hashContext = new HashContext();
   const version = o.contractIdVersion ?? 'v12';
   if (version !== 'v10' && version !== 'v11' && version !== 'v12') {
     throw new ServerError(
@@ -173,6 +176,7 @@ export function createExchange(o: CreateExchangeOptions): SimulatedExchange {
         createdAtMicros: micros,
         rng: o.rng,
         sha256,
+        context: hashContext,
         observers,
       });
       store.archiveReserveContract(pool.reserveContract.contractId, updateId);

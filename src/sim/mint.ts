@@ -8,6 +8,7 @@
 import type { DecodedContract } from '../core/codec/contract.js';
 import { encodeCreatedEventBlob } from '../core/codec/index.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
+import type { HashContext } from '../core/hash/hash-context.js';
 import { computeContractId } from '../core/hash/index.js';
 import type { Sha256 } from '../core/hash/sha256.js';
 import { createTypeEnv, type TypeEnv } from '../core/types/type-env.js';
@@ -34,6 +35,8 @@ export interface MintInput {
   readonly createdAtMicros: bigint;
   readonly rng: SimRng;
   readonly sha256: Sha256;
+  /** the hash builder and caches repeated mints share (one per exchange; fresh when absent) */
+  readonly context?: HashContext | undefined;
   /**
    * non-signatory stakeholders (observers) of the contract, e.g. the auditor party of
    * `serve --auditor-party` (docs/decisions/server.md); none by default. They are inputs of the
@@ -78,6 +81,7 @@ export function mintReserveContract(x: MintInput): MintedReserve {
       salt,
       types: RESERVE_TYPE_ENV,
       sha256: x.sha256,
+      context: x.context,
     });
     return {
       contractId: computed.contractIdHex,

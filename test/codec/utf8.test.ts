@@ -8,6 +8,7 @@ import {
   compareCodePoints,
   decodeUtf8,
   decodeUtf8Ts,
+  Utf8Cache,
   utf8Length,
   writeUtf8,
 } from '../../src/core/codec/utf8.js';
@@ -22,11 +23,13 @@ const ref = (b: Uint8Array): string | null => {
 };
 
 describe('utf8', () => {
-  it('TS decoder = WHATWG fatal decoder on arbitrary bytes', () => {
+  it('TS decoder = WHATWG fatal decoder on arbitrary bytes (with and without a string cache)', () => {
+    const cache = new Utf8Cache();
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 40 }), (b) => {
         expect(decodeUtf8Ts(b, 0, b.length)).toBe(ref(b));
         expect(decodeUtf8(b, 0, b.length)).toBe(ref(b));
+        expect(decodeUtf8(b, 0, b.length, null, cache)).toBe(ref(b));
       }),
       { numRuns: 3000 },
     );
@@ -48,6 +51,7 @@ describe('utf8', () => {
     // 40-char ASCII strings that differ only at index 3 (a byte the O(1) slot hash does not sample)
     // share a cache slot; an offset start checks the unaligned word reads too
     const enc = new TextEncoder();
+    const cache = new Utf8Cache();
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 40 }), (off, len) => {
         const a = 'party-abcdefghijklmnopqrstuvwxyz-0123456789'.slice(0, len);
@@ -56,7 +60,8 @@ describe('utf8', () => {
           const buf = new Uint8Array(off + len + 3);
           buf.set(enc.encode(s), off);
           const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-          expect(decodeUtf8(buf, off, off + len, view)).toBe(s);
+          expect(decodeUtf8(buf, off, off + len, view, cache)).toBe(s);
+          expect(decodeUtf8(buf, off, off + len, null, cache)).toBe(s);
           expect(decodeUtf8(buf, off, off + len)).toBe(s);
         }
       }),

@@ -18,10 +18,10 @@ export interface Fixed {
 /** DOWN: toward zero; UP: away from zero; HALF_UP: to nearest, ties away from zero (decimal.js names). */
 export type Rounding = 'down' | 'up' | 'half-up';
 
-const POW10: bigint[] = [1n];
+/** 10^0 … 10^80 (scales of real amounts stay far below; larger powers are computed) */
+const POW10: readonly bigint[] = Object.freeze(Array.from({ length: 81 }, (_, i) => 10n ** BigInt(i)));
 function pow10(k: number): bigint {
-  for (let i = POW10.length; i <= k; i++) POW10.push((POW10[i - 1] as bigint) * 10n);
-  return POW10[k] as bigint;
+  return POW10[k] ?? 10n ** BigInt(k);
 }
 
 export const FX_ZERO: Fixed = { n: 0n, s: 0 };

@@ -71,52 +71,75 @@ export function isLpShareSquareDecrease(
   return now.lt(before.mul(k).mul(k));
 }
 
-const PLAIN = /^\d+(?:\.\d{1,18})?$/;
-const ZEROS_18 = '000000000000000000';
+/** 10^0 … 10^18 */
+const POW10_18: readonly bigint[] = Object.freeze(Array.from({ length: 19 }, (_, i) => 10n ** BigInt(i)));
 const ONE_18 = 10n ** 18n;
+const TWO_53 = 2 ** 53;
 
 /**
- * Recent conversions: a series compares each point with the previous proven one, so every amount
- * is converted twice; bounded (cleared when full).
+ * A non-negative plain decimal (`digits` or `digits.digits`, at most 18 decimals) as bigint units of
+ * 1e-18, or null. One charCode pass; the parts go through a Number while they are exact (≤ 2^53).
  */
-const UNITS = new Map<string, bigint | null>();
+function parseUnits18(s: string): bigint | null {
+  const n = s.length;
+  let dot = -1;
+  let whole = 0;
+  let frac = 0;
+  let fracDigits = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (dot >= 0 || i === 0 || i === n - 1) return null;
+      dot = i;
+    } else if (c < 48 || c > 57) return null;
+    else if (dot < 0) whole = whole * 10 + (c - 48);
+    else {
+      frac = frac * 10 + (c - 48);
+      fracDigits++;
+    }
+  }
+  if (n === 0 || fracDigits > 18) return null;
+  const scale = POW10_18[18 - fracDigits] as bigint;
+  if (whole < TWO_53 && frac < TWO_53) return BigInt(whole) * ONE_18 + BigInt(frac) * scale;
+  const w = BigInt(dot < 0 ? s : s.slice(0, dot)) * ONE_18;
+  return fracDigits === 0 ? w : w + BigInt(s.slice(dot + 1)) * scale;
+}
 
-/** A non-negative plain decimal as bigint units of 1e-18, or null (one BigInt parse of the digits). */
-function toUnits18(s: string): bigint | null {
-  let u = UNITS.get(s);
+/** `parseUnits18(s)`, remembered in `units` when given (bounded: cleared past 4,096 strings). */
+function toUnits18(s: string, units: Map<string, bigint | null> | undefined): bigint | null {
+  if (units === undefined) return parseUnits18(s);
+  let u = units.get(s);
   if (u === undefined) {
     u = parseUnits18(s);
-    if (UNITS.size >= 4096) UNITS.clear();
-    UNITS.set(s, u);
+    if (units.size >= 4096) units.clear();
+    units.set(s, u);
   }
   return u;
 }
 
-function parseUnits18(s: string): bigint | null {
-  if (!PLAIN.test(s)) return null;
-  const dot = s.indexOf('.');
-  if (dot < 0) return BigInt(s + ZEROS_18);
-  const frac = s.length - dot - 1;
-  return BigInt(s.slice(0, dot) + s.slice(dot + 1) + ZEROS_18.slice(frac));
-}
+/** the default tolerance in units of 1e-18 (a constant) */
+const DEFAULT_TOLERANCE_UNITS = parseUnits18(LP_SHARE_TOLERANCE);
 
 /**
  * Exact test of an LP-share value decrease beyond the tolerance, in bigint:
  * a₁b₁·L₀²·10²ᵏ < a₀b₀·L₁²·(10ᵏ − t·10ᵏ)² with t = tolerance written in ≤ 18 decimals. Returns
  * null when an input is not a plain non-negative decimal (callers then use the decimal path).
+ * `units`: the caller's memo of conversions (a series compares each point with the previous one,
+ * so every amount is converted twice; one Map per series halves that).
  */
 export function isLpShareDecreaseExact(
   before: { readonly reserveA: string; readonly reserveB: string; readonly totalLpSupply: string },
   now: { readonly reserveA: string; readonly reserveB: string; readonly totalLpSupply: string },
   tolerance: string = LP_SHARE_TOLERANCE,
+  units?: Map<string, bigint | null>,
 ): boolean | null {
-  const a0 = toUnits18(before.reserveA);
-  const b0 = toUnits18(before.reserveB);
-  const l0 = toUnits18(before.totalLpSupply);
-  const a1 = toUnits18(now.reserveA);
-  const b1 = toUnits18(now.reserveB);
-  const l1 = toUnits18(now.totalLpSupply);
-  const t = toUnits18(tolerance);
+  const a0 = toUnits18(before.reserveA, units);
+  const b0 = toUnits18(before.reserveB, units);
+  const l0 = toUnits18(before.totalLpSupply, units);
+  const a1 = toUnits18(now.reserveA, units);
+  const b1 = toUnits18(now.reserveB, units);
+  const l1 = toUnits18(now.totalLpSupply, units);
+  const t = tolerance === LP_SHARE_TOLERANCE ? DEFAULT_TOLERANCE_UNITS : toUnits18(tolerance, units);
   if (a0 === null || b0 === null || l0 === null || a1 === null || b1 === null || l1 === null || t === null)
     return null;
   if (l0 === 0n || l1 === 0n) return null;

@@ -43,7 +43,8 @@ function decodeBlob(
 ): { contract: DecodedContract; bytes: Uint8Array; maxDepth: number } {
   const opts = resolveDecodeOptions(options);
   let bytes: Uint8Array;
-  if (typeof input === 'string') bytes = parseBase64(input, 'created_event_blob', opts.maxBytes);
+  if (typeof input === 'string')
+    bytes = parseBase64(input, 'created_event_blob', opts.maxBytes, opts.scratch?.pool ?? null);
   else if (input instanceof Uint8Array) bytes = input;
   else {
     throw new CodecError(
@@ -59,9 +60,9 @@ function decodeBlob(
     );
   }
   // one private copy: the decoded bytes fields are views into it, safe from later caller writes
-  if (bytes === input && opts.copyInput) bytes = copyBytes(bytes);
+  if (bytes === input && opts.copyInput) bytes = copyBytes(bytes, opts.scratch?.pool ?? null);
   const unknown: UnknownFieldReport[] | null = opts.unknownFields === 'report' ? [] : null;
-  const r = new WireReader(bytes, unknown, opts.maxBytes);
+  const r = new WireReader(bytes, unknown, opts.maxBytes, opts.scratch);
   const contract = readEnvelope(r, opts.maxDepth);
   return {
     contract: unknown === null ? contract : { ...contract, unknownFields: unknown },

@@ -6,10 +6,13 @@
 
 import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
-import { allocBytes } from './byte-pool.js';
+import { allocBytes, type BytePool } from './byte-pool.js';
 
 const HEX_DIGITS = '0123456789abcdef';
-const HEX_PAIRS: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
+const HEX_PAIRS: readonly string[] = Array.from(
+  { length: 256 },
+  (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!,
+);
 
 /** Value of a lower-case hex digit char code, or -1. */
 function hexNibble(c: number): number {
@@ -74,22 +77,22 @@ export type Base64Decoder = (text: string) => Uint8Array | null;
 export type Base64ScratchDecoder = (text: string) => Uint8Array | null;
 
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+const B64_VALUE: Readonly<Int8Array> = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) t[B64_ALPHABET.charCodeAt(i)] = i;
+  return t;
+})();
 
 /** 12-bit values of every pair of base64 chars (index = c0 << 7 | c1), -1 when either is invalid. */
-let pairs: Int16Array | null = null;
-function pairTable(): Int16Array {
-  if (pairs === null) {
-    pairs = new Int16Array(128 * 128).fill(-1);
-    for (let a = 0; a < 64; a++) {
-      for (let b = 0; b < 64; b++) {
-        pairs[(B64_ALPHABET.charCodeAt(a) << 7) | B64_ALPHABET.charCodeAt(b)] = (a << 6) | b;
-      }
+const B64_PAIRS: Readonly<Int16Array> = (() => {
+  const pairs = new Int16Array(128 * 128).fill(-1);
+  for (let a = 0; a < 64; a++) {
+    for (let b = 0; b < 64; b++) {
+      pairs[(B64_ALPHABET.charCodeAt(a) << 7) | B64_ALPHABET.charCodeAt(b)] = (a << 6) | b;
     }
   }
   return pairs;
-}
+})();
 
 function b64Value(text: string, i: number, field: string): number {
   const c = text.charCodeAt(i);
@@ -110,7 +113,12 @@ function b64Value(text: string, i: number, field: string): number {
  * last symbol (so every byte string has exactly one accepted text). `maxBytes` bounds the decoded
  * size before anything is allocated.
  */
-export function parseBase64(text: string, field = 'base64', maxBytes = Number.POSITIVE_INFINITY): Uint8Array {
+export function parseBase64(
+  text: string,
+  field = 'base64',
+  maxBytes = Number.POSITIVE_INFINITY,
+  pool: BytePool | null = null,
+): Uint8Array {
   if (typeof text !== 'string') {
     throw new CodecError('INVALID_BASE64', `"${field}" expected a base64 string, got ${formatGot(text)}`);
   }
@@ -134,9 +142,9 @@ export function parseBase64(text: string, field = 'base64', maxBytes = Number.PO
       },
     );
   }
-  const out = allocBytes(size);
+  const out = allocBytes(size, pool);
   const full = text.length - (pad > 0 ? 4 : 0);
-  const P = pairTable();
+  const P = B64_PAIRS;
   let o = 0;
   for (let i = 0; i < full; i += 4) {
     const c0 = text.charCodeAt(i);

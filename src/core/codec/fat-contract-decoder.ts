@@ -27,7 +27,7 @@ function once(r: WireReader, present: unknown, what: string, at: number): void {
 
 function readParty(r: WireReader, end: number, what: string, at: number): string {
   const s = r.readString(end, what);
-  if (!isPartyIdCached(s))
+  if (!isPartyIdCached(s, r.scratch?.parties ?? null))
     r.fail('BLOB_INVALID_PARTY', `${what} expected a party id, got ${formatGot(s)}`, at);
   return s;
 }

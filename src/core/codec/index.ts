@@ -5,6 +5,7 @@
 export { decodeAuthenticationData, encodeAuthenticationData } from './authentication-data.js';
 export { decodeCreatedEventBlob, SUPPORTED_SERIALIZATION_VERSIONS } from './blob-decoder.js';
 export { encodeCreatedEventBlob } from './blob-encoder.js';
+export { BytePool } from './byte-pool.js';
 export {
   type Base64Decoder,
   type Base64ScratchDecoder,
@@ -15,12 +16,14 @@ export {
 } from './bytes.js';
 export type * from './contract.js';
 export { formatDecodedContractJson, formatTemplateId } from './contract-json.js';
+export { DecodeScratch } from './decode-scratch.js';
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
   type DecodeOptions,
   type UnknownFieldMode,
 } from './limits.js';
+export { Utf8Cache } from './utf8.js';
 export type * from './value.js';
 export { type DecodeValueOptions, decodeValue } from './value-decoder.js';
 export { type EncodeValueOptions, encodeValue } from './value-encoder.js';

@@ -3,6 +3,7 @@
  * docs/protocol/blob-format.md §3.2: Daml's value nesting limit is 100).
  */
 import { CodecError } from '../../errors/codec.js';
+import type { DecodeScratch } from './decode-scratch.js';
 
 /** 1 MiB: far above any real blob (the largest public sample is ~2 KB). */
 export const DEFAULT_MAX_BYTES = 1 << 20;
@@ -27,10 +28,13 @@ export interface DecodeOptions {
    * Base64 input is always decoded into fresh private memory (see byte-pool.ts: a region of a shared slab).
    */
   readonly copyInput?: boolean;
+  /** caches and pools repeated decodes share (performance only; see ./decode-scratch.ts) */
+  readonly scratch?: DecodeScratch | undefined;
 }
 
 export interface ResolvedDecodeOptions {
   readonly copyInput: boolean;
+  readonly scratch: DecodeScratch | null;
   readonly maxBytes: number;
   readonly maxDepth: number;
   readonly unknownFields: UnknownFieldMode;
@@ -59,5 +63,11 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
       `"unknownFields" expected 'reject' or 'report', got ${JSON.stringify(unknownFields)}`,
     );
   }
-  return { maxBytes, maxDepth, unknownFields, copyInput: options?.copyInput !== false };
+  return {
+    maxBytes,
+    maxDepth,
+    unknownFields,
+    copyInput: options?.copyInput !== false,
+    scratch: options?.scratch ?? null,
+  };
 }

@@ -18,14 +18,21 @@ const nativeDecoder: FatalDecoder | null = (() => {
  * A direct-mapped cache of recently decoded ASCII strings (parties, package ids, numerics repeat
  * within a blob and across the contracts of one exchange). A slot is checked byte-for-byte against
  * the cached string before reuse, so a hit is always exact; it only saves the allocation and the
- * native call. Only pure strings are cached (no mutable state escapes).
+ * native call. Only pure strings are cached (no mutable state escapes). The caller owns it (a
+ * `DecodeScratch`, ./decode-scratch.ts); without one, `decodeUtf8` decodes every string afresh.
  */
 const CACHE_SLOTS = 2048;
 const MAX_CACHED_LENGTH = 128;
-const cache: (string | undefined)[] = new Array(CACHE_SLOTS);
-/** the cached strings' bytes, MAX_CACHED_LENGTH per slot (typed-array compares beat charCodeAt) */
-const cacheBytes = new Uint8Array(CACHE_SLOTS * MAX_CACHED_LENGTH);
-const cacheView = new DataView(cacheBytes.buffer);
+
+/** The string cache's slots (see above). */
+export class Utf8Cache {
+  /** the string of each slot */
+  readonly strings: (string | undefined)[] = new Array(CACHE_SLOTS);
+  /** the cached strings' bytes, MAX_CACHED_LENGTH per slot (typed-array compares beat charCodeAt) */
+  readonly bytes = new Uint8Array(CACHE_SLOTS * MAX_CACHED_LENGTH);
+  /** `bytes` read 4 at a time */
+  readonly view = new DataView(this.bytes.buffer);
+}
 
 /**
  * Decodes `buf[start, end)`; returns null when the bytes are not well-formed UTF-8. `view`, a
@@ -36,10 +43,12 @@ export function decodeUtf8(
   start: number,
   end: number,
   view: DataView | null = null,
+  cache: Utf8Cache | null = null,
 ): string | null {
   const n = end - start;
   if (n === 0) return '';
   if (n > MAX_CACHED_LENGTH) return decodeLong(buf, start, end);
+  if (cache === null) return n <= 12 ? decodeUtf8Ts(buf, start, end) : decodeLong(buf, start, end);
   let h = Math.imul(n, 0x9e3779b1);
   if (n <= 16) {
     for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i]!, 0x01000193);
@@ -55,22 +64,32 @@ export function decodeUtf8(
     );
   }
   h = (h ^ (h >>> 15)) & (CACHE_SLOTS - 1);
-  const hit = cache[h];
+  const hit = cache.strings[h];
   const base = h * MAX_CACHED_LENGTH;
-  if (hit !== undefined && hit.length === n && sameBytes(buf, start, n, base, view)) return hit;
+  if (hit !== undefined && hit.length === n && sameBytes(cache, buf, start, n, base, view)) return hit;
   const s = n <= 12 ? decodeUtf8Ts(buf, start, end) : decodeLong(buf, start, end);
   if (s !== null && s.length === n) {
     // length n ⇔ all ASCII
-    cache[h] = s;
+    cache.strings[h] = s;
+    const cacheBytes = cache.bytes;
     for (let i = 0; i < n; i++) cacheBytes[base + i] = buf[start + i]!;
   }
   return s;
 }
 
-/** buf[start, start + n) equals cacheBytes[base, base + n). */
-function sameBytes(buf: Uint8Array, start: number, n: number, base: number, view: DataView | null): boolean {
+/** buf[start, start + n) equals the cache's bytes [base, base + n). */
+function sameBytes(
+  cache: Utf8Cache,
+  buf: Uint8Array,
+  start: number,
+  n: number,
+  base: number,
+  view: DataView | null,
+): boolean {
   let i = 0;
+  const cacheBytes = cache.bytes;
   if (view !== null) {
+    const cacheView = cache.view;
     for (; i + 4 <= n; i += 4) if (view.getInt32(start + i) !== cacheView.getInt32(base + i)) return false;
   }
   for (; i < n; i++) if (cacheBytes[base + i] !== buf[start + i]) return false;

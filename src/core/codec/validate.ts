@@ -47,13 +47,12 @@ export function checkNumeric(s: string): string | null {
 }
 
 /**
- * Party strings already checked, so the char loop runs once per distinct party (parties repeat in
- * every blob). Only valid ids are stored; the set is cleared when it grows past 4096 entries.
+ * `isPartyId`, memoized for the decoder's hot path in `knownParties` (the caller's; null: no memo):
+ * the char loop runs once per distinct party (parties repeat in every blob). Only valid ids are
+ * stored; the set is cleared when it grows past 4096 entries.
  */
-const knownParties = new Set<string>();
-
-/** `isPartyId`, memoized for the decoder's hot path. */
-export function isPartyIdCached(s: string): boolean {
+export function isPartyIdCached(s: string, knownParties: Set<string> | null): boolean {
+  if (knownParties === null) return isPartyId(s);
   if (knownParties.has(s)) return true;
   if (!isPartyId(s)) return false;
   if (knownParties.size >= 4096) knownParties.clear();

@@ -122,7 +122,7 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
     case 7: {
       // K.party
       const s = r.readString(end, 'Value.party');
-      if (!isPartyIdCached(s))
+      if (!isPartyIdCached(s, r.scratch?.parties ?? null))
         r.fail('BLOB_INVALID_PARTY', `Value.party expected a party id, got ${formatGot(s)}`, at);
       return { kind: 'party', value: s };
     }
@@ -433,7 +433,12 @@ export function decodeValue(
     }
     const unknown = opts.unknownFields === 'report' ? (report ?? []) : null;
     // one private copy: the decoded bytes fields are views into it, safe from later caller writes
-    const r = new WireReader(opts.copyInput ? copyBytes(input) : input, unknown, opts.maxBytes);
+    const r = new WireReader(
+      opts.copyInput ? copyBytes(input, opts.scratch?.pool ?? null) : input,
+      unknown,
+      opts.maxBytes,
+      opts.scratch,
+    );
     const layout = options.layout === 'legacy' ? LEGACY_VALUE : CURRENT_VALUE;
     return readValue({ r, layout, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH }, input.length, 1);
   });

@@ -6,7 +6,8 @@
  */
 import { CodecError, type CodecErrorCode } from '../../errors/codec.js';
 import type { UnknownFieldReport } from './contract.js';
-import { decodeUtf8 } from './utf8.js';
+import type { DecodeScratch } from './decode-scratch.js';
+import { decodeUtf8, type Utf8Cache } from './utf8.js';
 
 export const WIRE_VARINT = 0;
 export const WIRE_I64 = 1;
@@ -29,8 +30,20 @@ export class WireReader {
   /** DataView over `buf`, made on the first string read (word-wise string-cache checks) */
   private view: DataView | null = null;
 
-  constructor(buf: Uint8Array, unknown: UnknownFieldReport[] | null, maxBytes: number) {
+  /** the caller's caches (string cache, checked parties), or null */
+  readonly scratch: DecodeScratch | null;
+  /** the scratch's string cache, or null */
+  private readonly strings: Utf8Cache | null;
+
+  constructor(
+    buf: Uint8Array,
+    unknown: UnknownFieldReport[] | null,
+    maxBytes: number,
+    scratch: DecodeScratch | null = null,
+  ) {
     this.buf = buf;
+    this.scratch = scratch;
+    this.strings = scratch === null ? null : scratch.strings;
     this.maxBytes = maxBytes;
     this.pos = 0;
     this.unknown = unknown;
@@ -216,7 +229,7 @@ export class WireReader {
       view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
       this.view = view;
     }
-    const s = decodeUtf8(this.buf, start, stop, view);
+    const s = decodeUtf8(this.buf, start, stop, view, this.strings);
     if (s === null)
       this.fail('BLOB_INVALID_UTF8', `${what} expected well-formed UTF-8, got invalid bytes`, start);
     this.pos = stop;

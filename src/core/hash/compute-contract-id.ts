@@ -13,6 +13,7 @@ import type { TypedValue } from '../types/typed-value.js';
 import { computeContractHash } from './contract-hash.js';
 import { computeContractIdBytes, computeContractIdSuffix } from './contract-id.js';
 import type { ContractIdVersion } from './contract-id-version.js';
+import { HashContext } from './hash-context.js';
 import { bytesToHex } from './hex.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
@@ -32,6 +33,8 @@ export interface ComputeContractIdOptions {
   /** Daml types, required for v12 */
   readonly types?: TypeEnv | undefined;
   readonly sha256?: Sha256 | undefined;
+  /** the builder and caches repeated mints share (./hash-context.ts; fresh when absent) */
+  readonly context?: HashContext | undefined;
 }
 
 export interface ComputedContractId {
@@ -50,6 +53,7 @@ export interface ComputedContractId {
  */
 export function computeContractId(opts: ComputeContractIdOptions): ComputedContractId {
   const sha256 = opts.sha256 ?? sha256Noble;
+  const context = opts.context ?? new HashContext();
   const c = opts.contract;
   if (opts.salt.length !== 32) {
     throw new HashError('SALT_INVALID', `"salt" expected 32 bytes, got ${opts.salt.length} bytes`);
@@ -78,11 +82,13 @@ export function computeContractId(opts: ComputeContractIdOptions): ComputedContr
       typedCreateArg,
     },
     sha256,
+    context,
   );
   const salt = opts.salt.slice();
   const unicum = computeUnicum(
     { salt, createdAt: c.createdAt, signatories, stakeholders, key: c.key, contractHash },
     sha256,
+    context,
   );
   const contractId = computeContractIdBytes(
     opts.discriminator,
@@ -96,7 +102,7 @@ export function computeContractId(opts: ComputeContractIdOptions): ComputedContr
   };
   return {
     contractId,
-    contractIdHex: bytesToHex(contractId),
+    contractIdHex: bytesToHex(contractId, context.hex),
     contractHash,
     unicum,
     contract: {

@@ -17,6 +17,7 @@ import type { TypedValue } from '../types/typed-value.js';
 import type { ContractIdVersion, HashingMethod } from './contract-id-version.js';
 import { HASH_VERSION_BYTE, HASHING_METHOD_OF, LF_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
+import { HashContext } from './hash-context.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { encodeTypedNormalFormValue } from './typed-normal-form-hash.js';
@@ -34,8 +35,6 @@ export interface ContractHashInput {
   /** the create argument typed against the template (V12 only) */
   readonly typedCreateArg?: TypedValue | undefined;
 }
-
-const shared = new HashBuilder(8192);
 
 /**
  * Writes the contract-hash preimage into `b` (after `b.reset()` by the caller if needed).
@@ -88,15 +87,16 @@ export function computeContractHashPreimage(
   return b.bytes().slice();
 }
 
-/** The 32-byte contract hash for `version`. */
+/** The 32-byte contract hash for `version` (`context`: the builder repeated hashes share; fresh when absent). */
 export function computeContractHash(
   version: ContractIdVersion,
   input: ContractHashInput,
   sha256: Sha256 = sha256Noble,
+  context: HashContext = new HashContext(),
 ): Uint8Array {
-  shared.reset();
-  encodeContractHashPreimage(shared, version, input);
-  return sha256(shared.bytes());
+  const b = context.builder.reset();
+  encodeContractHashPreimage(b, version, input);
+  return sha256(b.bytes());
 }
 
 /**
@@ -107,9 +107,9 @@ export function computeContractHash(
 export function computeValueHash(
   method: Exclude<HashingMethod, 'typedNormalForm'>,
   value: Value,
-  options: { purpose?: number; sha256?: Sha256 } = {},
+  options: { purpose?: number; sha256?: Sha256; context?: HashContext } = {},
 ): Uint8Array {
-  const b = shared.reset();
+  const b = (options.context ?? new HashContext()).builder.reset();
   b.byte(HASH_VERSION_BYTE[method]).byte(options.purpose ?? LF_PURPOSE.testing);
   if (method === 'legacy') encodeLegacyValue(b, value);
   else encodeUpgradeFriendlyValue(b, value);
@@ -125,8 +125,9 @@ export function computeTypedContractInstanceHash(
   template: { readonly module: readonly string[]; readonly entity: readonly string[] },
   value: TypedValue,
   sha256: Sha256 = sha256Noble,
+  context: HashContext = new HashContext(),
 ): Uint8Array {
-  const b = shared.reset();
+  const b = context.builder.reset();
   b.byte(HASH_VERSION_BYTE.typedNormalForm).byte(LF_PURPOSE.contractInstance).str(packageName);
   b.qualifiedName(template.module, template.entity);
   encodeTypedNormalFormValue(b, value);

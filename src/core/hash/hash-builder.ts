@@ -9,7 +9,9 @@
  *   `identifier` = str(packageId) ‖ qualifiedName.
  *
  * One builder is reused across hashes (`reset()`); its buffer only grows. `bytes()` returns a view
- * valid until the next write.
+ * valid until the next write. The encodings of long strings and of numerics are remembered in a
+ * `HashCaches` the builder is given (shared by the builders of one `HashContext`, ./hash-context.ts)
+ * or owns; nothing is kept at module level.
  */
 
 import { formatGot } from '../../errors/base.js';
@@ -17,14 +19,34 @@ import { HashError } from '../../errors/hash.js';
 
 const encoder = new TextEncoder();
 
+/** Encoded str(s) (length prefix included) of long strings; bounded, cleared when full. */
+const STR_CACHE_MIN = 24;
+const STR_CACHE_MAX = 4096;
+const NUMERIC_RE = /^-?(?:0|[1-9]\d*)\.\d*$/;
+const NUMERIC_CACHE_MAX = 4096;
+
+/** What builders remember between hashes: bounded maps, each cleared when full. */
+export class HashCaches {
+  /** long string → str(s) */
+  readonly str = new Map<string, Uint8Array>();
+  /** numeric → Java BigInteger.toByteArray of its unscaled value */
+  readonly numeric = new Map<string, Uint8Array>();
+  /** numeric → its whole lp(...) encoding (one copy per numeric instead of two writes) */
+  readonly numericLp = new Map<string, Uint8Array>();
+}
+
+/** The growable preimage builder (see the file comment). */
 export class HashBuilder {
   private buf: Uint8Array;
   private view: DataView;
   private pos = 0;
+  /** the caches this builder reads and fills */
+  readonly caches: HashCaches;
 
-  constructor(initialCapacity = 4096) {
+  constructor(initialCapacity = 4096, caches: HashCaches = new HashCaches()) {
     this.buf = new Uint8Array(initialCapacity);
     this.view = new DataView(this.buf.buffer);
+    this.caches = caches;
   }
 
   /** Empties the builder, keeping its buffer. */
@@ -107,6 +129,7 @@ export class HashBuilder {
   str(s: string): this {
     const n = s.length;
     if (n >= STR_CACHE_MIN) {
+      const strCache = this.caches.str;
       const hit = strCache.get(s);
       if (hit !== undefined) return this.raw(hit);
       const start = this.pos;
@@ -141,9 +164,10 @@ export class HashBuilder {
 
   /** LF addNumeric: lp(minimal big-endian two's complement of the unscaled value). */
   numeric(n: string): this {
+    const numericLpCache = this.caches.numericLp;
     let lp = numericLpCache.get(n);
     if (lp === undefined) {
-      const bytes = numericUnscaledBytes(n);
+      const bytes = numericUnscaledBytes(n, this.caches);
       lp = new Uint8Array(4 + bytes.length);
       new DataView(lp.buffer).setInt32(0, bytes.length);
       lp.set(bytes, 4);
@@ -168,24 +192,14 @@ export class HashBuilder {
   }
 }
 
-/** Encoded str(s) (length prefix included) of long strings; bounded, cleared when full. */
-const STR_CACHE_MIN = 24;
-const STR_CACHE_MAX = 4096;
-const strCache = new Map<string, Uint8Array>();
-
-const NUMERIC_RE = /^-?(?:0|[1-9]\d*)\.\d*$/;
-const numericCache = new Map<string, Uint8Array>();
-/** numeric → its whole lp(...) encoding (one copy per numeric instead of two writes) */
-const numericLpCache = new Map<string, Uint8Array>();
-const NUMERIC_CACHE_MAX = 4096;
-
 /**
  * Java `BigInteger.toByteArray()` of the unscaled value of a serialized Daml Numeric
  * (`-?([1-9]\d*|0)\.\d*`; unscaled = the digits with the `.` removed, so trailing zeros count).
- * Returns a shared, cached array: callers must not mutate it.
+ * With `caches` the array is shared and remembered there: callers must not mutate it.
  */
-export function numericUnscaledBytes(n: string): Uint8Array {
-  const hit = numericCache.get(n);
+export function numericUnscaledBytes(n: string, caches?: HashCaches): Uint8Array {
+  const numericCache = caches?.numeric;
+  const hit = numericCache?.get(n);
   if (hit !== undefined) return hit;
   if (!NUMERIC_RE.test(n) || n.length > 80) {
     throw new HashError('NUMERIC_MALFORMED', `"numeric" expected -?digits.digits, got ${formatGot(n)}`);
@@ -193,6 +207,7 @@ export function numericUnscaledBytes(n: string): Uint8Array {
   const dot = n.indexOf('.');
   const unscaled = BigInt(n.slice(0, dot) + n.slice(dot + 1));
   const out = bigIntToJavaBytes(unscaled);
+  if (numericCache === undefined) return out;
   if (numericCache.size >= NUMERIC_CACHE_MAX) numericCache.clear();
   numericCache.set(n, out);
   return out;

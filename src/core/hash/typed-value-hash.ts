@@ -18,9 +18,10 @@ import { resolveDataTypeRef } from '../types/type-env.js';
 import { DEFAULT_MAX_TYPING_DEPTH, typeCreateArgument } from '../types/type-value.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
+import { type Compiled, HashContext, TypedHashMemo } from './hash-context.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
-import { type Frame, resolved, resolveTypeVars } from './type-frames.js';
+import { createResolved, type Frame, type Resolved, resolveTypeVars } from './type-frames.js';
 import { TNF_TAG } from './typed-normal-form-hash.js';
 
 export type { Frame } from './type-frames.js';
@@ -35,34 +36,23 @@ interface Ctx {
   readonly cons: Map<DamlType, Compiled>;
   readonly home: PackageTypes;
   readonly maxDepth: number;
+  readonly memo: TypedHashMemo;
+  /** resolveTypeVars' result slot */
+  readonly resolved: Resolved;
 }
 
-function resolve(t: DamlType, frame: Frame | null): void {
-  if (!resolveTypeVars(t, frame)) throw STOP;
+function resolve(t: DamlType, frame: Frame | null, ctx: Ctx): void {
+  if (!resolveTypeVars(t, frame, ctx.resolved)) throw STOP;
 }
 
-function isOptionalType(t: DamlType, frame: Frame | null): boolean {
-  resolve(t, frame);
-  return resolved.type.kind === 'optional';
+function isOptionalType(t: DamlType, frame: Frame | null, ctx: Ctx): boolean {
+  resolve(t, frame, ctx);
+  return ctx.resolved.type.kind === 'optional';
 }
 
-/** Per data type, the bytes that do not depend on the value, encoded once. */
-export interface Compiled {
-  readonly def: DataTypeDef;
-  /** tag ‖ qualifiedName */
-  readonly head: Uint8Array;
-  /** record: str(label) per field; variant: str(ctor) ‖ i32(rank); enum: head ‖ str(ctor) ‖ i32(rank) */
-  readonly parts: readonly Uint8Array[];
-  /** record with fields: head ‖ parts[0] (one copy instead of two); else head */
-  readonly headFirst: Uint8Array;
-  /** variant/enum constructor name → rank */
-  readonly ranks: ReadonlyMap<string, number>;
-}
-
-const compiledCache = new WeakMap<DataTypeDef, Compiled>();
-
-export function compile(def: DataTypeDef): Compiled {
-  const hit = compiledCache.get(def);
+/** The compiled form of `def`, remembered in `memo` when given. */
+export function compile(def: DataTypeDef, memo: TypedHashMemo | null = null): Compiled {
+  const hit = memo?.compiled.get(def);
   if (hit !== undefined) return hit;
   const tag =
     def.kind === 'record' ? TNF_TAG.record : def.kind === 'variant' ? TNF_TAG.variant : TNF_TAG.enum;
@@ -88,21 +78,16 @@ export function compile(def: DataTypeDef): Compiled {
     headFirst.set(first, head.length);
   }
   const c: Compiled = { def, head, parts, ranks, headFirst };
-  compiledCache.set(def, c);
+  memo?.compiled.set(def, c);
   return c;
 }
 
-/**
- * Resolved references per (environment, home package). Reset when packages were added since
- * (resolution of references to unloaded packages can change then); exact hits never change.
- */
-const consCaches = new WeakMap<TypeEnv, { size: number; home: PackageTypes; map: Map<DamlType, Compiled> }>();
-
-export function consCache(env: TypeEnv, home: PackageTypes): Map<DamlType, Compiled> {
-  const e = consCaches.get(env);
+/** The resolved `con` nodes of (env, home) in `memo` (see TypedHashMemo.cons). */
+function consCache(memo: TypedHashMemo, env: TypeEnv, home: PackageTypes): Map<DamlType, Compiled> {
+  const e = memo.cons.get(env);
   if (e !== undefined && e.size === env.packages.size && e.home === home) return e.map;
   const map = new Map<DamlType, Compiled>();
-  consCaches.set(env, { size: env.packages.size, home, map });
+  memo.cons.set(env, { size: env.packages.size, home, map });
   return map;
 }
 
@@ -117,9 +102,9 @@ function enc(b: HashBuilder, v: Value, t0: DamlType, f0: Frame | null, ctx: Ctx,
   let t = t0;
   let frame = f0;
   if (t.kind === 'var') {
-    resolve(t0, f0);
-    t = resolved.type;
-    frame = resolved.frame;
+    resolve(t0, f0, ctx);
+    t = ctx.resolved.type;
+    frame = ctx.resolved.frame;
   }
   switch (t.kind) {
     case 'unit':
@@ -202,7 +187,7 @@ function enc(b: HashBuilder, v: Value, t0: DamlType, f0: Frame | null, ctx: Ctx,
       if (c === undefined) {
         def = resolveDataTypeRef(ctx.env, t.ref, ctx.home);
         if (def === undefined || def.params.length !== t.args.length) throw STOP;
-        c = compile(def);
+        c = compile(def, ctx.memo);
         ctx.cons.set(t, c);
       }
       def = c.def;
@@ -232,7 +217,7 @@ function encData(
       const n = vs.length;
       if (n > fs.length) throw STOP;
       for (let i = n; i < fs.length; i++) {
-        if (!isOptionalType((fs[i] as { type: DamlType }).type, frame)) throw STOP;
+        if (!isOptionalType((fs[i] as { type: DamlType }).type, frame, ctx)) throw STOP;
       }
       let end = n;
       while (end > 0) {
@@ -241,7 +226,7 @@ function encData(
         else break;
       }
       for (let i = end; i < n; i++) {
-        if (!isOptionalType((fs[i] as { type: DamlType }).type, frame)) throw STOP;
+        if (!isOptionalType((fs[i] as { type: DamlType }).type, frame, ctx)) throw STOP;
       }
       if (end === 0) b.raw(c.head);
       else {
@@ -277,26 +262,31 @@ function encData(
 /**
  * Writes the whole V12 contract-hash preimage 03 05 ‖ str(packageName) ‖ qname ‖ enc_T(arg),
  * typing the create argument with `resolution` on the fly. Throws the precise DamlTypeError
- * (from typeCreateArgument) when the argument does not fit.
+ * (from typeCreateArgument) when the argument does not fit. `memo`: compiled types kept between
+ * calls (a HashContext's; without one everything is compiled for this call).
  */
 export function encodeTypedContractHashPreimage(
   b: HashBuilder,
   contract: Pick<DecodedContract, 'packageName' | 'templateId' | 'createArg'>,
   env: TypeEnv,
   resolution: TemplateResolution,
+  memo: TypedHashMemo | null = null,
 ): void {
   const t = contract.templateId;
   b.byte(HASH_VERSION_BYTE.typedNormalForm).byte(LF_PURPOSE.contractInstance).str(contract.packageName);
   b.qualifiedName(t.module, t.entity);
+  const m = memo ?? new TypedHashMemo();
   const ctx: Ctx = {
     env,
-    cons: consCache(env, resolution.package),
+    cons: consCache(m, env, resolution.package),
     home: resolution.package,
     maxDepth: DEFAULT_MAX_TYPING_DEPTH,
+    memo: m,
+    resolved: createResolved(),
   };
   try {
     if (resolution.dataType.params.length !== 0) throw STOP;
-    encData(b, contract.createArg, resolution.dataType, compile(resolution.dataType), null, ctx, 0);
+    encData(b, contract.createArg, resolution.dataType, compile(resolution.dataType, ctx.memo), null, ctx, 0);
   } catch (e) {
     if (!(e instanceof TypingStop)) throw e;
     typeCreateArgument(contract, env); // throws the precise DamlTypeError
@@ -307,16 +297,18 @@ export function encodeTypedContractHashPreimage(
   }
 }
 
-const shared = new HashBuilder(8192);
-
-/** The V12 contract hash of an untyped contract, typed on the fly with `resolution` (see resolveTemplate). */
+/**
+ * The V12 contract hash of an untyped contract, typed on the fly with `resolution` (see
+ * resolveTemplate). `context`: the builder and memo repeated hashes share (a fresh one when absent).
+ */
 export function computeTypedContractHash(
   contract: Pick<DecodedContract, 'packageName' | 'templateId' | 'createArg'>,
   env: TypeEnv,
   resolution: TemplateResolution,
   sha256: Sha256 = sha256Noble,
+  context: HashContext = new HashContext(),
 ): Uint8Array {
-  shared.reset();
-  encodeTypedContractHashPreimage(shared, contract, env, resolution);
-  return sha256(shared.bytes());
+  const b = context.builder.reset();
+  encodeTypedContractHashPreimage(b, contract, env, resolution, context.typed);
+  return sha256(b.bytes());
 }

@@ -14,6 +14,7 @@ import { HashError } from '../../errors/hash.js';
 import type { PartyId } from '../codec/contract.js';
 import { UNICUM_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
+import { HashContext } from './hash-context.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 
@@ -30,8 +31,6 @@ export interface UnicumInput {
   /** 32-byte contract hash (§6) */
   readonly contractHash: Uint8Array;
 }
-
-const shared = new HashBuilder(1024);
 
 /** Sorted (UTF-16 code unit order), de-duplicated; returns `ps` itself when it already is. */
 export function sortParties(ps: readonly PartyId[]): readonly PartyId[] {
@@ -119,9 +118,13 @@ export function computeUnicumPreimage(input: UnicumInput): Uint8Array {
   return b.bytes().slice();
 }
 
-/** unicum = SHA-256 of the preimage (32 bytes). */
-export function computeUnicum(input: UnicumInput, sha256: Sha256 = sha256Noble): Uint8Array {
-  shared.reset();
-  encodeUnicumPreimage(shared, input);
-  return sha256(shared.bytes());
+/** unicum = SHA-256 of the preimage (32 bytes; `context`: the builder repeated hashes share, fresh when absent). */
+export function computeUnicum(
+  input: UnicumInput,
+  sha256: Sha256 = sha256Noble,
+  context: HashContext = new HashContext(),
+): Uint8Array {
+  const b = context.builder.reset();
+  encodeUnicumPreimage(b, input);
+  return sha256(b.bytes());
 }

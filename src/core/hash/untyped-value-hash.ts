@@ -115,7 +115,7 @@ function encodeUpgradeFriendlyField(b: HashBuilder, i: number, v: Value, depth: 
       if (v.value !== 0n) b.i32(i).i64(v.value);
       return;
     case 'numeric': {
-      const bytes = numericUnscaledBytes(v.value);
+      const bytes = numericUnscaledBytes(v.value, b.caches);
       // BigInteger.signum == 0 ⇔ toByteArray() == [0]
       if (!(bytes.length === 1 && bytes[0] === 0)) b.i32(i).lp(bytes);
       return;

@@ -18,6 +18,7 @@ import { computeContractHash } from './contract-hash.js';
 import type { ParsedContractId } from './contract-id.js';
 import { computeContractIdSuffix, parseContractId, parseContractIdEqualTo } from './contract-id.js';
 import type { ContractIdVersion } from './contract-id-version.js';
+import { HashContext } from './hash-context.js';
 import { bytesEqual, bytesToHex } from './hex.js';
 import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
@@ -73,6 +74,8 @@ export interface VerifyContractIdOptions {
   /** Daml types for V12 */
   readonly types?: TypeEnv | undefined;
   readonly sha256?: Sha256 | undefined;
+  /** the builder, caches and scratch repeated verifications share (./hash-context.ts; fresh when absent) */
+  readonly context?: HashContext | undefined;
 }
 
 export interface VerifyDecodedContractOptions {
@@ -83,6 +86,8 @@ export interface VerifyDecodedContractOptions {
   readonly sha256?: Sha256 | undefined;
   /** V10/V11: the contract hash already computed from the blob (the one-pass verifier) */
   readonly contractHash?: Uint8Array | undefined;
+  /** the builder, caches and scratch repeated verifications share (./hash-context.ts; fresh when absent) */
+  readonly context?: HashContext | undefined;
 }
 
 function reasonOf(e: unknown, mismatch = false): VerificationReason {
@@ -97,9 +102,11 @@ function statusOf(reasons: readonly VerificationReason[]): VerificationStatus {
 
 /** Decodes the blob and verifies it against the published contract ID. Never throws. */
 export function verifyContractId(opts: VerifyContractIdOptions): ContractIdVerification {
+  const context = opts.context ?? new HashContext();
   let contract: DecodedContract;
   try {
-    contract = decodeCreatedEventBlob(opts.blob);
+    // the decoder's scratch only from a caller's context (a fresh one would be 256 KiB of cache per call)
+    contract = decodeCreatedEventBlob(opts.blob, { scratch: opts.context?.decode });
   } catch (e) {
     const reasons: VerificationReason[] = [reasonOf(e)];
     let version: ContractIdVersion | null = null;
@@ -107,7 +114,7 @@ export function verifyContractId(opts: VerifyContractIdOptions): ContractIdVerif
     try {
       const id = parseContractId(opts.contractId);
       version = id.version;
-      actualSuffix = bytesToHex(id.suffix);
+      actualSuffix = bytesToHex(id.suffix, context.hex);
     } catch (e2) {
       reasons.unshift(reasonOf(e2));
     }
@@ -125,12 +132,14 @@ export function verifyContractId(opts: VerifyContractIdOptions): ContractIdVerif
       contract: null,
     };
   }
-  return verifyDecodedContract({ ...opts, contract });
+  return verifyDecodedContract({ ...opts, contract, context });
 }
 
 /** Verifies an already-decoded contract against the published contract ID. Never throws. */
 export function verifyDecodedContract(opts: VerifyDecodedContractOptions): ContractIdVerification {
   const sha256 = opts.sha256 ?? sha256Noble;
+  const context = opts.context ?? new HashContext();
+  const hex = context.hex;
   const contract = opts.contract;
   const reasons: VerificationReason[] = [];
   // fast path: the published ID is canonical and its hex spells exactly the embedded bytes
@@ -146,7 +155,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
     embeddedMatches = id === null ? null : bytesEqual(contract.contractId, id.bytes);
   }
   // hex strings: reuse the published ID's text where the bytes are equal (no re-encoding)
-  const embeddedHex = embeddedMatches === true && id !== null ? id.hex : bytesToHex(contract.contractId);
+  const embeddedHex = embeddedMatches === true && id !== null ? id.hex : bytesToHex(contract.contractId, hex);
   if (id !== null && !embeddedMatches) {
     reasons.push({
       code: 'CONTRACT_ID_MISMATCH',
@@ -199,11 +208,11 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
             upgraded: r.upgraded,
             note: r.note,
           };
-          contractHash = computeTypedContractHash(contract, opts.types, r, sha256);
+          contractHash = computeTypedContractHash(contract, opts.types, r, sha256, context);
         }
       }
     } else {
-      contractHash = opts.contractHash ?? computeContractHash(id.version, contract, sha256);
+      contractHash = opts.contractHash ?? computeContractHash(id.version, contract, sha256, context);
     }
     if (contractHash !== null) {
       const salt = contract.authenticationData.salt;
@@ -224,6 +233,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
             contractHash,
           },
           sha256,
+          context,
         );
         // id is a parsed V1 ID of this version: prefix and 12 20 agree, compare the unicum only
         suffixMatches = unicumEquals(unicum, id.bytes);
@@ -231,7 +241,7 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
           expectedSuffix = computeContractIdSuffix(id.version, unicum);
           reasons.push({
             code: 'SUFFIX_MISMATCH',
-            message: `"contractId" suffix expected ${bytesToHex(expectedSuffix)} (recomputed from the blob), got ${bytesToHex(id.suffix)}`,
+            message: `"contractId" suffix expected ${bytesToHex(expectedSuffix, hex)} (recomputed from the blob), got ${bytesToHex(id.suffix, hex)}`,
             mismatch: true,
           });
         }
@@ -243,13 +253,13 @@ export function verifyDecodedContract(opts: VerifyDecodedContractOptions): Contr
   const status = statusOf(reasons);
   let expectedSuffixHex: string | null = null;
   if (suffixMatches) expectedSuffixHex = id.hex.slice(66);
-  else if (expectedSuffix !== null) expectedSuffixHex = bytesToHex(expectedSuffix);
+  else if (expectedSuffix !== null) expectedSuffixHex = bytesToHex(expectedSuffix, hex);
   const result: { -readonly [K in keyof ContractIdVerification]: ContractIdVerification[K] } = {
     ok: status === 'verified',
     status,
     version: id.version,
     reasons,
-    contractHash: contractHash === null ? null : bytesToHex(contractHash),
+    contractHash: contractHash === null ? null : bytesToHex(contractHash, hex),
     unicum: expectedSuffixHex === null ? null : expectedSuffixHex.slice(8),
     expectedSuffix: expectedSuffixHex,
     actualSuffix: id.hex.slice(66),

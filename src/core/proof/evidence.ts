@@ -7,6 +7,7 @@
  */
 import type { TemplateIdentity } from '../audit/snapshot.js';
 import type { Value } from '../codec/value.js';
+import type { HashContext } from '../hash/hash-context.js';
 import type { Sha256 } from '../hash/sha256.js';
 import { verifyContractId } from '../hash/verify-contract-id.js';
 import { resolveTemplateCached, type TypeEnv } from '../types/type-env.js';
@@ -44,12 +45,22 @@ export interface ComputeProofEvidenceOptions {
   /** Daml types (needed for V12 contract IDs and for field labels) */
   readonly types?: TypeEnv | undefined;
   readonly sha256: Sha256;
+  /** the hash functions' builder, caches and scratch (a ProofContext holds one; fresh when absent) */
+  readonly hash?: HashContext | undefined;
+  /** field labels and template identities remembered between blobs (a ProofContext holds one) */
+  readonly memo?: EvidenceMemo | undefined;
 }
 
-/** Record field labels per record type (computed once per type definition). */
-const LABELS = new WeakMap<object, readonly string[]>();
+/** What the evidence step remembers between blobs (held by a ProofContext). */
+export class EvidenceMemo {
+  /** record field labels per record type (computed once per type definition) */
+  readonly labels = new WeakMap<object, readonly string[]>();
+  /** template identities by package id (a replay sees the same few templates for every contract) */
+  readonly identities = new Map<string, TemplateIdentity[]>();
+}
 
 function fieldLabelsOf(
+  memo: EvidenceMemo | undefined,
   types: TypeEnv | undefined,
   ref: { packageId: string; module: readonly string[]; entity: readonly string[] },
   packageName: string,
@@ -57,23 +68,23 @@ function fieldLabelsOf(
   if (types === undefined) return null;
   const t = resolveTemplateCached(types, ref, packageName);
   if (!t.ok) return null;
-  let labels = LABELS.get(t.dataType);
+  let labels = memo?.labels.get(t.dataType);
   if (labels === undefined) {
     labels = t.dataType.fields.map((f) => f.name);
-    LABELS.set(t.dataType, labels);
+    memo?.labels.set(t.dataType, labels);
   }
   return labels;
 }
 
-/** Template identities by package id (a replay sees the same few templates for every contract). */
-const IDENTITIES = new Map<string, TemplateIdentity[]>();
-
 function templateIdentityOf(
+  memo: EvidenceMemo | undefined,
   ref: { packageId: string; module: readonly string[]; entity: readonly string[] },
   packageName: string,
 ): TemplateIdentity {
   const moduleName = ref.module.join('.');
   const entityName = ref.entity.join('.');
+  if (memo === undefined) return { packageId: ref.packageId, packageName, moduleName, entityName };
+  const IDENTITIES = memo.identities;
   let list = IDENTITIES.get(ref.packageId);
   if (list === undefined) {
     if (IDENTITIES.size >= 1024) IDENTITIES.clear();
@@ -89,7 +100,13 @@ function templateIdentityOf(
 
 /** Decodes, types and hashes one blob (decode → type → hash); never throws. */
 export function computeProofEvidence(o: ComputeProofEvidenceOptions): ProofEvidence {
-  const v = verifyContractId({ contractId: o.contractId, blob: o.blob, types: o.types, sha256: o.sha256 });
+  const v = verifyContractId({
+    contractId: o.contractId,
+    blob: o.blob,
+    types: o.types,
+    sha256: o.sha256,
+    context: o.hash,
+  });
   const first = v.reasons[0];
   const idReason = first === undefined ? null : `${first.code}: ${first.message}`;
   // the published-vs-embedded comparison is made by assessReserveProof, from the decoded blob
@@ -116,10 +133,10 @@ export function computeProofEvidence(o: ComputeProofEvidenceOptions): ProofEvide
     recomputedContractId: v.expectedSuffix,
     decoded: {
       embeddedContractId: v.embeddedContractId ?? '',
-      template: templateIdentityOf(ref, c.packageName),
+      template: templateIdentityOf(o.memo, ref, c.packageName),
       createdAtMicros: c.createdAt,
       createArg: c.createArg,
-      fieldLabels: fieldLabelsOf(o.types, ref, c.packageName),
+      fieldLabels: fieldLabelsOf(o.memo, o.types, ref, c.packageName),
     },
     decodeError: null,
     idReason,

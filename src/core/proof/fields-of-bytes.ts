@@ -7,7 +7,7 @@
  * and the full step reads the fields from the decoded contract instead.
  */
 import { CURRENT_VALUE } from '../codec/schema.js';
-import { decodeUtf8 } from '../codec/utf8.js';
+import { decodeUtf8, type Utf8Cache } from '../codec/utf8.js';
 import { WIRE_LEN } from '../codec/wire-reader.js';
 import type { ProvenFields } from './profile.js';
 import type { FieldSlot } from './template-plan.js';
@@ -29,6 +29,9 @@ export class FieldReader {
   private readonly spans = new Int32Array(2 * MAX_FIELDS);
   /** where the content after the last length read starts */
   private at = 0;
+
+  /** `strings`: the string cache the reader decodes through (a ProofContext shares its decoder's) */
+  constructor(private readonly strings: Utf8Cache | null = null) {}
 
   /**
    * The profile's fields (`slots`) of the record Value at `buf[argAt, argStop)`, or null where the
@@ -114,7 +117,7 @@ export class FieldReader {
   /** The string of a Value of kind `want` at `buf[v, stop)`, or null. */
   private stringAt(buf: Uint8Array, v: number, stop: number, want: number): string | null {
     if (this.kindAt(buf, v, stop) !== want) return null;
-    return decodeUtf8(buf, this.at, stop);
+    return decodeUtf8(buf, this.at, stop, null, this.strings);
   }
 
   /** An InstrumentId record {admin: Party, id: Text} at `buf[v, stop)` as a token key, or null. */

@@ -3,7 +3,7 @@
 export type { AmountDifference, ClaimedReserveAmounts } from './compare-fields.js';
 export { compareReserveAmounts } from './compare-fields.js';
 export type { ComputeProofEvidenceOptions, ProofEvidence } from './evidence.js';
-export { computeProofEvidence } from './evidence.js';
+export { computeProofEvidence, EvidenceMemo } from './evidence.js';
 export type {
   ExtractResult,
   FieldLocator,

@@ -23,7 +23,6 @@
  */
 import type { TemplateIdentity } from '../audit/snapshot.js';
 import type { Sha256 } from '../hash/sha256.js';
-import { lookupTemplateOfBytes } from '../hash/template-of-bytes.js';
 import type { TemplateLookup, TypeEnv } from '../types/type-env.js';
 import { computeProofEvidence, type ProofEvidence } from './evidence.js';
 import {
@@ -94,7 +93,7 @@ export interface VerifyReserveProofOptions {
   readonly sha256: Sha256;
   /** 'full' (default): keep the evidence; 'verdict': the engine may answer a clean proof (see above) */
   readonly detail?: 'full' | 'verdict' | undefined;
-  /** the engine, plans and scratch repeated proofs share (needed for the verdict detail) */
+  /** the engine, plans, caches and scratch repeated proofs share (needed for the verdict detail; fresh when absent) */
   readonly context?: ProofContext | undefined;
 }
 
@@ -189,6 +188,8 @@ export function verifyReserveProof(o: VerifyReserveProofOptions): ReserveProof<P
     blob: o.blob,
     types: o.types,
     sha256: o.sha256,
+    hash: o.context?.hash,
+    memo: o.context?.evidence,
   });
   return assessReserveProof(o.contractId, evidence, o.profile);
 }
@@ -210,7 +211,7 @@ function verifyByEngine(
   // V10/V11 need no types for the ID, but the profile's labels come from them when given
   let lookup: TemplateLookup | null = v.resolution;
   if (lookup === null && types !== undefined)
-    lookup = lookupTemplateOfBytes(types, blob, view, s.nameAt, s.nameStop, s.idAt, s.idStop);
+    lookup = ctx.hash.templates.lookup(types, blob, view, s.nameAt, s.nameStop, s.idAt, s.idStop);
   const plan = ctx.plans.planOfBytes(blob, view, s, types, profile, lookup);
   if (plan.slots === null || plan.lookup !== lookup) return null;
   const fields = ctx.fields.readFields(blob, s.argAt, s.argStop, plan.slots);

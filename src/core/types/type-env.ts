@@ -24,15 +24,58 @@ export interface TypeEnv {
   readonly knownVersions: ReadonlyMap<string, string>;
 }
 
+/** What an environment remembers of its own lookups (emptied when a package or a known version is added). */
+interface TypeEnvMemo {
+  /** resolved references, keyed by the reference object (types are shared) */
+  refs: WeakMap<TypeConRef, DataTypeDef>;
+  /** resolveTemplate results: package id → lookups of that package's templates */
+  templates: Map<string, TemplateMemoEntry[]>;
+}
+
+interface TemplateMemoEntry {
+  readonly module: readonly string[];
+  readonly entity: readonly string[];
+  readonly packageName: string;
+  readonly r: TemplateLookup;
+}
+
 interface MutableTypeEnv {
   readonly packages: Map<string, PackageTypes>;
   readonly byName: Map<string, PackageTypes[]>;
   readonly knownVersions: Map<string, string>;
+  /** the environment's own memo (an environment made elsewhere gets one on first use) */
+  memo?: TypeEnvMemo;
+}
+
+/** The memo held by `env` itself (no module state: it lives and dies with the environment). */
+function memoOf(env: TypeEnv): TypeEnvMemo {
+  const m = env as MutableTypeEnv;
+  let memo = m.memo;
+  if (memo === undefined) {
+    memo = { refs: new WeakMap(), templates: new Map() };
+    m.memo = memo;
+  }
+  return memo;
+}
+
+/**
+ * Forgets what `env` remembered: its template answers can change when packages or known versions
+ * are added, its reference answers only when packages are.
+ */
+function forget(env: TypeEnv, refsToo: boolean): void {
+  const memo = memoOf(env);
+  if (refsToo) memo.refs = new WeakMap();
+  memo.templates = new Map();
 }
 
 /** Creates an environment holding `packages` (later packages with an already-present id are ignored). */
 export function createTypeEnv(packages: Iterable<PackageTypes> = []): TypeEnv {
-  const env: MutableTypeEnv = { packages: new Map(), byName: new Map(), knownVersions: new Map() };
+  const env: MutableTypeEnv = {
+    packages: new Map(),
+    byName: new Map(),
+    knownVersions: new Map(),
+    memo: { refs: new WeakMap(), templates: new Map() },
+  };
   for (const p of packages) addPackage(env, p);
   return env;
 }
@@ -44,8 +87,7 @@ export function createTypeEnv(packages: Iterable<PackageTypes> = []): TypeEnv {
 export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
   const m = env as MutableTypeEnv;
   if (m.packages.has(pkg.packageId)) return false;
-  refCache.delete(env);
-  templateCache.delete(env);
+  forget(env, true);
   m.packages.set(pkg.packageId, pkg);
   const list = m.byName.get(pkg.name);
   if (list === undefined) m.byName.set(pkg.name, [pkg]);
@@ -56,12 +98,9 @@ export function addPackage(env: TypeEnv, pkg: PackageTypes): boolean {
 
 /** Records the version of a package id that is not (or not yet) loaded, for the upgrade rule. */
 export function addKnownPackageVersion(env: TypeEnv, packageId: string, version: string): void {
-  templateCache.delete(env);
+  forget(env, false);
   (env as MutableTypeEnv).knownVersions.set(packageId, version);
 }
-
-/** Per-environment cache of resolved references, keyed by the reference object (types are shared). */
-const refCache = new WeakMap<TypeEnv, WeakMap<TypeConRef, DataTypeDef>>();
 
 /**
  * The data type a type reference points to, as typing resolves it: the exact package id; when
@@ -73,20 +112,14 @@ export function resolveDataTypeRef(
   ref: TypeConRef,
   home?: PackageTypes,
 ): DataTypeDef | undefined {
-  let cache = refCache.get(env);
-  const hit = cache?.get(ref);
+  const cache = memoOf(env).refs;
+  const hit = cache.get(ref);
   if (hit !== undefined) return hit;
   const qn = formatQualifiedName(ref);
   const exact = env.packages.get(ref.packageId);
   if (exact !== undefined) {
     const d = exact.dataTypes.get(qn);
-    if (d !== undefined) {
-      if (cache === undefined) {
-        cache = new WeakMap();
-        refCache.set(env, cache);
-      }
-      cache.set(ref, d);
-    }
+    if (d !== undefined) cache.set(ref, d);
     return d;
   }
   const inHome = home?.dataTypes.get(qn);
@@ -217,15 +250,6 @@ export function parseQualifiedName(s: string): QualifiedName | undefined {
   return { module, entity };
 }
 
-/** resolveTemplate results per environment: package id → lookups of that package's templates. */
-const templateCache = new WeakMap<
-  TypeEnv,
-  Map<
-    string,
-    { module: readonly string[]; entity: readonly string[]; packageName: string; r: TemplateLookup }[]
-  >
->();
-
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -241,11 +265,7 @@ export function resolveTemplateCached(
   templateId: TypeConRef,
   packageName: string,
 ): TemplateLookup {
-  let byPackage = templateCache.get(env);
-  if (byPackage === undefined) {
-    byPackage = new Map();
-    templateCache.set(env, byPackage);
-  }
+  const byPackage = memoOf(env).templates;
   let list = byPackage.get(templateId.packageId);
   if (list === undefined) {
     list = [];

@@ -5,6 +5,7 @@
  */
 import { type Base64ScratchDecoder, parseBase64 } from '../codec/bytes.js';
 import { DEFAULT_MAX_BYTES } from '../codec/limits.js';
+import type { HashContext } from '../hash/hash-context.js';
 import type { Sha256 } from '../hash/sha256.js';
 import { type ContractIdVerification, verifyContractId } from '../hash/verify-contract-id.js';
 import type { TypeEnv } from '../types/type-env.js';
@@ -26,6 +27,8 @@ export interface IsContractIdVerifiedOptions {
    * no decoder: the strict pure parser
    */
   readonly base64?: Base64ScratchDecoder | undefined;
+  /** the reference's builder, caches and scratch (src/core/hash/hash-context.ts; fresh when absent) */
+  readonly context?: HashContext | undefined;
 }
 
 /**
@@ -44,14 +47,20 @@ export function verifyContractIdCascade(o: IsContractIdVerifiedOptions): Contrac
       bytes = o.base64 === undefined ? null : o.base64(blob);
       if (bytes === null)
         try {
-          bytes = parseBase64(blob, 'created_event_blob', DEFAULT_MAX_BYTES);
+          bytes = parseBase64(blob, 'created_event_blob', DEFAULT_MAX_BYTES, o.context?.decode.pool ?? null);
         } catch {
           bytes = null;
         }
     }
     if (bytes !== null && engine.verify(bytes, o.contractId, o.types) !== null) return null;
   }
-  return verifyContractId({ contractId: o.contractId, blob: o.blob, types: o.types, sha256: o.sha256 });
+  return verifyContractId({
+    contractId: o.contractId,
+    blob: o.blob,
+    types: o.types,
+    sha256: o.sha256,
+    context: o.context,
+  });
 }
 
 /**

@@ -3,7 +3,7 @@
  * (PKWARE APPNOTE §4.4.7). Table-driven, one byte per step; pure.
  */
 
-const TABLE: Uint32Array = (() => {
+const TABLE: Readonly<Uint32Array> = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
     let c = n;

@@ -108,6 +108,7 @@ function decode(r: WireReader, end: number, opts: Lf2DecodeOptions): LfPackageTy
     tableRanges: typeRanges,
     maxDepth: opts.maxTypeDepth ?? 100,
     referenced: new Set(imports ?? []),
+    damlTypes: new WeakMap(),
   };
   // interned types are decoded lazily, when a serializable data type first references them
 
@@ -278,7 +279,7 @@ function decodeDefDataType(
   const fields = decodeFields(r, fieldsRange[1], ctx);
   const defs: FieldDef[] = fields.map((f) => ({
     name: f.name,
-    type: toDamlType(f.type, `${where}.${f.name}`),
+    type: toDamlType(f.type, `${where}.${f.name}`, ctx.damlTypes),
   }));
   return kind === 'record'
     ? { kind, name, params, fields: defs }

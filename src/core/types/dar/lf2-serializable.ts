@@ -19,26 +19,27 @@ const BUILTIN_NAMES: Readonly<Record<number, string>> = {
   1003: 'RoundingMode',
 };
 
-const memo = new WeakMap<LfType, DamlType>();
-
-/** Converts a serializable LF type to DamlType; anything else is DAR_TYPE_INVALID. `where` names the use. */
-export function toDamlType(t: LfType, where: string): DamlType {
+/**
+ * Converts a serializable LF type to DamlType; anything else is DAR_TYPE_INVALID. `where` names the
+ * use; `memo` (the package decode's) makes a shared LF type convert once, to one shared DamlType.
+ */
+export function toDamlType(t: LfType, where: string, memo: WeakMap<LfType, DamlType>): DamlType {
   const hit = memo.get(t);
   if (hit !== undefined) return hit;
-  const out = convert(t, where);
+  const out = convert(t, where, memo);
   memo.set(t, out);
   return out;
 }
 
-function convert(t: LfType, where: string): DamlType {
+function convert(t: LfType, where: string, memo: WeakMap<LfType, DamlType>): DamlType {
   switch (t.t) {
     case 'var':
       if (t.args.length > 0) throw notSerializable(where, `higher-kinded type variable ${t.name}`);
       return { kind: 'var', name: t.name };
     case 'con':
-      return { kind: 'con', ref: t.ref, args: t.args.map((a) => toDamlType(a, where)) };
+      return { kind: 'con', ref: t.ref, args: t.args.map((a) => toDamlType(a, where, memo)) };
     case 'builtin':
-      return convertBuiltin(t.b, t.args, where);
+      return convertBuiltin(t.b, t.args, where, memo);
     case 'nat':
       throw notSerializable(where, `a bare type-level natural ${t.n}`);
     default:
@@ -46,7 +47,12 @@ function convert(t: LfType, where: string): DamlType {
   }
 }
 
-function convertBuiltin(b: number, args: readonly LfType[], where: string): DamlType {
+function convertBuiltin(
+  b: number,
+  args: readonly LfType[],
+  where: string,
+  memo: WeakMap<LfType, DamlType>,
+): DamlType {
   const arity = (n: number, label: string): void => {
     if (args.length !== n) {
       throw new DarError(
@@ -89,17 +95,21 @@ function convertBuiltin(b: number, args: readonly LfType[], where: string): Daml
       return { kind: 'contractId' };
     case 9:
       arity(1, 'Optional');
-      return { kind: 'optional', type: toDamlType(args[0]!, where) };
+      return { kind: 'optional', type: toDamlType(args[0]!, where, memo) };
     case 10:
       arity(1, 'List');
-      return { kind: 'list', type: toDamlType(args[0]!, where) };
+      return { kind: 'list', type: toDamlType(args[0]!, where, memo) };
     case 11:
       arity(2, 'GenMap');
-      return { kind: 'genMap', key: toDamlType(args[0]!, where), value: toDamlType(args[1]!, where) };
+      return {
+        kind: 'genMap',
+        key: toDamlType(args[0]!, where, memo),
+        value: toDamlType(args[1]!, where, memo),
+      };
     case 19:
     case 1001:
       arity(1, 'TextMap');
-      return { kind: 'textMap', value: toDamlType(args[0]!, where) };
+      return { kind: 'textMap', value: toDamlType(args[0]!, where, memo) };
     default:
       throw notSerializable(where, `builtin ${BUILTIN_NAMES[b] ?? b}`);
   }

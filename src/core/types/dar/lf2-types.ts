@@ -5,7 +5,7 @@
  * chains into argument lists. Conversion to the shared `DamlType` is in lf2-serializable.ts.
  */
 import { DarError } from '../../../errors/dar.js';
-import type { TypeConRef } from '../daml-type.js';
+import type { DamlType, TypeConRef } from '../daml-type.js';
 import type { InternedTable } from './lf2-tables.js';
 import { assertAtEnd, readEnd, skipField, type WireReader } from './wire.js';
 
@@ -33,6 +33,8 @@ export interface TypeContext {
   readonly maxDepth: number;
   /** every package id referenced by a type (filled while decoding) */
   readonly referenced: Set<string>;
+  /** LF types converted to DamlType so far (an interned type converts once, to one shared object) */
+  readonly damlTypes: WeakMap<LfType, DamlType>;
 }
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;

@@ -17,9 +17,9 @@
 import { parseBase64 } from '../../codec/bytes.js';
 import { isCanonicalV1IdHex, versionOfIdHex } from '../../hash/contract-id.js';
 import { HASH_VERSION_BYTE, LF_PURPOSE, UNICUM_PURPOSE } from '../../hash/contract-id-version.js';
-import { hexEqualsRange } from '../../hash/hex.js';
+import { HexScratch, hexEqualsRange } from '../../hash/hex.js';
 import type { Sha256Binary } from '../../hash/sha256.js';
-import { lookupTemplateOfBytes } from '../../hash/template-of-bytes.js';
+import { TemplateOfBytesMemo } from '../../hash/template-of-bytes.js';
 import type { TypeEnv } from '../../types/type-env.js';
 import type { EngineVerdict, ResolvedTemplate, VerdictEngine } from '../engine.js';
 import { ONE_PASS_WASM_BASE64 } from './generated/one-pass-wasm.js';
@@ -63,19 +63,14 @@ export function createWasmVerdictEngine(sha256: Sha256Binary): VerdictEngine | n
   let memView = new DataView(mem.buffer);
   let types: WasmTypeLayout | null = null;
   let inputAt = 0;
+  // this engine's own memo of template lookups and hex scratch (no module state)
+  const templates = new TemplateOfBytesMemo();
+  const hex = new HexScratch();
   /** the module's import: resolves the template of the blob in memory and lays out its type */
   const resolveTemplate = (nameAt: number, nameStop: number, idAt: number, idStop: number): number => {
     if (typedEnv === null || types === null) return 0;
     const i = inputAt;
-    const lookup = lookupTemplateOfBytes(
-      typedEnv,
-      mem,
-      memView,
-      i + nameAt,
-      i + nameStop,
-      i + idAt,
-      i + idStop,
-    );
+    const lookup = templates.lookup(typedEnv, mem, memView, i + nameAt, i + nameStop, i + idAt, i + idStop);
     if (!lookup.ok) return 0;
     const root = types.rootOf(typedEnv, lookup);
     if (root !== 0) typedResolution = lookup;
@@ -128,7 +123,7 @@ export function createWasmVerdictEngine(sha256: Sha256Binary): VerdictEngine | n
     if (n < 0) return null;
     const idAt = inputAt + (spans[0] as number);
     // the embedded ID spells the published one (so it is a valid V1 ID of that version)
-    if (!hexEqualsRange(contractId, mem, idAt)) return null;
+    if (!hexEqualsRange(contractId, mem, idAt, hex)) return null;
     const contractHash = sha256(mem.subarray(contractAt, contractAt + n));
     if (contractHash.length !== 32) return null;
     const at = x.writeUnicum();

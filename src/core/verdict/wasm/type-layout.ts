@@ -11,7 +11,8 @@
  * the walk then declines and the reference answers.
  */
 import { K } from '../../codec/schema.js';
-import { type Frame, resolved, resolveTypeVars } from '../../hash/type-frames.js';
+import { TypedHashMemo } from '../../hash/hash-context.js';
+import { createResolved, type Frame, resolveTypeVars } from '../../hash/type-frames.js';
 import { compile } from '../../hash/typed-value-hash.js';
 import type { DamlType, DataTypeDef } from '../../types/daml-type.js';
 import type { TemplateResolution, TypeEnv } from '../../types/type-env.js';
@@ -43,6 +44,10 @@ export class WasmTypeLayout {
   private readonly defIds = new Map<DataTypeDef, number>();
   private home: Home | null = null;
   private memo: Map<string, number> = new Map();
+  /** resolveTypeVars' result slot */
+  private readonly resolved = createResolved();
+  /** compiled data types (the typed encoder's heads and labels) */
+  private readonly compiled = new TypedHashMemo();
 
   /** `memory`: the module's whole memory; the area is [base, base + size) of it */
   constructor(
@@ -131,9 +136,9 @@ export class WasmTypeLayout {
 
   /** The key of `t` under `frame`: the instantiation spelled out. */
   private keyOf(t0: DamlType, f0: Frame | null): string {
-    if (!resolveTypeVars(t0, f0)) throw CANNOT;
-    const t = resolved.type;
-    const frame = resolved.frame;
+    if (!resolveTypeVars(t0, f0, this.resolved)) throw CANNOT;
+    const t = this.resolved.type;
+    const frame = this.resolved.frame;
     let key: string;
     switch (t.kind) {
       case 'numeric':
@@ -167,9 +172,9 @@ export class WasmTypeLayout {
     const key = this.keyOf(t0, f0);
     const hit = this.memo.get(key);
     if (hit !== undefined) return hit;
-    if (!resolveTypeVars(t0, f0)) throw CANNOT;
-    const t = resolved.type;
-    const frame = resolved.frame;
+    if (!resolveTypeVars(t0, f0, this.resolved)) throw CANNOT;
+    const t = this.resolved.type;
+    const frame = this.resolved.frame;
     let node: number;
     switch (t.kind) {
       case 'numeric':
@@ -212,7 +217,7 @@ export class WasmTypeLayout {
 
   /** A record, variant or enum node (remembered before its children: recursive types close). */
   private nodeOfDef(def: DataTypeDef, inner: Frame | null, key: string): number {
-    const c = compile(def);
+    const c = compile(def, this.compiled);
     const n = def.kind === 'record' ? def.fields.length : def.constructors.length;
     const node = this.alloc(16 + 16 * n);
     this.memo.set(key, node);
@@ -229,7 +234,8 @@ export class WasmTypeLayout {
       if (def.kind === 'record') {
         const type = (def.fields[i] as { type: DamlType }).type;
         this.word(at, 2, this.nodeOf(type, inner));
-        const optional = resolveTypeVars(type, inner) && resolved.type.kind === 'optional';
+        const optional =
+          resolveTypeVars(type, inner, this.resolved) && this.resolved.type.kind === 'optional';
         this.word(at, 3, optional ? 1 : 0);
       } else if (def.kind === 'variant') {
         this.word(at, 2, this.nodeOf((def.constructors[i] as { type: DamlType }).type, inner));
