@@ -450,7 +450,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
       history = await loadMirrorHistory(mirror, current, api.startedAtMs);
       // the followed ledger's every reserve contract of these pools (mirror follow), if it was followed
       followed = await loadFollowedHistory(mirror, [...current.keys()], (contractId, blob) =>
-        verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node }),
+        verifyReserveProof({ contractId, blob, types, profile, sha256: sha256Node, context: proofContext }),
       );
     }
     const ledger: LedgerEvidence | null = ledgerRead === null ? null : await ledgerRead;

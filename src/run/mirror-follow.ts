@@ -13,6 +13,7 @@ import type { Finding } from '../core/audit/finding.js';
 import { checkReserveChains, type FollowedReserveEvent } from '../core/audit/reserve-chain-checks.js';
 import { parseBase64 } from '../core/codec/bytes.js';
 import type { ReserveProfile } from '../core/proof/profile.js';
+import { createProofContext, type ProofContext } from '../core/proof/proof-context.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';
@@ -93,6 +94,8 @@ interface FollowContext {
   readonly stop: AbortSignal | undefined;
   /** contract ID → its blob and proof, oldest first (bounded: PROOF_CACHE_SIZE) */
   readonly proofs: Map<string, { readonly blob: Uint8Array; readonly proof: ReserveProof }>;
+  /** the proof step's caches for the whole follow (one per run, as the audit's) */
+  readonly proofContext: ProofContext;
 }
 
 /** Proofs kept between rounds (a round's chain check starts at each touched pool's seed, verified before). */
@@ -108,6 +111,7 @@ function verifyFollowed(c: FollowContext, contractId: string, blob: Uint8Array):
     types: c.types,
     profile: c.profile,
     sha256: sha256Node,
+    context: c.proofContext,
   });
   c.proofs.delete(contractId);
   c.proofs.set(contractId, { blob, proof });
@@ -247,6 +251,7 @@ export async function runMirrorFollow(o: RunMirrorFollowOptions): Promise<Mirror
     clock,
     stop: o.stop,
     proofs: new Map(),
+    proofContext: createProofContext(null),
   };
   const everyMs = o.everyMs ?? 500;
   const findings: Finding[] = [];
