@@ -41,14 +41,14 @@ const MAX_RPS_LIMIT = 1_000;
 const MAX_IN_FLIGHT_LIMIT = 64;
 
 /** --max-rps (audit, snapshot): the pacing's request rate */
-export const maxRpsOption = {
+const maxRpsOption = {
   type: 'number',
   default: DEFAULT_MAX_RPS,
   describe: `requests per second at most, retries included; halved on each 429 (1..${MAX_RPS_LIMIT})`,
 } as const satisfies Options;
 
 /** --max-in-flight (audit, snapshot): the pacing's concurrency */
-export const maxInFlightOption = {
+const maxInFlightOption = {
   type: 'number',
   default: DEFAULT_MAX_IN_FLIGHT,
   describe: `requests in flight at most (1..${MAX_IN_FLIGHT_LIMIT})`,
@@ -91,6 +91,13 @@ export function parseMirrorOption(
   return resolveMirrorTarget(parsePathOption('mirror', v), ctx.cwd);
 }
 
+/** --mirror of the commands that record snapshots into it (snapshot, watch) */
+export const recordingMirrorOption = {
+  ...mirrorOption,
+  describe:
+    'the mirror: a SQLite file (created if missing) or a postgres:// URL (default: $RESERVE_AUDIT_MIRROR)',
+} as const satisfies Options;
+
 /** --types (audit, snapshot, replay, verify-contract) */
 export const typesOption = {
   type: 'string',
@@ -112,7 +119,7 @@ export const profileOption = {
 } as const satisfies Options;
 
 /** --probe-quotes (audit, snapshot) */
-export const probeQuotesOption = {
+const probeQuotesOption = {
   type: 'boolean',
   default: false,
   describe: 'also send probe quotes to POST /connect/quote and check them',
@@ -188,7 +195,7 @@ export function parseTimeoutOption(value: number): number {
 }
 
 /** --max-rps and --max-in-flight: the auditor's pacing (src/io/http/pacer.ts). */
-export function parsePacingOptions(args: { readonly 'max-rps': number; readonly 'max-in-flight': number }): {
+function parsePacingOptions(args: { readonly 'max-rps': number; readonly 'max-in-flight': number }): {
   readonly maxRps: number;
   readonly maxInFlight: number;
 } {
@@ -331,20 +338,20 @@ export const ARCHIVE_DURATION: DurationRule = {
 };
 
 /** --keep-raw of the long-running commands (snapshot --every, watch): the retention of raw responses */
-export const keepRawOption = {
+const keepRawOption = {
   type: 'string',
   describe: 'retention: keep the raw responses of the last <duration> (default 7d; 0 keeps none)',
 } as const satisfies Options;
 
 /** --archive-after of the long-running commands: when contracts and observations move into the archive */
-export const archiveAfterOption = {
+const archiveAfterOption = {
   type: 'string',
   describe:
     'retention: archive contracts and observations older than <duration> into compressed chunks (default 30d; SQLite mirrors)',
 } as const satisfies Options;
 
 /** --retention / --no-retention of the long-running commands */
-export const retentionOption = {
+const retentionOption = {
   type: 'boolean',
   default: true,
   describe: 'apply the retention policy while running (--no-retention keeps every row and response)',
@@ -420,7 +427,64 @@ export function parseDurationOption(name: string, value: string, rule: DurationR
 }
 
 /** The URL's host is this machine (localhost, 127.0.0.0/8, ::1): `--every` below 1s is allowed only there. */
-export function isLoopbackUrl(url: string): boolean {
+function isLoopbackUrl(url: string): boolean {
   const h = new URL(url).hostname;
   return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
+
+/** The shortest snapshot interval against an exchange that is not on this machine. */
+const MIN_REMOTE_INTERVAL_MS = 1000;
+
+/**
+ * Polite on the wire (snapshot --every, watch --every/--audit-every): a snapshot is a dozen requests
+ * or more, so an interval below a second is a usage error unless the exchange is on this machine.
+ * `intervals`: the options checked, each with its value in ms and as given.
+ */
+export function assertRemoteIntervals(
+  baseUrl: BaseUrl,
+  intervals: readonly { readonly name: string; readonly ms: number; readonly text: string }[],
+): void {
+  if (isLoopbackUrl(baseUrl.request) || intervals.every((i) => i.ms >= MIN_REMOTE_INTERVAL_MS)) return;
+  throw new UsageError(
+    'OPTION_INVALID',
+    `${intervals.map((i) => `"--${i.name}"`).join(' and ')} expected at least 1s against an exchange that is not on this machine (below 1s only for a loopback --base-url), got ${intervals.map((i) => i.text).join(' and ')}`,
+  );
+}
+
+/**
+ * The options of the commands that fetch a snapshot (audit, snapshot, watch), for yargs' `options()`: the
+ * request budget, pacing, type sources and probe quotes; parseSnapshotFetchOptions validates them.
+ */
+export const snapshotFetchOptions = {
+  timeout: timeoutOption,
+  'max-rps': maxRpsOption,
+  'max-in-flight': maxInFlightOption,
+  types: typesOption,
+  dar: darOption,
+  'probe-quotes': probeQuotesOption,
+} as const satisfies Record<string, Options>;
+
+/** What snapshotFetchOptions declared, validated. */
+export function parseSnapshotFetchOptions(args: {
+  readonly timeout: number;
+  readonly 'max-rps': number;
+  readonly 'max-in-flight': number;
+  readonly types?: readonly string[] | undefined;
+  readonly dar?: readonly string[] | undefined;
+}): TypeSourceOptions & {
+  readonly timeoutMs: number;
+  readonly pacing: { readonly maxRps: number; readonly maxInFlight: number };
+} {
+  return {
+    timeoutMs: parseTimeoutOption(args.timeout),
+    pacing: parsePacingOptions(args),
+    ...parseTypeSourceOptions(args),
+  };
+}
+
+/** The retention options of the long-running commands (snapshot --every, watch), for yargs' `options()`. */
+export const retentionOptions = {
+  'keep-raw': keepRawOption,
+  'archive-after': archiveAfterOption,
+  retention: retentionOption,
+} as const satisfies Record<string, Options>;
