@@ -99,21 +99,21 @@ export const recordingMirrorOption = {
 } as const satisfies Options;
 
 /** --types (audit, snapshot, replay, verify-contract) */
-export const typesOption = {
+const typesOption = {
   type: 'string',
   array: true,
   describe: 'JSON type file with the Daml types for V12 contract IDs (repeatable; docs/type-file.md)',
 } as const satisfies Options;
 
 /** --dar (audit, snapshot, replay, verify-contract) */
-export const darOption = {
+const darOption = {
   type: 'string',
   array: true,
   describe: 'DAR or DALF with the Daml types for V12 contract IDs (repeatable)',
 } as const satisfies Options;
 
 /** --profile (audit, replay) */
-export const profileOption = {
+const profileOption = {
   type: 'string',
   describe: 'reserve profile JSON (default: the bundled server template)',
 } as const satisfies Options;
@@ -236,7 +236,7 @@ export function resolvePathOption(name: string, value: string, cwd: string): str
 }
 
 /** An optional file path (--profile, audit's --mirror): null when not given. */
-export function parseOptionalPathOption(name: string, value: string | undefined): string | null {
+function parseOptionalPathOption(name: string, value: string | undefined): string | null {
   return value === undefined ? null : parsePathOption(name, value);
 }
 
@@ -452,15 +452,13 @@ export function assertRemoteIntervals(
 }
 
 /**
- * The options of the commands that fetch a snapshot (audit, snapshot, watch), for yargs' `options()`: the
- * request budget, pacing, type sources and probe quotes; parseSnapshotFetchOptions validates them.
+ * The options of the commands that fetch a snapshot (audit, snapshot, watch), for yargs' `options()`:
+ * the request budget, pacing and probe quotes; parseSnapshotFetchOptions validates them.
  */
 export const snapshotFetchOptions = {
   timeout: timeoutOption,
   'max-rps': maxRpsOption,
   'max-in-flight': maxInFlightOption,
-  types: typesOption,
-  dar: darOption,
   'probe-quotes': probeQuotesOption,
 } as const satisfies Record<string, Options>;
 
@@ -469,17 +467,35 @@ export function parseSnapshotFetchOptions(args: {
   readonly timeout: number;
   readonly 'max-rps': number;
   readonly 'max-in-flight': number;
-  readonly types?: readonly string[] | undefined;
-  readonly dar?: readonly string[] | undefined;
-}): TypeSourceOptions & {
+}): {
   readonly timeoutMs: number;
   readonly pacing: { readonly maxRps: number; readonly maxInFlight: number };
 } {
-  return {
-    timeoutMs: parseTimeoutOption(args.timeout),
-    pacing: parsePacingOptions(args),
-    ...parseTypeSourceOptions(args),
-  };
+  return { timeoutMs: parseTimeoutOption(args.timeout), pacing: parsePacingOptions(args) };
+}
+
+/** --types and --dar (snapshot, verify-contract), for yargs' `options()`; see parseTypeSourceOptions. */
+export const typeSourceOptions = { types: typesOption, dar: darOption } as const satisfies Record<
+  string,
+  Options
+>;
+
+/**
+ * What checking a proof reads from files (audit, watch, replay, mirror follow), for yargs'
+ * `options()`: the reserve profile and the Daml types; parseProofSourceOptions validates them.
+ */
+export const proofSourceOptions = {
+  profile: profileOption,
+  ...typeSourceOptions,
+} as const satisfies Record<string, Options>;
+
+/** What proofSourceOptions declared: the profile path (null: the bundled one) and the type sources. */
+export function parseProofSourceOptions(args: {
+  readonly profile?: string | undefined;
+  readonly types?: readonly string[] | undefined;
+  readonly dar?: readonly string[] | undefined;
+}): TypeSourceOptions & { readonly profilePath: string | null } {
+  return { profilePath: parseOptionalPathOption('profile', args.profile), ...parseTypeSourceOptions(args) };
 }
 
 /** The retention options of the long-running commands (snapshot --every, watch), for yargs' `options()`. */

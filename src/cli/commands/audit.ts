@@ -25,9 +25,9 @@ import {
   jsonOption,
   parseBaseUrlOption,
   parseMirrorOption,
-  parseOptionalPathOption,
+  parseProofSourceOptions,
   parseSnapshotFetchOptions,
-  profileOption,
+  proofSourceOptions,
   resolvePathOption,
   snapshotFetchOptions,
 } from '../options.js';
@@ -62,16 +62,16 @@ export const auditCommand = defineCommand({
         type: 'string',
         describe: 'also write the self-contained HTML report (verdict, findings, pools, charts) to this file',
       })
-      .option('profile', profileOption)
+      .options(proofSourceOptions)
       .options(snapshotFetchOptions)
       .option('ledger-api', ledgerApiOption)
       .option('ledger-token-file', ledgerTokenFileOption)
       .option('ledger-party', ledgerPartyOption)
       .option('verbose', { type: 'boolean', default: false, describe: 'list passed checks too' }),
   run: async (args, ctx) => {
-    const { timeoutMs, pacing, typeFiles, dars } = parseSnapshotFetchOptions(args);
+    const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
+    const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
     const baseUrl = parseBaseUrlOption(args['base-url']);
-    const profilePath = parseOptionalPathOption('profile', args.profile);
     const junitOut = args.junit === undefined ? null : resolvePathOption('junit', args.junit, ctx.cwd);
     const htmlOut = args.html === undefined ? null : resolvePathOption('html', args.html, ctx.cwd);
     const mirrorPath =

@@ -17,17 +17,14 @@ import { runReplayWorker } from '../../run/replay-distributed.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK, exitCodeOf } from '../exit-codes.js';
 import {
-  darOption,
   INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
   parseDurationOption,
   parseMirrorOption,
-  parseOptionalPathOption,
+  parseProofSourceOptions,
   parseTimeOption,
-  parseTypeSourceOptions,
-  profileOption,
-  typesOption,
+  proofSourceOptions,
 } from '../options.js';
 import { formatReplayJson, formatReplayText } from '../render/replay.js';
 import { createStyle } from '../render/style.js';
@@ -75,9 +72,7 @@ export const replayCommand = defineCommand({
         describe: '--worker: how long to wait for a run to appear before exiting (default 60s)',
       })
       .option('json', jsonOption('print one JSON document {summary, findings, checks}'))
-      .option('profile', profileOption)
-      .option('types', typesOption)
-      .option('dar', darOption),
+      .options(proofSourceOptions),
   run: async (args, ctx) => {
     const fromMs = parseTimeOption('from', args.from);
     const toMs = parseTimeOption('to', args.to);
@@ -87,7 +82,7 @@ export const replayCommand = defineCommand({
         `"--from" expected a time before --to, got ${formatGot(args.from)} ≥ ${formatGot(args.to)}`,
       );
     if (args.jobs !== undefined) ctx.stderr.write(`${JOBS_NOTICE}\n`);
-    const { typeFiles, dars } = parseTypeSourceOptions(args);
+    const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     if (args.run && args.worker)
       throw new UsageError(
@@ -119,7 +114,7 @@ export const replayCommand = defineCommand({
       return EXIT_OK;
     }
     const profile = await loadReserveProfile({
-      profilePath: parseOptionalPathOption('profile', args.profile),
+      profilePath,
       cwd: ctx.cwd,
     });
     const report = await runReplay({

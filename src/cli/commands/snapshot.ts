@@ -38,9 +38,11 @@ import {
   parseMirrorOption,
   parseRetentionOptions,
   parseSnapshotFetchOptions,
+  parseTypeSourceOptions,
   recordingMirrorOption,
   retentionOptions,
   snapshotFetchOptions,
+  typeSourceOptions,
 } from '../options.js';
 import { formatFollowRoundText } from '../render/mirror.js';
 import { createProgress } from '../render/progress.js';
@@ -72,6 +74,7 @@ export const snapshotCommand = defineCommand({
         describe: 'number of snapshots (default 1; unlimited with --every)',
       })
       .options(snapshotFetchOptions)
+      .options(typeSourceOptions)
       .option('ledger-api', {
         ...ledgerApiOption,
         describe:
@@ -83,7 +86,8 @@ export const snapshotCommand = defineCommand({
   run: async (args, ctx) => {
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
-    const { timeoutMs, pacing, typeFiles, dars } = parseSnapshotFetchOptions(args);
+    const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
+    const { typeFiles, dars } = parseTypeSourceOptions(args);
     const everyMs =
       args.every === undefined ? null : parseDurationOption('every', args.every, INTERVAL_DURATION);
     if (args.every !== undefined && everyMs !== null)

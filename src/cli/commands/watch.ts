@@ -31,10 +31,10 @@ import {
   parseDurationOption,
   parseIntegerOption,
   parseMirrorOption,
-  parseOptionalPathOption,
+  parseProofSourceOptions,
   parseRetentionOptions,
   parseSnapshotFetchOptions,
-  profileOption,
+  proofSourceOptions,
   recordingMirrorOption,
   retentionOptions,
   snapshotFetchOptions,
@@ -111,11 +111,11 @@ export const watchCommand = defineCommand({
       })
       .options(retentionOptions)
       .options(snapshotFetchOptions)
-      .option('profile', profileOption),
+      .options(proofSourceOptions),
   run: async (args, ctx, stopSignal) => {
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
-    const { timeoutMs, pacing, typeFiles, dars } = parseSnapshotFetchOptions(args);
+    const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
     const everyMs = parseDurationOption('every', args.every, INTERVAL_DURATION);
     const auditEveryMs = parseDurationOption('audit-every', args['audit-every'], INTERVAL_DURATION);
     const staleAfterMs = parseDurationOption('stale-after', args['stale-after'], INTERVAL_DURATION);
@@ -135,7 +135,7 @@ export const watchCommand = defineCommand({
     const alertFormat = args['alert-format'];
     const logFormat = args['log-format'];
     const retention = parseRetentionOptions(args, mirrorPath);
-    const profilePath = parseOptionalPathOption('profile', args.profile);
+    const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
 
     const types = await loadTypesOrDefault({ typeFiles, dars, cwd: ctx.cwd });
     const profile = await loadReserveProfile({ profilePath, cwd: ctx.cwd });
