@@ -426,6 +426,13 @@ export function parseDurationOption(name: string, value: string, rule: DurationR
   return ms;
 }
 
+/** An interval option (snapshot/watch/mirror follow --every, watch --audit-every, replay --lease, …) → ms; undefined when not given. */
+export function parseIntervalOption(name: string, value: string): number;
+export function parseIntervalOption(name: string, value: string | undefined): number | undefined;
+export function parseIntervalOption(name: string, value: string | undefined): number | undefined {
+  return value === undefined ? undefined : parseDurationOption(name, value, INTERVAL_DURATION);
+}
+
 /** The URL's host is this machine (localhost, 127.0.0.0/8, ::1): `--every` below 1s is allowed only there. */
 function isLoopbackUrl(url: string): boolean {
   const h = new URL(url).hostname;

@@ -27,10 +27,10 @@ import {
 } from '../ledger-options.js';
 import {
   ARCHIVE_DURATION,
-  INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
   parseDurationOption,
+  parseIntervalOption,
   parseMirrorOption,
   parseProofSourceOptions,
   parseTimeoutOption,
@@ -160,8 +160,7 @@ async function runFollow(
     throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
   const ledger = await parseLedgerOptions(args, ctx);
   if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
-  const everyMs =
-    args.every === undefined ? undefined : parseDurationOption('every', args.every, INTERVAL_DURATION);
+  const everyMs = parseIntervalOption('every', args.every);
   if (args.once && args.every !== undefined)
     throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
   const timeoutMs = parseTimeoutOption(args.timeout);

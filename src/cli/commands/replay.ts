@@ -17,10 +17,9 @@ import { runReplayWorker } from '../../run/replay-distributed.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK, exitCodeOf } from '../exit-codes.js';
 import {
-  INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
-  parseDurationOption,
+  parseIntervalOption,
   parseMirrorOption,
   parseProofSourceOptions,
   parseTimeOption,
@@ -94,10 +93,8 @@ export const replayCommand = defineCommand({
         'OPTION_INVALID',
         `"--${args.run ? 'run' : 'worker'}" expected a postgres:// mirror (a shared database), got a SQLite file`,
       );
-    const leaseMs =
-      args.lease === undefined ? undefined : parseDurationOption('lease', args.lease, INTERVAL_DURATION);
-    const waitMs =
-      args.wait === undefined ? undefined : parseDurationOption('wait', args.wait, INTERVAL_DURATION);
+    const leaseMs = parseIntervalOption('lease', args.lease);
+    const waitMs = parseIntervalOption('wait', args.wait);
     let lastDone = -1;
     if (args.worker) {
       const w = await runReplayWorker({

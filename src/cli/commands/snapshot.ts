@@ -32,9 +32,9 @@ import {
   baseUrlOption,
   INTERVAL_DURATION,
   parseBaseUrlOption,
-  parseDurationOption,
   parseDurationMs as parseDurationWith,
   parseIntegerOption,
+  parseIntervalOption,
   parseMirrorOption,
   parseRetentionOptions,
   parseSnapshotFetchOptions,
@@ -88,8 +88,7 @@ export const snapshotCommand = defineCommand({
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
     const { typeFiles, dars } = parseTypeSourceOptions(args);
-    const everyMs =
-      args.every === undefined ? null : parseDurationOption('every', args.every, INTERVAL_DURATION);
+    const everyMs = parseIntervalOption('every', args.every) ?? null;
     if (args.every !== undefined && everyMs !== null)
       assertRemoteIntervals(baseUrl, [{ name: 'every', ms: everyMs, text: args.every }]);
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });

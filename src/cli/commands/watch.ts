@@ -26,10 +26,9 @@ import { EXIT_OK } from '../exit-codes.js';
 import {
   assertRemoteIntervals,
   baseUrlOption,
-  INTERVAL_DURATION,
   parseBaseUrlOption,
-  parseDurationOption,
   parseIntegerOption,
+  parseIntervalOption,
   parseMirrorOption,
   parseProofSourceOptions,
   parseRetentionOptions,
@@ -116,9 +115,9 @@ export const watchCommand = defineCommand({
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
-    const everyMs = parseDurationOption('every', args.every, INTERVAL_DURATION);
-    const auditEveryMs = parseDurationOption('audit-every', args['audit-every'], INTERVAL_DURATION);
-    const staleAfterMs = parseDurationOption('stale-after', args['stale-after'], INTERVAL_DURATION);
+    const everyMs = parseIntervalOption('every', args.every);
+    const auditEveryMs = parseIntervalOption('audit-every', args['audit-every']);
+    const staleAfterMs = parseIntervalOption('stale-after', args['stale-after']);
     assertRemoteIntervals(baseUrl, [
       { name: 'every', ms: everyMs, text: args.every },
       { name: 'audit-every', ms: auditEveryMs, text: args['audit-every'] },
