@@ -14,15 +14,10 @@ import type { ApiSnapshot } from '../../../core/wire/index.js';
 import { StoreError } from '../../../errors/store.js';
 import { encodeStoredForm } from '../blob-codec.js';
 import { computeFailedAttempt } from '../plan/failed-attempt.js';
+import { readPlanContractIds, type StoredContract, toTemplateKey } from '../plan/snapshot-plan.js';
 import {
-  computeSnapshotPlan,
-  readPlanContractIds,
-  type StoredContract,
-  toTemplateKey,
-} from '../plan/snapshot-plan.js';
-import {
-  computeBlobDigest,
   computeFailedAttemptRow,
+  computeRecordingPlan,
   computeSnapshotKey,
   FAILED_ATTEMPT_COLUMNS,
   MIRROR_KNOWS_POOLS_SQL,
@@ -30,7 +25,6 @@ import {
   toExistingResult,
   toFailedAttemptResult,
   toRecordedResult,
-  toVerificationMap,
 } from '../record-snapshot.js';
 import {
   BODY_COLUMNS,
@@ -103,12 +97,7 @@ export async function recordPgSnapshot(
       }
       const digests = [...new Set(snapshot.raw.map((r) => r.sha256))];
       const held = await queryRows(c, 'SELECT sha256 FROM bodies WHERE sha256 = ANY($1::text[])', [digests]);
-      const plan = computeSnapshotPlan({
-        snapshot,
-        snapshotKey,
-        recordedAtMs: (options.now ?? Date.now)(),
-        verifications: toVerificationMap(verifications),
-        blobDigest: computeBlobDigest,
+      const plan = computeRecordingPlan(snapshot, snapshotKey, verifications, options, {
         stored,
         reusableBodies: new Set(held.map((r) => String(r[0]))),
       });

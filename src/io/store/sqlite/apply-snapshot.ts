@@ -16,15 +16,10 @@ import { decodeHexColumn, encodeHexColumn } from '../hex-columns.js';
 import { insertRows, mirrorDb } from '../mirror-db.js';
 import type { Mirror } from '../open-mirror.js';
 import { computeFailedAttempt } from '../plan/failed-attempt.js';
+import { readPlanContractIds, type StoredContract, toTemplateKey } from '../plan/snapshot-plan.js';
 import {
-  computeSnapshotPlan,
-  readPlanContractIds,
-  type StoredContract,
-  toTemplateKey,
-} from '../plan/snapshot-plan.js';
-import {
-  computeBlobDigest,
   computeFailedAttemptRow,
+  computeRecordingPlan,
   computeSnapshotKey,
   FAILED_ATTEMPT_COLUMNS,
   MIRROR_KNOWS_POOLS_SQL,
@@ -32,7 +27,6 @@ import {
   toExistingResult,
   toFailedAttemptResult,
   toRecordedResult,
-  toVerificationMap,
 } from '../record-snapshot.js';
 import {
   BODY_COLUMNS,
@@ -105,12 +99,7 @@ export function recordSnapshot(
         .raw(true)
         .all() as [string, number][],
     );
-    const plan = computeSnapshotPlan({
-      snapshot,
-      snapshotKey,
-      recordedAtMs: (options.now ?? Date.now)(),
-      verifications: toVerificationMap(verifications),
-      blobDigest: computeBlobDigest,
+    const plan = computeRecordingPlan(snapshot, snapshotKey, verifications, options, {
       stored,
       reusableBodies: new Set(bodyIds.keys()),
     });
