@@ -177,6 +177,33 @@ export interface ContractKeyRange {
   readonly count: number;
 }
 
+/** Cuts contract keys, fed in replay order, into ranges of at most `batchSize` keys (both backends). */
+export interface KeyRangeCutter {
+  /** takes the next key; returns the range it completes, or null */
+  add(key: ContractKey): ContractKeyRange | null;
+  /** the last, partial range once every key was added; null when there is none */
+  end(): ContractKeyRange | null;
+}
+
+export function createKeyRangeCutter(batchSize: number): KeyRangeCutter {
+  let first: ContractKey | null = null;
+  let last: ContractKey | null = null;
+  let count = 0;
+  return {
+    add(key) {
+      last = key;
+      if (first === null) first = key;
+      count += 1;
+      if (count < batchSize) return null;
+      const done = { first, last, count };
+      first = null;
+      count = 0;
+      return done;
+    },
+    end: () => (first !== null && last !== null ? { first, last, count } : null),
+  };
+}
+
 /**
  * Streams the key ranges of consecutive batches of at most `batchSize` contracts in `range`,
  * reading only the index `contracts_created` (never a row or a blob).
@@ -195,20 +222,13 @@ export function* iterateContractKeyRanges(
        WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
     );
     stmt.raw(true);
-    let first: ContractKey | null = null;
-    let last: ContractKey | null = null;
-    let count = 0;
+    const cut = createKeyRangeCutter(batchSize);
     for (const r of stmt.iterate(from, to) as IterableIterator<[number, string]>) {
-      last = [r[0], r[1]];
-      if (first === null) first = last;
-      count += 1;
-      if (count >= batchSize) {
-        yield { first, last, count };
-        first = null;
-        count = 0;
-      }
+      const done = cut.add([r[0], r[1]]);
+      if (done !== null) yield done;
     }
-    if (first !== null && last !== null) yield { first, last, count };
+    const rest = cut.end();
+    if (rest !== null) yield rest;
   } catch (e) {
     throw guardError(mirror, 'iterateContractKeyRanges', e);
   }

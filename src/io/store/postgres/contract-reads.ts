@@ -12,6 +12,7 @@ import {
   type ContractBatch,
   type ContractKey,
   type ContractKeyRange,
+  createKeyRangeCutter,
   packContractBatch,
 } from '../contract-batches.js';
 import {
@@ -119,22 +120,14 @@ export function iteratePgContractKeyRanges(
   batchSize = 512,
 ): AsyncGenerator<ContractKeyRange, void, undefined> {
   return inSnapshot(h, 'iterateContractKeyRanges', async function* (c) {
-    let first: ContractKey | null = null;
-    let last: ContractKey | null = null;
-    let count = 0;
-    for await (const rows of pageContracts(c, '1', range, Math.max(PAGE, batchSize))) {
+    const cut = createKeyRangeCutter(batchSize);
+    for await (const rows of pageContracts(c, '1', range, Math.max(PAGE, batchSize)))
       for (const r of rows) {
-        last = [Number(r[1]), String(r[2])];
-        if (first === null) first = last;
-        count += 1;
-        if (count >= batchSize) {
-          yield { first, last, count };
-          first = null;
-          count = 0;
-        }
+        const done = cut.add([Number(r[1]), String(r[2])]);
+        if (done !== null) yield done;
       }
-    }
-    if (first !== null && last !== null) yield { first, last, count };
+    const rest = cut.end();
+    if (rest !== null) yield rest;
   });
 }
 
