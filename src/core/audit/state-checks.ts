@@ -14,6 +14,38 @@ const PRICE_ABS_TOLERANCE = '0.0000000001';
 
 const sameToken = (a: TokenKey, b: TokenKey): boolean => a.admin === b.admin && a.id === b.id;
 
+/** The proven tokens of a pool: from its verified contract's fields, else as its proof entry lists them. */
+function provenTokens(
+  fields: { readonly tokenA: TokenKey | null; readonly tokenB: TokenKey | null } | null | undefined,
+  entry: { readonly tokenA: TokenKey; readonly tokenB: TokenKey },
+): { readonly tokenA: TokenKey; readonly tokenB: TokenKey } {
+  return { tokenA: fields?.tokenA ?? entry.tokenA, tokenB: fields?.tokenB ?? entry.tokenB };
+}
+
+/** A finding per token (a, b) that a listing (`/pools/state`, `/pools/info`) gives otherwise than the proof. */
+function computeTokenFindings(
+  code: 'STATE_FIELD_MISMATCH' | 'POOLS_INFO_MISMATCH',
+  poolId: string,
+  proven: { readonly tokenA: TokenKey; readonly tokenB: TokenKey },
+  listed: { readonly tokenA: TokenKey; readonly tokenB: TokenKey },
+  field: (side: 'a' | 'b') => string,
+): Finding[] {
+  const out: Finding[] = [];
+  for (const [side, expected, got] of [
+    ['a', proven.tokenA, listed.tokenA],
+    ['b', proven.tokenB, listed.tokenB],
+  ] as const)
+    if (!sameToken(expected, got))
+      out.push(
+        makeFinding(code, poolId, `token ${side} differs from the proof`, {
+          field: field(side),
+          expected,
+          got,
+        }),
+      );
+  return out;
+}
+
 /** reserve_b / reserve_a rounded half-up to 10 places; null when reserve_a is 0 (api-decisions §1, §2). */
 export function computePoolPrice(reserveA: string, reserveB: string): string | null {
   const a = parseDecimal(reserveA);
@@ -252,24 +284,15 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
     }
     // fields: tokens, fee rate, symbol
     const ff: Finding[] = [];
-    const ta = pf?.tokenA ?? p.entry.tokenA;
-    const tb = pf?.tokenB ?? p.entry.tokenB;
-    if (!sameToken(ta, s.tokenA))
-      ff.push(
-        makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token a differs from the proof', {
-          field: 'token_a_instrument',
-          expected: ta,
-          got: s.tokenA,
-        }),
-      );
-    if (!sameToken(tb, s.tokenB))
-      ff.push(
-        makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token b differs from the proof', {
-          field: 'token_b_instrument',
-          expected: tb,
-          got: s.tokenB,
-        }),
-      );
+    ff.push(
+      ...computeTokenFindings(
+        'STATE_FIELD_MISMATCH',
+        s.poolId,
+        provenTokens(pf, p.entry),
+        s,
+        (side) => `token_${side}_instrument`,
+      ),
+    );
     if (pf?.feeRate != null && !isSameAmount(pf.feeRate, s.feeRate))
       ff.push(
         makeFinding(
@@ -337,24 +360,15 @@ export function checkPoolsInfo(
         }),
       );
     } else {
-      const ta = p.fields?.tokenA ?? p.entry.tokenA;
-      const tb = p.fields?.tokenB ?? p.entry.tokenB;
-      if (!sameToken(ta, i.tokenA))
-        f.push(
-          makeFinding('POOLS_INFO_MISMATCH', id, 'token a differs from the proof', {
-            field: 'token_a',
-            expected: ta,
-            got: i.tokenA,
-          }),
-        );
-      if (!sameToken(tb, i.tokenB))
-        f.push(
-          makeFinding('POOLS_INFO_MISMATCH', id, 'token b differs from the proof', {
-            field: 'token_b',
-            expected: tb,
-            got: i.tokenB,
-          }),
-        );
+      f.push(
+        ...computeTokenFindings(
+          'POOLS_INFO_MISMATCH',
+          id,
+          provenTokens(p.fields, p.entry),
+          i,
+          (side) => `token_${side}`,
+        ),
+      );
       const fee = p.fields?.feeRate ?? reserves.get(id)?.feeRate ?? null;
       if (fee !== null && !isSameAmount(fee, i.feeRate))
         f.push(
