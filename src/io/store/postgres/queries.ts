@@ -134,17 +134,24 @@ export async function readPgResponseBody(q: Queryable, sha256: string): Promise<
   return v instanceof Uint8Array ? v : null;
 }
 
+/** One column of the contract rows of `contractIds` the mirror holds, by contract ID. */
+async function readPgContractColumn(
+  q: Queryable,
+  column: 'pool_id' | 'verification_status',
+  contractIds: readonly string[],
+): Promise<unknown[][]> {
+  return queryRows(q, `SELECT contract_id, ${column} FROM contracts WHERE contract_id = ANY($1::text[])`, [
+    [...contractIds],
+  ]);
+}
+
 /** The pool id of each of `contractIds` the mirror holds. */
 export async function readPgContractPools(
   h: PgMirror,
   q: Queryable,
   contractIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await queryRows(
-    q,
-    'SELECT contract_id, pool_id FROM contracts WHERE contract_id = ANY($1::text[])',
-    [[...contractIds]],
-  );
+  const rows = await readPgContractColumn(q, 'pool_id', contractIds);
   countPgRead(h, rows.length);
   return new Map(rows.map((r) => [String(r[0]), String(r[1])]));
 }
@@ -154,10 +161,6 @@ export async function readPgVerificationStatuses(
   q: Queryable,
   contractIds: readonly string[],
 ): Promise<Map<string, MirrorVerificationStatus>> {
-  const rows = await queryRows(
-    q,
-    'SELECT contract_id, verification_status FROM contracts WHERE contract_id = ANY($1::text[])',
-    [[...contractIds]],
-  );
+  const rows = await readPgContractColumn(q, 'verification_status', contractIds);
   return new Map(rows.map((r) => [String(r[0]), r[1] as MirrorVerificationStatus]));
 }
