@@ -40,20 +40,6 @@ export const timeoutOption = {
 const MAX_RPS_LIMIT = 1_000;
 const MAX_IN_FLIGHT_LIMIT = 64;
 
-/** --max-rps (audit, snapshot): the pacing's request rate */
-const maxRpsOption = {
-  type: 'number',
-  default: DEFAULT_MAX_RPS,
-  describe: `requests per second at most, retries included; halved on each 429 (1..${MAX_RPS_LIMIT})`,
-} as const satisfies Options;
-
-/** --max-in-flight (audit, snapshot): the pacing's concurrency */
-const maxInFlightOption = {
-  type: 'number',
-  default: DEFAULT_MAX_IN_FLIGHT,
-  describe: `requests in flight at most (1..${MAX_IN_FLIGHT_LIMIT})`,
-} as const satisfies Options;
-
 /** --mirror when the command needs one (snapshot, replay, history, report, mirror); see parseMirrorOption */
 export const mirrorOption = {
   type: 'string',
@@ -96,33 +82,6 @@ export const recordingMirrorOption = {
   ...mirrorOption,
   describe:
     'the mirror: a SQLite file (created if missing) or a postgres:// URL (default: $RESERVE_AUDIT_MIRROR)',
-} as const satisfies Options;
-
-/** --types (audit, snapshot, replay, verify-contract) */
-const typesOption = {
-  type: 'string',
-  array: true,
-  describe: 'JSON type file with the Daml types for V12 contract IDs (repeatable; docs/type-file.md)',
-} as const satisfies Options;
-
-/** --dar (audit, snapshot, replay, verify-contract) */
-const darOption = {
-  type: 'string',
-  array: true,
-  describe: 'DAR or DALF with the Daml types for V12 contract IDs (repeatable)',
-} as const satisfies Options;
-
-/** --profile (audit, replay) */
-const profileOption = {
-  type: 'string',
-  describe: 'reserve profile JSON (default: the bundled server template)',
-} as const satisfies Options;
-
-/** --probe-quotes (audit, snapshot) */
-const probeQuotesOption = {
-  type: 'boolean',
-  default: false,
-  describe: 'also send probe quotes to POST /connect/quote and check them',
 } as const satisfies Options;
 
 /** --contract-id-version (serve, demo) */
@@ -192,20 +151,6 @@ export function parsePositiveNumberOption(name: string, value: number, max?: num
 /** --timeout: an integer 1..600000 ms (the stricter of the two rules the commands once had). */
 export function parseTimeoutOption(value: number): number {
   return parseIntegerOption('timeout', value, { min: 1, max: MAX_TIMEOUT_MS, unit: 'ms' });
-}
-
-/** --max-rps and --max-in-flight: the auditor's pacing (src/io/http/pacer.ts). */
-function parsePacingOptions(args: { readonly 'max-rps': number; readonly 'max-in-flight': number }): {
-  readonly maxRps: number;
-  readonly maxInFlight: number;
-} {
-  return {
-    maxRps: parseIntegerOption('max-rps', args['max-rps'], { min: 1, max: MAX_RPS_LIMIT }),
-    maxInFlight: parseIntegerOption('max-in-flight', args['max-in-flight'], {
-      min: 1,
-      max: MAX_IN_FLIGHT_LIMIT,
-    }),
-  };
 }
 
 /**
@@ -337,26 +282,6 @@ export const ARCHIVE_DURATION: DurationRule = {
   bounds: 'of 1h to 3650d',
 };
 
-/** --keep-raw of the long-running commands (snapshot --every, watch): the retention of raw responses */
-const keepRawOption = {
-  type: 'string',
-  describe: 'retention: keep the raw responses of the last <duration> (default 7d; 0 keeps none)',
-} as const satisfies Options;
-
-/** --archive-after of the long-running commands: when contracts and observations move into the archive */
-const archiveAfterOption = {
-  type: 'string',
-  describe:
-    'retention: archive contracts and observations older than <duration> into compressed chunks (default 30d; SQLite mirrors)',
-} as const satisfies Options;
-
-/** --retention / --no-retention of the long-running commands */
-const retentionOption = {
-  type: 'boolean',
-  default: true,
-  describe: 'apply the retention policy while running (--no-retention keeps every row and response)',
-} as const satisfies Options;
-
 /** The retention policy of a long-running command (docs/mirror.md "Retention"); null with --no-retention. */
 export function parseRetentionOptions(
   args: {
@@ -460,13 +385,26 @@ export function assertRemoteIntervals(
 
 /**
  * The options of the commands that fetch a snapshot (audit, snapshot, watch), for yargs' `options()`:
- * the request budget, pacing and probe quotes; parseSnapshotFetchOptions validates them.
+ * the request budget, the pacing (src/io/http/pacer.ts) and probe quotes; parseSnapshotFetchOptions
+ * validates them.
  */
 export const snapshotFetchOptions = {
   timeout: timeoutOption,
-  'max-rps': maxRpsOption,
-  'max-in-flight': maxInFlightOption,
-  'probe-quotes': probeQuotesOption,
+  'max-rps': {
+    type: 'number',
+    default: DEFAULT_MAX_RPS,
+    describe: `requests per second at most, retries included; halved on each 429 (1..${MAX_RPS_LIMIT})`,
+  },
+  'max-in-flight': {
+    type: 'number',
+    default: DEFAULT_MAX_IN_FLIGHT,
+    describe: `requests in flight at most (1..${MAX_IN_FLIGHT_LIMIT})`,
+  },
+  'probe-quotes': {
+    type: 'boolean',
+    default: false,
+    describe: 'also send probe quotes to POST /connect/quote and check them',
+  },
 } as const satisfies Record<string, Options>;
 
 /** What snapshotFetchOptions declared, validated. */
@@ -478,21 +416,41 @@ export function parseSnapshotFetchOptions(args: {
   readonly timeoutMs: number;
   readonly pacing: { readonly maxRps: number; readonly maxInFlight: number };
 } {
-  return { timeoutMs: parseTimeoutOption(args.timeout), pacing: parsePacingOptions(args) };
+  return {
+    timeoutMs: parseTimeoutOption(args.timeout),
+    pacing: {
+      maxRps: parseIntegerOption('max-rps', args['max-rps'], { min: 1, max: MAX_RPS_LIMIT }),
+      maxInFlight: parseIntegerOption('max-in-flight', args['max-in-flight'], {
+        min: 1,
+        max: MAX_IN_FLIGHT_LIMIT,
+      }),
+    },
+  };
 }
 
 /** --types and --dar (snapshot, verify-contract), for yargs' `options()`; see parseTypeSourceOptions. */
-export const typeSourceOptions = { types: typesOption, dar: darOption } as const satisfies Record<
-  string,
-  Options
->;
+export const typeSourceOptions = {
+  types: {
+    type: 'string',
+    array: true,
+    describe: 'JSON type file with the Daml types for V12 contract IDs (repeatable; docs/type-file.md)',
+  },
+  dar: {
+    type: 'string',
+    array: true,
+    describe: 'DAR or DALF with the Daml types for V12 contract IDs (repeatable)',
+  },
+} as const satisfies Record<string, Options>;
 
 /**
  * What checking a proof reads from files (audit, watch, replay, mirror follow), for yargs'
  * `options()`: the reserve profile and the Daml types; parseProofSourceOptions validates them.
  */
 export const proofSourceOptions = {
-  profile: profileOption,
+  profile: {
+    type: 'string',
+    describe: 'reserve profile JSON (default: the bundled server template)',
+  },
   ...typeSourceOptions,
 } as const satisfies Record<string, Options>;
 
@@ -507,7 +465,18 @@ export function parseProofSourceOptions(args: {
 
 /** The retention options of the long-running commands (snapshot --every, watch), for yargs' `options()`. */
 export const retentionOptions = {
-  'keep-raw': keepRawOption,
-  'archive-after': archiveAfterOption,
-  retention: retentionOption,
+  'keep-raw': {
+    type: 'string',
+    describe: 'retention: keep the raw responses of the last <duration> (default 7d; 0 keeps none)',
+  },
+  'archive-after': {
+    type: 'string',
+    describe:
+      'retention: archive contracts and observations older than <duration> into compressed chunks (default 30d; SQLite mirrors)',
+  },
+  retention: {
+    type: 'boolean',
+    default: true,
+    describe: 'apply the retention policy while running (--no-retention keeps every row and response)',
+  },
 } as const satisfies Record<string, Options>;
