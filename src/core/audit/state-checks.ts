@@ -14,36 +14,24 @@ const PRICE_ABS_TOLERANCE = '0.0000000001';
 
 const sameToken = (a: TokenKey, b: TokenKey): boolean => a.admin === b.admin && a.id === b.id;
 
-/** The proven tokens of a pool: from its verified contract's fields, else as its proof entry lists them. */
-function provenTokens(
-  fields: { readonly tokenA: TokenKey | null; readonly tokenB: TokenKey | null } | null | undefined,
-  entry: { readonly tokenA: TokenKey; readonly tokenB: TokenKey },
-): { readonly tokenA: TokenKey; readonly tokenB: TokenKey } {
-  return { tokenA: fields?.tokenA ?? entry.tokenA, tokenB: fields?.tokenB ?? entry.tokenB };
-}
-
-/** A finding per token (a, b) that a listing (`/pools/state`, `/pools/info`) gives otherwise than the proof. */
+/**
+ * A finding per token (a, b) that a listing (`/pools/state`, `/pools/info`) gives otherwise than the
+ * proof: the verified contract's fields, else the proof entry.
+ */
 function computeTokenFindings(
   code: 'STATE_FIELD_MISMATCH' | 'POOLS_INFO_MISMATCH',
-  poolId: string,
-  proven: { readonly tokenA: TokenKey; readonly tokenB: TokenKey },
-  listed: { readonly tokenA: TokenKey; readonly tokenB: TokenKey },
+  p: ProvenPool,
+  listed: { readonly poolId: string; readonly tokenA: TokenKey; readonly tokenB: TokenKey },
   field: (side: 'a' | 'b') => string,
 ): Finding[] {
-  const out: Finding[] = [];
-  for (const [side, expected, got] of [
-    ['a', proven.tokenA, listed.tokenA],
-    ['b', proven.tokenB, listed.tokenB],
-  ] as const)
-    if (!sameToken(expected, got))
-      out.push(
-        makeFinding(code, poolId, `token ${side} differs from the proof`, {
-          field: field(side),
-          expected,
-          got,
-        }),
-      );
-  return out;
+  return (['a', 'b'] as const).flatMap((side) => {
+    const key = side === 'a' ? 'tokenA' : 'tokenB';
+    const [expected, got] = [p.fields?.[key] ?? p.entry[key], listed[key]];
+    const message = `token ${side} differs from the proof`;
+    return sameToken(expected, got)
+      ? []
+      : [makeFinding(code, listed.poolId, message, { field: field(side), expected, got })];
+  });
 }
 
 /** reserve_b / reserve_a rounded half-up to 10 places; null when reserve_a is 0 (api-decisions §1, §2). */
@@ -283,16 +271,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
       );
     }
     // fields: tokens, fee rate, symbol
-    const ff: Finding[] = [];
-    ff.push(
-      ...computeTokenFindings(
-        'STATE_FIELD_MISMATCH',
-        s.poolId,
-        provenTokens(pf, p.entry),
-        s,
-        (side) => `token_${side}_instrument`,
-      ),
-    );
+    const ff = computeTokenFindings('STATE_FIELD_MISMATCH', p, s, (side) => `token_${side}_instrument`);
     if (pf?.feeRate != null && !isSameAmount(pf.feeRate, s.feeRate))
       ff.push(
         makeFinding(
@@ -360,15 +339,7 @@ export function checkPoolsInfo(
         }),
       );
     } else {
-      f.push(
-        ...computeTokenFindings(
-          'POOLS_INFO_MISMATCH',
-          id,
-          provenTokens(p.fields, p.entry),
-          i,
-          (side) => `token_${side}`,
-        ),
-      );
+      f.push(...computeTokenFindings('POOLS_INFO_MISMATCH', p, i, (side) => `token_${side}`));
       const fee = p.fields?.feeRate ?? reserves.get(id)?.feeRate ?? null;
       if (fee !== null && !isSameAmount(fee, i.feeRate))
         f.push(
