@@ -13,7 +13,7 @@ import { readMirrorSources } from './archive.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlobInto, MAX_BLOB_BYTES } from './blob-codec.js';
 import { mirrorDb } from './mirror-db.js';
 import { guardError, type Mirror } from './open-mirror.js';
-import type { ContractRange } from './queries.js';
+import { type ContractRange, toRangeBounds } from './queries.js';
 
 /** A batch of stored contracts; contract i's blob is `blobs.subarray(ends[i-1] ?? 0, ends[i])`. */
 export interface ContractBatch {
@@ -138,8 +138,7 @@ export function* iterateContractBatches(
   range: ContractRange = {},
   batchSize = 512,
 ): Generator<ContractBatch, void, undefined> {
-  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(range);
   try {
     const cols = CONTRACT_ROW_COLUMNS;
     const t = readMirrorSources(mirror);
@@ -213,8 +212,7 @@ export function* iterateContractKeyRanges(
   range: ContractRange = {},
   batchSize = 512,
 ): Generator<ContractKeyRange, void, undefined> {
-  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(range);
   try {
     const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(

@@ -25,7 +25,7 @@ import {
   toObservationKeyRow,
 } from '../lookups.js';
 import { buildContractIdSql, buildLedgerCreatedAtSql } from '../observation-columns.js';
-import type { ContractRange } from '../queries.js';
+import { type ContractRange, toRangeBounds } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
 
 const PAGE = 10_000;
@@ -63,7 +63,7 @@ async function* inSnapshot<T>(
 }
 
 function rangeFilter(range: ContractRange, params: unknown[]): string {
-  params.push(range.fromMs ?? Number.MIN_SAFE_INTEGER, range.toMs ?? Number.MAX_SAFE_INTEGER);
+  params.push(...toRangeBounds(range));
   let w = `created_at_ms >= $${params.length - 1} AND created_at_ms < $${params.length}`;
   if (range.poolId !== undefined) {
     params.push(range.poolId);
@@ -158,10 +158,7 @@ async function* pageObservationRows(
 ): AsyncGenerator<unknown[][], void, undefined> {
   let after: [string, number, number] | null = null;
   for (;;) {
-    const params: unknown[] = [
-      range.fromMs ?? Number.MIN_SAFE_INTEGER,
-      range.toMs ?? Number.MAX_SAFE_INTEGER,
-    ];
+    const params: unknown[] = toRangeBounds(range);
     let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
     if (after !== null) {
       params.push(...after);

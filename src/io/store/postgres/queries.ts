@@ -7,7 +7,13 @@
  */
 import type pg from 'pg';
 import type { HistoryQuery } from '../queries.js';
-import { OBS_COLUMNS, toHistoryObservation, toObservation, toSnapshotRow } from '../queries.js';
+import {
+  OBS_COLUMNS,
+  toHistoryObservation,
+  toObservation,
+  toRangeBounds,
+  toSnapshotRow,
+} from '../queries.js';
 import { buildTemplateSql } from '../template-keys.js';
 import type {
   HistoryObservation,
@@ -97,8 +103,7 @@ export async function countPgContracts(
     readonly toMs?: number;
   } = {},
 ): Promise<number> {
-  const from = options.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = options.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(options);
   const v =
     options.status === undefined
       ? await queryValue(
