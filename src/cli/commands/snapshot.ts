@@ -87,12 +87,12 @@ export const snapshotCommand = defineCommand({
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
-    const { typeFiles, dars } = parseTypeSourceOptions(args);
     const everyMs = parseIntervalOption('every', args.every) ?? null;
     if (args.every !== undefined && everyMs !== null)
       assertRemoteIntervals(baseUrl, [{ name: 'every', ms: everyMs, text: args.every }]);
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });
     const count = countArg ?? (everyMs === null ? 1 : Number.POSITIVE_INFINITY);
+    const { typeFiles, dars } = parseTypeSourceOptions(args);
     // a bounded mirror by default when snapshots repeat (docs/mirror.md "Retention")
     const retention = everyMs === null ? null : parseRetentionOptions(args, mirrorPath);
     if (everyMs === null && (args['keep-raw'] !== undefined || args['archive-after'] !== undefined))
