@@ -40,20 +40,6 @@ export const timeoutOption = {
 const MAX_RPS_LIMIT = 1_000;
 const MAX_IN_FLIGHT_LIMIT = 64;
 
-/** --max-rps (audit, snapshot): the pacing's request rate */
-export const maxRpsOption = {
-  type: 'number',
-  default: DEFAULT_MAX_RPS,
-  describe: `requests per second at most, retries included; halved on each 429 (1..${MAX_RPS_LIMIT})`,
-} as const satisfies Options;
-
-/** --max-in-flight (audit, snapshot): the pacing's concurrency */
-export const maxInFlightOption = {
-  type: 'number',
-  default: DEFAULT_MAX_IN_FLIGHT,
-  describe: `requests in flight at most (1..${MAX_IN_FLIGHT_LIMIT})`,
-} as const satisfies Options;
-
 /** --mirror when the command needs one (snapshot, replay, history, report, mirror); see parseMirrorOption */
 export const mirrorOption = {
   type: 'string',
@@ -91,31 +77,11 @@ export function parseMirrorOption(
   return resolveMirrorTarget(parsePathOption('mirror', v), ctx.cwd);
 }
 
-/** --types (audit, snapshot, replay, verify-contract) */
-export const typesOption = {
-  type: 'string',
-  array: true,
-  describe: 'JSON type file with the Daml types for V12 contract IDs (repeatable; docs/type-file.md)',
-} as const satisfies Options;
-
-/** --dar (audit, snapshot, replay, verify-contract) */
-export const darOption = {
-  type: 'string',
-  array: true,
-  describe: 'DAR or DALF with the Daml types for V12 contract IDs (repeatable)',
-} as const satisfies Options;
-
-/** --profile (audit, replay) */
-export const profileOption = {
-  type: 'string',
-  describe: 'reserve profile JSON (default: the bundled server template)',
-} as const satisfies Options;
-
-/** --probe-quotes (audit, snapshot) */
-export const probeQuotesOption = {
-  type: 'boolean',
-  default: false,
-  describe: 'also send probe quotes to POST /connect/quote and check them',
+/** --mirror of the commands that record snapshots into it (snapshot, watch) */
+export const recordingMirrorOption = {
+  ...mirrorOption,
+  describe:
+    'the mirror: a SQLite file (created if missing) or a postgres:// URL (default: $RESERVE_AUDIT_MIRROR)',
 } as const satisfies Options;
 
 /** --contract-id-version (serve, demo) */
@@ -187,20 +153,6 @@ export function parseTimeoutOption(value: number): number {
   return parseIntegerOption('timeout', value, { min: 1, max: MAX_TIMEOUT_MS, unit: 'ms' });
 }
 
-/** --max-rps and --max-in-flight: the auditor's pacing (src/io/http/pacer.ts). */
-export function parsePacingOptions(args: { readonly 'max-rps': number; readonly 'max-in-flight': number }): {
-  readonly maxRps: number;
-  readonly maxInFlight: number;
-} {
-  return {
-    maxRps: parseIntegerOption('max-rps', args['max-rps'], { min: 1, max: MAX_RPS_LIMIT }),
-    maxInFlight: parseIntegerOption('max-in-flight', args['max-in-flight'], {
-      min: 1,
-      max: MAX_IN_FLIGHT_LIMIT,
-    }),
-  };
-}
-
 /**
  * --base-url: an absolute http(s) URL, parsed once into the URL requests go to and the redacted
  * form that is printed, reported and stored (credentials never echoed back, not even in errors).
@@ -229,7 +181,7 @@ export function resolvePathOption(name: string, value: string, cwd: string): str
 }
 
 /** An optional file path (--profile, audit's --mirror): null when not given. */
-export function parseOptionalPathOption(name: string, value: string | undefined): string | null {
+function parseOptionalPathOption(name: string, value: string | undefined): string | null {
   return value === undefined ? null : parsePathOption(name, value);
 }
 
@@ -330,26 +282,6 @@ export const ARCHIVE_DURATION: DurationRule = {
   bounds: 'of 1h to 3650d',
 };
 
-/** --keep-raw of the long-running commands (snapshot --every, watch): the retention of raw responses */
-export const keepRawOption = {
-  type: 'string',
-  describe: 'retention: keep the raw responses of the last <duration> (default 7d; 0 keeps none)',
-} as const satisfies Options;
-
-/** --archive-after of the long-running commands: when contracts and observations move into the archive */
-export const archiveAfterOption = {
-  type: 'string',
-  describe:
-    'retention: archive contracts and observations older than <duration> into compressed chunks (default 30d; SQLite mirrors)',
-} as const satisfies Options;
-
-/** --retention / --no-retention of the long-running commands */
-export const retentionOption = {
-  type: 'boolean',
-  default: true,
-  describe: 'apply the retention policy while running (--no-retention keeps every row and response)',
-} as const satisfies Options;
-
 /** The retention policy of a long-running command (docs/mirror.md "Retention"); null with --no-retention. */
 export function parseRetentionOptions(
   args: {
@@ -419,8 +351,132 @@ export function parseDurationOption(name: string, value: string, rule: DurationR
   return ms;
 }
 
+/** An interval option (snapshot/watch/mirror follow --every, watch --audit-every, replay --lease, …) → ms; undefined when not given. */
+export function parseIntervalOption(name: string, value: string): number;
+export function parseIntervalOption(name: string, value: string | undefined): number | undefined;
+export function parseIntervalOption(name: string, value: string | undefined): number | undefined {
+  return value === undefined ? undefined : parseDurationOption(name, value, INTERVAL_DURATION);
+}
+
 /** The URL's host is this machine (localhost, 127.0.0.0/8, ::1): `--every` below 1s is allowed only there. */
-export function isLoopbackUrl(url: string): boolean {
+function isLoopbackUrl(url: string): boolean {
   const h = new URL(url).hostname;
   return h === 'localhost' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
+
+/** The shortest snapshot interval against an exchange that is not on this machine. */
+const MIN_REMOTE_INTERVAL_MS = 1000;
+
+/**
+ * Polite on the wire (snapshot --every, watch --every/--audit-every): a snapshot is a dozen requests
+ * or more, so an interval below a second is a usage error unless the exchange is on this machine.
+ * `intervals`: the options checked, each with its value in ms and as given.
+ */
+export function assertRemoteIntervals(
+  baseUrl: BaseUrl,
+  intervals: readonly { readonly name: string; readonly ms: number; readonly text: string }[],
+): void {
+  if (isLoopbackUrl(baseUrl.request) || intervals.every((i) => i.ms >= MIN_REMOTE_INTERVAL_MS)) return;
+  throw new UsageError(
+    'OPTION_INVALID',
+    `${intervals.map((i) => `"--${i.name}"`).join(' and ')} expected at least 1s against an exchange that is not on this machine (below 1s only for a loopback --base-url), got ${intervals.map((i) => i.text).join(' and ')}`,
+  );
+}
+
+/**
+ * The options of the commands that fetch a snapshot (audit, snapshot, watch), for yargs' `options()`:
+ * the request budget, the pacing (src/io/http/pacer.ts) and probe quotes; parseSnapshotFetchOptions
+ * validates them.
+ */
+export const snapshotFetchOptions = {
+  timeout: timeoutOption,
+  'max-rps': {
+    type: 'number',
+    default: DEFAULT_MAX_RPS,
+    describe: `requests per second at most, retries included; halved on each 429 (1..${MAX_RPS_LIMIT})`,
+  },
+  'max-in-flight': {
+    type: 'number',
+    default: DEFAULT_MAX_IN_FLIGHT,
+    describe: `requests in flight at most (1..${MAX_IN_FLIGHT_LIMIT})`,
+  },
+  'probe-quotes': {
+    type: 'boolean',
+    default: false,
+    describe: 'also send probe quotes to POST /connect/quote and check them',
+  },
+} as const satisfies Record<string, Options>;
+
+/** What snapshotFetchOptions declared, validated. */
+export function parseSnapshotFetchOptions(args: {
+  readonly timeout: number;
+  readonly 'max-rps': number;
+  readonly 'max-in-flight': number;
+}): {
+  readonly timeoutMs: number;
+  readonly pacing: { readonly maxRps: number; readonly maxInFlight: number };
+} {
+  return {
+    timeoutMs: parseTimeoutOption(args.timeout),
+    pacing: {
+      maxRps: parseIntegerOption('max-rps', args['max-rps'], { min: 1, max: MAX_RPS_LIMIT }),
+      maxInFlight: parseIntegerOption('max-in-flight', args['max-in-flight'], {
+        min: 1,
+        max: MAX_IN_FLIGHT_LIMIT,
+      }),
+    },
+  };
+}
+
+/** --types and --dar (snapshot, verify-contract), for yargs' `options()`; see parseTypeSourceOptions. */
+export const typeSourceOptions = {
+  types: {
+    type: 'string',
+    array: true,
+    describe: 'JSON type file with the Daml types for V12 contract IDs (repeatable; docs/type-file.md)',
+  },
+  dar: {
+    type: 'string',
+    array: true,
+    describe: 'DAR or DALF with the Daml types for V12 contract IDs (repeatable)',
+  },
+} as const satisfies Record<string, Options>;
+
+/**
+ * What checking a proof reads from files (audit, watch, replay, mirror follow), for yargs'
+ * `options()`: the reserve profile and the Daml types; parseProofSourceOptions validates them.
+ */
+export const proofSourceOptions = {
+  profile: {
+    type: 'string',
+    describe: 'reserve profile JSON (default: the bundled server template)',
+  },
+  ...typeSourceOptions,
+} as const satisfies Record<string, Options>;
+
+/** What proofSourceOptions declared: the profile path (null: the bundled one) and the type sources. */
+export function parseProofSourceOptions(args: {
+  readonly profile?: string | undefined;
+  readonly types?: readonly string[] | undefined;
+  readonly dar?: readonly string[] | undefined;
+}): TypeSourceOptions & { readonly profilePath: string | null } {
+  return { profilePath: parseOptionalPathOption('profile', args.profile), ...parseTypeSourceOptions(args) };
+}
+
+/** The retention options of the long-running commands (snapshot --every, watch), for yargs' `options()`. */
+export const retentionOptions = {
+  'keep-raw': {
+    type: 'string',
+    describe: 'retention: keep the raw responses of the last <duration> (default 7d; 0 keeps none)',
+  },
+  'archive-after': {
+    type: 'string',
+    describe:
+      'retention: archive contracts and observations older than <duration> into compressed chunks (default 30d; SQLite mirrors)',
+  },
+  retention: {
+    type: 'boolean',
+    default: true,
+    describe: 'apply the retention policy while running (--no-retention keeps every row and response)',
+  },
+} as const satisfies Record<string, Options>;

@@ -7,12 +7,12 @@
  *   - `-`: the same, read from stdin. yargs hands a bare `-` over as the empty string, so `''` means
  *     stdin too (an empty blob is never valid anyway).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseBase64 } from '../core/codec/bytes.js';
 import { DEFAULT_MAX_BYTES } from '../core/codec/limits.js';
 import { formatGot } from '../errors/base.js';
 import { CodecError } from '../errors/codec.js';
+import { readBoundedFile } from '../io/files/bounded-file.js';
 import type { CliContext } from './command.js';
 
 export interface ReadBlobOptions {
@@ -34,23 +34,12 @@ export async function readBlobArgument(
   }
   if (arg.startsWith('@')) {
     const path = resolve(ctx.cwd, arg.slice(1));
-    let content: Uint8Array;
-    try {
-      const st = await stat(path);
-      if (st.size > maxRaw) {
-        throw new CodecError(
-          'BLOB_TOO_LARGE',
-          `"${arg}" expected a file of at most ${maxRaw} bytes, got ${st.size}`,
-        );
-      }
-      content = await readFile(path);
-    } catch (e) {
-      if (e instanceof CodecError) throw e;
-      const reason = e instanceof Error ? e.message : String(e);
-      throw new CodecError('INPUT_UNREADABLE', `"${arg}" expected a readable file, got: ${reason}`, {
-        cause: e,
-      });
-    }
+    const content = await readBoundedFile(path, maxRaw, {
+      tooLarge: (size) =>
+        new CodecError('BLOB_TOO_LARGE', `"${arg}" expected a file of at most ${maxRaw} bytes, got ${size}`),
+      unreadable: (reason, cause) =>
+        new CodecError('INPUT_UNREADABLE', `"${arg}" expected a readable file, got: ${reason}`, { cause }),
+    });
     return decodeBlobFileContent(content, arg, maxBytes);
   }
   return parseBase64(arg.trim(), 'blob', maxBytes);

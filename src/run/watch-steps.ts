@@ -62,11 +62,19 @@ export function createWatchSteps(o: WatchStepsOptions): WatchSteps {
               }),
           }),
     });
+  // a fresh client per step, closed when the step ends
+  const withClient = async <T>(use: (c: HttpClient) => Promise<T>): Promise<T> => {
+    const c = client();
+    try {
+      return await use(c);
+    } finally {
+      await c.close();
+    }
+  };
   return {
-    snapshot: async () => {
-      const c = client();
-      try {
-        return await takeSnapshot({
+    snapshot: () =>
+      withClient((c) =>
+        takeSnapshot({
           mirror: o.mirror,
           baseUrl: o.baseUrl,
           client: c,
@@ -74,15 +82,11 @@ export function createWatchSteps(o: WatchStepsOptions): WatchSteps {
           probeQuotes: o.probeQuotes === true,
           types: o.types,
           ...(o.profile === undefined ? {} : { profile: o.profile }),
-        });
-      } finally {
-        await c.close();
-      }
-    },
-    audit: async () => {
-      const c = client();
-      try {
-        return await runAudit({
+        }),
+      ),
+    audit: () =>
+      withClient((c) =>
+        runAudit({
           baseUrl: o.baseUrl,
           mirrorPath: o.mirrorPath,
           client: c,
@@ -92,10 +96,7 @@ export function createWatchSteps(o: WatchStepsOptions): WatchSteps {
           ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
           probeQuotes: o.probeQuotes === true,
           cwd: o.cwd,
-        });
-      } finally {
-        await c.close();
-      }
-    },
+        }),
+      ),
   };
 }

@@ -174,6 +174,31 @@ describe('runAuditChecks', () => {
     expect(r.codes).toContain('POOLS_INFO_MISMATCH');
   });
 
+  it('/pools/state and /pools/info naming another token b → one finding each, against the proven token', () => {
+    const r = run({
+      snapshot: (s) => ({
+        ...s,
+        state: mapOk(s.state, (ps) =>
+          ps.map((p, i) => (i === 0 ? { ...p, tokenB: { ...p.tokenB, id: 'Other' } } : p)),
+        ),
+        poolsInfo: mapOk(s.poolsInfo, (ps) =>
+          ps.map((p, i) => (i === 0 ? { ...p, tokenB: { ...p.tokenB, id: 'Other' } } : p)),
+        ),
+      }),
+    });
+    const state = r.findings.filter((f) => f.code === 'STATE_FIELD_MISMATCH');
+    const info = r.findings.filter((f) => f.code === 'POOLS_INFO_MISMATCH');
+    expect(state.map((f) => [f.pool, f.message, f.evidence.field])).toEqual([
+      [P1.poolId, 'token b differs from the proof', 'token_b_instrument'],
+    ]);
+    expect(info.map((f) => [f.pool, f.message, f.evidence.field])).toEqual([
+      [P1.poolId, 'token b differs from the proof', 'token_b'],
+    ]);
+    expect(state[0]?.evidence).toMatchObject({ got: { id: 'Other' } });
+    expect(state[0]?.evidence.expected).toEqual(info[0]?.evidence.expected);
+    expect(state[0]?.evidence.expected).not.toMatchObject({ id: 'Other' });
+  });
+
   it('market data: ticker, pairs, markets', () => {
     const r = run({
       snapshot: (s) => ({

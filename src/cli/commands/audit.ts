@@ -22,21 +22,14 @@ import {
 } from '../ledger-options.js';
 import {
   baseUrlOption,
-  darOption,
   jsonOption,
-  maxInFlightOption,
-  maxRpsOption,
   parseBaseUrlOption,
   parseMirrorOption,
-  parseOptionalPathOption,
-  parsePacingOptions,
-  parseTimeoutOption,
-  parseTypeSourceOptions,
-  probeQuotesOption,
-  profileOption,
+  parseProofSourceOptions,
+  parseSnapshotFetchOptions,
+  proofSourceOptions,
   resolvePathOption,
-  timeoutOption,
-  typesOption,
+  snapshotFetchOptions,
 } from '../options.js';
 import { buildAuditFailure } from '../render/audit-failure.js';
 import { formatAuditFailureJson, formatAuditJson } from '../render/audit-json.js';
@@ -69,23 +62,16 @@ export const auditCommand = defineCommand({
         type: 'string',
         describe: 'also write the self-contained HTML report (verdict, findings, pools, charts) to this file',
       })
-      .option('profile', profileOption)
-      .option('types', typesOption)
-      .option('dar', darOption)
-      .option('probe-quotes', probeQuotesOption)
+      .options(proofSourceOptions)
+      .options(snapshotFetchOptions)
       .option('ledger-api', ledgerApiOption)
       .option('ledger-token-file', ledgerTokenFileOption)
       .option('ledger-party', ledgerPartyOption)
-      .option('timeout', timeoutOption)
-      .option('max-rps', maxRpsOption)
-      .option('max-in-flight', maxInFlightOption)
       .option('verbose', { type: 'boolean', default: false, describe: 'list passed checks too' }),
   run: async (args, ctx) => {
-    const timeoutMs = parseTimeoutOption(args.timeout);
-    const pacing = parsePacingOptions(args);
-    const { typeFiles, dars } = parseTypeSourceOptions(args);
+    const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
+    const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
     const baseUrl = parseBaseUrlOption(args['base-url']);
-    const profilePath = parseOptionalPathOption('profile', args.profile);
     const junitOut = args.junit === undefined ? null : resolvePathOption('junit', args.junit, ctx.cwd);
     const htmlOut = args.html === undefined ? null : resolvePathOption('html', args.html, ctx.cwd);
     const mirrorPath =

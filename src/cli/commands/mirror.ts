@@ -27,19 +27,16 @@ import {
 } from '../ledger-options.js';
 import {
   ARCHIVE_DURATION,
-  darOption,
-  INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
   parseDurationOption,
+  parseIntervalOption,
   parseMirrorOption,
-  parseOptionalPathOption,
+  parseProofSourceOptions,
   parseTimeoutOption,
-  parseTypeSourceOptions,
-  profileOption,
+  proofSourceOptions,
   RETENTION_DURATION,
   timeoutOption,
-  typesOption,
 } from '../options.js';
 import {
   formatFollowReportText,
@@ -82,9 +79,7 @@ export const mirrorCommand = defineCommand({
         describe: 'follow: one round up to the ledger end, then stop',
       })
       .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 500ms)' })
-      .option('profile', profileOption)
-      .option('types', typesOption)
-      .option('dar', darOption)
+      .options(proofSourceOptions)
       .option('timeout', timeoutOption)
       .option(
         'json',
@@ -165,13 +160,11 @@ async function runFollow(
     throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
   const ledger = await parseLedgerOptions(args, ctx);
   if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
-  const everyMs =
-    args.every === undefined ? undefined : parseDurationOption('every', args.every, INTERVAL_DURATION);
+  const everyMs = parseIntervalOption('every', args.every);
   if (args.once && args.every !== undefined)
     throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
   const timeoutMs = parseTimeoutOption(args.timeout);
-  const { typeFiles, dars } = parseTypeSourceOptions(args);
-  const profilePath = parseOptionalPathOption('profile', args.profile);
+  const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
   const store = await openMirrorStore(path);
   try {
     const report = await runMirrorFollow({

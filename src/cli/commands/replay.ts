@@ -17,17 +17,13 @@ import { runReplayWorker } from '../../run/replay-distributed.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK, exitCodeOf } from '../exit-codes.js';
 import {
-  darOption,
-  INTERVAL_DURATION,
   jsonOption,
   mirrorOption,
-  parseDurationOption,
+  parseIntervalOption,
   parseMirrorOption,
-  parseOptionalPathOption,
+  parseProofSourceOptions,
   parseTimeOption,
-  parseTypeSourceOptions,
-  profileOption,
-  typesOption,
+  proofSourceOptions,
 } from '../options.js';
 import { formatReplayJson, formatReplayText } from '../render/replay.js';
 import { createStyle } from '../render/style.js';
@@ -75,9 +71,7 @@ export const replayCommand = defineCommand({
         describe: '--worker: how long to wait for a run to appear before exiting (default 60s)',
       })
       .option('json', jsonOption('print one JSON document {summary, findings, checks}'))
-      .option('profile', profileOption)
-      .option('types', typesOption)
-      .option('dar', darOption),
+      .options(proofSourceOptions),
   run: async (args, ctx) => {
     const fromMs = parseTimeOption('from', args.from);
     const toMs = parseTimeOption('to', args.to);
@@ -87,7 +81,7 @@ export const replayCommand = defineCommand({
         `"--from" expected a time before --to, got ${formatGot(args.from)} ≥ ${formatGot(args.to)}`,
       );
     if (args.jobs !== undefined) ctx.stderr.write(`${JOBS_NOTICE}\n`);
-    const { typeFiles, dars } = parseTypeSourceOptions(args);
+    const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
     if (args.run && args.worker)
       throw new UsageError(
@@ -99,10 +93,8 @@ export const replayCommand = defineCommand({
         'OPTION_INVALID',
         `"--${args.run ? 'run' : 'worker'}" expected a postgres:// mirror (a shared database), got a SQLite file`,
       );
-    const leaseMs =
-      args.lease === undefined ? undefined : parseDurationOption('lease', args.lease, INTERVAL_DURATION);
-    const waitMs =
-      args.wait === undefined ? undefined : parseDurationOption('wait', args.wait, INTERVAL_DURATION);
+    const leaseMs = parseIntervalOption('lease', args.lease);
+    const waitMs = parseIntervalOption('wait', args.wait);
     let lastDone = -1;
     if (args.worker) {
       const w = await runReplayWorker({
@@ -119,7 +111,7 @@ export const replayCommand = defineCommand({
       return EXIT_OK;
     }
     const profile = await loadReserveProfile({
-      profilePath: parseOptionalPathOption('profile', args.profile),
+      profilePath,
       cwd: ctx.cwd,
     });
     const report = await runReplay({

@@ -28,28 +28,21 @@ import {
   parseLedgerOptions,
 } from '../ledger-options.js';
 import {
-  archiveAfterOption,
+  assertRemoteIntervals,
   baseUrlOption,
-  darOption,
   INTERVAL_DURATION,
-  isLoopbackUrl,
-  keepRawOption,
-  maxInFlightOption,
-  maxRpsOption,
-  mirrorOption,
   parseBaseUrlOption,
-  parseDurationOption,
   parseDurationMs as parseDurationWith,
   parseIntegerOption,
+  parseIntervalOption,
   parseMirrorOption,
-  parsePacingOptions,
   parseRetentionOptions,
-  parseTimeoutOption,
+  parseSnapshotFetchOptions,
   parseTypeSourceOptions,
-  probeQuotesOption,
-  retentionOption,
-  timeoutOption,
-  typesOption,
+  recordingMirrorOption,
+  retentionOptions,
+  snapshotFetchOptions,
+  typeSourceOptions,
 } from '../options.js';
 import { formatFollowRoundText } from '../render/mirror.js';
 import { createProgress } from '../render/progress.js';
@@ -66,19 +59,12 @@ export function parseDurationMs(text: string): number | null {
   return parseDurationWith(text, INTERVAL_DURATION);
 }
 
-/** The shortest --every against an exchange that is not on this machine. */
-const MIN_REMOTE_INTERVAL_MS = 1000;
-
 export const snapshotCommand = defineCommand({
   ...COMMAND_CATALOG.snapshot,
   builder: (y) =>
     y
       .option('base-url', baseUrlOption)
-      .option('mirror', {
-        ...mirrorOption,
-        describe:
-          'the mirror: a SQLite file (created if missing) or a postgres:// URL (default: $RESERVE_AUDIT_MIRROR)',
-      })
+      .option('mirror', recordingMirrorOption)
       .option('every', {
         type: 'string',
         describe: 'watch mode: take a snapshot every <duration> (500ms, 30s, 5m, 1h)',
@@ -87,12 +73,8 @@ export const snapshotCommand = defineCommand({
         type: 'number',
         describe: 'number of snapshots (default 1; unlimited with --every)',
       })
-      .option('timeout', timeoutOption)
-      .option('max-rps', maxRpsOption)
-      .option('max-in-flight', maxInFlightOption)
-      .option('types', typesOption)
-      .option('dar', darOption)
-      .option('probe-quotes', probeQuotesOption)
+      .options(snapshotFetchOptions)
+      .options(typeSourceOptions)
       .option('ledger-api', {
         ...ledgerApiOption,
         describe:
@@ -100,22 +82,14 @@ export const snapshotCommand = defineCommand({
       })
       .option('ledger-token-file', ledgerTokenFileOption)
       .option('ledger-party', ledgerPartyOption)
-      .option('keep-raw', keepRawOption)
-      .option('archive-after', archiveAfterOption)
-      .option('retention', retentionOption),
+      .options(retentionOptions),
   run: async (args, ctx) => {
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
-    const timeoutMs = parseTimeoutOption(args.timeout);
-    const pacing = parsePacingOptions(args);
-    const everyMs =
-      args.every === undefined ? null : parseDurationOption('every', args.every, INTERVAL_DURATION);
-    // polite on the wire: a snapshot is a dozen requests or more; below a second only on this machine
-    if (everyMs !== null && everyMs < MIN_REMOTE_INTERVAL_MS && !isLoopbackUrl(baseUrl.request))
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--every" expected at least 1s against an exchange that is not on this machine (below 1s only for a loopback --base-url), got ${args.every}`,
-      );
+    const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
+    const everyMs = parseIntervalOption('every', args.every) ?? null;
+    if (args.every !== undefined && everyMs !== null)
+      assertRemoteIntervals(baseUrl, [{ name: 'every', ms: everyMs, text: args.every }]);
     const countArg = args.count === undefined ? null : parseIntegerOption('count', args.count, { min: 1 });
     const count = countArg ?? (everyMs === null ? 1 : Number.POSITIVE_INFINITY);
     const { typeFiles, dars } = parseTypeSourceOptions(args);

@@ -19,13 +19,7 @@ import { sha256Node } from '../../io/node-sha256.js';
 import type { CliContext } from '../command.js';
 import { defineCommand } from '../command.js';
 import { type ExitCode, exitCodeOfBatch, exitCodeOfVerification } from '../exit-codes.js';
-import {
-  darOption,
-  jsonOption,
-  parseTypeSourceOptions,
-  type TypeSourceOptions,
-  typesOption,
-} from '../options.js';
+import { jsonOption, parseTypeSourceOptions, type TypeSourceOptions, typeSourceOptions } from '../options.js';
 import { readBlobArgument } from '../read-input.js';
 import {
   type BatchCounts,
@@ -156,8 +150,7 @@ export const verifyContractCommand = defineCommand({
         describe:
           'verify every contract of a file (or - for stdin): JSON Lines of {contract_id, created_event_blob}, or an API response holding created_event_blob fields',
       })
-      .option('types', typesOption)
-      .option('dar', darOption)
+      .options(typeSourceOptions)
       .option('json', jsonOption('print the result as JSON (with --batch: one object per line)')),
   run: async (args, ctx) => {
     const sources = parseTypeSourceOptions(args);

@@ -24,35 +24,23 @@ import { createWatchSteps } from '../../run/watch-steps.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
 import {
-  archiveAfterOption,
+  assertRemoteIntervals,
   baseUrlOption,
-  darOption,
-  INTERVAL_DURATION,
-  isLoopbackUrl,
-  keepRawOption,
-  maxInFlightOption,
-  maxRpsOption,
-  mirrorOption,
   parseBaseUrlOption,
-  parseDurationOption,
   parseIntegerOption,
+  parseIntervalOption,
   parseMirrorOption,
-  parseOptionalPathOption,
-  parsePacingOptions,
+  parseProofSourceOptions,
   parseRetentionOptions,
-  parseTimeoutOption,
-  parseTypeSourceOptions,
-  probeQuotesOption,
-  profileOption,
-  retentionOption,
-  timeoutOption,
-  typesOption,
+  parseSnapshotFetchOptions,
+  proofSourceOptions,
+  recordingMirrorOption,
+  retentionOptions,
+  snapshotFetchOptions,
 } from '../options.js';
 import { formatAlertBody, formatAlertKey, formatWatchEvent } from '../render/watch.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
-/** The shortest --every against an exchange that is not on this machine (as `snapshot --every`). */
-const MIN_REMOTE_INTERVAL_MS = 1000;
 /** how long a stop waits for alerts still being delivered */
 const ALERT_GRACE_MS = 5_000;
 
@@ -80,11 +68,7 @@ export const watchCommand = defineCommand({
   builder: (y) =>
     y
       .option('base-url', baseUrlOption)
-      .option('mirror', {
-        ...mirrorOption,
-        describe:
-          'the mirror: a SQLite file (created if missing) or a postgres:// URL (default: $RESERVE_AUDIT_MIRROR)',
-      })
+      .option('mirror', recordingMirrorOption)
       .option('every', { type: 'string', default: '30s', describe: 'take a snapshot every <duration>' })
       .option('audit-every', { type: 'string', default: '5m', describe: 'run a full audit every <duration>' })
       .option('stale-after', {
@@ -124,29 +108,20 @@ export const watchCommand = defineCommand({
         default: 'text' as const,
         describe: 'one line per event on stdout: text, or one JSON object',
       })
-      .option('retention', retentionOption)
-      .option('keep-raw', keepRawOption)
-      .option('archive-after', archiveAfterOption)
-      .option('timeout', timeoutOption)
-      .option('max-rps', maxRpsOption)
-      .option('max-in-flight', maxInFlightOption)
-      .option('profile', profileOption)
-      .option('types', typesOption)
-      .option('dar', darOption)
-      .option('probe-quotes', probeQuotesOption),
+      .options(retentionOptions)
+      .options(snapshotFetchOptions)
+      .options(proofSourceOptions),
   run: async (args, ctx, stopSignal) => {
     const baseUrl = parseBaseUrlOption(args['base-url']);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
-    const timeoutMs = parseTimeoutOption(args.timeout);
-    const pacing = parsePacingOptions(args);
-    const everyMs = parseDurationOption('every', args.every, INTERVAL_DURATION);
-    const auditEveryMs = parseDurationOption('audit-every', args['audit-every'], INTERVAL_DURATION);
-    const staleAfterMs = parseDurationOption('stale-after', args['stale-after'], INTERVAL_DURATION);
-    if (Math.min(everyMs, auditEveryMs) < MIN_REMOTE_INTERVAL_MS && !isLoopbackUrl(baseUrl.request))
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--every" and "--audit-every" expected at least 1s against an exchange that is not on this machine (below 1s only for a loopback --base-url), got ${args.every} and ${args['audit-every']}`,
-      );
+    const { timeoutMs, pacing } = parseSnapshotFetchOptions(args);
+    const everyMs = parseIntervalOption('every', args.every);
+    const auditEveryMs = parseIntervalOption('audit-every', args['audit-every']);
+    const staleAfterMs = parseIntervalOption('stale-after', args['stale-after']);
+    assertRemoteIntervals(baseUrl, [
+      { name: 'every', ms: everyMs, text: args.every },
+      { name: 'audit-every', ms: auditEveryMs, text: args['audit-every'] },
+    ]);
     const metricsPort =
       args['metrics-port'] === undefined
         ? null
@@ -159,8 +134,7 @@ export const watchCommand = defineCommand({
     const alertFormat = args['alert-format'];
     const logFormat = args['log-format'];
     const retention = parseRetentionOptions(args, mirrorPath);
-    const { typeFiles, dars } = parseTypeSourceOptions(args);
-    const profilePath = parseOptionalPathOption('profile', args.profile);
+    const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
 
     const types = await loadTypesOrDefault({ typeFiles, dars, cwd: ctx.cwd });
     const profile = await loadReserveProfile({ profilePath, cwd: ctx.cwd });

@@ -57,6 +57,24 @@ function assertFeeRate(f: Fixed): void {
 }
 
 /**
+ * The exact terms of a swap, read in this order and checked: both reserves (positive), the amount
+ * (`amountName` in messages) and the fee rate (0 ≤ f < 1).
+ */
+function readSwapTerms(
+  x: Pick<SwapOutputInput, 'reserveIn' | 'reserveOut' | 'feeRate'>,
+  amount: Dec | string,
+  amountName: string,
+): { readonly rIn: Fixed; readonly rOut: Fixed; readonly amount: Fixed; readonly f: Fixed } {
+  const rIn = toFx(x.reserveIn, 'reserveIn');
+  const rOut = toFx(x.reserveOut, 'reserveOut');
+  const a = toFx(amount, amountName);
+  const f = toFx(x.feeRate, 'feeRate');
+  assertReserves(rIn, rOut);
+  assertFeeRate(f);
+  return { rIn, rOut, amount: a, f };
+}
+
+/**
  * `computeSwapOutput` on exact values, no validation (reserves > 0, 0 ≤ f < 1 checked by the
  * caller): `in(1−f)·R_out / (R_in + in(1−f))` rounded DOWN to 10 places; 0 for in ≤ 0.
  */
@@ -71,14 +89,9 @@ export function computeSwapOutputFx(rIn: Fixed, rOut: Fixed, amountIn: Fixed, f:
  * payout). Always < R_out. Throws `AMM_INSUFFICIENT_LIQUIDITY` if a reserve is not positive.
  */
 export function computeSwapOutput(x: SwapOutputInput): Dec {
-  const rIn = toFx(x.reserveIn, 'reserveIn');
-  const rOut = toFx(x.reserveOut, 'reserveOut');
-  const amountIn = toFx(x.amountIn, 'amountIn');
-  const f = toFx(x.feeRate, 'feeRate');
-  assertReserves(rIn, rOut);
-  assertFeeRate(f);
-  if (amountIn.n <= 0n) return ZERO;
-  return fixedToDec(computeSwapOutputFx(rIn, rOut, amountIn, f));
+  const { rIn, rOut, amount, f } = readSwapTerms(x, x.amountIn, 'amountIn');
+  if (amount.n <= 0n) return ZERO;
+  return fixedToDec(computeSwapOutputFx(rIn, rOut, amount, f));
 }
 
 /**
@@ -87,12 +100,7 @@ export function computeSwapOutput(x: SwapOutputInput): Dec {
  * Throws `AMM_INSUFFICIENT_LIQUIDITY` if `amountOut ≥ R_out` or a reserve is not positive.
  */
 export function computeSwapInput(x: SwapInputInput): Dec {
-  const rIn = toFx(x.reserveIn, 'reserveIn');
-  const rOut = toFx(x.reserveOut, 'reserveOut');
-  const out = toFx(x.amountOut, 'amountOut');
-  const f = toFx(x.feeRate, 'feeRate');
-  assertReserves(rIn, rOut);
-  assertFeeRate(f);
+  const { rIn, rOut, amount: out, f } = readSwapTerms(x, x.amountOut, 'amountOut');
   if (out.n <= 0n) return ZERO;
   if (cmpFx(out, rOut) >= 0) {
     throw new AmmError(

@@ -8,6 +8,12 @@ import { type Fixed, fixedToDec, toFx } from './exact.js';
 import type { NetworkFeeSource, SwapHopPlan, SwapPlan, SwapPlanMode } from './swap-plan-types.js';
 import type { PoolState, TokenRef } from './types.js';
 
+/** The `Dec` of `exact[k]`, built on its first read and kept in `built`. */
+function decOf<K extends string>(built: { [P in K]?: Dec }, exact: Readonly<Record<K, Fixed>>, k: K): Dec {
+  built[k] ??= fixedToDec(exact[k]);
+  return built[k];
+}
+
 /** The exact (bigint) values a hop plan was built from, kept for rendering without re-parsing. */
 export interface SwapHopExact {
   readonly reserveIn: Fixed;
@@ -35,12 +41,7 @@ export class ExactSwapHopPlan implements SwapHopPlan {
     readonly exact: SwapHopExact,
   ) {}
   private dec(k: keyof SwapHopExact): Dec {
-    let d = this.decs[k];
-    if (d === undefined) {
-      d = fixedToDec(this.exact[k]);
-      this.decs[k] = d;
-    }
-    return d;
+    return decOf(this.decs, this.exact, k);
   }
   get reserveInBefore(): Dec {
     return this.dec('reserveIn');
@@ -133,12 +134,7 @@ export class ExactSwapPlan implements SwapPlan {
     private readonly sellAmountCcExact: Fixed | null,
   ) {}
   private dec(k: keyof SwapPlanExact): Dec {
-    let d = this.decs[k];
-    if (d === undefined) {
-      d = fixedToDec(this.exact[k]);
-      this.decs[k] = d;
-    }
-    return d;
+    return decOf(this.decs, this.exact, k);
   }
   get sellAmount(): Dec {
     return this.dec('sellAmount');

@@ -22,12 +22,15 @@ import { type AuditArea, type AuditCollector, type Finding, makeFinding } from '
 import {
   clipToLatestSeen,
   computeCandidateInstants,
+  computeComputedAtWindow,
   computeInstantCandidates,
   computeLatestChangeMs,
+  computeStateWindow,
   isInstantKnown,
   isWindowCovered,
   type KnownReserveState,
   type ReserveTimeline,
+  type ResponseTiming,
   type TimeWindow,
 } from './market-time.js';
 import type { MarketTiming } from './snapshot.js';
@@ -58,6 +61,24 @@ export interface MarketCacheContext {
    * the exact state at that snapshot, for data that names the snapshot (`computeSnapshotStates`)
    */
   readonly snapshots?: ReadonlyMap<number, ReadonlyMap<string, KnownReserveState>>;
+}
+
+/**
+ * The window of pool-state instants behind an aggregator response (pairs, tickers, an order book),
+ * cached over the pool snapshot: computed within its cache window (or at `dataTimestampMs`, an
+ * order book's own timestamp, when it lies inside), from pool snapshots up to the pools' max-age
+ * older. Null without a cache context or the response's timing: compare strictly.
+ */
+export function computeAggregatorStateWindow(
+  cache: MarketCacheContext | null,
+  timing: ResponseTiming | null | undefined,
+  dataTimestampMs: number | null = null,
+): TimeWindow | null {
+  if (cache === null || timing === null || timing === undefined) return null;
+  return computeStateWindow(
+    computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator, dataTimestampMs),
+    capMaxAge(cache.timing.poolsMaxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
+  );
 }
 
 /** The proven states each proof snapshot showed, by `updated_at` (from the timeline's contracts). */

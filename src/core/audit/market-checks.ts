@@ -15,20 +15,8 @@ import { isOwnMarketSource } from '../wire/markets-info.js';
 import { formatInstantMs } from '../wire/timestamp.js';
 import { parseDecimal } from './decimal-strings.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import {
-  capMaxAge,
-  type MarketCacheContext,
-  PUBLISHED_MAX_AGE_SECONDS,
-  recordCachedCheck,
-} from './market-cache.js';
-import {
-  clipToLatestSeen,
-  computeComputedAtWindow,
-  computeStateWindow,
-  findStateAt,
-  type ReserveTimeline,
-  type TimeWindow,
-} from './market-time.js';
+import { computeAggregatorStateWindow, type MarketCacheContext, recordCachedCheck } from './market-cache.js';
+import { clipToLatestSeen, findStateAt, type ReserveTimeline, type TimeWindow } from './market-time.js';
 import type { MarketEntry, PairEntry, TickerEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 import { computeTimelineWithContracts, type NamedReserveContract } from './ticker-proofs.js';
@@ -105,15 +93,8 @@ export function checkPairs(
   cc: TokenKey | null = null,
 ): void {
   const f: Finding[] = [];
-  const timing = cache?.timing.pairs ?? null;
   // pairs are cached (60 s) over the 5 s pool snapshot: "deepest" is decided like a ticker
-  const window =
-    cache === null || timing === null
-      ? null
-      : computeStateWindow(
-          computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator),
-          capMaxAge(cache.timing.poolsMaxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
-        );
+  const window = computeAggregatorStateWindow(cache, cache?.timing.pairs);
   const got = new Map(pairs.map((p) => [p.tickerId, p]));
   for (const [id, list] of groups) {
     const p = got.get(id);
@@ -248,14 +229,7 @@ export function checkTickers(
   named: ReadonlyMap<string, NamedReserveContract> = new Map(),
 ): void {
   const byId = new Map(tickers.map((t) => [t.tickerId, t]));
-  const timing = cache?.timing.tickers ?? null;
-  const window =
-    cache === null || timing === null
-      ? null
-      : computeStateWindow(
-          computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator),
-          capMaxAge(cache.timing.poolsMaxAgeSeconds, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000,
-        );
+  const window = computeAggregatorStateWindow(cache, cache?.timing.tickers);
   for (const [id, list] of groups) {
     const r = list[0];
     if (r === undefined) continue;

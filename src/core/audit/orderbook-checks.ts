@@ -6,14 +6,8 @@
  */
 import { computeMidPriceExact } from '../amm/index.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import {
-  capMaxAge,
-  type MarketCacheContext,
-  PUBLISHED_MAX_AGE_SECONDS,
-  recordCachedCheck,
-} from './market-cache.js';
+import { computeAggregatorStateWindow, type MarketCacheContext, recordCachedCheck } from './market-cache.js';
 import { deepestAt, nearFloat } from './market-checks.js';
-import { computeComputedAtWindow, computeStateWindow } from './market-time.js';
 import type { OrderbookEntry, TokenKey } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
@@ -115,8 +109,6 @@ export function checkOrderbooks(
   cache: MarketCacheContext | null = null,
   cc: TokenKey | null = null,
 ): void {
-  const poolsInnerMs =
-    capMaxAge(cache?.timing.poolsMaxAgeSeconds ?? null, PUBLISHED_MAX_AGE_SECONDS.pools) * 1000;
   for (const b of books) {
     const list = groups.get(b.tickerId);
     const r = list?.[0];
@@ -132,14 +124,8 @@ export function checkOrderbooks(
       ]);
       continue;
     }
-    const timing = cache?.timing.orderbooks.get(b.tickerId) ?? null;
-    const window =
-      timing === null
-        ? null
-        : computeStateWindow(
-            computeComputedAtWindow(timing, PUBLISHED_MAX_AGE_SECONDS.aggregator, b.timestampMs ?? null),
-            poolsInnerMs,
-          );
+    const timing = cache?.timing.orderbooks.get(b.tickerId);
+    const window = computeAggregatorStateWindow(cache, timing, b.timestampMs ?? null);
     recordCachedCheck(c, cache, {
       area: 'market',
       name: 'market.orderbook',

@@ -15,6 +15,7 @@ import {
   computeRunAssurance,
   type LedgerPoolResult,
 } from './assurance.js';
+import { checkCarriedProofs } from './carried-proofs.js';
 import {
   checkMalformedInfoEntries,
   checkMalformedProofEntries,
@@ -353,38 +354,6 @@ function computeQuoteProvenContracts(
   return out;
 }
 
-/**
- * The blobs probe quotes carried (docs/findings.md "Soundness", quote blobs): a blob that does not
- * decode, whose contract ID does not recompute, is not the ID the hop names, or is not a reserve
- * template is a definite failure — no honest exchange serves it as the proof of the contract a
- * quote was priced on — so it is an error, as the same blob in /pools/proof would be. A blob the
- * step could not complete (missing types, unsupported version) is no finding: the quote stays
- * unchecked (QUOTE_UNAVAILABLE) unless a proof showed its contract.
- */
-function checkQuoteProofs(
-  c: AuditCollector,
-  quoteProofs: ReadonlyMap<string, { readonly poolId: string; readonly proof: ReserveProof }>,
-): void {
-  for (const [contractId, { poolId, proof }] of quoteProofs) {
-    if (proof.status === 'unverifiable') continue;
-    c.record(
-      'quote',
-      'quote.proof',
-      poolId,
-      proof.status === 'proven'
-        ? []
-        : [
-            makeFinding(
-              'QUOTE_PROOF_INVALID',
-              poolId,
-              `the blob a quote carried for reserve contract ${contractId.slice(0, 16)}… does not prove it: ${proof.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')}`,
-              { contractId, reasons: proof.reasons.map((r) => r.code) },
-            ),
-          ],
-    );
-  }
-}
-
 /** Runs all checks; never throws for a discrepancy (those are findings). */
 export function runAuditChecks(input: AuditInput): AuditResult {
   const c = new AuditCollector();
@@ -543,7 +512,14 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           makeFinding('QUOTE_UNAVAILABLE', null, 'the CC token is unknown (/swap/info unavailable)', {}),
         );
       else {
-        checkQuoteProofs(c, input.quoteReserveProofs ?? new Map());
+        // a blob the proof step could not complete leaves the quote unchecked (QUOTE_UNAVAILABLE)
+        // unless a proof showed its contract
+        checkCarriedProofs(c, input.quoteReserveProofs ?? new Map(), {
+          area: 'quote',
+          name: 'quote.proof',
+          code: 'QUOTE_PROOF_INVALID',
+          carrier: 'a quote',
+        });
         checkQuotes(c, {
           quotes,
           reserves,

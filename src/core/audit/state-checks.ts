@@ -14,6 +14,26 @@ const PRICE_ABS_TOLERANCE = '0.0000000001';
 
 const sameToken = (a: TokenKey, b: TokenKey): boolean => a.admin === b.admin && a.id === b.id;
 
+/**
+ * A finding per token (a, b) that a listing (`/pools/state`, `/pools/info`) gives otherwise than the
+ * proof: the verified contract's fields, else the proof entry.
+ */
+function computeTokenFindings(
+  code: 'STATE_FIELD_MISMATCH' | 'POOLS_INFO_MISMATCH',
+  p: ProvenPool,
+  listed: { readonly poolId: string; readonly tokenA: TokenKey; readonly tokenB: TokenKey },
+  field: (side: 'a' | 'b') => string,
+): Finding[] {
+  return (['a', 'b'] as const).flatMap((side) => {
+    const key = side === 'a' ? 'tokenA' : 'tokenB';
+    const [expected, got] = [p.fields?.[key] ?? p.entry[key], listed[key]];
+    const message = `token ${side} differs from the proof`;
+    return sameToken(expected, got)
+      ? []
+      : [makeFinding(code, listed.poolId, message, { field: field(side), expected, got })];
+  });
+}
+
 /** reserve_b / reserve_a rounded half-up to 10 places; null when reserve_a is 0 (api-decisions §1, §2). */
 export function computePoolPrice(reserveA: string, reserveB: string): string | null {
   const a = parseDecimal(reserveA);
@@ -251,25 +271,7 @@ export function checkState(c: AuditCollector, input: StateCheckInput): Map<strin
       );
     }
     // fields: tokens, fee rate, symbol
-    const ff: Finding[] = [];
-    const ta = pf?.tokenA ?? p.entry.tokenA;
-    const tb = pf?.tokenB ?? p.entry.tokenB;
-    if (!sameToken(ta, s.tokenA))
-      ff.push(
-        makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token a differs from the proof', {
-          field: 'token_a_instrument',
-          expected: ta,
-          got: s.tokenA,
-        }),
-      );
-    if (!sameToken(tb, s.tokenB))
-      ff.push(
-        makeFinding('STATE_FIELD_MISMATCH', s.poolId, 'token b differs from the proof', {
-          field: 'token_b_instrument',
-          expected: tb,
-          got: s.tokenB,
-        }),
-      );
+    const ff = computeTokenFindings('STATE_FIELD_MISMATCH', p, s, (side) => `token_${side}_instrument`);
     if (pf?.feeRate != null && !isSameAmount(pf.feeRate, s.feeRate))
       ff.push(
         makeFinding(
@@ -337,24 +339,7 @@ export function checkPoolsInfo(
         }),
       );
     } else {
-      const ta = p.fields?.tokenA ?? p.entry.tokenA;
-      const tb = p.fields?.tokenB ?? p.entry.tokenB;
-      if (!sameToken(ta, i.tokenA))
-        f.push(
-          makeFinding('POOLS_INFO_MISMATCH', id, 'token a differs from the proof', {
-            field: 'token_a',
-            expected: ta,
-            got: i.tokenA,
-          }),
-        );
-      if (!sameToken(tb, i.tokenB))
-        f.push(
-          makeFinding('POOLS_INFO_MISMATCH', id, 'token b differs from the proof', {
-            field: 'token_b',
-            expected: tb,
-            got: i.tokenB,
-          }),
-        );
+      f.push(...computeTokenFindings('POOLS_INFO_MISMATCH', p, i, (side) => `token_${side}`));
       const fee = p.fields?.feeRate ?? reserves.get(id)?.feeRate ?? null;
       if (fee !== null && !isSameAmount(fee, i.feeRate))
         f.push(

@@ -20,8 +20,8 @@
  */
 
 import type { ReserveProof } from '../proof/reserve-proof.js';
+import { checkCarriedProofs } from './carried-proofs.js';
 import type { AuditCollector } from './finding.js';
-import { makeFinding } from './finding.js';
 import type { KnownReserveState, ReserveTimeline } from './market-time.js';
 import { isProofOfPool, type ProvenPool } from './proof-checks.js';
 
@@ -116,27 +116,12 @@ export function computeTimelineWithContracts(
   return out;
 }
 
-/**
- * The blobs tickers carried: one `ticker.proof` check each. A blob the proof step could not
- * complete (e.g. missing types) is left out; one that definitely fails is an accusation.
- */
+/** The blobs tickers carried: one `ticker.proof` check each (./carried-proofs.ts). */
 export function checkTickerProofs(c: AuditCollector, tickerProofs: TickerReserveProofs): void {
-  for (const [contractId, { poolId, proof }] of tickerProofs) {
-    if (proof.status === 'unverifiable') continue;
-    c.record(
-      'market',
-      'ticker.proof',
-      poolId,
-      proof.status === 'proven'
-        ? []
-        : [
-            makeFinding(
-              'TICKER_PROOF_INVALID',
-              poolId,
-              `the blob a ticker carried for reserve contract ${contractId.slice(0, 16)}… does not prove it: ${proof.reasons.map((r) => `${r.code}: ${r.message}`).join('; ')}`,
-              { contractId, reasons: proof.reasons.map((r) => r.code) },
-            ),
-          ],
-    );
-  }
+  checkCarriedProofs(c, tickerProofs, {
+    area: 'market',
+    name: 'ticker.proof',
+    code: 'TICKER_PROOF_INVALID',
+    carrier: 'a ticker',
+  });
 }

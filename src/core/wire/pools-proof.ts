@@ -2,7 +2,8 @@
  * GET /pools/proof (docs/protocol/public-api.md "Pool proof", api-decisions §3): the latest reserve contract
  * of each active pool with its created_event_blob, for contract-ID verification.
  */
-import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { parsePoolsData, parsePoolsDataPerPool } from './pools-data.js';
+import type { MalformedEntry, ParseOptions, ShapeNode, ShapeReader } from './shape.js';
 
 export interface ProofInstrument {
   readonly id: string;
@@ -90,11 +91,7 @@ function readProofEntry(r: ShapeReader, v: unknown, path: string): PoolProofInfo
 
 /** Validates a /pools/proof body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsProofResponse(json: unknown, options: ParseOptions = {}): PoolsProofResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['updated_at', 'pools']);
-  const pools = r.array(data, 'pools', (v, path) => readProofEntry(r, v, path));
-  return { data: { updated_at: r.timestamp(data, 'updated_at'), pools } };
+  return parsePoolsData(json, options, readProofEntry);
 }
 
 /** A /pools/proof body read pool by pool: the well-formed entries, and the malformed ones set aside. */
@@ -110,9 +107,5 @@ export interface PoolsProofPerPool extends PoolsProofResponse {
  * is that pool's finding instead of hiding every other proof.
  */
 export function parsePoolsProofPerPool(json: unknown, options: ParseOptions = {}): PoolsProofPerPool {
-  const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['updated_at', 'pools']);
-  const { items, malformed } = r.arrayPerItem(data, 'pools', (v, path) => readProofEntry(r, v, path));
-  return { data: { updated_at: r.timestamp(data, 'updated_at'), pools: items }, malformed };
+  return parsePoolsDataPerPool(json, options, readProofEntry);
 }

@@ -1,7 +1,8 @@
 /**
  * GET /pools/state (docs/protocol/public-api.md "Pool state", api-decisions §1–§2): live reserves and prices.
  */
-import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { parsePoolsData, parsePoolsDataPerPool } from './pools-data.js';
+import type { MalformedEntry, ParseOptions, ShapeNode, ShapeReader } from './shape.js';
 
 export interface StateInstrument {
   readonly id: string;
@@ -71,11 +72,7 @@ function readStateEntry(r: ShapeReader, v: unknown, path: string): PoolStateInfo
 
 /** Validates a /pools/state body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsStateResponse(json: unknown, options: ParseOptions = {}): PoolsStateResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['updated_at', 'pools']);
-  const pools = r.array(data, 'pools', (v, path) => readStateEntry(r, v, path));
-  return { data: { updated_at: r.timestamp(data, 'updated_at'), pools } };
+  return parsePoolsData(json, options, readStateEntry);
 }
 
 /** A /pools/state body read pool by pool: the well-formed entries, and the malformed ones set aside. */
@@ -89,9 +86,5 @@ export interface PoolsStatePerPool extends PoolsStateResponse {
  * ApiShapeError; a malformed pool entry is returned in `malformed`, the others are kept.
  */
 export function parsePoolsStatePerPool(json: unknown, options: ParseOptions = {}): PoolsStatePerPool {
-  const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['updated_at', 'pools']);
-  const { items, malformed } = r.arrayPerItem(data, 'pools', (v, path) => readStateEntry(r, v, path));
-  return { data: { updated_at: r.timestamp(data, 'updated_at'), pools: items }, malformed };
+  return parsePoolsDataPerPool(json, options, readStateEntry);
 }

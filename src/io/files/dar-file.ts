@@ -3,7 +3,6 @@
  * node:zlib raw inflate (with an output cap) and node:crypto SHA-256 to the pure loader in
  * src/core/types/dar, and builds a V12 type environment from DARs and JSON type files.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { inflateRawSync, crc32 as zlibCrc32 } from 'node:zlib';
 import type { PackageTypes } from '../../core/types/daml-type.js';
@@ -20,6 +19,7 @@ import {
 import { addPackage, createTypeEnv, type TypeEnv } from '../../core/types/type-env.js';
 import { DarError } from '../../errors/dar.js';
 import { sha256Node } from '../node-sha256.js';
+import { readBoundedFile, toFileError } from './bounded-file.js';
 import { readTypeFiles } from './type-file.js';
 
 /** Largest DAR/DALF file read from disk. */
@@ -156,33 +156,18 @@ async function loadDarFileWith(
   memo?: DarLoadMemo,
 ): Promise<LoadedDar> {
   const full = resolve(opts.cwd ?? process.cwd(), path);
-  let bytes: Uint8Array;
-  try {
-    const st = await stat(full);
-    if (st.size > MAX_DAR_FILE_BYTES) {
-      throw new DarError(
-        'DAR_ZIP_LIMIT',
-        `"${path}" expected at most ${MAX_DAR_FILE_BYTES} bytes, got ${st.size}`,
-      );
-    }
-    bytes = await readFile(full);
-  } catch (e) {
-    if (e instanceof DarError) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new DarError('DAR_FILE_READ_FAILED', `"${path}" expected a readable DAR or DALF file, got ${msg}`, {
-      cause: e,
-    });
-  }
+  const bytes = await readBoundedFile(full, MAX_DAR_FILE_BYTES, {
+    tooLarge: (size) =>
+      new DarError('DAR_ZIP_LIMIT', `"${path}" expected at most ${MAX_DAR_FILE_BYTES} bytes, got ${size}`),
+    unreadable: (msg, cause) =>
+      new DarError('DAR_FILE_READ_FAILED', `"${path}" expected a readable DAR or DALF file, got ${msg}`, {
+        cause,
+      }),
+  });
   try {
     return loadDarBytes(bytes, opts, memo);
   } catch (e) {
-    if (e instanceof DarError) {
-      throw new DarError(e.code, `${path}: ${e.shortMessage}`, {
-        details: { ...e.details, file: path },
-        cause: e,
-      });
-    }
-    throw e;
+    throw toFileError(e, path, DarError);
   }
 }
 

@@ -2,42 +2,30 @@
  * Reads JSON type files (docs/type-file.md) from disk into Daml package types for the V12 type
  * environment (docs/protocol/contract-id.md §6.4).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PackageTypes } from '../../core/types/daml-type.js';
 import { parseTypeFile, TYPE_FILE_MAX_CHARS, type TypeFile } from '../../core/types/type-file.js';
 import { DamlTypeError } from '../../errors/types.js';
+import { readBoundedFile, toFileError } from './bounded-file.js';
 
 /** Reads and validates one type file. Throws DamlTypeError TYPE_FILE_READ_FAILED / TYPE_FILE_INVALID. */
 export async function readTypeFile(path: string, cwd = process.cwd()): Promise<TypeFile> {
   const full = resolve(cwd, path);
-  let text: string;
-  try {
-    const st = await stat(full);
-    if (st.size > TYPE_FILE_MAX_CHARS * 4) {
-      throw new DamlTypeError(
+  const bytes = await readBoundedFile(full, TYPE_FILE_MAX_CHARS * 4, {
+    tooLarge: (size) =>
+      new DamlTypeError(
         'TYPE_FILE_INVALID',
-        `"${path}" expected at most ${TYPE_FILE_MAX_CHARS} characters, got ${st.size} bytes`,
-      );
-    }
-    text = await readFile(full, 'utf8');
-  } catch (e) {
-    if (e instanceof DamlTypeError) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new DamlTypeError('TYPE_FILE_READ_FAILED', `"${path}" expected a readable type file, got ${msg}`, {
-      cause: e,
-    });
-  }
+        `"${path}" expected at most ${TYPE_FILE_MAX_CHARS} characters, got ${size} bytes`,
+      ),
+    unreadable: (msg, cause) =>
+      new DamlTypeError('TYPE_FILE_READ_FAILED', `"${path}" expected a readable type file, got ${msg}`, {
+        cause,
+      }),
+  });
   try {
-    return parseTypeFile(text);
+    return parseTypeFile(bytes.toString('utf8'));
   } catch (e) {
-    if (e instanceof DamlTypeError) {
-      throw new DamlTypeError(e.code, `${path}: ${e.shortMessage}`, {
-        details: { ...e.details, file: path },
-        cause: e,
-      });
-    }
-    throw e;
+    throw toFileError(e, path, DamlTypeError);
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { CheckOutcome, Finding } from '../../core/audit/finding.js';
 import { StoreError } from '../../errors/store.js';
-import { insertRows, mirrorDb } from './mirror-db.js';
+import { insertRows, mirrorDb, writeMirror } from './mirror-db.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 import { defineColumns } from './row-columns.js';
 
@@ -69,27 +69,19 @@ export function toJson(v: unknown): string {
 
 /** Records one audit run and its findings; returns the run id (the existing one for a repeated runKey). */
 export function recordAuditRun(mirror: Mirror, run: AuditRunInput): number {
-  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
-  const db = mirrorDb(mirror);
-  const tx = db.transaction((): number => {
-    if (run.runKey !== undefined) {
-      const old = db.prepare('SELECT id FROM audit_runs WHERE run_key = ?').pluck().get(run.runKey);
-      if (typeof old === 'number') return old;
-    }
-    const [id = 0] = insertRows(db, AUDIT_RUN_COLUMNS, toAuditRunRows(run));
-    insertRows(db, FINDING_COLUMNS, toFindingRows(id, run));
-    return id;
-  });
-  try {
-    return tx.immediate();
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError(
-      'STORE_WRITE_FAILED',
-      `recording the audit run into "${mirror.path}" failed: ${msg}`,
-      { cause: e },
-    );
-  }
+  return writeMirror(
+    mirror,
+    (path) => `recording the audit run into "${path}" failed`,
+    (db): number => {
+      if (run.runKey !== undefined) {
+        const old = db.prepare('SELECT id FROM audit_runs WHERE run_key = ?').pluck().get(run.runKey);
+        if (typeof old === 'number') return old;
+      }
+      const [id = 0] = insertRows(db, AUDIT_RUN_COLUMNS, toAuditRunRows(run));
+      insertRows(db, FINDING_COLUMNS, toFindingRows(id, run));
+      return id;
+    },
+  );
 }
 
 function parseJson(text: unknown, what: string): unknown {

@@ -13,7 +13,7 @@ import { readMirrorSources } from './archive.js';
 import { BLOB_DICT_COLUMN, decodeStoredBlobInto, MAX_BLOB_BYTES } from './blob-codec.js';
 import { mirrorDb } from './mirror-db.js';
 import { guardError, type Mirror } from './open-mirror.js';
-import type { ContractRange } from './queries.js';
+import { type ContractRange, toRangeBounds } from './queries.js';
 
 /** A batch of stored contracts; contract i's blob is `blobs.subarray(ends[i-1] ?? 0, ends[i])`. */
 export interface ContractBatch {
@@ -138,8 +138,7 @@ export function* iterateContractBatches(
   range: ContractRange = {},
   batchSize = 512,
 ): Generator<ContractBatch, void, undefined> {
-  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(range);
   try {
     const cols = CONTRACT_ROW_COLUMNS;
     const t = readMirrorSources(mirror);
@@ -177,6 +176,33 @@ export interface ContractKeyRange {
   readonly count: number;
 }
 
+/** Cuts contract keys, fed in replay order, into ranges of at most `batchSize` keys (both backends). */
+export interface KeyRangeCutter {
+  /** takes the next key; returns the range it completes, or null */
+  add(key: ContractKey): ContractKeyRange | null;
+  /** the last, partial range once every key was added; null when there is none */
+  end(): ContractKeyRange | null;
+}
+
+export function createKeyRangeCutter(batchSize: number): KeyRangeCutter {
+  let first: ContractKey | null = null;
+  let last: ContractKey | null = null;
+  let count = 0;
+  return {
+    add(key) {
+      last = key;
+      if (first === null) first = key;
+      count += 1;
+      if (count < batchSize) return null;
+      const done = { first, last, count };
+      first = null;
+      count = 0;
+      return done;
+    },
+    end: () => (first !== null && last !== null ? { first, last, count } : null),
+  };
+}
+
 /**
  * Streams the key ranges of consecutive batches of at most `batchSize` contracts in `range`,
  * reading only the index `contracts_created` (never a row or a blob).
@@ -186,8 +212,7 @@ export function* iterateContractKeyRanges(
   range: ContractRange = {},
   batchSize = 512,
 ): Generator<ContractKeyRange, void, undefined> {
-  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(range);
   try {
     const t = readMirrorSources(mirror);
     const stmt = mirrorDb(mirror).prepare(
@@ -195,20 +220,13 @@ export function* iterateContractKeyRanges(
        WHERE created_at_ms >= ? AND created_at_ms < ? ORDER BY created_at_ms, contract_id`,
     );
     stmt.raw(true);
-    let first: ContractKey | null = null;
-    let last: ContractKey | null = null;
-    let count = 0;
+    const cut = createKeyRangeCutter(batchSize);
     for (const r of stmt.iterate(from, to) as IterableIterator<[number, string]>) {
-      last = [r[0], r[1]];
-      if (first === null) first = last;
-      count += 1;
-      if (count >= batchSize) {
-        yield { first, last, count };
-        first = null;
-        count = 0;
-      }
+      const done = cut.add([r[0], r[1]]);
+      if (done !== null) yield done;
     }
-    if (first !== null && last !== null) yield { first, last, count };
+    const rest = cut.end();
+    if (rest !== null) yield rest;
   } catch (e) {
     throw guardError(mirror, 'iterateContractKeyRanges', e);
   }

@@ -9,6 +9,7 @@ import { ARCHIVED_CONTRACTS, findArchivedContractIds, readMirrorSources } from '
 import { countMirrorRead, mirrorDb } from './mirror-db.js';
 import { buildContractIdSql, buildLedgerCreatedAtSql } from './observation-columns.js';
 import { guardError, guardStore, type Mirror } from './open-mirror.js';
+import { toRangeBounds } from './queries.js';
 import type { MirrorVerificationStatus } from './types.js';
 
 /** The pool id of each of `contractIds` that the mirror already holds. */
@@ -104,10 +105,7 @@ export function* iterateObservations(
        FROM ${t.observations} o WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
     stmt.raw(true);
-    const it = stmt.iterate(
-      range.fromMs ?? Number.MIN_SAFE_INTEGER,
-      range.toMs ?? Number.MAX_SAFE_INTEGER,
-    ) as IterableIterator<unknown[]>;
+    const it = stmt.iterate(...toRangeBounds(range)) as IterableIterator<unknown[]>;
     for (const r of it) yield observationPointOfRow(r);
   } catch (e) {
     throw guardError(mirror, 'iterateObservations', e);
@@ -160,10 +158,7 @@ export function* iterateObservationKeyPages(
        WHERE o.observed_at_ms >= ? AND o.observed_at_ms < ? ORDER BY o.pool_id, o.observed_at_ms, o.snapshot_id`,
     );
     stmt.raw(true);
-    const it = stmt.iterate(
-      range.fromMs ?? Number.MIN_SAFE_INTEGER,
-      range.toMs ?? Number.MAX_SAFE_INTEGER,
-    ) as IterableIterator<unknown[]>;
+    const it = stmt.iterate(...toRangeBounds(range)) as IterableIterator<unknown[]>;
     let page: ObservationKeyRow[] = [];
     for (const r of it) {
       page.push(toObservationKeyRow(r));

@@ -9,7 +9,7 @@
  * and the incremental history, which pruning never touches.
  */
 import { StoreError } from '../../errors/store.js';
-import { mirrorDb } from './mirror-db.js';
+import { mirrorDb, writeMirror } from './mirror-db.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 
 export interface MirrorTableSize {
@@ -136,46 +136,36 @@ export const PRUNE_INDEX = 'prune_responses_body';
  * included), observations, audit runs and the incremental history are kept.
  */
 export function pruneRawResponses(mirror: Mirror, beforeMs: number): PruneResult {
-  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
-  const db = mirrorDb(mirror);
-  const run = db.transaction((): PruneResult => {
-    const snapshots = Number(
-      db
-        .prepare(
-          `SELECT count(DISTINCT r.snapshot_id) FROM responses r JOIN snapshots s ON s.id = r.snapshot_id
+  return writeMirror(
+    mirror,
+    (path) => `pruning "${path}" failed and was rolled back`,
+    (db): PruneResult => {
+      const snapshots = Number(
+        db
+          .prepare(
+            `SELECT count(DISTINCT r.snapshot_id) FROM responses r JOIN snapshots s ON s.id = r.snapshot_id
            WHERE s.started_at_ms < ?`,
+          )
+          .pluck()
+          .get(beforeMs),
+      );
+      const responses = db
+        .prepare(
+          'DELETE FROM responses WHERE snapshot_id IN (SELECT id FROM snapshots WHERE started_at_ms < ?)',
         )
-        .pluck()
-        .get(beforeMs),
-    );
-    const responses = db
-      .prepare(
-        'DELETE FROM responses WHERE snapshot_id IN (SELECT id FROM snapshots WHERE started_at_ms < ?)',
-      )
-      .run(beforeMs).changes;
-    // the index of responses by body exists only here (schema 7): built once for the orphan
-    // search and the foreign-key checks of the deletes, so recording never maintains it
-    db.exec(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_id)`);
-    const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_id = b.id)';
-    const bodyBytes = Number(
-      db.prepare(`SELECT coalesce(sum(size), 0) FROM bodies b WHERE ${orphan}`).pluck().get(),
-    );
-    const bodies = db.prepare(`DELETE FROM bodies AS b WHERE ${orphan}`).run().changes;
-    db.exec(`DROP INDEX ${PRUNE_INDEX}`);
-    return { snapshots, responses, bodies, bodyBytes };
-  });
-  try {
-    return run.immediate();
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError(
-      'STORE_WRITE_FAILED',
-      `pruning "${mirror.path}" failed and was rolled back: ${msg}`,
-      {
-        cause: e,
-      },
-    );
-  }
+        .run(beforeMs).changes;
+      // the index of responses by body exists only here (schema 7): built once for the orphan
+      // search and the foreign-key checks of the deletes, so recording never maintains it
+      db.exec(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_id)`);
+      const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_id = b.id)';
+      const bodyBytes = Number(
+        db.prepare(`SELECT coalesce(sum(size), 0) FROM bodies b WHERE ${orphan}`).pluck().get(),
+      );
+      const bodies = db.prepare(`DELETE FROM bodies AS b WHERE ${orphan}`).run().changes;
+      db.exec(`DROP INDEX ${PRUNE_INDEX}`);
+      return { snapshots, responses, bodies, bodyBytes };
+    },
+  );
 }
 
 /**

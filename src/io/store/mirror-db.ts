@@ -66,6 +66,28 @@ export function mirrorDb(mirror: Mirror): Database.Database {
   return db;
 }
 
+/**
+ * Runs `write` in ONE immediate transaction of a writable mirror. A read-only handle is refused
+ * (StoreError STORE_WRITE_FAILED); a failure rolls the transaction back and becomes StoreError
+ * STORE_WRITE_FAILED `<failed(path)>: <driver message>` (a StoreError passes through as thrown).
+ */
+export function writeMirror<T>(
+  mirror: Mirror,
+  failed: (path: string) => string,
+  write: (db: Database.Database) => T,
+): T {
+  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
+  const db = mirrorDb(mirror);
+  const tx = db.transaction(() => write(db));
+  try {
+    return tx.immediate();
+  } catch (e) {
+    if (e instanceof StoreError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new StoreError('STORE_WRITE_FAILED', `${failed(mirror.path)}: ${msg}`, { cause: e });
+  }
+}
+
 /** Inserts `rows` into the table of `spec` (booleans as 0/1), `suffix` after (ON CONFLICT); returns each row's rowid. */
 export function insertRows<R extends object>(
   db: Database.Database,

@@ -28,6 +28,16 @@ export interface OpenMirrorOptions {
   readonly now?: () => number;
 }
 
+/**
+ * What opening the mirror at `path` (either backend) throws when the driver fails: StoreError
+ * STORE_OPEN_FAILED, `"<path>" <said(driver message)>`; a StoreError passes through.
+ */
+export function toOpenFailedError(path: string, e: unknown, said: (message: string) => string): StoreError {
+  if (e instanceof StoreError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  return new StoreError('STORE_OPEN_FAILED', `"${path}" ${said(msg)}`, { cause: e, details: { path } });
+}
+
 /** Opens (creating and migrating if needed) the mirror at `path`; throws StoreError. */
 export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirror {
   const readonly = options.readonly === true;
@@ -37,15 +47,7 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
   try {
     db = new Sqlite(path, { readonly, fileMustExist: readonly, timeout: options.busyTimeoutMs ?? 5_000 });
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError(
-      'STORE_OPEN_FAILED',
-      `"${path}" expected a mirror database that can be opened, got ${msg}`,
-      {
-        cause: e,
-        details: { path },
-      },
-    );
+    throw toOpenFailedError(path, e, (msg) => `expected a mirror database that can be opened, got ${msg}`);
   }
   try {
     if (!readonly) {
@@ -64,12 +66,7 @@ export function openMirror(path: string, options: OpenMirrorOptions = {}): Mirro
     return wrapMirrorDb(db, { path, readonly, schemaVersion });
   } catch (e) {
     db.close();
-    if (e instanceof StoreError) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError('STORE_OPEN_FAILED', `"${path}" could not be opened as a mirror: ${msg}`, {
-      cause: e,
-      details: { path },
-    });
+    throw toOpenFailedError(path, e, (msg) => `could not be opened as a mirror: ${msg}`);
   }
 }
 

@@ -243,8 +243,7 @@ export function countContracts(
   } = {},
 ): number {
   return guardStore(mirror, 'countContracts', () => {
-    const from = options.fromMs ?? Number.MIN_SAFE_INTEGER;
-    const to = options.toMs ?? Number.MAX_SAFE_INTEGER;
+    const [from, to] = toRangeBounds(options);
     const t = readMirrorSources(mirror);
     const v =
       options.status === undefined
@@ -332,6 +331,14 @@ export interface ContractRange {
   readonly poolId?: string;
 }
 
+/** The [from, to) bounds of a time range (both backends): an open end is the widest safe integer. */
+export function toRangeBounds(range: {
+  readonly fromMs?: number | undefined;
+  readonly toMs?: number | undefined;
+}): [number, number] {
+  return [range.fromMs ?? Number.MIN_SAFE_INTEGER, range.toMs ?? Number.MAX_SAFE_INTEGER];
+}
+
 /**
  * Streams the stored reserve contracts ordered by ledger creation time (then contract ID), one
  * row at a time. Do not write to the same mirror while iterating.
@@ -340,8 +347,7 @@ export function* iterateContracts(
   mirror: Mirror,
   range: ContractRange = {},
 ): Generator<MirrorContract, void, undefined> {
-  const from = range.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = range.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(range);
   try {
     const sources = readMirrorSources(mirror);
     const templates = readTemplates(mirrorDb(mirror));

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiSnapshot } from '../../core/wire/index.js';
 import type { FailedAttempt } from './plan/failed-attempt.js';
+import { computeSnapshotPlan, type SnapshotPlan, type SnapshotPlanInput } from './plan/snapshot-plan.js';
 import { defineColumns } from './row-columns.js';
 import type { ContractVerificationInput, ContractVerifications, RecordSnapshotResult } from './types.js';
 
@@ -38,8 +39,30 @@ export function computeBlobDigest(b64: string): string {
 }
 
 /** The verifications as a map by contract ID. */
-export function toVerificationMap(v: ContractVerifications): ReadonlyMap<string, ContractVerificationInput> {
+function toVerificationMap(v: ContractVerifications): ReadonlyMap<string, ContractVerificationInput> {
   return v instanceof Map ? v : new Map(Object.entries(v));
+}
+
+/**
+ * The rows recording `snapshot` writes (./plan/snapshot-plan.ts), given what the applier read of the
+ * mirror (`held`: the stored contracts, the reusable bodies); the rest both appliers fill in alike:
+ * the clock of `options`, the verifications by contract ID, the memoised blob digest.
+ */
+export function computeRecordingPlan(
+  snapshot: ApiSnapshot,
+  snapshotKey: string,
+  verifications: ContractVerifications,
+  options: RecordSnapshotOptions,
+  held: Pick<SnapshotPlanInput, 'stored' | 'reusableBodies'>,
+): SnapshotPlan {
+  return computeSnapshotPlan({
+    snapshot,
+    snapshotKey,
+    recordedAtMs: (options.now ?? Date.now)(),
+    verifications: toVerificationMap(verifications),
+    blobDigest: computeBlobDigest,
+    ...held,
+  });
 }
 
 /** A blob's bytes as a Buffer (no copy). */

@@ -10,12 +10,7 @@
 import { formatAmount } from '../../core/amm/format.js';
 import { computeMidPrice, computeTvlCc } from '../../core/amm/swap-math.js';
 import type { PoolState } from '../../core/amm/types.js';
-import type {
-  PoolStateInfo,
-  PoolsInfoResponse,
-  PoolsProofResponse,
-  PoolsStateResponse,
-} from '../../core/wire/index.js';
+import type { PoolProofInfo, PoolStateInfo, PoolsInfoResponse } from '../../core/wire/index.js';
 import { formatApiTimestamp, formatApiTimestampMicros } from '../../core/wire/timestamp.js';
 import type { RouteDeps } from '../deps.js';
 import type { Reply } from '../http.js';
@@ -57,48 +52,40 @@ function poolStateEntry(p: PoolState, deps: RouteDeps): PoolStateInfo {
   };
 }
 
-export function poolsState(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'pools-state', CACHE_SECONDS.pools, (): PoolsStateResponse => {
+/** A body of the window's pool snapshot, `{data: {updated_at, pools}}` (/pools/state, /pools/proof): an entry per pool. */
+function poolSnapshotReply<T>(deps: RouteDeps, key: string, entry: (p: PoolState) => T): Reply {
+  return cachedJson(deps, key, CACHE_SECONDS.pools, () => {
     const snap = poolSnapshot(deps);
-    return {
-      data: {
-        updated_at: formatApiTimestamp(snap.atMs),
-        pools: snap.pools.map((p) => poolStateEntry(p, deps)),
-      },
-    };
+    return { data: { updated_at: formatApiTimestamp(snap.atMs), pools: snap.pools.map(entry) } };
   });
 }
 
+export function poolsState(deps: RouteDeps): Reply {
+  return poolSnapshotReply(deps, 'pools-state', (p): PoolStateInfo => poolStateEntry(p, deps));
+}
+
 export function poolsProof(deps: RouteDeps): Reply {
-  return cachedJson(deps, 'pools-proof', CACHE_SECONDS.pools, (): PoolsProofResponse => {
-    const snap = poolSnapshot(deps);
+  return poolSnapshotReply(deps, 'pools-proof', (p): PoolProofInfo => {
+    const rc = p.reserveContract;
     return {
-      data: {
-        updated_at: formatApiTimestamp(snap.atMs),
-        pools: snap.pools.map((p) => {
-          const rc = p.reserveContract;
-          return {
-            pool_id: p.poolId,
-            pool_cid: rc.contractId,
-            token_a_instrument: { id: p.tokenA.id, admin: p.tokenA.admin },
-            token_b_instrument: { id: p.tokenB.id, admin: p.tokenB.admin },
-            reserve_contract: {
-              contract_id: rc.contractId,
-              update_id: rc.updateId,
-              template: {
-                package_id: rc.packageId,
-                package_name: rc.packageName,
-                module_name: rc.moduleName,
-                entity_name: rc.entityName,
-              },
-              ledger_created_at: formatApiTimestampMicros(rc.createdAtMicros),
-              created_event_blob: rc.createdEventBlob,
-              reserve_a: formatAmount(p.reserveA),
-              reserve_b: formatAmount(p.reserveB),
-              total_lp_supply: formatAmount(p.totalLpSupply),
-            },
-          };
-        }),
+      pool_id: p.poolId,
+      pool_cid: rc.contractId,
+      token_a_instrument: { id: p.tokenA.id, admin: p.tokenA.admin },
+      token_b_instrument: { id: p.tokenB.id, admin: p.tokenB.admin },
+      reserve_contract: {
+        contract_id: rc.contractId,
+        update_id: rc.updateId,
+        template: {
+          package_id: rc.packageId,
+          package_name: rc.packageName,
+          module_name: rc.moduleName,
+          entity_name: rc.entityName,
+        },
+        ledger_created_at: formatApiTimestampMicros(rc.createdAtMicros),
+        created_event_blob: rc.createdEventBlob,
+        reserve_a: formatAmount(p.reserveA),
+        reserve_b: formatAmount(p.reserveB),
+        total_lp_supply: formatAmount(p.totalLpSupply),
       },
     };
   });

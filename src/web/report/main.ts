@@ -91,6 +91,21 @@ function drawPool(box: HTMLElement): void {
   const few = d.t.length <= 60;
   const swapMarks = d.a.map((v, i) => (d.swaps.includes(i) ? v : null));
   const stepped = uPlot.paths.stepped?.({ align: 1 });
+  // a line of this pool's charts: 2 px, the full value on hover, its points drawn while they are few
+  const line = (
+    label: string,
+    scale: string,
+    stroke: string,
+    paths?: uPlot.Series.PathBuilder,
+  ): uPlot.Series => ({
+    label,
+    scale,
+    stroke,
+    width: 2,
+    value: hover,
+    ...(paths ? { paths } : {}),
+    points: { show: few },
+  });
   const reserves = at('reserves');
   if (reserves !== null)
     charts.push(
@@ -102,24 +117,8 @@ function drawPool(box: HTMLElement): void {
           axes: [TIME_AXIS, axis('a', 'reserve A'), axis('b', 'reserve B', 1, false)],
           series: [
             {},
-            {
-              label: 'reserve A',
-              scale: 'a',
-              stroke: '#1f77b4',
-              width: 2,
-              value: hover,
-              ...(stepped ? { paths: stepped } : {}),
-              points: { show: few },
-            },
-            {
-              label: 'reserve B',
-              scale: 'b',
-              stroke: '#ff7f0e',
-              width: 2,
-              value: hover,
-              ...(stepped ? { paths: stepped } : {}),
-              points: { show: few },
-            },
+            line('reserve A', 'a', '#1f77b4', stepped),
+            line('reserve B', 'b', '#ff7f0e', stepped),
             {
               label: 'contract change',
               scale: 'a',
@@ -142,18 +141,7 @@ function drawPool(box: HTMLElement): void {
         {
           scales: { x: { time: true }, p: { range: rangeOf }, l: { range: rangeOf } },
           axes: [TIME_AXIS, axis('p', 'price'), axis('l', 'LP-share value', 1, false)],
-          series: [
-            {},
-            { label: 'price', scale: 'p', stroke: '#2ca02c', width: 2, value: hover, points: { show: few } },
-            {
-              label: 'LP-share value',
-              scale: 'l',
-              stroke: '#9467bd',
-              width: 2,
-              value: hover,
-              points: { show: few },
-            },
-          ],
+          series: [{}, line('price', 'p', '#2ca02c'), line('LP-share value', 'l', '#9467bd')],
         },
         [d.t, d.price, d.lp],
       ),
@@ -167,10 +155,7 @@ function drawPool(box: HTMLElement): void {
         {
           scales: { x: { time: true }, v: { range: rangeOf } },
           axes: [TIME_AXIS, axis('v', 'TVL (CC)')],
-          series: [
-            {},
-            { label: 'TVL', scale: 'v', stroke: '#17becf', width: 2, value: hover, points: { show: few } },
-          ],
+          series: [{}, line('TVL', 'v', '#17becf')],
         },
         [d.t, d.tvl],
       ),

@@ -113,7 +113,7 @@ export function computeHistoryRowValues(poolId: string, h: PoolHistoryRow): unkn
 }
 
 /** The pool_history row of a pool's whole series (a re-fold); null for an empty series. */
-export function computeRefoldRow(list: readonly HistoryObservation[]): PoolHistoryRow | null {
+function computeRefoldRow(list: readonly HistoryObservation[]): PoolHistoryRow | null {
   const first = list[0];
   if (first === undefined) return null;
   let last = first;
@@ -126,6 +126,18 @@ export function computeRefoldRow(list: readonly HistoryObservation[]): PoolHisto
     lastSnapshotId: last.snapshotId,
     lastContractId: last.contractId,
   };
+}
+
+/** The pool_history rows of re-folding pools from their whole series (pools with an empty series have none). */
+export function computeRefoldRows(
+  series: Iterable<readonly [string, readonly HistoryObservation[]]>,
+): [string, PoolHistoryRow][] {
+  const rows: [string, PoolHistoryRow][] = [];
+  for (const [poolId, list] of series) {
+    const row = computeRefoldRow(list);
+    if (row !== null) rows.push([poolId, row]);
+  }
+  return rows;
 }
 
 /**

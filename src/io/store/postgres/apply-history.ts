@@ -21,7 +21,7 @@ import {
   computeHistoryPast,
   computeHistoryPlan,
   computeProvenBetweenQueries,
-  computeRefoldRow,
+  computeRefoldRows,
   foldOfRow,
   type HistoryPast,
   type PointKey,
@@ -47,12 +47,7 @@ async function refoldPools(h: PgMirror, q: Queryable, poolIds: readonly string[]
     limitPerPool: Number.MAX_SAFE_INTEGER,
     ...(poolIds === undefined ? {} : { poolIds }),
   });
-  const out: [string, PoolHistoryRow][] = [];
-  for (const [poolId, list] of series) {
-    const row = computeRefoldRow(list);
-    if (row !== null) out.push([poolId, row]);
-  }
-  await writePoolHistories(q, out);
+  await writePoolHistories(q, computeRefoldRows(series));
 }
 
 /** The first points of (pool, contract) pairs by pointKey. */

@@ -3,7 +3,6 @@
  * (SQLite): one transaction per run; a run with the same `runKey` is recorded once, whatever the
  * race (`ON CONFLICT (run_key) DO NOTHING`, then the existing id).
  */
-import { StoreError } from '../../../errors/store.js';
 import {
   AUDIT_RUN_COLUMNS,
   type AuditRunInput,
@@ -13,31 +12,26 @@ import {
   toAuditRunRows,
   toFindingRows,
 } from '../audit-runs.js';
-import { insertPgRows, type PgMirror, queryRows, toStoreError, withPgTransaction } from './connection.js';
+import { insertPgRows, type PgMirror, queryRows, toStoreError, writePgMirror } from './connection.js';
 
 /** Records one audit run and its findings; returns its id (the existing one for a repeated runKey). */
 export async function recordPgAuditRun(h: PgMirror, run: AuditRunInput): Promise<number> {
-  if (h.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${h.path}" was opened read-only`);
-  try {
-    return await withPgTransaction(h, 'BEGIN', async (c) => {
-      const ins = await insertPgRows(
-        c,
-        AUDIT_RUN_COLUMNS,
-        toAuditRunRows(run),
-        'ON CONFLICT (run_key) DO NOTHING RETURNING id',
-      );
-      const created = ins[0];
-      if (created === undefined) {
-        const old = await queryRows(c, 'SELECT id FROM audit_runs WHERE run_key = $1', [run.runKey ?? null]);
-        return Number(old[0]?.[0]);
-      }
-      const id = Number(created[0]);
-      await insertPgRows(c, FINDING_COLUMNS, toFindingRows(id, run));
-      return id;
-    });
-  } catch (e) {
-    throw toStoreError(h, 'STORE_WRITE_FAILED', 'recording the audit run', e);
-  }
+  return writePgMirror(h, 'recording the audit run', 'unlocked', async (c) => {
+    const ins = await insertPgRows(
+      c,
+      AUDIT_RUN_COLUMNS,
+      toAuditRunRows(run),
+      'ON CONFLICT (run_key) DO NOTHING RETURNING id',
+    );
+    const created = ins[0];
+    if (created === undefined) {
+      const old = await queryRows(c, 'SELECT id FROM audit_runs WHERE run_key = $1', [run.runKey ?? null]);
+      return Number(old[0]?.[0]);
+    }
+    const id = Number(created[0]);
+    await insertPgRows(c, FINDING_COLUMNS, toFindingRows(id, run));
+    return id;
+  });
 }
 
 /** Audit runs, newest first, with their findings. */

@@ -118,6 +118,29 @@ export async function withPgTransaction<T>(
   }
 }
 
+/**
+ * Runs `write` in ONE transaction of a writable mirror, first taking the mirror's advisory write lock
+ * when `locked` (the writes that must commit one after another: snapshots, prunes). A read-only
+ * handle is refused; a failure rolls back and becomes StoreError STORE_WRITE_FAILED
+ * `<what> on "<path>" failed: …` (a StoreError passes through).
+ */
+export async function writePgMirror<T>(
+  h: PgMirror,
+  what: string,
+  locked: 'locked' | 'unlocked',
+  write: (c: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  if (h.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${h.path}" was opened read-only`);
+  try {
+    return await withPgTransaction(h, 'BEGIN', async (c) => {
+      if (locked === 'locked') await c.query('SELECT pg_advisory_xact_lock($1)', [MIRROR_WRITE_LOCK]);
+      return await write(c);
+    });
+  } catch (e) {
+    throw toStoreError(h, 'STORE_WRITE_FAILED', what, e);
+  }
+}
+
 /** Counts one statement that returned `rows` rows (the history reads, as for SQLite). */
 export function countPgRead(h: PgMirror, rows: number): void {
   h.reads.statements += 1;

@@ -12,6 +12,7 @@ import {
   type ContractBatch,
   type ContractKey,
   type ContractKeyRange,
+  createKeyRangeCutter,
   packContractBatch,
 } from '../contract-batches.js';
 import {
@@ -24,7 +25,7 @@ import {
   toObservationKeyRow,
 } from '../lookups.js';
 import { buildContractIdSql, buildLedgerCreatedAtSql } from '../observation-columns.js';
-import type { ContractRange } from '../queries.js';
+import { type ContractRange, toRangeBounds } from '../queries.js';
 import { type PgMirror, queryRows, toStoreError } from './connection.js';
 
 const PAGE = 10_000;
@@ -62,7 +63,7 @@ async function* inSnapshot<T>(
 }
 
 function rangeFilter(range: ContractRange, params: unknown[]): string {
-  params.push(range.fromMs ?? Number.MIN_SAFE_INTEGER, range.toMs ?? Number.MAX_SAFE_INTEGER);
+  params.push(...toRangeBounds(range));
   let w = `created_at_ms >= $${params.length - 1} AND created_at_ms < $${params.length}`;
   if (range.poolId !== undefined) {
     params.push(range.poolId);
@@ -119,22 +120,14 @@ export function iteratePgContractKeyRanges(
   batchSize = 512,
 ): AsyncGenerator<ContractKeyRange, void, undefined> {
   return inSnapshot(h, 'iterateContractKeyRanges', async function* (c) {
-    let first: ContractKey | null = null;
-    let last: ContractKey | null = null;
-    let count = 0;
-    for await (const rows of pageContracts(c, '1', range, Math.max(PAGE, batchSize))) {
+    const cut = createKeyRangeCutter(batchSize);
+    for await (const rows of pageContracts(c, '1', range, Math.max(PAGE, batchSize)))
       for (const r of rows) {
-        last = [Number(r[1]), String(r[2])];
-        if (first === null) first = last;
-        count += 1;
-        if (count >= batchSize) {
-          yield { first, last, count };
-          first = null;
-          count = 0;
-        }
+        const done = cut.add([Number(r[1]), String(r[2])]);
+        if (done !== null) yield done;
       }
-    }
-    if (first !== null && last !== null) yield { first, last, count };
+    const rest = cut.end();
+    if (rest !== null) yield rest;
   });
 }
 
@@ -165,10 +158,7 @@ async function* pageObservationRows(
 ): AsyncGenerator<unknown[][], void, undefined> {
   let after: [string, number, number] | null = null;
   for (;;) {
-    const params: unknown[] = [
-      range.fromMs ?? Number.MIN_SAFE_INTEGER,
-      range.toMs ?? Number.MAX_SAFE_INTEGER,
-    ];
+    const params: unknown[] = toRangeBounds(range);
     let where = 'o.observed_at_ms >= $1 AND o.observed_at_ms < $2';
     if (after !== null) {
       params.push(...after);

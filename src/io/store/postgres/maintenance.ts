@@ -7,14 +7,7 @@
  */
 import { StoreError } from '../../../errors/store.js';
 import { MIRROR_TABLES, type MirrorStats, PRUNE_INDEX, type PruneResult } from '../maintenance.js';
-import {
-  MIRROR_WRITE_LOCK,
-  type PgMirror,
-  queryRows,
-  queryValue,
-  toStoreError,
-  withPgTransaction,
-} from './connection.js';
+import { type PgMirror, queryRows, queryValue, toStoreError, writePgMirror } from './connection.js';
 
 /** Sizes and counts of the mirror. */
 export async function readPgMirrorStats(h: PgMirror, schemaVersion: number): Promise<MirrorStats> {
@@ -58,36 +51,30 @@ export async function readPgMirrorStats(h: PgMirror, schemaVersion: number): Pro
 
 /** Removes the raw responses of snapshots started before `beforeMs` and the bodies left unreferenced. */
 export async function prunePgRawResponses(h: PgMirror, beforeMs: number): Promise<PruneResult> {
-  if (h.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${h.path}" was opened read-only`);
-  try {
-    return await withPgTransaction(h, 'BEGIN', async (c) => {
-      await c.query('SELECT pg_advisory_xact_lock($1)', [MIRROR_WRITE_LOCK]);
-      const snapshots = Number(
-        await queryValue(
-          c,
-          `SELECT count(DISTINCT r.snapshot_id) FROM responses r JOIN snapshots s ON s.id = r.snapshot_id
+  return writePgMirror(h, 'pruning (rolled back)', 'locked', async (c) => {
+    const snapshots = Number(
+      await queryValue(
+        c,
+        `SELECT count(DISTINCT r.snapshot_id) FROM responses r JOIN snapshots s ON s.id = r.snapshot_id
            WHERE s.started_at_ms < $1`,
+        [beforeMs],
+      ),
+    );
+    const responses =
+      (
+        await c.query(
+          'DELETE FROM responses WHERE snapshot_id IN (SELECT id FROM snapshots WHERE started_at_ms < $1)',
           [beforeMs],
-        ),
-      );
-      const responses =
-        (
-          await c.query(
-            'DELETE FROM responses WHERE snapshot_id IN (SELECT id FROM snapshots WHERE started_at_ms < $1)',
-            [beforeMs],
-          )
-        ).rowCount ?? 0;
-      // responses by body: built for this transaction only (schema 8), as on SQLite
-      await c.query(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_sha256)`);
-      const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_sha256 = b.sha256)';
-      const gone = await queryRows(c, `DELETE FROM bodies AS b WHERE ${orphan} RETURNING size`);
-      await c.query(`DROP INDEX ${PRUNE_INDEX}`);
-      const bodyBytes = gone.reduce((s, r) => s + Number(r[0]), 0);
-      return { snapshots, responses, bodies: gone.length, bodyBytes };
-    });
-  } catch (e) {
-    throw toStoreError(h, 'STORE_WRITE_FAILED', 'pruning (rolled back)', e);
-  }
+        )
+      ).rowCount ?? 0;
+    // responses by body: built for this transaction only (schema 8), as on SQLite
+    await c.query(`CREATE INDEX ${PRUNE_INDEX} ON responses (body_sha256)`);
+    const orphan = 'NOT EXISTS (SELECT 1 FROM responses r WHERE r.body_sha256 = b.sha256)';
+    const gone = await queryRows(c, `DELETE FROM bodies AS b WHERE ${orphan} RETURNING size`);
+    await c.query(`DROP INDEX ${PRUNE_INDEX}`);
+    const bodyBytes = gone.reduce((s, r) => s + Number(r[0]), 0);
+    return { snapshots, responses, bodies: gone.length, bodyBytes };
+  });
 }
 
 /** VACUUM ANALYZE of the tables pruning touches; the sizes are the database's before and after. */

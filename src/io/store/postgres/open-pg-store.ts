@@ -5,10 +5,9 @@
  * read-only on the server), and the store's methods over ./*.ts. The URL's password never
  * appears in a message or in `path`.
  */
-import { StoreError } from '../../../errors/store.js';
 import { redactUrl } from '../../http/redact-url.js';
 import type { MirrorStore } from '../mirror-store.js';
-import type { OpenMirrorOptions } from '../open-mirror.js';
+import { type OpenMirrorOptions, toOpenFailedError } from '../open-mirror.js';
 import { assertSchemaOpenable, computeSchemaVersion } from '../schema/versions.js';
 import { readPgHistoryPast } from './apply-history.js';
 import { recordPgSnapshot } from './apply-snapshot.js';
@@ -71,16 +70,7 @@ export async function openPgStore(url: string, options: OpenPgStoreOptions = {})
     }
   } catch (e) {
     await pool.end().catch(() => {});
-    if (e instanceof StoreError) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError(
-      'STORE_OPEN_FAILED',
-      `"${path}" expected a PostgreSQL mirror that can be opened, got ${msg}`,
-      {
-        cause: e,
-        details: { path },
-      },
-    );
+    throw toOpenFailedError(path, e, (msg) => `expected a PostgreSQL mirror that can be opened, got ${msg}`);
   }
   const q = pool;
   let closed = false;

@@ -7,7 +7,13 @@
  */
 import type pg from 'pg';
 import type { HistoryQuery } from '../queries.js';
-import { OBS_COLUMNS, toHistoryObservation, toObservation, toSnapshotRow } from '../queries.js';
+import {
+  OBS_COLUMNS,
+  toHistoryObservation,
+  toObservation,
+  toRangeBounds,
+  toSnapshotRow,
+} from '../queries.js';
 import { buildTemplateSql } from '../template-keys.js';
 import type {
   HistoryObservation,
@@ -97,8 +103,7 @@ export async function countPgContracts(
     readonly toMs?: number;
   } = {},
 ): Promise<number> {
-  const from = options.fromMs ?? Number.MIN_SAFE_INTEGER;
-  const to = options.toMs ?? Number.MAX_SAFE_INTEGER;
+  const [from, to] = toRangeBounds(options);
   const v =
     options.status === undefined
       ? await queryValue(
@@ -134,17 +139,24 @@ export async function readPgResponseBody(q: Queryable, sha256: string): Promise<
   return v instanceof Uint8Array ? v : null;
 }
 
+/** One column of the contract rows of `contractIds` the mirror holds, by contract ID. */
+async function readPgContractColumn(
+  q: Queryable,
+  column: 'pool_id' | 'verification_status',
+  contractIds: readonly string[],
+): Promise<unknown[][]> {
+  return queryRows(q, `SELECT contract_id, ${column} FROM contracts WHERE contract_id = ANY($1::text[])`, [
+    [...contractIds],
+  ]);
+}
+
 /** The pool id of each of `contractIds` the mirror holds. */
 export async function readPgContractPools(
   h: PgMirror,
   q: Queryable,
   contractIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await queryRows(
-    q,
-    'SELECT contract_id, pool_id FROM contracts WHERE contract_id = ANY($1::text[])',
-    [[...contractIds]],
-  );
+  const rows = await readPgContractColumn(q, 'pool_id', contractIds);
   countPgRead(h, rows.length);
   return new Map(rows.map((r) => [String(r[0]), String(r[1])]));
 }
@@ -154,10 +166,6 @@ export async function readPgVerificationStatuses(
   q: Queryable,
   contractIds: readonly string[],
 ): Promise<Map<string, MirrorVerificationStatus>> {
-  const rows = await queryRows(
-    q,
-    'SELECT contract_id, verification_status FROM contracts WHERE contract_id = ANY($1::text[])',
-    [[...contractIds]],
-  );
+  const rows = await readPgContractColumn(q, 'verification_status', contractIds);
   return new Map(rows.map((r) => [String(r[0]), r[1] as MirrorVerificationStatus]));
 }

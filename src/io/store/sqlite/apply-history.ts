@@ -26,7 +26,7 @@ import {
   computeHistoryPast,
   computeHistoryPlan,
   computeProvenBetweenQueries,
-  computeRefoldRow,
+  computeRefoldRows,
   foldOfRow,
   type HistoryPast,
   type PointKey,
@@ -53,12 +53,7 @@ function refoldPools(mirror: Mirror, poolIds: readonly string[] | undefined): vo
     limitPerPool: Number.MAX_SAFE_INTEGER,
     ...(poolIds === undefined ? {} : { poolIds }),
   });
-  const rows: [string, PoolHistoryRow][] = [];
-  for (const [poolId, list] of series) {
-    const row = computeRefoldRow(list);
-    if (row !== null) rows.push([poolId, row]);
-  }
-  writePoolHistories(db, rows);
+  writePoolHistories(db, computeRefoldRows(series));
 }
 
 /** The first points of (pool, contract) pairs by pointKey. */
