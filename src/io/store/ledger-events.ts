@@ -8,7 +8,7 @@
  * PostgreSQL ones (./postgres/ledger-events.ts) share the rows and the statements' meaning.
  */
 import { StoreError } from '../../errors/store.js';
-import { mirrorDb } from './mirror-db.js';
+import { mirrorDb, writeMirror } from './mirror-db.js';
 import { guardStore, type Mirror } from './open-mirror.js';
 import { toBuffer } from './record-snapshot.js';
 
@@ -168,10 +168,6 @@ export const UPSERT_FOLLOW_STATE_SQL = (p: readonly string[]): string =>
      ledger_time_ms = excluded.ledger_time_ms, updated_at_ms = excluded.updated_at_ms
    WHERE ledger_follow_state.ledger_offset < excluded.ledger_offset`;
 
-function assertWritable(mirror: { readonly readonly: boolean; readonly path: string }): void {
-  if (mirror.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${mirror.path}" was opened read-only`);
-}
-
 /** Checks a batch before it is written: offsets within (previous, batch offset]. */
 export function assertLedgerBatch(b: LedgerFollowBatch): void {
   if (!Number.isSafeInteger(b.offset) || b.offset < 0)
@@ -189,48 +185,37 @@ export function assertLedgerBatch(b: LedgerFollowBatch): void {
 
 /** Records a batch and its offset in one transaction (SQLite). Events at or below the stored offset are skipped. */
 export function recordLedgerEvents(mirror: Mirror, b: LedgerFollowBatch): RecordLedgerEventsResult {
-  assertWritable(mirror);
   assertLedgerBatch(b);
-  const db = mirrorDb(mirror);
-  const tx = db.transaction((): RecordLedgerEventsResult => {
-    const before = db
-      .prepare('SELECT ledger_offset FROM ledger_follow_state WHERE participant = ? AND party = ?')
-      .pluck()
-      .get(b.participant, b.party);
-    const from = typeof before === 'number' ? before : -1;
-    if (b.offset <= from) return { inserted: 0, offset: from };
-    const ins = db.prepare(
-      `INSERT INTO ledger_events (${LEDGER_EVENT_COLUMNS.join(', ')})
-       VALUES (${LEDGER_EVENT_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
-    );
-    let inserted = 0;
-    for (const e of b.events) {
-      if (e.offset <= from) continue;
-      inserted += ins.run(...toLedgerEventValues(b, e)).changes;
-    }
-    db.prepare(FILL_ARCHIVED_POOL_SQL(['?', '?', '?'])).run(b.participant, b.party, from);
-    db.prepare(UPSERT_FOLLOW_STATE_SQL(['?', '?', '?', '?', '?'])).run(
-      b.participant,
-      b.party,
-      b.offset,
-      b.ledgerTimeMs,
-      b.recordedAtMs,
-    );
-    return { inserted, offset: b.offset };
-  });
-  try {
-    return tx.immediate();
-  } catch (e) {
-    if (e instanceof StoreError) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new StoreError(
-      'STORE_WRITE_FAILED',
-      `recording ledger events into "${mirror.path}" failed: ${msg}`,
-      {
-        cause: e,
-      },
-    );
-  }
+  return writeMirror(
+    mirror,
+    (path) => `recording ledger events into "${path}" failed`,
+    (db): RecordLedgerEventsResult => {
+      const before = db
+        .prepare('SELECT ledger_offset FROM ledger_follow_state WHERE participant = ? AND party = ?')
+        .pluck()
+        .get(b.participant, b.party);
+      const from = typeof before === 'number' ? before : -1;
+      if (b.offset <= from) return { inserted: 0, offset: from };
+      const ins = db.prepare(
+        `INSERT INTO ledger_events (${LEDGER_EVENT_COLUMNS.join(', ')})
+         VALUES (${LEDGER_EVENT_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+      );
+      let inserted = 0;
+      for (const e of b.events) {
+        if (e.offset <= from) continue;
+        inserted += ins.run(...toLedgerEventValues(b, e)).changes;
+      }
+      db.prepare(FILL_ARCHIVED_POOL_SQL(['?', '?', '?'])).run(b.participant, b.party, from);
+      db.prepare(UPSERT_FOLLOW_STATE_SQL(['?', '?', '?', '?', '?'])).run(
+        b.participant,
+        b.party,
+        b.offset,
+        b.ledgerTimeMs,
+        b.recordedAtMs,
+      );
+      return { inserted, offset: b.offset };
+    },
+  );
 }
 
 /** Where following (participant, party) has reached, or null when it never ran (SQLite). */

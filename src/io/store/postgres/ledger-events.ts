@@ -3,7 +3,6 @@
  * (SQLite): a batch and its offset in one transaction under the mirror's write lock; events at or
  * below the stored offset skipped, a repeated event ignored by its key.
  */
-import { StoreError } from '../../../errors/store.js';
 import {
   assertLedgerBatch,
   FILL_ARCHIVED_POOL_SQL,
@@ -24,13 +23,7 @@ import {
   toLedgerFollowStream,
   UPSERT_FOLLOW_STATE_SQL,
 } from '../ledger-events.js';
-import {
-  MIRROR_WRITE_LOCK,
-  type PgMirror,
-  queryRows,
-  toStoreError,
-  withPgTransaction,
-} from './connection.js';
+import { type PgMirror, queryRows, writePgMirror } from './connection.js';
 
 const PG_TYPES = ['text', 'text', 'bigint', 'int', 'text', 'text', 'text', 'bytea', 'bigint', 'text'];
 
@@ -39,46 +32,39 @@ export async function recordPgLedgerEvents(
   h: PgMirror,
   b: LedgerFollowBatch,
 ): Promise<RecordLedgerEventsResult> {
-  if (h.readonly) throw new StoreError('STORE_WRITE_FAILED', `"${h.path}" was opened read-only`);
   assertLedgerBatch(b);
-  try {
-    return await withPgTransaction(h, 'BEGIN', async (c) => {
-      await c.query('SELECT pg_advisory_xact_lock($1)', [MIRROR_WRITE_LOCK]);
-      const before = (
-        await queryRows(
-          c,
-          'SELECT ledger_offset FROM ledger_follow_state WHERE participant = $1 AND party = $2',
-          [b.participant, b.party],
-        )
-      )[0]?.[0];
-      const from = before === undefined ? -1 : Number(before);
-      if (b.offset <= from) return { inserted: 0, offset: from };
-      const rows = b.events.filter((e) => e.offset > from).map((e) => toLedgerEventValues(b, e));
-      let inserted = 0;
-      if (rows.length > 0) {
-        const ins = await queryRows(
-          c,
-          `INSERT INTO ledger_events (${LEDGER_EVENT_COLUMNS.join(', ')})
+  return writePgMirror(h, 'recording ledger events', 'locked', async (c) => {
+    const before = (
+      await queryRows(
+        c,
+        'SELECT ledger_offset FROM ledger_follow_state WHERE participant = $1 AND party = $2',
+        [b.participant, b.party],
+      )
+    )[0]?.[0];
+    const from = before === undefined ? -1 : Number(before);
+    if (b.offset <= from) return { inserted: 0, offset: from };
+    const rows = b.events.filter((e) => e.offset > from).map((e) => toLedgerEventValues(b, e));
+    let inserted = 0;
+    if (rows.length > 0) {
+      const ins = await queryRows(
+        c,
+        `INSERT INTO ledger_events (${LEDGER_EVENT_COLUMNS.join(', ')})
            SELECT * FROM unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
            ON CONFLICT DO NOTHING RETURNING id`,
-          PG_TYPES.map((_t, i) => rows.map((r) => r[i])),
-        );
-        inserted = ins.length;
-      }
-      await c.query(FILL_ARCHIVED_POOL_SQL(['$1', '$2', '$3']), [b.participant, b.party, from]);
-      await c.query(UPSERT_FOLLOW_STATE_SQL(['$1', '$2', '$3', '$4', '$5']), [
-        b.participant,
-        b.party,
-        b.offset,
-        b.ledgerTimeMs,
-        b.recordedAtMs,
-      ]);
-      return { inserted, offset: b.offset };
-    });
-  } catch (e) {
-    if (e instanceof StoreError) throw e;
-    throw toStoreError(h, 'STORE_WRITE_FAILED', 'recording ledger events', e);
-  }
+        PG_TYPES.map((_t, i) => rows.map((r) => r[i])),
+      );
+      inserted = ins.length;
+    }
+    await c.query(FILL_ARCHIVED_POOL_SQL(['$1', '$2', '$3']), [b.participant, b.party, from]);
+    await c.query(UPSERT_FOLLOW_STATE_SQL(['$1', '$2', '$3', '$4', '$5']), [
+      b.participant,
+      b.party,
+      b.offset,
+      b.ledgerTimeMs,
+      b.recordedAtMs,
+    ]);
+    return { inserted, offset: b.offset };
+  });
 }
 
 /** Where following (participant, party) has reached, or null (PostgreSQL). */
