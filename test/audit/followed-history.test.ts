@@ -14,25 +14,15 @@ import {
   type FollowedStream,
 } from '../../src/core/audit/index.js';
 import { Dec } from '../../src/core/money/decimal.js';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
-import { verifyReserveProof } from '../../src/core/proof/reserve-proof.js';
-import { sha256Node } from '../../src/io/node-sha256.js';
 import { createManualClock } from '../../src/sim/clock.js';
 import { createExchange, type SimulatedExchange } from '../../src/sim/ledger.js';
-import { RESERVE_TYPE_ENV } from '../../src/sim/mint.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { loadSeedMarket } from '../../src/sim/seed-market.js';
 import { openServerDb } from '../../src/sim/store/connection.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
+import { verifyReferenceReserve } from '../helpers/reserve-proof.js';
 
-const verify = (contractId: string, blob: Uint8Array) =>
-  verifyReserveProof({
-    contractId,
-    blob,
-    types: RESERVE_TYPE_ENV,
-    profile: DEFAULT_RESERVE_PROFILE,
-    sha256: sha256Node,
-  });
+const verify = verifyReferenceReserve;
 
 function exchange(seed: string): { ex: SimulatedExchange; swap: (n: number) => void } {
   const clock = createManualClock(Date.UTC(2026, 10, 22, 3, 0, 0));

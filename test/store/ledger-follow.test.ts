@@ -14,8 +14,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkReserveChains, type FollowedReserveEvent } from '../../src/core/audit/reserve-chain-checks.js';
 import { decodeCreatedEventBlob } from '../../src/core/codec/blob-decoder.js';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
-import { verifyReserveProof } from '../../src/core/proof/reserve-proof.js';
 import { parseBaseUrl } from '../../src/io/http/base-url.js';
 import { createHttpClient } from '../../src/io/http/client.js';
 import { createLedgerClient, type LedgerClient } from '../../src/io/ledger-api/index.js';
@@ -23,11 +21,12 @@ import { sha256Node } from '../../src/io/node-sha256.js';
 import type { LedgerEventRow } from '../../src/io/store/index.js';
 import { type FollowRound, runMirrorFollow } from '../../src/run/mirror-follow.js';
 import { formatLedgerToken } from '../../src/server/ledger-api/auth.js';
-import { mintReserveContract, RESERVE_TYPE_ENV } from '../../src/sim/mint.js';
+import { mintReserveContract } from '../../src/sim/mint.js';
 import { decodeReserveCreateArg } from '../../src/sim/reserve-template.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
 import { spawnCli } from '../cli/helpers/spawn-cli.js';
+import { verifyReferenceReserve } from '../helpers/reserve-proof.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 import { type BackendName, describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
@@ -35,14 +34,7 @@ import { type BackendName, describeBackends, openTestMirror, type TestMirror } f
 const SECRET = new TextEncoder().encode('the ledger api secret of the follow test');
 const AUDITOR = 'auditor::1220f011';
 
-const verify = (contractId: string, blob: Uint8Array) =>
-  verifyReserveProof({
-    contractId,
-    blob,
-    types: RESERVE_TYPE_ENV,
-    profile: DEFAULT_RESERVE_PROFILE,
-    sha256: sha256Node,
-  });
+const verify = verifyReferenceReserve;
 
 /** `count` executed swaps of the traffic generator, each after a second of ledger time. */
 function swap(s: AuditServer, count: number): void {
