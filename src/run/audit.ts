@@ -43,6 +43,7 @@ import {
   createHttpClient,
   fetchSnapshot,
   type HttpClient,
+  type HttpClientOptions,
   parseBaseUrl,
   type RefetchResult,
   type RequestCounts,
@@ -294,6 +295,17 @@ function mergeRefetch(api: ApiSnapshot, got: RefetchResult): ApiSnapshot {
   };
 }
 
+/** The HTTP limits the options set, for the exchange's client and the ledger's (unset: the client's defaults). */
+function httpLimitsOf(o: RunAuditOptions): HttpClientOptions {
+  return {
+    ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
+    ...(o.retries === undefined ? {} : { retries: o.retries }),
+    ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
+    ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
+    ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+  };
+}
+
 /** Runs one audit end to end. Throws only when the audit cannot run at all. */
 export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const now = o.now ?? Date.now;
@@ -305,16 +317,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   const types = await loadTypesOrDefault(o);
   // 0. the ledger end before the fetch (--ledger-api): what the participant shows at or below it
   // happened before the exchange was asked (src/core/audit/ledger-checks.ts)
-  const ledgerHttp =
-    o.ledger == null
-      ? null
-      : createHttpClient({
-          ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
-          ...(o.retries === undefined ? {} : { retries: o.retries }),
-          ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
-          ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
-          ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-        });
+  const ledgerHttp = o.ledger == null ? null : createHttpClient(httpLimitsOf(o));
   let ledgerSide: {
     participant: BaseUrl;
     party: string;
@@ -341,15 +344,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
   // 1. fetch
   progress(`fetching ${base.display}`);
   const client =
-    o.client ??
-    createHttpClient({
-      ...(o.maxResponseBytes === undefined ? {} : { maxResponseBytes: o.maxResponseBytes }),
-      ...(o.retries === undefined ? {} : { retries: o.retries }),
-      ...(o.maxRps === undefined ? {} : { maxRps: o.maxRps }),
-      ...(o.maxInFlight === undefined ? {} : { maxInFlight: o.maxInFlight }),
-      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-      ...(o.now === undefined ? {} : { now: o.now }),
-    });
+    o.client ?? createHttpClient({ ...httpLimitsOf(o), ...(o.now === undefined ? {} : { now: o.now }) });
   let api: ApiSnapshot;
   try {
     api = await fetchSnapshot({

@@ -53,129 +53,108 @@ export function createWatchMetrics(registry: Registry, o: { readonly maxPools?: 
   const maxPools = o.maxPools ?? DEFAULT_METRICS_MAX_POOLS;
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: 'reserve_audit_' });
-  const verdict = new Gauge({
-    name: 'reserve_audit_audit_verdict',
-    help: 'exit code of the last audit: 0 passed, 1 failed, 2 could not check (2 until the first audit)',
-    registers,
-  });
+  // every metric on `registry` only; unlabelled ones take no label names
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> =>
+    new Gauge({ name, help, labelNames, registers });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> =>
+    new Counter({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[]): Histogram<L> =>
+    new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers });
+  const verdict = gauge(
+    'reserve_audit_audit_verdict',
+    'exit code of the last audit: 0 passed, 1 failed, 2 could not check (2 until the first audit)',
+  );
   verdict.set(2);
-  const findings = new Gauge({
-    name: 'reserve_audit_findings',
-    help: 'findings of the last audit by code and severity',
-    labelNames: ['code', 'severity'] as const,
-    registers,
-  });
-  const poolsByLevel = new Gauge({
-    name: 'reserve_audit_pools',
-    help: 'pools of the last audit by assurance level (the proof status of each pool)',
-    labelNames: ['level'] as const,
-    registers,
-  });
-  const unlabelled = new Gauge({
-    name: 'reserve_audit_pools_unlabelled',
-    help: 'pools of the last audit left out of the per-pool series (beyond --metrics-max-pools)',
-    registers,
-  });
-  const reserve = new Gauge({
-    name: 'reserve_audit_pool_reserve',
-    help: 'reserve of a pool (side a or b) from its proven contract, as a display value',
-    labelNames: ['pool', 'side'] as const,
-    registers,
-  });
-  const lpShare = new Gauge({
-    name: 'reserve_audit_pool_lp_share_value',
-    help: 'sqrt(a*b)/L of a pool from its proven contract, as a display value',
-    labelNames: ['pool'] as const,
-    registers,
-  });
-  const proofAge = new Gauge({
-    name: 'reserve_audit_pool_proof_age_seconds',
-    help: 'age of the reserve contract a pool published at the last audit (now - ledger_created_at)',
-    labelNames: ['pool'] as const,
-    registers,
-  });
-  const lastProven = new Gauge({
-    name: 'reserve_audit_pool_last_proven_timestamp_seconds',
-    help: 'when an audit last proved the pool (its proof status was proven), unix seconds',
-    labelNames: ['pool'] as const,
-    registers,
-  });
-  const snapshotDuration = new Histogram({
-    name: 'reserve_audit_snapshot_duration_seconds',
-    help: 'duration of the snapshot steps by result (ok, partial, failed)',
-    labelNames: ['result'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const auditDuration = new Histogram({
-    name: 'reserve_audit_audit_duration_seconds',
-    help: 'duration of the audits by outcome (passed, failed, could-not-check, error)',
-    labelNames: ['outcome'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const lastSnapshot = new Gauge({
-    name: 'reserve_audit_last_snapshot_timestamp_seconds',
-    help: 'when the last snapshot (or audit) was recorded completely, unix seconds',
-    registers,
-  });
-  const lastAudit = new Gauge({
-    name: 'reserve_audit_last_audit_timestamp_seconds',
-    help: 'when the last audit finished, unix seconds',
-    registers,
-  });
-  const requests = new Counter({
-    name: 'reserve_audit_http_requests_total',
-    help: 'HTTP attempts sent to the exchange by endpoint, retries included',
-    labelNames: ['endpoint'] as const,
-    registers,
-  });
-  const retries = new Counter({
-    name: 'reserve_audit_http_retries_total',
-    help: 'HTTP attempts that were retries of an earlier one, by endpoint',
-    labelNames: ['endpoint'] as const,
-    registers,
-  });
-  const throttled = new Counter({
-    name: 'reserve_audit_http_throttled_total',
-    help: 'HTTP answers 429 (rate limited) by endpoint',
-    labelNames: ['endpoint'] as const,
-    registers,
-  });
-  const failedAttempts = new Counter({
-    name: 'reserve_audit_http_failed_total',
-    help: 'HTTP attempts without a usable answer (5xx, 429, reset, timeout) by endpoint',
-    labelNames: ['endpoint'] as const,
-    registers,
-  });
-  const missed = new Counter({
-    name: 'reserve_audit_ticks_missed_total',
-    help: 'scheduled runs skipped because the previous step was still running',
-    labelNames: ['kind'] as const,
-    registers,
-  });
-  const runs = new Counter({
-    name: 'reserve_audit_runs_total',
-    help: 'steps run by kind (snapshot, audit) and result',
-    labelNames: ['kind', 'result'] as const,
-    registers,
-  });
-  const mirrorBytes = new Gauge({
-    name: 'reserve_audit_mirror_bytes',
-    help: 'size of the mirror database (as mirror stats reports it)',
-    registers,
-  });
-  const mirrorSnapshots = new Gauge({
-    name: 'reserve_audit_mirror_snapshots',
-    help: 'snapshots held by the mirror',
-    registers,
-  });
-  const alerts = new Counter({
-    name: 'reserve_audit_alerts_total',
-    help: 'alert notifications by kind and status, and whether every webhook took them',
-    labelNames: ['kind', 'status', 'delivered'] as const,
-    registers,
-  });
+  const findings = gauge('reserve_audit_findings', 'findings of the last audit by code and severity', [
+    'code',
+    'severity',
+  ]);
+  const poolsByLevel = gauge(
+    'reserve_audit_pools',
+    'pools of the last audit by assurance level (the proof status of each pool)',
+    ['level'],
+  );
+  const unlabelled = gauge(
+    'reserve_audit_pools_unlabelled',
+    'pools of the last audit left out of the per-pool series (beyond --metrics-max-pools)',
+  );
+  const reserve = gauge(
+    'reserve_audit_pool_reserve',
+    'reserve of a pool (side a or b) from its proven contract, as a display value',
+    ['pool', 'side'],
+  );
+  const lpShare = gauge(
+    'reserve_audit_pool_lp_share_value',
+    'sqrt(a*b)/L of a pool from its proven contract, as a display value',
+    ['pool'],
+  );
+  const proofAge = gauge(
+    'reserve_audit_pool_proof_age_seconds',
+    'age of the reserve contract a pool published at the last audit (now - ledger_created_at)',
+    ['pool'],
+  );
+  const lastProven = gauge(
+    'reserve_audit_pool_last_proven_timestamp_seconds',
+    'when an audit last proved the pool (its proof status was proven), unix seconds',
+    ['pool'],
+  );
+  const snapshotDuration = histogram(
+    'reserve_audit_snapshot_duration_seconds',
+    'duration of the snapshot steps by result (ok, partial, failed)',
+    ['result'],
+  );
+  const auditDuration = histogram(
+    'reserve_audit_audit_duration_seconds',
+    'duration of the audits by outcome (passed, failed, could-not-check, error)',
+    ['outcome'],
+  );
+  const lastSnapshot = gauge(
+    'reserve_audit_last_snapshot_timestamp_seconds',
+    'when the last snapshot (or audit) was recorded completely, unix seconds',
+  );
+  const lastAudit = gauge(
+    'reserve_audit_last_audit_timestamp_seconds',
+    'when the last audit finished, unix seconds',
+  );
+  const requests = counter(
+    'reserve_audit_http_requests_total',
+    'HTTP attempts sent to the exchange by endpoint, retries included',
+    ['endpoint'],
+  );
+  const retries = counter(
+    'reserve_audit_http_retries_total',
+    'HTTP attempts that were retries of an earlier one, by endpoint',
+    ['endpoint'],
+  );
+  const throttled = counter(
+    'reserve_audit_http_throttled_total',
+    'HTTP answers 429 (rate limited) by endpoint',
+    ['endpoint'],
+  );
+  const failedAttempts = counter(
+    'reserve_audit_http_failed_total',
+    'HTTP attempts without a usable answer (5xx, 429, reset, timeout) by endpoint',
+    ['endpoint'],
+  );
+  const missed = counter(
+    'reserve_audit_ticks_missed_total',
+    'scheduled runs skipped because the previous step was still running',
+    ['kind'],
+  );
+  const runs = counter('reserve_audit_runs_total', 'steps run by kind (snapshot, audit) and result', [
+    'kind',
+    'result',
+  ]);
+  const mirrorBytes = gauge(
+    'reserve_audit_mirror_bytes',
+    'size of the mirror database (as mirror stats reports it)',
+  );
+  const mirrorSnapshots = gauge('reserve_audit_mirror_snapshots', 'snapshots held by the mirror');
+  const alerts = counter(
+    'reserve_audit_alerts_total',
+    'alert notifications by kind and status, and whether every webhook took them',
+    ['kind', 'status', 'delivered'],
+  );
   const endpoints = new Set<string>();
   const provenAt = new Map<string, number>();
 

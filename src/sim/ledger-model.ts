@@ -7,12 +7,9 @@
 import { formatAmount } from '../core/amm/format.js';
 import type { PoolState, Token, TokenRef } from '../core/amm/types.js';
 import { formatBase64, formatHex } from '../core/codec/bytes.js';
-import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
-import type { HashContext } from '../core/hash/hash-context.js';
-import type { Sha256 } from '../core/hash/sha256.js';
 import type { Dec } from '../core/money/decimal.js';
 import { ServerError } from '../errors/server.js';
-import { mintReserveContract } from './mint.js';
+import { type MintInput, mintReserveContract } from './mint.js';
 import {
   RESERVE_ENTITY_NAME,
   RESERVE_MODULE_NAME,
@@ -72,7 +69,8 @@ export interface NextReserve {
   readonly state: PoolState;
 }
 
-export interface NextReserveInput {
+/** The mint's own inputs (version, creation time, rng, sha256, context, observers) pass through unchanged. */
+export interface NextReserveInput extends Omit<MintInput, 'fields'> {
   /** the pool before the change; null `previous` for a pool's first contract */
   readonly pool: Omit<PoolState, 'reserveContract' | 'sequence'> & {
     readonly reserveContract: PoolState['reserveContract'] | null;
@@ -82,15 +80,7 @@ export interface NextReserveInput {
   readonly reserveB: Dec | string;
   readonly totalLpSupply: Dec | string;
   readonly operator: string;
-  readonly version: ContractIdVersion;
   readonly updateId: string;
-  readonly createdAtMicros: bigint;
-  readonly rng: SimRng;
-  readonly sha256: Sha256;
-  /** the hash builder and caches repeated mints share (fresh when absent) */
-  readonly context?: HashContext | undefined;
-  /** observers of the new contract (`serve --auditor-party`); none by default */
-  readonly observers?: readonly string[];
 }
 
 /**

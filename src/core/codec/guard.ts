@@ -5,35 +5,22 @@
  */
 import { CodecError } from '../../errors/codec.js';
 
-export function guardDecode<T>(run: () => T): T {
+/** Runs `run`; anything thrown that is not a CodecError becomes a CodecError `code` whose message ends with the reason. */
+function guard<T>(run: () => T, code: 'BLOB_MALFORMED' | 'ENCODE_INVALID_INPUT', expected: string): T {
   try {
     return run();
   } catch (e) {
     if (e instanceof CodecError) throw e;
     const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    throw new CodecError(
-      'BLOB_MALFORMED',
-      `input expected a well-formed encoding, got an internal failure (${reason})`,
-      {
-        cause: e,
-      },
-    );
+    throw new CodecError(code, `${expected} (${reason})`, { cause: e });
   }
+}
+
+export function guardDecode<T>(run: () => T): T {
+  return guard(run, 'BLOB_MALFORMED', 'input expected a well-formed encoding, got an internal failure');
 }
 
 /** The same for encoders: anything unexpected (e.g. a malformed object) becomes `ENCODE_INVALID_INPUT`. */
 export function guardEncode<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof CodecError) throw e;
-    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    throw new CodecError(
-      'ENCODE_INVALID_INPUT',
-      `input expected a well-formed contract/value, got (${reason})`,
-      {
-        cause: e,
-      },
-    );
-  }
+  return guard(run, 'ENCODE_INVALID_INPUT', 'input expected a well-formed contract/value, got');
 }

@@ -94,6 +94,19 @@ function makePlan(
   };
 }
 
+/** The per-environment map of `profile`, made empty the first time the profile is met. */
+function byEnvironmentOf<V>(
+  byProfile: WeakMap<ReserveProfile, WeakMap<object, V>>,
+  profile: ReserveProfile,
+): WeakMap<object, V> {
+  let byEnv = byProfile.get(profile);
+  if (byEnv === undefined) {
+    byEnv = new WeakMap();
+    byProfile.set(profile, byEnv);
+  }
+  return byEnv;
+}
+
 /** The plans of every template met, per profile and type environment. */
 export class TemplatePlans {
   /** per profile, per environment, per package id */
@@ -111,11 +124,7 @@ export class TemplatePlans {
     types: TypeEnv | undefined,
     profile: ReserveProfile,
   ): TemplatePlan {
-    let byEnv = this.byId.get(profile);
-    if (byEnv === undefined) {
-      byEnv = new WeakMap();
-      this.byId.set(profile, byEnv);
-    }
+    const byEnv = byEnvironmentOf(this.byId, profile);
     const envKey = types ?? NO_TYPES;
     let byPackage = byEnv.get(envKey);
     if (byPackage === undefined) {
@@ -157,11 +166,7 @@ export class TemplatePlans {
     profile: ReserveProfile,
     lookup: TemplateLookup | null,
   ): TemplatePlan {
-    let byEnv = this.byBytes.get(profile);
-    if (byEnv === undefined) {
-      byEnv = new WeakMap();
-      this.byBytes.set(profile, byEnv);
-    }
+    const byEnv = byEnvironmentOf(this.byBytes, profile);
     const envKey = types ?? NO_TYPES;
     const size = types === undefined ? 0 : types.packages.size;
     let e = byEnv.get(envKey);

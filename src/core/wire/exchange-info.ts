@@ -28,8 +28,7 @@ export interface ExchangeInfoResponse {
 /** Validates a /exchange/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseExchangeInfoResponse(json: unknown, options: ParseOptions = {}): ExchangeInfoResponse {
   const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['updated_at', 'fees', 'policy']);
+  const data = r.envelope(json, 'data', ['updated_at', 'fees', 'policy']);
   const fees = r.child(data, 'fees', ['transfer', 'allocation']);
   const fee = (key: string): FeeAmount => {
     const f: ShapeNode = r.child(fees, key, ['amount', 'instrument_admin', 'instrument_id']);

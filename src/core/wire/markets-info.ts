@@ -39,8 +39,7 @@ export interface MarketsInfoResponse {
 /** Validates a /markets/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseMarketsInfoResponse(json: unknown, options: ParseOptions = {}): MarketsInfoResponse {
   const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['updated_at', 'websocket', 'candle_periods', 'markets']);
+  const data = r.envelope(json, 'data', ['updated_at', 'websocket', 'candle_periods', 'markets']);
   const ws = r.child(data, 'websocket', ['endpoint', 'channel_formats']);
   const cf = r.child(ws, 'channel_formats', ['ticker', 'candles']);
   const candlePeriods = r.array(data, 'candle_periods', (v, path) => {

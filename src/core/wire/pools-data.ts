@@ -3,7 +3,7 @@
  * state"): `{ "data": { "updated_at": <timestamp>, "pools": [<entry>, …] } }`, read whole (a bad
  * entry throws) or pool by pool (a bad entry is set aside). The entries are each endpoint's own.
  */
-import { type MalformedEntry, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { type MalformedEntry, type ParseOptions, ShapeReader } from './shape.js';
 
 /** Reads one pool entry at `path`; throws ApiShapeError through `r` when it is malformed. */
 export type PoolEntryReader<T> = (r: ShapeReader, value: unknown, path: string) => T;
@@ -12,9 +12,7 @@ export interface PoolsData<T> {
   readonly data: { readonly updated_at: string; readonly pools: readonly T[] };
 }
 
-function readData(r: ShapeReader, json: unknown): ShapeNode {
-  return r.child(r.object(json, '', ['data']), 'data', ['updated_at', 'pools']);
-}
+const DATA_KEYS = ['updated_at', 'pools'];
 
 /** Validates the body, every entry by `readEntry`; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsData<T>(
@@ -23,7 +21,7 @@ export function parsePoolsData<T>(
   readEntry: PoolEntryReader<T>,
 ): PoolsData<T> {
   const r = new ShapeReader(options);
-  const data = readData(r, json);
+  const data = r.envelope(json, 'data', DATA_KEYS);
   const pools = r.array(data, 'pools', (v, path) => readEntry(r, v, path));
   return { data: { updated_at: r.timestamp(data, 'updated_at'), pools } };
 }
@@ -39,7 +37,7 @@ export function parsePoolsDataPerPool<T>(
   readEntry: PoolEntryReader<T>,
 ): PoolsData<T> & { readonly malformed: readonly MalformedEntry[] } {
   const r = new ShapeReader(options);
-  const data = readData(r, json);
+  const data = r.envelope(json, 'data', DATA_KEYS);
   const { items, malformed } = r.arrayPerItem(data, 'pools', (v, path) => readEntry(r, v, path));
   return { data: { updated_at: r.timestamp(data, 'updated_at'), pools: items }, malformed };
 }

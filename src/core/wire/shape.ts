@@ -140,6 +140,11 @@ export class ShapeReader {
     return this.object(this.get(node, key, 'an object'), appendKey(node.path, key), known);
   }
 
+  /** A body `{ "<key>": { … } }`: checks the one-key wrapper and returns the object under `key` (its `known` keys). */
+  envelope(json: unknown, key: string, known: readonly string[]): ShapeNode {
+    return this.child(this.object(json, '', [key]), key, known);
+  }
+
   string(node: ShapeNode, key: string): string {
     const v = this.get(node, key, 'a string');
     return this.checkString(v, appendKey(node.path, key), 'a string');

@@ -51,8 +51,7 @@ const SWAP_KEYS = [
 /** Validates a /stats body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseStatsResponse(json: unknown, options: ParseOptions = {}): StatsResponse {
   const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['stats']);
-  const s = r.child(root, 'stats', [
+  const s = r.envelope(json, 'stats', [
     'swaps',
     'swap_performance',
     'chart_volume',

@@ -24,8 +24,7 @@ export interface SwapInfoResponse {
 /** Validates a /swap/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseSwapInfoResponse(json: unknown, options: ParseOptions = {}): SwapInfoResponse {
   const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const data = r.child(root, 'data', ['fees', 'tokens', 'updated_at']);
+  const data = r.envelope(json, 'data', ['fees', 'tokens', 'updated_at']);
   const fees = r.child(data, 'fees', ['network_fee']);
   const nf = r.child(fees, 'network_fee', ['instrument_admin', 'instrument_id']);
   const tokens = r.array(data, 'tokens', (v, path) => {

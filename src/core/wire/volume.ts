@@ -27,8 +27,7 @@ export interface VolumeResponse {
 /** Validates a /volume body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseVolumeResponse(json: unknown, options: ParseOptions = {}): VolumeResponse {
   const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['data']);
-  const d = r.child(root, 'data', [
+  const d = r.envelope(json, 'data', [
     'start_time',
     'end_time',
     'swap_count',

@@ -68,22 +68,25 @@ function axis(scale: string, label: string, side: 1 | 3 = 3, grid = true): uPlot
 
 const TIME_AXIS: uPlot.Axis = { grid: { stroke: '#e6e8eb' } };
 
+const charts: uPlot[] = [];
+
+/** Draws chart `name` of a pool's box into its `data-chart` element, when the box has one. */
 function draw(
-  el: HTMLElement,
+  box: HTMLElement,
+  name: string,
   title: string,
   opts: Omit<uPlot.Options, 'width' | 'height' | 'title'>,
   data: uPlot.AlignedData,
-): uPlot {
-  return new uPlot({ ...opts, title, width: Math.max(320, el.clientWidth), height: 240 }, data, el);
+): void {
+  const el = box.querySelector<HTMLElement>(`[data-chart="${name}"]`);
+  if (el === null) return;
+  charts.push(new uPlot({ ...opts, title, width: Math.max(320, el.clientWidth), height: 240 }, data, el));
 }
-
-const charts: uPlot[] = [];
 
 function drawPool(box: HTMLElement): void {
   if (box.dataset.drawn === 'true') return;
   box.dataset.drawn = 'true';
   const d = DATA[box.dataset.pool ?? ''];
-  const at = (name: string): HTMLElement | null => box.querySelector(`[data-chart="${name}"]`);
   if (d === undefined || d.t.length === 0) {
     for (const el of box.querySelectorAll('.chart')) el.textContent = 'No history recorded for this pool.';
     return;
@@ -106,60 +109,51 @@ function drawPool(box: HTMLElement): void {
     ...(paths ? { paths } : {}),
     points: { show: few },
   });
-  const reserves = at('reserves');
-  if (reserves !== null)
-    charts.push(
-      draw(
-        reserves,
-        `Reserves — ${d.swaps.length} contract change${d.swaps.length === 1 ? '' : 's'} (swaps, liquidity)`,
+  draw(
+    box,
+    'reserves',
+    `Reserves — ${d.swaps.length} contract change${d.swaps.length === 1 ? '' : 's'} (swaps, liquidity)`,
+    {
+      scales: { x: { time: true }, a: { range: rangeOf }, b: { range: rangeOf } },
+      axes: [TIME_AXIS, axis('a', 'reserve A'), axis('b', 'reserve B', 1, false)],
+      series: [
+        {},
+        line('reserve A', 'a', '#1f77b4', stepped),
+        line('reserve B', 'b', '#ff7f0e', stepped),
         {
-          scales: { x: { time: true }, a: { range: rangeOf }, b: { range: rangeOf } },
-          axes: [TIME_AXIS, axis('a', 'reserve A'), axis('b', 'reserve B', 1, false)],
-          series: [
-            {},
-            line('reserve A', 'a', '#1f77b4', stepped),
-            line('reserve B', 'b', '#ff7f0e', stepped),
-            {
-              label: 'contract change',
-              scale: 'a',
-              stroke: '#d62728',
-              value: hover,
-              paths: () => null,
-              points: { show: true, size: 9, fill: '#d62728' },
-            },
-          ],
+          label: 'contract change',
+          scale: 'a',
+          stroke: '#d62728',
+          value: hover,
+          paths: () => null,
+          points: { show: true, size: 9, fill: '#d62728' },
         },
-        [d.t, d.a, d.b, swapMarks],
-      ),
-    );
-  const price = at('price');
-  if (price !== null)
-    charts.push(
-      draw(
-        price,
-        'Price and LP-share value (√(A·B)/LP supply — never falls for an honest pool)',
-        {
-          scales: { x: { time: true }, p: { range: rangeOf }, l: { range: rangeOf } },
-          axes: [TIME_AXIS, axis('p', 'price'), axis('l', 'LP-share value', 1, false)],
-          series: [{}, line('price', 'p', '#2ca02c'), line('LP-share value', 'l', '#9467bd')],
-        },
-        [d.t, d.price, d.lp],
-      ),
-    );
-  const tvl = at('tvl');
-  if (tvl !== null)
-    charts.push(
-      draw(
-        tvl,
-        'TVL (CC)',
-        {
-          scales: { x: { time: true }, v: { range: rangeOf } },
-          axes: [TIME_AXIS, axis('v', 'TVL (CC)')],
-          series: [{}, line('TVL', 'v', '#17becf')],
-        },
-        [d.t, d.tvl],
-      ),
-    );
+      ],
+    },
+    [d.t, d.a, d.b, swapMarks],
+  );
+  draw(
+    box,
+    'price',
+    'Price and LP-share value (√(A·B)/LP supply — never falls for an honest pool)',
+    {
+      scales: { x: { time: true }, p: { range: rangeOf }, l: { range: rangeOf } },
+      axes: [TIME_AXIS, axis('p', 'price'), axis('l', 'LP-share value', 1, false)],
+      series: [{}, line('price', 'p', '#2ca02c'), line('LP-share value', 'l', '#9467bd')],
+    },
+    [d.t, d.price, d.lp],
+  );
+  draw(
+    box,
+    'tvl',
+    'TVL (CC)',
+    {
+      scales: { x: { time: true }, v: { range: rangeOf } },
+      axes: [TIME_AXIS, axis('v', 'TVL (CC)')],
+      series: [{}, line('TVL', 'v', '#17becf')],
+    },
+    [d.t, d.tvl],
+  );
 }
 
 /** Many pools: the page holds no chart boxes; one is built when its pool is picked in the table. */

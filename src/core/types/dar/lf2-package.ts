@@ -21,6 +21,7 @@ import {
   createWireReader,
   readEnd,
   readInt32s,
+  readOnlyInt32,
   readString,
   skipField,
   type WireReader,
@@ -185,15 +186,7 @@ function decodeModule(
       r.pos = de;
     } else if (field === 6 && wt === 2) {
       // DefTemplate: only tycon_interned_dname = 1 is read
-      const te = readEnd(r, e, 'Module.templates');
-      let k = 0;
-      while (r.pos < te) {
-        const t2 = r.uint32();
-        if (t2 === 1 << 3) k = r.int32();
-        else skipField(r, t2 & 7, 'DefTemplate');
-      }
-      assertAtEnd(r, te, 'DefTemplate');
-      tmpls.push(k);
+      tmpls.push(readOnlyInt32(r, readEnd(r, e, 'Module.templates'), 1, 'DefTemplate'));
     } else skipField(r, wt, 'Module');
   }
   assertAtEnd(r, e, 'Module');
@@ -234,14 +227,7 @@ function decodeDefDataType(
     if (tag === 2 << 3) entityIndex = r.int32();
     else if (tag === 4 << 3) serializable = r.uint32() !== 0;
     else if (field === 3 && wt === 2) {
-      const pe = readEnd(r, e, 'DefDataType.params');
-      let k = 0;
-      while (r.pos < pe) {
-        const t2 = r.uint32();
-        if (t2 === 3 << 3) k = r.int32();
-        else skipField(r, t2 & 7, 'TypeVarWithKind');
-      }
-      assertAtEnd(r, pe, 'TypeVarWithKind');
+      const k = readOnlyInt32(r, readEnd(r, e, 'DefDataType.params'), 3, 'TypeVarWithKind');
       params.push(str(ctx, k, 'TypeVarWithKind.var_interned_str'));
     } else if ((field === 5 || field === 6) && wt === 2) {
       kind = field === 5 ? 'record' : 'variant';

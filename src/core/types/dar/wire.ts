@@ -56,6 +56,21 @@ export function assertAtEnd(r: WireReader, end: number, what: string): void {
   }
 }
 
+/**
+ * Reads a sub-message (ending at `end`) of which only the int32 field `field` matters, skipping the
+ * others, and asserts it ends at `end`; 0 when the field is absent (proto3 leaves 0 off the wire).
+ */
+export function readOnlyInt32(r: WireReader, end: number, field: number, what: string): number {
+  let k = 0;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === field << 3) k = r.int32();
+    else skipField(r, tag & 7, what);
+  }
+  assertAtEnd(r, end, what);
+  return k;
+}
+
 /** Reads a UTF-8 string field (strict: invalid UTF-8 is an error). */
 export function readString(r: WireReader, parentEnd: number, what: string): string {
   const end = readEnd(r, parentEnd, what);

@@ -104,12 +104,7 @@ export function decodeZip(bytes: Uint8Array, options: DecodeZipOptions): ZipArch
   let p = cdOffset;
   const cdEnd = cdOffset + cdSize;
   for (let i = 0; i < count; i++) {
-    if (p + CDH_SIZE > cdEnd) {
-      throw new DarError(
-        'DAR_ZIP_TRUNCATED',
-        `zip central directory entry ${i} expected within the directory`,
-      );
-    }
+    if (p + CDH_SIZE > cdEnd) throw entryPastDirectory(i);
     if (u32(bytes, p) !== SIG_CDH) {
       throw new DarError('DAR_ZIP_MALFORMED', `zip central directory entry ${i} expected signature 02014b50`);
     }
@@ -123,12 +118,7 @@ export function decodeZip(bytes: Uint8Array, options: DecodeZipOptions): ZipArch
     const commentLen = u16(bytes, p + 32);
     const localHeaderOffset = u32(bytes, p + 42);
     const next = p + CDH_SIZE + nameLen + extraLen + commentLen;
-    if (next > cdEnd) {
-      throw new DarError(
-        'DAR_ZIP_TRUNCATED',
-        `zip central directory entry ${i} expected within the directory`,
-      );
-    }
+    if (next > cdEnd) throw entryPastDirectory(i);
     if (nameLen > limits.maxNameLength) {
       throw new DarError(
         'DAR_ZIP_LIMIT',
@@ -247,6 +237,11 @@ function readEntryData(
     );
   }
   return data;
+}
+
+/** Central directory entry `i` (its fixed part, or with its name, extra and comment) runs past the directory. */
+function entryPastDirectory(i: number): DarError {
+  return new DarError('DAR_ZIP_TRUNCATED', `zip central directory entry ${i} expected within the directory`);
 }
 
 function findEocd(bytes: Uint8Array): number {
