@@ -20,7 +20,7 @@ import { createSeededRng } from '../../src/sim/rng.js';
 import { loadSeedMarket } from '../../src/sim/seed-market.js';
 import { openServerDb } from '../../src/sim/store/connection.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
-import { verifyReferenceReserve } from '../helpers/reserve-proof.js';
+import { readSimulatedFollowedEvents, verifyReferenceReserve } from '../helpers/followed-ledger.js';
 
 const verify = verifyReferenceReserve;
 
@@ -47,23 +47,7 @@ function exchange(seed: string): { ex: SimulatedExchange; swap: (n: number) => v
 }
 
 /** The ledger's reserve events after `after`, as the follower stores them. */
-function followed(ex: SimulatedExchange, after = 0): FollowedAuditEvent[] {
-  const out: FollowedAuditEvent[] = [];
-  ex.reserveUpdates(after, ex.ledgerEnd(), Number.MAX_SAFE_INTEGER, (u) => {
-    u.events.forEach((e, nodeSeq) => {
-      out.push({
-        offset: u.offset,
-        nodeSeq,
-        contractId: e.contract.contractId,
-        kind: e.kind,
-        createdEventBlob: e.kind === 'created' ? e.contract.createdEventBlob : null,
-        ledgerTimeMs: Number(u.recordMicros / 1000n),
-      });
-    });
-    return true;
-  });
-  return out;
-}
+const followed = readSimulatedFollowedEvents;
 
 /** A stream whose pools (all of them, or `pools`) an earlier audit judged through `judgedThrough`. */
 const stream = (

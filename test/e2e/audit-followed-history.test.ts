@@ -16,6 +16,7 @@ import { Dec } from '../../src/core/money/decimal.js';
 import { formatLedgerToken } from '../../src/server/ledger-api/auth.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
+import { formatMirrorFollowArgs } from '../helpers/followed-ledger.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 import {
@@ -104,16 +105,7 @@ describeBackends('audit --mirror over the followed ledger', (backend: BackendNam
 
   const follow = async (): Promise<void> => {
     const r = await runCliForTest([
-      'mirror',
-      'follow',
-      '--mirror',
-      m.target,
-      '--ledger-api',
-      ledgerUrl,
-      '--ledger-party',
-      AUDITOR,
-      '--ledger-token-file',
-      tokenFile,
+      ...formatMirrorFollowArgs({ mirror: m.target, ledgerUrl, party: AUDITOR, tokenFile }),
       '--once',
     ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);

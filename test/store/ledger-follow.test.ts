@@ -26,7 +26,11 @@ import { decodeReserveCreateArg } from '../../src/sim/reserve-template.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
 import { spawnCli } from '../cli/helpers/spawn-cli.js';
-import { verifyReferenceReserve } from '../helpers/reserve-proof.js';
+import {
+  formatMirrorFollowArgs,
+  readSimulatedFollowedEvents,
+  verifyReferenceReserve,
+} from '../helpers/followed-ledger.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 import { type BackendName, describeBackends, openTestMirror, type TestMirror } from './store-backends.js';
@@ -251,16 +255,7 @@ describeBackends('mirror follow', (backend: BackendName) => {
   it('mirror follow --once on the command line: exit 0, one round, the report; a wrong token is exit 2', async () => {
     const file = join(dir, `token-${backend}.jwt`);
     writeFileSync(file, token);
-    const args = [
-      'mirror',
-      'follow',
-      '--mirror',
-      m.target,
-      '--ledger-api',
-      ledgerUrl,
-      '--ledger-party',
-      AUDITOR,
-    ];
+    const args = formatMirrorFollowArgs({ mirror: m.target, ledgerUrl, party: AUDITOR });
     const r = await runCliForTest([...args, '--ledger-token-file', file, '--once', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -338,18 +333,7 @@ describe('mirror follow killed with SIGKILL (the built CLI)', () => {
     const m = await openTestMirror('sqlite');
     const file = join(dir, 'kill.jwt');
     writeFileSync(file, token);
-    const args = [
-      'mirror',
-      'follow',
-      '--mirror',
-      m.target,
-      '--ledger-api',
-      ledgerUrl,
-      '--ledger-party',
-      AUDITOR,
-      '--ledger-token-file',
-      file,
-    ];
+    const args = formatMirrorFollowArgs({ mirror: m.target, ledgerUrl, party: AUDITOR, tokenFile: file });
     try {
       for (let k = 0; k < 3; k++) {
         swap(s, 30);
@@ -390,22 +374,7 @@ describe('mirror follow killed with SIGKILL (the built CLI)', () => {
 
 describe('the reserve chain check over followed events', () => {
   /** The honest events of the whole ledger, as the follower stores them. */
-  function honest(): FollowedReserveEvent[] {
-    const out: FollowedReserveEvent[] = [];
-    s.ex.reserveUpdates(0, s.ex.ledgerEnd(), Number.MAX_SAFE_INTEGER, (u) => {
-      u.events.forEach((e, nodeSeq) => {
-        out.push({
-          offset: u.offset,
-          nodeSeq,
-          contractId: e.contract.contractId,
-          kind: e.kind,
-          createdEventBlob: e.kind === 'created' ? e.contract.createdEventBlob : null,
-        });
-      });
-      return true;
-    });
-    return out;
-  }
+  const honest = (): FollowedReserveEvent[] => readSimulatedFollowedEvents(s.ex);
   /** The first pool with at least three contracts: its created events in order. */
   function chainOfAPool(events: readonly FollowedReserveEvent[]): FollowedReserveEvent[] {
     const byPool = new Map<string, FollowedReserveEvent[]>();
