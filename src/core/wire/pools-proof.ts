@@ -2,8 +2,13 @@
  * GET /pools/proof (docs/protocol/public-api.md "Pool proof", api-decisions §3): the latest reserve contract
  * of each active pool with its created_event_blob, for contract-ID verification.
  */
-import { parsePoolsData, parsePoolsDataPerPool } from './pools-data.js';
-import type { MalformedEntry, ParseOptions, ShapeNode, ShapeReader } from './shape.js';
+import {
+  type PoolsData,
+  type PoolsDataPerPool,
+  parsePoolsData,
+  parsePoolsDataPerPool,
+} from './pools-data.js';
+import type { ParseOptions, ShapeNode, ShapeReader } from './shape.js';
 
 export interface ProofInstrument {
   readonly id: string;
@@ -36,9 +41,9 @@ export interface PoolProofInfo {
   readonly reserve_contract: ReserveContractInfo;
 }
 
-export interface PoolsProofResponse {
-  readonly data: { readonly updated_at: string; readonly pools: readonly PoolProofInfo[] };
-}
+export type PoolsProofResponse = PoolsData<PoolProofInfo>;
+/** A /pools/proof body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export type PoolsProofPerPool = PoolsDataPerPool<PoolProofInfo>;
 
 const RC_KEYS = [
   'contract_id',
@@ -94,17 +99,9 @@ export function parsePoolsProofResponse(json: unknown, options: ParseOptions = {
   return parsePoolsData(json, options, readProofEntry);
 }
 
-/** A /pools/proof body read pool by pool: the well-formed entries, and the malformed ones set aside. */
-export interface PoolsProofPerPool extends PoolsProofResponse {
-  /** entries that did not have the documented shape (absent: none, or not read per pool) */
-  readonly malformed?: readonly MalformedEntry[];
-}
-
 /**
- * Validates a /pools/proof body pool by pool (the auditor's reading): the response-level shape
- * (an object with `data.updated_at` and a `data.pools` array) still throws ApiShapeError, but a
- * malformed pool entry is returned in `malformed` and the other entries are kept, so one bad pool
- * is that pool's finding instead of hiding every other proof.
+ * Validates a /pools/proof body pool by pool (the auditor's reading, `parsePoolsDataPerPool`): one
+ * malformed entry is that pool's finding instead of hiding every other proof.
  */
 export function parsePoolsProofPerPool(json: unknown, options: ParseOptions = {}): PoolsProofPerPool {
   return parsePoolsDataPerPool(json, options, readProofEntry);

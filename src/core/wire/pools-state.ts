@@ -1,8 +1,13 @@
 /**
  * GET /pools/state (docs/protocol/public-api.md "Pool state", api-decisions §1–§2): live reserves and prices.
  */
-import { parsePoolsData, parsePoolsDataPerPool } from './pools-data.js';
-import type { MalformedEntry, ParseOptions, ShapeNode, ShapeReader } from './shape.js';
+import {
+  type PoolsData,
+  type PoolsDataPerPool,
+  parsePoolsData,
+  parsePoolsDataPerPool,
+} from './pools-data.js';
+import type { ParseOptions, ShapeNode, ShapeReader } from './shape.js';
 
 export interface StateInstrument {
   readonly id: string;
@@ -28,9 +33,9 @@ export interface PoolStateInfo {
   readonly tvl_cc: string;
 }
 
-export interface PoolsStateResponse {
-  readonly data: { readonly updated_at: string; readonly pools: readonly PoolStateInfo[] };
-}
+export type PoolsStateResponse = PoolsData<PoolStateInfo>;
+/** A /pools/state body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export type PoolsStatePerPool = PoolsDataPerPool<PoolStateInfo>;
 
 const KEYS = [
   'pool_id',
@@ -73,12 +78,6 @@ function readStateEntry(r: ShapeReader, v: unknown, path: string): PoolStateInfo
 /** Validates a /pools/state body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsStateResponse(json: unknown, options: ParseOptions = {}): PoolsStateResponse {
   return parsePoolsData(json, options, readStateEntry);
-}
-
-/** A /pools/state body read pool by pool: the well-formed entries, and the malformed ones set aside. */
-export interface PoolsStatePerPool extends PoolsStateResponse {
-  /** entries that did not have the documented shape (absent: none, or not read per pool) */
-  readonly malformed?: readonly MalformedEntry[];
 }
 
 /**
