@@ -90,10 +90,15 @@ const LEDGER_CONTRACT_SQL =
   'LEFT JOIN ledger_updates au ON au.update_id = c.archived_by ' +
   'JOIN pools p ON p.pool_id = c.pool_id';
 
-const SWAP_COLUMNS =
-  'seq, ts_ms, update_id, transfer_seq, pool_id, trader_id, sell_admin, sell_id, buy_admin, buy_id, sell_amount, ' +
-  'buy_amount, pool_fee, protocol_fee, lp_fee, volume_cc, fee_cc, protocol_fee_cc, lp_fee_cc, base_amount, ' +
-  'quote_amount, price_after, execution_seconds';
+/**
+ * The INSERT of `columns` into `table`, each bound by name from its camelCase spelling
+ * (`ts_ms` from `@tsMs`): a row object is passed as it is (keys the statement does not name are ignored).
+ */
+function insertSql(table: string, columns: string): string {
+  const names = columns.split(',').map((c) => c.trim());
+  const params = names.map((c) => `@${c.replace(/_([a-z])/g, (_m, x: string) => x.toUpperCase())}`);
+  return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${params.join(', ')})`;
+}
 
 /** Prepared statements over one open ledger database. */
 export class LedgerStore {
@@ -106,22 +111,24 @@ export class LedgerStore {
       setMeta: p(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
-      insertToken: p(
-        'INSERT INTO tokens (admin, id, name, symbol, price_aggregator_id, ord) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      insertToken: p(insertSql('tokens', 'admin, id, name, symbol, price_aggregator_id, ord')),
       listTokens: p('SELECT * FROM tokens ORDER BY ord'),
       insertPool: p(
-        'INSERT INTO pools (pool_id, ord, token_a_admin, token_a_id, token_b_admin, token_b_id, fee_rate, ' +
-          'admin_fee_share, active, current_contract_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
+        insertSql(
+          'pools',
+          'pool_id, ord, token_a_admin, token_a_id, token_b_admin, token_b_id, fee_rate, admin_fee_share, active',
+        ),
       ),
       setPoolCurrent: p('UPDATE pools SET current_contract_id = ?, active = ? WHERE pool_id = ?'),
       listPools: p('SELECT * FROM pools ORDER BY ord'),
       insertUpdate: p('INSERT INTO ledger_updates (update_id, seq, kind, record_micros) VALUES (?, ?, ?, ?)'),
       maxUpdateSeq: p('SELECT MAX(seq) AS v FROM ledger_updates'),
       insertContract: p(
-        'INSERT INTO reserve_contracts (contract_id, pool_id, sequence, previous, id_version, update_id, ' +
-          'created_at_micros, archived_by, reserve_a, reserve_b, total_lp_supply, fee_rate, blob) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)',
+        insertSql(
+          'reserve_contracts',
+          'contract_id, pool_id, sequence, previous, id_version, update_id, created_at_micros, reserve_a, ' +
+            'reserve_b, total_lp_supply, fee_rate, blob',
+        ),
       ),
       archiveContract: p(
         'UPDATE reserve_contracts SET archived_by = ? WHERE contract_id = ? AND archived_by IS NULL',
@@ -143,21 +150,29 @@ export class LedgerStore {
       getTrader: p('SELECT trader_id FROM traders WHERE party = ?'),
       insertTrader: p('INSERT INTO traders (party) VALUES (?)'),
       insertTransfer: p(
-        'INSERT INTO transfers (ts_ms, sender, instrument_admin, instrument_id, amount, memo, status, reason, ' +
-          'out_admin, out_id, out_amount, update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        insertSql(
+          'transfers',
+          'ts_ms, sender, instrument_admin, instrument_id, amount, memo, status, reason, out_admin, out_id, ' +
+            'out_amount, update_id',
+        ),
       ),
       insertSwap: p(
-        `INSERT INTO swap_events (${SWAP_COLUMNS}) VALUES (${SWAP_COLUMNS.split(',')
-          .map(() => '?')
-          .join(', ')})`,
+        insertSql(
+          'swap_events',
+          'seq, ts_ms, update_id, transfer_seq, pool_id, trader_id, sell_admin, sell_id, buy_admin, buy_id, ' +
+            'sell_amount, buy_amount, pool_fee, protocol_fee, lp_fee, volume_cc, fee_cc, protocol_fee_cc, ' +
+            'lp_fee_cc, base_amount, quote_amount, price_after, execution_seconds',
+        ),
       ),
       listSwaps: p(
         `SELECT e.*, t.party AS trader FROM swap_events e JOIN traders t ON t.trader_id = e.trader_id ORDER BY e.seq`,
       ),
       maxSwapSeq: p('SELECT MAX(seq) AS v FROM swap_events'),
       insertLiquidity: p(
-        'INSERT INTO liquidity_events (ts_ms, update_id, pool_id, provider, kind, amount_a, amount_b, lp_amount) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        insertSql(
+          'liquidity_events',
+          'ts_ms, update_id, pool_id, provider, kind, amount_a, amount_b, lp_amount',
+        ),
       ),
       getPosition: p('SELECT amount FROM lp_positions WHERE pool_id = ? AND provider = ?'),
       setPosition: p(
@@ -181,7 +196,7 @@ export class LedgerStore {
   }
 
   insertToken(t: Token, ord: number): void {
-    this.s.insertToken!.run(t.admin, t.id, t.name, t.symbol, t.priceAggregatorId, ord);
+    this.s.insertToken!.run({ ...t, ord });
   }
   listTokens(): Token[] {
     return (this.s.listTokens!.all() as Row[]).map((r) => ({
@@ -194,17 +209,7 @@ export class LedgerStore {
   }
 
   insertPool(p: Omit<PoolRow, 'currentContractId'>): void {
-    this.s.insertPool!.run(
-      p.poolId,
-      p.ord,
-      p.tokenAAdmin,
-      p.tokenAId,
-      p.tokenBAdmin,
-      p.tokenBId,
-      p.feeRate,
-      p.adminFeeShare,
-      p.active ? 1 : 0,
-    );
+    this.s.insertPool!.run({ ...p, active: p.active ? 1 : 0 });
   }
   setPoolCurrent(poolId: string, contractId: string, active: boolean): void {
     this.s.setPoolCurrent!.run(contractId, active ? 1 : 0, poolId);
@@ -232,20 +237,7 @@ export class LedgerStore {
   }
 
   insertReserveContract(c: Omit<ReserveContractRow, 'archivedBy'>): void {
-    this.s.insertContract!.run(
-      c.contractId,
-      c.poolId,
-      c.sequence,
-      c.previous,
-      c.idVersion,
-      c.updateId,
-      c.createdAtMicros,
-      c.reserveA,
-      c.reserveB,
-      c.totalLpSupply,
-      c.feeRate,
-      c.blob,
-    );
+    this.s.insertContract!.run(c);
   }
   archiveReserveContract(contractId: string, updateId: string): void {
     const r = this.s.archiveContract!.run(updateId, contractId);
@@ -298,50 +290,20 @@ export class LedgerStore {
   }
 
   insertTransfer(t: TransferRow): number {
-    return Number(
-      this.s.insertTransfer!.run(
-        t.tsMs,
-        t.sender,
-        t.instrumentAdmin,
-        t.instrumentId,
-        t.amount,
-        t.memo,
-        t.status,
-        t.reason,
-        t.outAdmin,
-        t.outId,
-        t.outAmount,
-        t.updateId,
-      ).lastInsertRowid,
-    );
+    return Number(this.s.insertTransfer!.run(t).lastInsertRowid);
   }
 
   insertSwapEvent(e: SwapEvent, updateId: string, transferSeq: number | null): void {
-    this.s.insertSwap!.run(
-      e.seq,
-      e.tsMs,
+    this.s.insertSwap!.run({
+      ...e,
       updateId,
       transferSeq,
-      e.poolId,
-      this.traderId(e.trader),
-      e.sell.admin,
-      e.sell.id,
-      e.buy.admin,
-      e.buy.id,
-      e.sellAmount,
-      e.buyAmount,
-      e.poolFee,
-      e.protocolFee,
-      e.lpFee,
-      e.volumeCc,
-      e.feeCc,
-      e.protocolFeeCc,
-      e.lpFeeCc,
-      e.baseAmount,
-      e.quoteAmount,
-      e.priceAfter,
-      e.executionSeconds,
-    );
+      traderId: this.traderId(e.trader),
+      sellAdmin: e.sell.admin,
+      sellId: e.sell.id,
+      buyAdmin: e.buy.admin,
+      buyId: e.buy.id,
+    });
   }
   /** Every swap event, oldest first. */
   listSwapEvents(): SwapEvent[] {
@@ -369,16 +331,7 @@ export class LedgerStore {
   }
 
   insertLiquidityEvent(e: LiquidityEventRow): void {
-    this.s.insertLiquidity!.run(
-      e.tsMs,
-      e.updateId,
-      e.poolId,
-      e.provider,
-      e.kind,
-      e.amountA,
-      e.amountB,
-      e.lpAmount,
-    );
+    this.s.insertLiquidity!.run(e);
   }
   getLpPosition(poolId: string, provider: string): string | null {
     const r = this.s.getPosition!.get(poolId, provider) as { amount: string } | undefined;
