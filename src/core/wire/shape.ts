@@ -65,11 +65,11 @@ type FieldKind =
 /** How one key of an object is read: by a reader method named, or by a function (a nested object). */
 export type FieldSpec = FieldKind | ((r: ShapeReader, node: ShapeNode, key: string) => unknown);
 
-/** A field that is itself an object of `spec`'s keys. */
+/** A field that is itself an object of `spec`'s keys (and `alsoKnown` ones, left unread). */
 export const objectField =
-  <S extends Readonly<Record<string, FieldSpec>>>(spec: S) =>
+  <S extends Readonly<Record<string, FieldSpec>>>(spec: S, alsoKnown: readonly string[] = []) =>
   (r: ShapeReader, node: ShapeNode, key: string): FieldValues<S> =>
-    r.childFields(node, key, spec);
+    r.fields(r.get(node, key, 'an object'), r.pathOf(node, key), spec, alsoKnown);
 
 /** The object `readFields` builds for `spec`: each key with what its reader returns. */
 export type FieldValues<S extends Readonly<Record<string, FieldSpec>>> = {
@@ -159,25 +159,16 @@ export class ShapeReader {
   }
 
   /**
-   * The object at `path` whose documented keys are those of `spec` (and `optional`, which the
-   * caller reads), each key of `spec` read as it says, in its order.
+   * The object at `path` whose documented keys are those of `spec` (and `alsoKnown`, left
+   * unread), each key of `spec` read as it says, in its order.
    */
   fields<S extends Readonly<Record<string, FieldSpec>>>(
     value: unknown,
     path: string,
     spec: S,
-    optional: readonly string[] = [],
+    alsoKnown: readonly string[] = [],
   ): FieldValues<S> {
-    return this.readFields(this.object(value, path, [...Object.keys(spec), ...optional]), spec);
-  }
-
-  /** `fields` of the object under `key` of `node`. */
-  childFields<S extends Readonly<Record<string, FieldSpec>>>(
-    node: ShapeNode,
-    key: string,
-    spec: S,
-  ): FieldValues<S> {
-    return this.fields(this.get(node, key, 'an object'), appendKey(node.path, key), spec);
+    return this.readFields(this.object(value, path, [...Object.keys(spec), ...alsoKnown]), spec);
   }
 
   /** Each key of `spec` read from `node` as it says, in its order, into a fresh object. */
