@@ -59,6 +59,7 @@ type FieldKind =
   | 'number'
   | 'nullableNumber'
   | 'integer'
+  | 'boolean'
   | 'hex'
   | 'base64';
 
