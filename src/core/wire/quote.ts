@@ -95,17 +95,11 @@ export interface ConnectQuoteResponse extends QuoteResponse {
   readonly memo: string;
 }
 
-const AMOUNT = objectField({
-  amount: 'decimal10',
-  instrument_id: 'nonEmptyString',
-  instrument_admin: 'nonEmptyString',
-});
+const amountOf = (amount: 'decimal10' | 'decimal') =>
+  objectField({ amount, instrument_id: 'nonEmptyString', instrument_admin: 'nonEmptyString' });
+const AMOUNT = amountOf('decimal10');
 /** the network fee's amount is trimmed ("2", "0.7948", "0") */
-const TRIMMED_AMOUNT = objectField({
-  amount: 'decimal',
-  instrument_id: 'nonEmptyString',
-  instrument_admin: 'nonEmptyString',
-});
+const TRIMMED_AMOUNT = amountOf('decimal');
 const PRICES = objectField({
   pool_before: 'decimal10',
   pool_after: 'decimal10',
