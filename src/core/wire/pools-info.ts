@@ -1,7 +1,7 @@
 /**
  * GET /pools/info (docs/protocol/public-api.md "Pool"): pool definitions (tokens, fee rate, admin fee share).
  */
-import { type MalformedEntry, type ParseOptions, ShapeReader } from './shape.js';
+import { arrayField, type MalformedEntry, type ParseOptions, ShapeReader } from './shape.js';
 
 export interface PoolInfo {
   readonly contract_id: string;
@@ -35,9 +35,7 @@ const readInfoEntry = (r: ShapeReader, v: unknown, path: string): PoolInfo => r.
 
 /** Validates a /pools/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsInfoResponse(json: unknown, options: ParseOptions = {}): PoolsInfoResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['pools']);
-  return { pools: r.array(root, 'pools', (v, path) => readInfoEntry(r, v, path)) };
+  return new ShapeReader(options).fields(json, '', { pools: arrayField(readInfoEntry) });
 }
 
 /** A /pools/info body read pool by pool: the well-formed entries, and the malformed ones set aside. */

@@ -72,6 +72,12 @@ export const objectField =
   (r: ShapeReader, node: ShapeNode, key: string): FieldValues<S> =>
     r.fields(r.get(node, key, 'an object'), r.pathOf(node, key), spec, alsoKnown);
 
+/** A field that is an array, each element read by `element` at its path. */
+export const arrayField =
+  <T>(element: (r: ShapeReader, value: unknown, path: string) => T) =>
+  (r: ShapeReader, node: ShapeNode, key: string): T[] =>
+    r.array(node, key, (v, path) => element(r, v, path));
+
 /** The object `readFields` builds for `spec`: each key with what its reader returns. */
 export type FieldValues<S extends Readonly<Record<string, FieldSpec>>> = {
   -readonly [K in keyof S]: S[K] extends FieldKind

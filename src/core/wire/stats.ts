@@ -1,5 +1,5 @@
 /** GET /stats (docs/protocol/public-api.md "Statistics", api-decisions §5 swap performance). */
-import { objectField, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { arrayField, objectField, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 /** The /stats object (built by src/core/amm/stats.ts). */
 export interface SwapStats {
@@ -49,8 +49,7 @@ const SWAPS = {
 } as const;
 
 const SWAP_PERFORMANCE = {
-  chart_data: (r: ShapeReader, node: ShapeNode, key: string) =>
-    r.array(node, key, (v, path) => r.fields(v, path, { seconds: 'integer', count: 'integer' })),
+  chart_data: arrayField((r, v, path) => r.fields(v, path, { seconds: 'integer', count: 'integer' })),
   avg_speed: 'number',
   consistency: 'number',
   fastest: 'number',
@@ -59,10 +58,9 @@ const SWAP_PERFORMANCE = {
 const STATS = {
   swaps: objectField(SWAPS),
   swap_performance: objectField(SWAP_PERFORMANCE),
-  chart_volume: (r: ShapeReader, node: ShapeNode, key: string) =>
-    r.array(node, key, (v, path) =>
-      r.fields(v, path, { day_bucket: 'timestamp', cc_volume_total: 'decimal10' }),
-    ),
+  chart_volume: arrayField((r, v, path) =>
+    r.fields(v, path, { day_bucket: 'timestamp', cc_volume_total: 'decimal10' }),
+  ),
   pool_tvl: (r: ShapeReader, node: ShapeNode, key: string): SwapStats['pool_tvl'] => {
     const tvl = r.child(node, key, ['tvl_cc', 'updated_at']);
     return {

@@ -2,7 +2,7 @@
  * GET /swap/info (docs/protocol/public-api.md "Tradable token", "Endpoints"): tokens in at least one live
  * pool.
  */
-import { objectField, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { arrayField, objectField, type ParseOptions, ShapeReader } from './shape.js';
 
 export interface TradableToken {
   readonly instrument_admin: string;
@@ -34,8 +34,7 @@ export function parseSwapInfoResponse(json: unknown, options: ParseOptions = {})
     fees: objectField({
       network_fee: objectField({ instrument_admin: 'nonEmptyString', instrument_id: 'nonEmptyString' }),
     }),
-    tokens: (r: ShapeReader, node: ShapeNode, key: string): TradableToken[] =>
-      r.array(node, key, (v, path) => r.fields(v, path, TRADABLE_TOKEN)),
+    tokens: arrayField((r, v, path): TradableToken => r.fields(v, path, TRADABLE_TOKEN)),
     updated_at: 'timestamp',
   });
   return new ShapeReader(options).fields(json, '', { data });
