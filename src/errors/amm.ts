@@ -3,7 +3,7 @@
  * invalid pool data (docs/protocol/api-decisions.md §1, §2, §6). Quote validation failures are NOT thrown:
  * `quoteConnectSwap`/`quotePoolSwap` return them as `{ ok: false, status, error }`.
  */
-import { ReserveAuditError } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type AmmErrorCode =
   /** an amount is not a plain positive decimal string (no exponent, no sign, ≤ 10 decimals, ≤ 28 digits) */
@@ -27,6 +27,4 @@ export class AmmError extends ReserveAuditError<AmmErrorCode> {
   override name = 'AmmError';
 }
 
-export function isAmmError(e: unknown): e is AmmError {
-  return e instanceof AmmError;
-}
+export const isAmmError = guardOf(AmmError);

@@ -31,9 +31,14 @@ export class ReserveAuditError<C extends string = string> extends Error {
   }
 }
 
-export function isReserveAuditError(e: unknown): e is ReserveAuditError {
-  return e instanceof ReserveAuditError;
+/** The type guard of one error class: `isAmmError = guardOf(AmmError)` is `(e) => e instanceof AmmError`. */
+export function guardOf<E extends ReserveAuditError>(
+  errorClass: abstract new (...args: never[]) => E,
+): (e: unknown) => e is E {
+  return (e: unknown): e is E => e instanceof errorClass;
 }
+
+export const isReserveAuditError = guardOf<ReserveAuditError>(ReserveAuditError);
 
 /** Renders a hostile value for an error message: quoted, truncated, control characters escaped. */
 export function formatGot(value: unknown, max = 80): string {

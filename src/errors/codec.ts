@@ -5,7 +5,7 @@
  * parsers is a `CodecError` with one of the stable codes below. `details.offset` (when present) is
  * the byte offset in the input where the problem was found; `details.path` names the field.
  */
-import { ReserveAuditError } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type CodecErrorCode =
   /** input larger than `maxBytes` */
@@ -69,6 +69,4 @@ export class CodecError extends ReserveAuditError<CodecErrorCode> {
   override name = 'CodecError';
 }
 
-export function isCodecError(e: unknown): e is CodecError {
-  return e instanceof CodecError;
-}
+export const isCodecError = guardOf(CodecError);

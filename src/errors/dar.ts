@@ -3,7 +3,7 @@
  * the `Archive` envelope and the LF 2.x package subset. Every malformed or hostile input ends in
  * a `DarError` with one of the stable codes below.
  */
-import { ReserveAuditError } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type DarErrorCode =
   /** the zip ends before a structure it announces (EOCD, central directory, local header, data) */
@@ -51,6 +51,4 @@ export class DarError extends ReserveAuditError<DarErrorCode> {
   override name = 'DarError';
 }
 
-export function isDarError(e: unknown): e is DarError {
-  return e instanceof DarError;
-}
+export const isDarError = guardOf(DarError);

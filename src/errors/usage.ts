@@ -4,7 +4,7 @@
  * (`"--timeout" expected an integer 1..600000 (ms), got 0`). Nothing was checked, so the CLI maps
  * both to exit code 2 (could not check); the message is printed as one line without a stack.
  */
-import { ReserveAuditError } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type UsageErrorCode =
   /** the command line does not parse: unknown command/option, missing argument, invalid choice */
@@ -16,6 +16,4 @@ export class UsageError extends ReserveAuditError<UsageErrorCode> {
   override name = 'UsageError';
 }
 
-export function isUsageError(e: unknown): e is UsageError {
-  return e instanceof UsageError;
-}
+export const isUsageError = guardOf(UsageError);
