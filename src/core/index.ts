@@ -45,42 +45,7 @@ export {
 } from '../errors/index.js';
 export * as amm from './amm/index.js';
 export * as audit from './audit/index.js';
-export type {
-  AuthenticationData,
-  Base64Decoder,
-  Base64ScratchDecoder,
-  BlobLayout,
-  ContractKey,
-  DecodedContract,
-  DecodeOptions,
-  DecodeValueOptions,
-  EncodeValueOptions,
-  PartyId,
-  Salt,
-  TemplateId,
-  UnknownFieldMode,
-  UnknownFieldReport,
-  Value,
-} from './codec/index.js';
-export {
-  BytePool,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_DEPTH,
-  DecodeScratch,
-  decodeAuthenticationData,
-  decodeCreatedEventBlob,
-  decodeValue,
-  encodeAuthenticationData,
-  encodeCreatedEventBlob,
-  encodeValue,
-  formatBase64,
-  formatDecodedContractJson,
-  formatHex,
-  parseBase64,
-  parseHex,
-  SUPPORTED_SERIALIZATION_VERSIONS,
-  Utf8Cache,
-} from './codec/index.js';
+export * from './codec/index.js';
 export type {
   Compiled,
   ComputeContractIdOptions,
@@ -144,45 +109,7 @@ export {
   versionOfIdHex,
 } from './hash/index.js';
 export * as proof from './proof/index.js';
-export type {
-  DarLimits,
-  DarManifest,
-  DarPackage,
-  DecodedArchive,
-  DecodedArchivePayload,
-  DecodeZipOptions,
-  InflateRaw,
-  Lf2DecodeOptions,
-  LfPackageTypes,
-  LoadArchivePayloadOptions,
-  LoadDalfOptions,
-  LoadDarOptions,
-  LoadedDar,
-  PackageCache,
-  ReachableDataType,
-  ReachableTypes,
-  ZipArchive,
-  ZipEntry,
-  ZipLimits,
-} from './types/dar/index.js';
-export {
-  computeCrc32,
-  computePackageId,
-  computeReachableTypes,
-  DEFAULT_DAR_LIMITS,
-  DEFAULT_ZIP_LIMITS,
-  decodeArchive,
-  decodeArchivePayload,
-  decodeLf2Package,
-  decodeZip,
-  detectDalfKind,
-  isZip,
-  loadArchivePayload,
-  loadDalf,
-  loadDar,
-  MANIFEST_PATH,
-  parseDarManifest,
-} from './types/dar/index.js';
+export * from './types/dar/index.js';
 export type {
   DamlType,
   DataTypeDef,
@@ -215,12 +142,5 @@ export {
   typeCreateArgument,
   typeValue,
 } from './types/index.js';
-export type {
-  BlobSpans,
-  EngineVerdict,
-  IsContractIdVerifiedOptions,
-  ResolvedTemplate,
-  VerdictEngine,
-} from './verdict/index.js';
-export { createWasmVerdictEngine, isContractIdVerified } from './verdict/index.js';
+export * from './verdict/index.js';
 export * as api from './wire/index.js';

@@ -3,7 +3,7 @@
  * invalid pool data (docs/protocol/api-decisions.md §1, §2, §6). Quote validation failures are NOT thrown:
  * `quoteConnectSwap`/`quotePoolSwap` return them as `{ ok: false, status, error }`.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type AmmErrorCode =
   /** an amount is not a plain positive decimal string (no exponent, no sign, ≤ 10 decimals, ≤ 28 digits) */
@@ -23,15 +23,8 @@ export type AmmErrorCode =
   /** a swap-event index query that needs exact sums on an index that is not exact (scan its events instead) */
   | 'AMM_EVENT_INDEX_INEXACT';
 
-export class AmmError extends ReserveAuditError {
+export class AmmError extends ReserveAuditError<AmmErrorCode> {
   override name = 'AmmError';
-  declare readonly code: AmmErrorCode;
-
-  constructor(code: AmmErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }
 
-export function isAmmError(e: unknown): e is AmmError {
-  return e instanceof AmmError;
-}
+export const isAmmError = guardOf(AmmError);

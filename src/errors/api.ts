@@ -4,7 +4,7 @@
  * audit cannot run on it. Messages are path-precise: `data.pools[3].reserve_a expected a decimal
  * string, got 12`.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type ApiErrorCode =
   /** a response (or part of it) does not have the documented shape: type, format, required key, size */
@@ -12,11 +12,6 @@ export type ApiErrorCode =
   /** an argument given to a request builder (quote request, volume window) is invalid */
   | 'API_REQUEST_INVALID';
 
-export class ApiShapeError extends ReserveAuditError {
+export class ApiShapeError extends ReserveAuditError<ApiErrorCode> {
   override name = 'ApiShapeError';
-  declare readonly code: ApiErrorCode;
-
-  constructor(code: ApiErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

@@ -4,7 +4,7 @@
  * could not run at all: a bad reserve profile, an unreachable exchange, an unusable mirror, bad
  * options. The CLI maps every one of them to exit code 2 (could not check).
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type AuditErrorCode =
   /** a reserve profile file is not valid JSON or not the documented shape */
@@ -19,11 +19,6 @@ export type AuditErrorCode =
    */
   | 'AUDIT_OPTION_INVALID';
 
-export class AuditError extends ReserveAuditError {
+export class AuditError extends ReserveAuditError<AuditErrorCode> {
   override name = 'AuditError';
-  declare readonly code: AuditErrorCode;
-
-  constructor(code: AuditErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

@@ -5,7 +5,7 @@
  * parsers is a `CodecError` with one of the stable codes below. `details.offset` (when present) is
  * the byte offset in the input where the problem was found; `details.path` names the field.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type CodecErrorCode =
   /** input larger than `maxBytes` */
@@ -65,15 +65,8 @@ export type CodecErrorCode =
   /** a batch entry is not a contract that can be checked: not JSON, no contract ID, no blob */
   | 'BATCH_ENTRY_INVALID';
 
-export class CodecError extends ReserveAuditError {
+export class CodecError extends ReserveAuditError<CodecErrorCode> {
   override name = 'CodecError';
-  declare readonly code: CodecErrorCode;
-
-  constructor(code: CodecErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }
 
-export function isCodecError(e: unknown): e is CodecError {
-  return e instanceof CodecError;
-}
+export const isCodecError = guardOf(CodecError);

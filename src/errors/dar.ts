@@ -3,7 +3,7 @@
  * the `Archive` envelope and the LF 2.x package subset. Every malformed or hostile input ends in
  * a `DarError` with one of the stable codes below.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type DarErrorCode =
   /** the zip ends before a structure it announces (EOCD, central directory, local header, data) */
@@ -47,15 +47,8 @@ export type DarErrorCode =
   /** reading a DAR/DALF file from disk failed */
   | 'DAR_FILE_READ_FAILED';
 
-export class DarError extends ReserveAuditError {
+export class DarError extends ReserveAuditError<DarErrorCode> {
   override name = 'DarError';
-  declare readonly code: DarErrorCode;
-
-  constructor(code: DarErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }
 
-export function isDarError(e: unknown): e is DarError {
-  return e instanceof DarError;
-}
+export const isDarError = guardOf(DarError);

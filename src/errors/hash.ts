@@ -3,7 +3,7 @@
  * (docs/protocol/contract-id.md §1–§6). Verification never throws these for a mismatch: verifyContractId
  * reports them as reasons with the same codes.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type HashErrorCode =
   /** the contract ID is not lower-case hex of the Canton V1 shape (length, characters, prefix) */
@@ -23,11 +23,6 @@ export type HashErrorCode =
   /** a value nests deeper than the hashing limit */
   | 'VALUE_TOO_DEEP';
 
-export class HashError extends ReserveAuditError {
+export class HashError extends ReserveAuditError<HashErrorCode> {
   override name = 'HashError';
-  declare readonly code: HashErrorCode;
-
-  constructor(code: HashErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

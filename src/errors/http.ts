@@ -3,7 +3,7 @@
  * (user:password@, query values and fragment) stripped. An HTTP error means the audit could not
  * run (exit 2), never a finding.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type HttpErrorCode =
   /** the TCP/TLS connection could not be established (refused, DNS, unreachable, proxy) */
@@ -23,11 +23,6 @@ export type HttpErrorCode =
   /** the URL or a client option is invalid */
   | 'HTTP_REQUEST_INVALID';
 
-export class HttpError extends ReserveAuditError {
+export class HttpError extends ReserveAuditError<HttpErrorCode> {
   override name = 'HttpError';
-  declare readonly code: HttpErrorCode;
-
-  constructor(code: HttpErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

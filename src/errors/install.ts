@@ -4,17 +4,12 @@
  * dependencies, so a verify-only install compiles nothing). The message names the package and the
  * command that adds it.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type InstallErrorCode =
   /** an optional package (better-sqlite3, pg, ws) is needed and not installed */
   'OPTIONAL_PACKAGE_MISSING';
 
-export class InstallError extends ReserveAuditError {
+export class InstallError extends ReserveAuditError<InstallErrorCode> {
   override name = 'InstallError';
-  declare readonly code: InstallErrorCode;
-
-  constructor(code: InstallErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

@@ -3,7 +3,7 @@
  * Ledger API answered something that is not the documented shape, or refused. Such an error never
  * becomes a finding: the ledger check it belongs to is could-not-check (docs/findings.md "Soundness").
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type LedgerReadErrorCode =
   /** a response is not the shape Canton's OpenAPI document gives (type, required field, range) */
@@ -13,11 +13,6 @@ export type LedgerReadErrorCode =
   /** an option of the ledger client is invalid (URL, party, token) */
   | 'LEDGER_OPTIONS_INVALID';
 
-export class LedgerReadError extends ReserveAuditError {
+export class LedgerReadError extends ReserveAuditError<LedgerReadErrorCode> {
   override name = 'LedgerReadError';
-  declare readonly code: LedgerReadErrorCode;
-
-  constructor(code: LedgerReadErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

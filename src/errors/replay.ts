@@ -3,7 +3,7 @@
  * SQLite mirror, or could not complete. The replay then cannot vouch for every contract, so the
  * CLI maps these to exit code 2 (could not check).
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type ReplayErrorCode =
   /** `replay --run` / `--worker` (distributed replay) need a shared PostgreSQL mirror */
@@ -11,11 +11,6 @@ export type ReplayErrorCode =
   /** a distributed replay run could not complete (its batches' results unreadable, the run abandoned) */
   | 'REPLAY_RUN_FAILED';
 
-export class ReplayError extends ReserveAuditError {
+export class ReplayError extends ReserveAuditError<ReplayErrorCode> {
   override name = 'ReplayError';
-  declare readonly code: ReplayErrorCode;
-
-  constructor(code: ReplayErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

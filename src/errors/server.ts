@@ -27,13 +27,8 @@ export type ServerErrorCode =
   /** an option given to createApp / startServer / the rate limiter is invalid (HTTP layer) */
   | 'SERVER_OPTION_INVALID';
 
-export class ServerError extends ReserveAuditError {
+export class ServerError extends ReserveAuditError<ServerErrorCode> {
   override name = 'ServerError';
-  declare readonly code: ServerErrorCode;
-
-  constructor(code: ServerErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }
 
 /** Why the server refused a request; each code has one HTTP status (REQUEST_STATUS). */
@@ -73,9 +68,8 @@ export interface RequestRejectedOptions extends ReserveAuditErrorOptions {
  * A 4xx answer of the reference server. `shortMessage` is the exact text the spec names for the
  * response body `{"error": "<shortMessage>"}` (e.g. `missing ticker_id`), so it is sent unchanged.
  */
-export class RequestRejectedError extends ReserveAuditError {
+export class RequestRejectedError extends ReserveAuditError<RequestRejectedCode> {
   override name = 'RequestRejectedError';
-  declare readonly code: RequestRejectedCode;
   /** the HTTP status of the answer (REQUEST_STATUS[code]) */
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -132,9 +126,8 @@ export const LEDGER_REJECTION: Readonly<
 };
 
 /** A refusal of the Ledger API; `shortMessage` is the `cause` the answer carries. */
-export class LedgerRequestRejectedError extends ReserveAuditError {
+export class LedgerRequestRejectedError extends ReserveAuditError<LedgerRequestRejectedCode> {
   override name = 'LedgerRequestRejectedError';
-  declare readonly code: LedgerRequestRejectedCode;
   readonly status: number;
 
   constructor(code: LedgerRequestRejectedCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {

@@ -2,7 +2,7 @@
  * Errors of the audit mirror (src/io/store): the local SQLite database of snapshots, contracts,
  * observations and audit runs.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type StoreErrorCode =
   /** the database file could not be opened or created */
@@ -14,11 +14,6 @@ export type StoreErrorCode =
   /** a row could not be read back (corrupt value, foreign data) */
   | 'STORE_CORRUPT';
 
-export class StoreError extends ReserveAuditError {
+export class StoreError extends ReserveAuditError<StoreErrorCode> {
   override name = 'StoreError';
-  declare readonly code: StoreErrorCode;
-
-  constructor(code: StoreErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

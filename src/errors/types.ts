@@ -2,7 +2,7 @@
  * Errors of the Daml type environment and of typing untyped blob values against it
  * (docs/protocol/contract-id.md §6.4, docs/protocol/dar-format.md §6; docs/type-file.md).
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { ReserveAuditError } from './base.js';
 
 export type DamlTypeErrorCode =
   /** no package / data type / template for the reference (and no upgrade-compatible substitute) */
@@ -23,11 +23,6 @@ export type DamlTypeErrorCode =
   | 'TYPE_FILE_READ_FAILED';
 
 /** A typing or type-environment failure; `details.path` locates the value (e.g. `$.config.fees`). */
-export class DamlTypeError extends ReserveAuditError {
+export class DamlTypeError extends ReserveAuditError<DamlTypeErrorCode> {
   override name = 'DamlTypeError';
-  declare readonly code: DamlTypeErrorCode;
-
-  constructor(code: DamlTypeErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }

@@ -4,7 +4,7 @@
  * (`"--timeout" expected an integer 1..600000 (ms), got 0`). Nothing was checked, so the CLI maps
  * both to exit code 2 (could not check); the message is printed as one line without a stack.
  */
-import { ReserveAuditError, type ReserveAuditErrorOptions } from './base.js';
+import { guardOf, ReserveAuditError } from './base.js';
 
 export type UsageErrorCode =
   /** the command line does not parse: unknown command/option, missing argument, invalid choice */
@@ -12,15 +12,8 @@ export type UsageErrorCode =
   /** an option's value is malformed or out of range (src/cli/options.ts) */
   | 'OPTION_INVALID';
 
-export class UsageError extends ReserveAuditError {
+export class UsageError extends ReserveAuditError<UsageErrorCode> {
   override name = 'UsageError';
-  declare readonly code: UsageErrorCode;
-
-  constructor(code: UsageErrorCode, shortMessage: string, options: ReserveAuditErrorOptions = {}) {
-    super(code, shortMessage, options);
-  }
 }
 
-export function isUsageError(e: unknown): e is UsageError {
-  return e instanceof UsageError;
-}
+export const isUsageError = guardOf(UsageError);

@@ -27,29 +27,10 @@ import { addSimulationRoutes } from './routes/simulation.js';
 import { type PublicSocketOptions, PublicSocketServer } from './ws/server.js';
 
 export type { PoolWindowActivity, SwapEventLog, SwapWindowTotals } from '../core/amm/swap-event-index.js';
-export type {
-  Amount,
-  ExchangePolicy,
-  PoolState,
-  ReserveContractRef,
-  SwapEvent,
-  Token,
-  TokenRef,
-} from '../core/amm/types.js';
+export type * from '../core/amm/types.js';
 export type { Dec } from '../core/money/decimal.js';
 export type { SimClock } from '../sim/clock.js';
-export type {
-  ExchangeChange,
-  ExchangeSimulation,
-  ExchangeView,
-  LedgerEventPosition,
-  LedgerReserveContract,
-  LedgerReserveEvent,
-  LedgerReserveUpdate,
-  ReserveLedgerView,
-  SimTransfer,
-  SimTransferResult,
-} from '../sim/exchange.js';
+export type * from '../sim/exchange.js';
 export type { ConnectionLimitOptions } from './connection-guard.js';
 export { type Logger, silentLogger } from './deps.js';
 export type { LedgerAuthOptions } from './ledger-api/auth.js';

@@ -3,18 +3,7 @@
  * See the README, section "The simulated ledger".
  */
 export { createManualClock, type ManualClock, type SimClock, systemClock } from './clock.js';
-export type {
-  ExchangeChange,
-  ExchangeSimulation,
-  ExchangeView,
-  LedgerEventPosition,
-  LedgerReserveContract,
-  LedgerReserveEvent,
-  LedgerReserveUpdate,
-  ReserveLedgerView,
-  SimTransfer,
-  SimTransferResult,
-} from './exchange.js';
+export type * from './exchange.js';
 export { type CreateExchangeOptions, createExchange } from './ledger.js';
 export {
   computeInitialLpSupply,

@@ -5,6 +5,7 @@
  */
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
+import { formatTemplateId } from '../../src/core/codec/contract-json.js';
 import { protoDescriptor } from '../../src/core/codec/generated/proto-descriptor.js';
 import {
   decodeCreatedEventBlob,
@@ -15,7 +16,6 @@ import {
   formatBase64,
   formatDecodedContractJson,
   formatHex,
-  formatTemplateId,
   parseBase64,
 } from '../../src/core/codec/index.js';
 import type { Value } from '../../src/core/codec/value.js';

@@ -4,12 +4,12 @@
  * (raw authentication data), Canton 3.2's text_map = 1001, unknown fields in 'report' mode.
  */
 import { describe, expect, it } from 'vitest';
+import { formatTemplateId } from '../../src/core/codec/contract-json.js';
 import {
   decodeCreatedEventBlob,
   decodeValue,
   encodeCreatedEventBlob,
   formatHex,
-  formatTemplateId,
 } from '../../src/core/codec/index.js';
 import {
   buildBlob,

@@ -95,13 +95,5 @@ export {
   type PairGroup,
   type TickersInput,
 } from './tickers.js';
-export type {
-  Amount,
-  ExchangePolicy,
-  PoolState,
-  ReserveContractRef,
-  SwapEvent,
-  Token,
-  TokenRef,
-} from './types.js';
+export type * from './types.js';
 export { computeVolumeWindow, type VolumeWindowInput } from './volume.js';

@@ -15,7 +15,7 @@ export {
   parseHex,
 } from './bytes.js';
 export type * from './contract.js';
-export { formatDecodedContractJson, formatTemplateId } from './contract-json.js';
+export { formatDecodedContractJson } from './contract-json.js';
 export { DecodeScratch } from './decode-scratch.js';
 export {
   DEFAULT_MAX_BYTES,

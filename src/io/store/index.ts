@@ -70,27 +70,9 @@ export {
 } from './queries.js';
 export type { RecordSnapshotOptions } from './record-snapshot.js';
 export { computeBlobDigest, computeSnapshotKey } from './record-snapshot.js';
-export type {
-  DistributedReplay,
-  ReplayBatchClaim,
-  ReplayBatchResults,
-  ReplayRunCreated,
-  ReplayRunProgress,
-  ReplayRunSpec,
-} from './replay-runs.js';
+export type * from './replay-runs.js';
 export { LATEST_SCHEMA_VERSION } from './schema/versions.js';
 export { readHistoryPast } from './sqlite/apply-history.js';
 export { recordSnapshot } from './sqlite/apply-snapshot.js';
 export { openSqliteStore } from './sqlite-store.js';
-export type {
-  ContractVerificationInput,
-  ContractVerifications,
-  DecodedReserveFields,
-  FailedAttemptRecord,
-  HistoryObservation,
-  MirrorContract,
-  MirrorSnapshotRow,
-  MirrorVerificationStatus,
-  PoolObservation,
-  RecordSnapshotResult,
-} from './types.js';
+export type * from './types.js';
