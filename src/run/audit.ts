@@ -32,12 +32,11 @@ import {
   runAuditChecks,
 } from '../core/audit/index.js';
 import type { LedgerEvidence } from '../core/audit/ledger-evidence.js';
-import type { ReserveProfile } from '../core/proof/profile.js';
 import { createProofContext } from '../core/proof/proof-context.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import { type ApiDialect, type ApiSnapshot, computeApiDialect, type ProbeQuote } from '../core/wire/index.js';
-import { loadTypesOrDefault } from '../io/files/default-types.js';
-import { loadReserveProfile } from '../io/files/profile-file.js';
+import { loadTypesOrDefault, type TypeSources } from '../io/files/default-types.js';
+import { loadReserveProfile, type ReserveProfileSource } from '../io/files/profile-file.js';
 import {
   type BaseUrl,
   createHttpClient,
@@ -70,16 +69,12 @@ import {
 import { waitCountingDown } from './countdown.js';
 import { loadFollowedHistory } from './followed-history.js';
 
-export interface RunAuditOptions {
+/** The profile and the types (`profile`, `profilePath`, `typeFiles`, `dars`, `cwd`): as `loadReserveProfile` and `loadTypesOrDefault` read them. */
+export interface RunAuditOptions extends ReserveProfileSource, TypeSources {
   /** e.g. http://127.0.0.1:8080/v1/public; a string is parsed once (`parseBaseUrl`): only its redacted form is ever printed or stored */
   readonly baseUrl: string | BaseUrl;
   /** mirror (SQLite file or postgres:// URL): history is read from it, then the snapshot and the run are recorded */
   readonly mirrorPath?: string | null;
-  /** a parsed profile (wins over profilePath) */
-  readonly profile?: ReserveProfile;
-  readonly profilePath?: string | null;
-  readonly typeFiles?: readonly string[];
-  readonly dars?: readonly string[];
   readonly probeQuotes?: boolean;
   readonly timeoutMs?: number;
   /** response body size limit in bytes (default 16 MiB) */
@@ -110,7 +105,6 @@ export interface RunAuditOptions {
    */
   readonly onCount?: (message: string) => void;
   readonly now?: () => number;
-  readonly cwd?: string;
 }
 
 export interface RunAuditLedgerOptions {

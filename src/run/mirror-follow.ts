@@ -16,8 +16,8 @@ import type { ReserveProfile } from '../core/proof/profile.js';
 import { createProofContext, type ProofContext } from '../core/proof/proof-context.js';
 import { type ReserveProof, verifyReserveProof } from '../core/proof/reserve-proof.js';
 import type { TypeEnv } from '../core/types/type-env.js';
-import { loadTypesOrDefault } from '../io/files/default-types.js';
-import { loadReserveProfile } from '../io/files/profile-file.js';
+import { loadTypesOrDefault, type TypeSources } from '../io/files/default-types.js';
+import { loadReserveProfile, type ReserveProfileSource } from '../io/files/profile-file.js';
 import { parseBaseUrl } from '../io/http/base-url.js';
 import { createHttpClient } from '../io/http/client.js';
 import { createLedgerClient, type LedgerClient, readReserveUpdatePage } from '../io/ledger-api/index.js';
@@ -47,7 +47,7 @@ export interface FollowRound {
   readonly couldNotCheck: string | null;
 }
 
-export interface RunMirrorFollowOptions {
+export interface RunMirrorFollowOptions extends ReserveProfileSource, TypeSources {
   readonly store: MirrorStore;
   readonly ledger: RunAuditLedgerOptions;
   /** one round, then stop */
@@ -61,11 +61,6 @@ export interface RunMirrorFollowOptions {
   readonly pageSize?: number;
   readonly stop?: AbortSignal;
   readonly clock?: WatchClock;
-  readonly profile?: ReserveProfile;
-  readonly profilePath?: string | null;
-  readonly typeFiles?: readonly string[];
-  readonly dars?: readonly string[];
-  readonly cwd?: string;
   readonly timeoutMs?: number;
   readonly retries?: number;
   /** the ledger client (tests); else one over the auditor's HTTP client */

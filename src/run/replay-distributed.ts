@@ -17,7 +17,7 @@ import type { ReserveProfile } from '../core/proof/profile.js';
 import type { ProofContext } from '../core/proof/proof-context.js';
 import type { TypeEnv } from '../core/types/type-env.js';
 import { ReplayError } from '../errors/replay.js';
-import { loadTypesOrDefault } from '../io/files/default-types.js';
+import { loadTypesOrDefault, type TypeSources } from '../io/files/default-types.js';
 import type { ContractRange, DistributedReplay, MirrorStore, ReplayBatchClaim } from '../io/store/index.js';
 import { openMirrorStore } from '../io/store/index.js';
 import { createReplayContext, type ReplayedContractResult, replayContractBatch } from './replay-contract.js';
@@ -207,12 +207,9 @@ export async function coordinateReplayRun(
   }
 }
 
-export interface ReplayWorkerOptions {
+export interface ReplayWorkerOptions extends TypeSources {
   /** the PostgreSQL mirror (postgres://…) */
   readonly mirrorPath: string;
-  readonly typeFiles?: readonly string[];
-  readonly dars?: readonly string[];
-  readonly cwd?: string;
   /** exit when no run is open: after having worked, or after waiting this long for one (default 60 s) */
   readonly waitMs?: number;
   readonly pollMs?: number;

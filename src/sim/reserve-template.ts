@@ -13,7 +13,14 @@ import { formatHex } from '../core/codec/bytes.js';
 import type { TemplateId } from '../core/codec/contract.js';
 import type { Value } from '../core/codec/value.js';
 import type { ContractIdVersion } from '../core/hash/contract-id-version.js';
-import type { DamlType, DataTypeDef, PackageTypes, TypeConRef } from '../core/types/daml-type.js';
+import type {
+  DamlType,
+  DataTypeDef,
+  FieldDef,
+  PackageTypes,
+  QualifiedName,
+  TypeConRef,
+} from '../core/types/daml-type.js';
 
 /** What the package id stands for: SHA-256 of this string, in hex (not a real DALF hash). */
 export const RESERVE_PACKAGE_ID_PREIMAGE =
@@ -39,33 +46,31 @@ const INSTRUMENT_ID_REF: TypeConRef = {
 const instrumentIdType: DamlType = { kind: 'con', ref: INSTRUMENT_ID_REF, args: [] };
 const numeric10: DamlType = { kind: 'numeric', scale: 10 };
 
-const INSTRUMENT_ID_DEF: DataTypeDef = {
+/** A record type without type parameters, named as `ref` names it. */
+const recordDef = ({ module, entity }: QualifiedName, fields: readonly FieldDef[]): DataTypeDef => ({
   kind: 'record',
-  name: { module: ['Amm', 'Types'], entity: ['InstrumentId'] },
+  name: { module, entity },
   params: [],
-  fields: [
-    { name: 'admin', type: { kind: 'party' } },
-    { name: 'id', type: { kind: 'text' } },
-  ],
-};
+  fields,
+});
 
-const POOL_RESERVE_DEF: DataTypeDef = {
-  kind: 'record',
-  name: { module: ['Amm', 'Pool'], entity: ['PoolReserve'] },
-  params: [],
-  fields: [
-    { name: 'operator', type: { kind: 'party' } },
-    { name: 'poolId', type: { kind: 'text' } },
-    { name: 'tokenA', type: instrumentIdType },
-    { name: 'tokenB', type: instrumentIdType },
-    { name: 'reserveA', type: numeric10 },
-    { name: 'reserveB', type: numeric10 },
-    { name: 'totalLpSupply', type: numeric10 },
-    { name: 'feeRate', type: numeric10 },
-    { name: 'sequence', type: { kind: 'int64' } },
-    { name: 'previous', type: { kind: 'optional', type: { kind: 'contractId' } } },
-  ],
-};
+const INSTRUMENT_ID_DEF = recordDef(INSTRUMENT_ID_REF, [
+  { name: 'admin', type: { kind: 'party' } },
+  { name: 'id', type: { kind: 'text' } },
+]);
+
+const POOL_RESERVE_DEF = recordDef(RESERVE_TEMPLATE_ID, [
+  { name: 'operator', type: { kind: 'party' } },
+  { name: 'poolId', type: { kind: 'text' } },
+  { name: 'tokenA', type: instrumentIdType },
+  { name: 'tokenB', type: instrumentIdType },
+  { name: 'reserveA', type: numeric10 },
+  { name: 'reserveB', type: numeric10 },
+  { name: 'totalLpSupply', type: numeric10 },
+  { name: 'feeRate', type: numeric10 },
+  { name: 'sequence', type: { kind: 'int64' } },
+  { name: 'previous', type: { kind: 'optional', type: { kind: 'contractId' } } },
+]);
 
 /** The Daml types of the reserve package (the same content as fixtures/types/amm-pools.json). */
 export const RESERVE_PACKAGE_TYPES: PackageTypes = {

@@ -76,33 +76,30 @@ export function parseAggregatorPairsResponse(
   options: ParseOptions = {},
 ): AggregatorPairsResponse {
   const r: ShapeReader = new ShapeReader(options);
-  return r.arrayValue(json, '', (v, path) => {
-    const p = r.object(v, path, ['ticker_id', 'base', 'target', 'pool_id']);
-    return {
-      ticker_id: r.nonEmptyString(p, 'ticker_id'),
-      base: r.nonEmptyString(p, 'base'),
-      target: r.nonEmptyString(p, 'target'),
-      pool_id: r.nonEmptyString(p, 'pool_id'),
-    };
-  });
+  return r.arrayValue(json, '', (v, path) =>
+    r.fields(v, path, {
+      ticker_id: 'nonEmptyString',
+      base: 'nonEmptyString',
+      target: 'nonEmptyString',
+      pool_id: 'nonEmptyString',
+    }),
+  );
 }
 
-const TICKER_KEYS = [
-  'ticker_id',
-  'base_currency',
-  'target_currency',
-  'pool_id',
-  'last_price',
-  'base_volume',
-  'target_volume',
-  'liquidity_in_usd',
-  'bid',
-  'ask',
-  'high',
-  'low',
-  'contract_id',
-  'created_event_blob',
-];
+const TICKER = {
+  ticker_id: 'nonEmptyString',
+  base_currency: 'nonEmptyString',
+  target_currency: 'nonEmptyString',
+  pool_id: 'nonEmptyString',
+  last_price: 'nullableNumber',
+  base_volume: 'number',
+  target_volume: 'number',
+  liquidity_in_usd: 'number',
+  bid: 'nullableNumber',
+  ask: 'nullableNumber',
+  high: 'nullableNumber',
+  low: 'nullableNumber',
+} as const;
 
 /** Validates a /aggregator/tickers body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseAggregatorTickersResponse(
@@ -111,20 +108,9 @@ export function parseAggregatorTickersResponse(
 ): AggregatorTickersResponse {
   const r: ShapeReader = new ShapeReader(options);
   return r.arrayValue(json, '', (v, path) => {
-    const t = r.object(v, path, TICKER_KEYS);
+    const t = r.object(v, path, [...Object.keys(TICKER), 'contract_id', 'created_event_blob']);
     return {
-      ticker_id: r.nonEmptyString(t, 'ticker_id'),
-      base_currency: r.nonEmptyString(t, 'base_currency'),
-      target_currency: r.nonEmptyString(t, 'target_currency'),
-      pool_id: r.nonEmptyString(t, 'pool_id'),
-      last_price: r.nullableNumber(t, 'last_price'),
-      base_volume: r.number(t, 'base_volume'),
-      target_volume: r.number(t, 'target_volume'),
-      liquidity_in_usd: r.number(t, 'liquidity_in_usd'),
-      bid: r.nullableNumber(t, 'bid'),
-      ask: r.nullableNumber(t, 'ask'),
-      high: r.nullableNumber(t, 'high'),
-      low: r.nullableNumber(t, 'low'),
+      ...r.readFields(t, TICKER),
       ...(r.has(t, 'contract_id') ? { contract_id: r.nonEmptyString(t, 'contract_id') } : {}),
       ...(r.has(t, 'created_event_blob') ? { created_event_blob: r.base64(t, 'created_event_blob') } : {}),
     };

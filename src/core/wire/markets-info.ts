@@ -3,7 +3,7 @@
  * candle periods. `source` is `external` for reference price streams; any other value names the
  * exchange whose own markets these are (`service` in the interface, `cantex` on the live service).
  */
-import { type ParseOptions, ShapeReader } from './shape.js';
+import { arrayField, objectField, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 export interface MarketInfo {
   readonly symbol: string;
@@ -36,46 +36,37 @@ export interface MarketsInfoResponse {
   };
 }
 
-/** Validates a /markets/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
-export function parseMarketsInfoResponse(json: unknown, options: ParseOptions = {}): MarketsInfoResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const data = r.envelope(json, 'data', ['updated_at', 'websocket', 'candle_periods', 'markets']);
-  const ws = r.child(data, 'websocket', ['endpoint', 'channel_formats']);
-  const cf = r.child(ws, 'channel_formats', ['ticker', 'candles']);
-  const candlePeriods = r.array(data, 'candle_periods', (v, path) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0)
-      return r.fail(path, 'a positive integer', v);
-    return v;
-  });
-  const markets = r.array(data, 'markets', (v, path) => {
-    const m = r.object(v, path, ['symbol', 'source', 'kinds', 'channels']);
-    const source = r.string(m, 'source');
+const strings = arrayField((r, v, path) => (typeof v === 'string' ? v : r.fail(path, 'a string', v)));
+
+const MARKET = {
+  symbol: 'nonEmptyString',
+  source: (r: ShapeReader, node: ShapeNode, key: string): string => {
+    const source = r.string(node, key);
     if (!EXCHANGE_SOURCE.test(source))
       r.fail(
-        r.pathOf(m, 'source'),
+        r.pathOf(node, key),
         '"external" or an exchange name (1-64 letters, digits, ".", "_", "-")',
         source,
       );
-    const ch = r.child(m, 'channels', ['ticker', 'candles']);
-    return {
-      symbol: r.nonEmptyString(m, 'symbol'),
-      source,
-      kinds: r.array(m, 'kinds', (k, p) => (typeof k === 'string' ? k : r.fail(p, 'a string', k))),
-      channels: {
-        ticker: r.nonEmptyString(ch, 'ticker'),
-        candles: r.array(ch, 'candles', (k, p) => (typeof k === 'string' ? k : r.fail(p, 'a string', k))),
-      },
-    };
-  });
-  return {
-    data: {
-      updated_at: r.timestamp(data, 'updated_at'),
-      websocket: {
-        endpoint: r.nonEmptyString(ws, 'endpoint'),
-        channel_formats: { ticker: r.string(cf, 'ticker'), candles: r.string(cf, 'candles') },
-      },
-      candle_periods: candlePeriods,
-      markets,
-    },
-  };
+    return source;
+  },
+  kinds: strings,
+  channels: objectField({ ticker: 'nonEmptyString', candles: strings }),
+} as const;
+
+const DATA = {
+  updated_at: 'timestamp',
+  websocket: objectField({
+    endpoint: 'nonEmptyString',
+    channel_formats: objectField({ ticker: 'string', candles: 'string' }),
+  }),
+  candle_periods: arrayField((r, v, path) =>
+    typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0 ? r.fail(path, 'a positive integer', v) : v,
+  ),
+  markets: arrayField((r, v, path) => r.fields(v, path, MARKET)),
+} as const;
+
+/** Validates a /markets/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
+export function parseMarketsInfoResponse(json: unknown, options: ParseOptions = {}): MarketsInfoResponse {
+  return new ShapeReader(options).fields(json, '', { data: objectField(DATA) });
 }

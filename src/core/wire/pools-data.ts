@@ -12,6 +12,12 @@ export interface PoolsData<T> {
   readonly data: { readonly updated_at: string; readonly pools: readonly T[] };
 }
 
+/** A body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export interface PoolsDataPerPool<T> extends PoolsData<T> {
+  /** entries that did not have the documented shape (absent: none, or not read per pool) */
+  readonly malformed?: readonly MalformedEntry[];
+}
+
 const DATA_KEYS = ['updated_at', 'pools'];
 
 /** Validates the body, every entry by `readEntry`; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */

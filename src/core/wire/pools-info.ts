@@ -1,7 +1,7 @@
 /**
  * GET /pools/info (docs/protocol/public-api.md "Pool"): pool definitions (tokens, fee rate, admin fee share).
  */
-import { type MalformedEntry, type ParseOptions, ShapeReader } from './shape.js';
+import { arrayField, type MalformedEntry, type ParseOptions, ShapeReader } from './shape.js';
 
 export interface PoolInfo {
   readonly contract_id: string;
@@ -20,36 +20,22 @@ export interface PoolsInfoResponse {
   readonly pools: readonly PoolInfo[];
 }
 
-const KEYS = [
-  'contract_id',
-  'pool_id',
-  'token_a_instrument_id',
-  'token_a_instrument_admin',
-  'token_b_instrument_id',
-  'token_b_instrument_admin',
-  'fee_rate',
-  'admin_fee_share',
-];
+const INFO_ENTRY = {
+  contract_id: 'hex',
+  pool_id: 'nonEmptyString',
+  token_a_instrument_id: 'nonEmptyString',
+  token_a_instrument_admin: 'nonEmptyString',
+  token_b_instrument_id: 'nonEmptyString',
+  token_b_instrument_admin: 'nonEmptyString',
+  fee_rate: 'decimal',
+  admin_fee_share: 'decimal',
+} as const;
 
-function readInfoEntry(r: ShapeReader, v: unknown, path: string): PoolInfo {
-  const p = r.object(v, path, KEYS);
-  return {
-    contract_id: r.hex(p, 'contract_id'),
-    pool_id: r.nonEmptyString(p, 'pool_id'),
-    token_a_instrument_id: r.nonEmptyString(p, 'token_a_instrument_id'),
-    token_a_instrument_admin: r.nonEmptyString(p, 'token_a_instrument_admin'),
-    token_b_instrument_id: r.nonEmptyString(p, 'token_b_instrument_id'),
-    token_b_instrument_admin: r.nonEmptyString(p, 'token_b_instrument_admin'),
-    fee_rate: r.decimal(p, 'fee_rate'),
-    admin_fee_share: r.decimal(p, 'admin_fee_share'),
-  };
-}
+const readInfoEntry = (r: ShapeReader, v: unknown, path: string): PoolInfo => r.fields(v, path, INFO_ENTRY);
 
 /** Validates a /pools/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsInfoResponse(json: unknown, options: ParseOptions = {}): PoolsInfoResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const root = r.object(json, '', ['pools']);
-  return { pools: r.array(root, 'pools', (v, path) => readInfoEntry(r, v, path)) };
+  return new ShapeReader(options).fields(json, '', { pools: arrayField(readInfoEntry) });
 }
 
 /** A /pools/info body read pool by pool: the well-formed entries, and the malformed ones set aside. */

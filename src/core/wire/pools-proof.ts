@@ -2,8 +2,13 @@
  * GET /pools/proof (docs/protocol/public-api.md "Pool proof", api-decisions §3): the latest reserve contract
  * of each active pool with its created_event_blob, for contract-ID verification.
  */
-import { parsePoolsData, parsePoolsDataPerPool } from './pools-data.js';
-import type { MalformedEntry, ParseOptions, ShapeNode, ShapeReader } from './shape.js';
+import {
+  type PoolsData,
+  type PoolsDataPerPool,
+  parsePoolsData,
+  parsePoolsDataPerPool,
+} from './pools-data.js';
+import { objectField, type ParseOptions, type ShapeNode, type ShapeReader } from './shape.js';
 
 export interface ProofInstrument {
   readonly id: string;
@@ -36,75 +41,45 @@ export interface PoolProofInfo {
   readonly reserve_contract: ReserveContractInfo;
 }
 
-export interface PoolsProofResponse {
-  readonly data: { readonly updated_at: string; readonly pools: readonly PoolProofInfo[] };
-}
+export type PoolsProofResponse = PoolsData<PoolProofInfo>;
+/** A /pools/proof body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export type PoolsProofPerPool = PoolsDataPerPool<PoolProofInfo>;
 
-const RC_KEYS = [
-  'contract_id',
-  'update_id',
-  'template',
-  'ledger_created_at',
-  'created_event_blob',
-  'reserve_a',
-  'reserve_b',
-  'total_lp_supply',
-];
+const INSTRUMENT = objectField({ id: 'nonEmptyString', admin: 'nonEmptyString' } as const);
 
-function readInstrument(r: ShapeReader, node: ShapeNode, key: string): ProofInstrument {
-  const i = r.child(node, key, ['id', 'admin']);
-  return { id: r.nonEmptyString(i, 'id'), admin: r.nonEmptyString(i, 'admin') };
-}
+const PROOF_ENTRY = {
+  pool_id: 'nonEmptyString',
+  pool_cid: 'nonEmptyString',
+  token_a_instrument: INSTRUMENT,
+  token_b_instrument: INSTRUMENT,
+  reserve_contract: objectField({
+    contract_id: 'hex',
+    update_id: 'nonEmptyString',
+    template: objectField({
+      package_id: (r: ShapeReader, node: ShapeNode, key: string) => r.hex(node, key, 64),
+      package_name: 'nonEmptyString',
+      module_name: 'nonEmptyString',
+      entity_name: 'nonEmptyString',
+    } as const),
+    ledger_created_at: 'timestamp',
+    created_event_blob: 'base64',
+    reserve_a: 'decimal10',
+    reserve_b: 'decimal10',
+    total_lp_supply: 'decimal10',
+  } as const),
+} as const;
 
-function readProofEntry(r: ShapeReader, v: unknown, path: string): PoolProofInfo {
-  const p = r.object(v, path, [
-    'pool_id',
-    'pool_cid',
-    'token_a_instrument',
-    'token_b_instrument',
-    'reserve_contract',
-  ]);
-  const rc = r.child(p, 'reserve_contract', RC_KEYS);
-  const t = r.child(rc, 'template', ['package_id', 'package_name', 'module_name', 'entity_name']);
-  return {
-    pool_id: r.nonEmptyString(p, 'pool_id'),
-    pool_cid: r.nonEmptyString(p, 'pool_cid'),
-    token_a_instrument: readInstrument(r, p, 'token_a_instrument'),
-    token_b_instrument: readInstrument(r, p, 'token_b_instrument'),
-    reserve_contract: {
-      contract_id: r.hex(rc, 'contract_id'),
-      update_id: r.nonEmptyString(rc, 'update_id'),
-      template: {
-        package_id: r.hex(t, 'package_id', 64),
-        package_name: r.nonEmptyString(t, 'package_name'),
-        module_name: r.nonEmptyString(t, 'module_name'),
-        entity_name: r.nonEmptyString(t, 'entity_name'),
-      },
-      ledger_created_at: r.timestamp(rc, 'ledger_created_at'),
-      created_event_blob: r.base64(rc, 'created_event_blob'),
-      reserve_a: r.decimal10(rc, 'reserve_a'),
-      reserve_b: r.decimal10(rc, 'reserve_b'),
-      total_lp_supply: r.decimal10(rc, 'total_lp_supply'),
-    },
-  };
-}
+const readProofEntry = (r: ShapeReader, v: unknown, path: string): PoolProofInfo =>
+  r.fields(v, path, PROOF_ENTRY);
 
 /** Validates a /pools/proof body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsProofResponse(json: unknown, options: ParseOptions = {}): PoolsProofResponse {
   return parsePoolsData(json, options, readProofEntry);
 }
 
-/** A /pools/proof body read pool by pool: the well-formed entries, and the malformed ones set aside. */
-export interface PoolsProofPerPool extends PoolsProofResponse {
-  /** entries that did not have the documented shape (absent: none, or not read per pool) */
-  readonly malformed?: readonly MalformedEntry[];
-}
-
 /**
- * Validates a /pools/proof body pool by pool (the auditor's reading): the response-level shape
- * (an object with `data.updated_at` and a `data.pools` array) still throws ApiShapeError, but a
- * malformed pool entry is returned in `malformed` and the other entries are kept, so one bad pool
- * is that pool's finding instead of hiding every other proof.
+ * Validates a /pools/proof body pool by pool (the auditor's reading, `parsePoolsDataPerPool`): one
+ * malformed entry is that pool's finding instead of hiding every other proof.
  */
 export function parsePoolsProofPerPool(json: unknown, options: ParseOptions = {}): PoolsProofPerPool {
   return parsePoolsDataPerPool(json, options, readProofEntry);

@@ -1,8 +1,13 @@
 /**
  * GET /pools/state (docs/protocol/public-api.md "Pool state", api-decisions §1–§2): live reserves and prices.
  */
-import { parsePoolsData, parsePoolsDataPerPool } from './pools-data.js';
-import type { MalformedEntry, ParseOptions, ShapeNode, ShapeReader } from './shape.js';
+import {
+  type PoolsData,
+  type PoolsDataPerPool,
+  parsePoolsData,
+  parsePoolsDataPerPool,
+} from './pools-data.js';
+import { objectField, type ParseOptions, type ShapeReader } from './shape.js';
 
 export interface StateInstrument {
   readonly id: string;
@@ -28,57 +33,35 @@ export interface PoolStateInfo {
   readonly tvl_cc: string;
 }
 
-export interface PoolsStateResponse {
-  readonly data: { readonly updated_at: string; readonly pools: readonly PoolStateInfo[] };
-}
+export type PoolsStateResponse = PoolsData<PoolStateInfo>;
+/** A /pools/state body read pool by pool: the well-formed entries, and the malformed ones set aside. */
+export type PoolsStatePerPool = PoolsDataPerPool<PoolStateInfo>;
 
-const KEYS = [
-  'pool_id',
-  'contract_id',
-  'symbol',
-  'token_a_instrument',
-  'token_b_instrument',
-  'fee_rate',
-  'reserve_a',
-  'reserve_b',
-  'price',
-  'tvl_cc',
-];
+const INSTRUMENT = objectField({
+  id: 'nonEmptyString',
+  admin: 'nonEmptyString',
+  symbol: 'nonEmptyString',
+} as const);
 
-function readInstrument(r: ShapeReader, node: ShapeNode, key: string): StateInstrument {
-  const i = r.child(node, key, ['id', 'admin', 'symbol']);
-  return {
-    id: r.nonEmptyString(i, 'id'),
-    admin: r.nonEmptyString(i, 'admin'),
-    symbol: r.nonEmptyString(i, 'symbol'),
-  };
-}
+const STATE_ENTRY = {
+  pool_id: 'nonEmptyString',
+  contract_id: 'hex',
+  symbol: 'nonEmptyString',
+  token_a_instrument: INSTRUMENT,
+  token_b_instrument: INSTRUMENT,
+  fee_rate: 'decimal10',
+  reserve_a: 'decimal10',
+  reserve_b: 'decimal10',
+  price: 'nullableDecimal10',
+  tvl_cc: 'decimal10',
+} as const;
 
-function readStateEntry(r: ShapeReader, v: unknown, path: string): PoolStateInfo {
-  const p = r.object(v, path, KEYS);
-  return {
-    pool_id: r.nonEmptyString(p, 'pool_id'),
-    contract_id: r.hex(p, 'contract_id'),
-    symbol: r.nonEmptyString(p, 'symbol'),
-    token_a_instrument: readInstrument(r, p, 'token_a_instrument'),
-    token_b_instrument: readInstrument(r, p, 'token_b_instrument'),
-    fee_rate: r.decimal10(p, 'fee_rate'),
-    reserve_a: r.decimal10(p, 'reserve_a'),
-    reserve_b: r.decimal10(p, 'reserve_b'),
-    price: r.nullableDecimal10(p, 'price'),
-    tvl_cc: r.decimal10(p, 'tvl_cc'),
-  };
-}
+const readStateEntry = (r: ShapeReader, v: unknown, path: string): PoolStateInfo =>
+  r.fields(v, path, STATE_ENTRY);
 
 /** Validates a /pools/state body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parsePoolsStateResponse(json: unknown, options: ParseOptions = {}): PoolsStateResponse {
   return parsePoolsData(json, options, readStateEntry);
-}
-
-/** A /pools/state body read pool by pool: the well-formed entries, and the malformed ones set aside. */
-export interface PoolsStatePerPool extends PoolsStateResponse {
-  /** entries that did not have the documented shape (absent: none, or not read per pool) */
-  readonly malformed?: readonly MalformedEntry[];
 }
 
 /**

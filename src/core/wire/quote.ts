@@ -3,7 +3,7 @@
  * docs/protocol/api-decisions.md §1, §4, §4b; shapes as in fixtures/recordings/). One parser for both,
  * with the differences of §4b: /pools/quote has no `memo` and no `sent.affiliate_code`.
  */
-import { type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
+import { objectField, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 /** The request body, field names as on the wire (camelCase). */
 export interface QuoteRequest {
@@ -95,126 +95,82 @@ export interface ConnectQuoteResponse extends QuoteResponse {
   readonly memo: string;
 }
 
-const AMOUNT_KEYS = ['amount', 'instrument_id', 'instrument_admin'];
-const PRICE_KEYS = ['pool_before', 'pool_after', 'trade', 'trade_no_fees', 'slippage'];
-const HOP_KEYS = [
-  'pool_id',
-  'contract_id',
-  'sell',
-  'buy',
-  'fees',
-  'prices',
-  'size',
-  'pool_price_before',
-  'pool_price_after',
-  'trade_price',
-  'trade_price_no_fees',
-  'created_event_blob',
-];
-const TOP_KEYS = [
-  'sent',
-  'prices',
-  'fees',
-  'pools',
-  'returned',
-  'trade_price',
-  'slippage',
-  'pool_price_before_trade',
-  'pool_price_after_trade',
-  'pool_size',
-  'estimated_time_seconds',
-];
+const amountOf = (amount: 'decimal10' | 'decimal') =>
+  objectField({ amount, instrument_id: 'nonEmptyString', instrument_admin: 'nonEmptyString' });
+const AMOUNT = amountOf('decimal10');
+/** the network fee's amount is trimmed ("2", "0.7948", "0") */
+const TRIMMED_AMOUNT = amountOf('decimal');
+const PRICES = objectField({
+  pool_before: 'decimal10',
+  pool_after: 'decimal10',
+  trade: 'decimal10',
+  trade_no_fees: 'decimal10',
+  slippage: 'signedDecimal10',
+});
 
-function readAmount(r: ShapeReader, node: ShapeNode, key: string, trimmed = false): QuoteAmount {
-  const a = r.child(node, key, AMOUNT_KEYS);
+const HOP = {
+  pool_id: 'nonEmptyString',
+  contract_id: 'hex',
+  sell: AMOUNT,
+  buy: AMOUNT,
+  fees: objectField({ admin: AMOUNT, liquidity: AMOUNT, fee_percentage: 'decimal10' }),
+  prices: PRICES,
+  size: AMOUNT,
+  pool_price_before: 'decimal10',
+  pool_price_after: 'decimal10',
+  trade_price: 'decimal10',
+  trade_price_no_fees: 'decimal10',
+} as const;
+
+function readHop(r: ShapeReader, v: unknown, path: string): QuoteHop {
+  const h = r.object(v, path, [...Object.keys(HOP), 'created_event_blob']);
   return {
-    amount: trimmed ? r.decimal(a, 'amount') : r.decimal10(a, 'amount'),
-    instrument_id: r.nonEmptyString(a, 'instrument_id'),
-    instrument_admin: r.nonEmptyString(a, 'instrument_admin'),
+    ...r.readFields(h, HOP),
+    ...(r.has(h, 'created_event_blob') ? { created_event_blob: r.string(h, 'created_event_blob') } : {}),
   };
 }
 
-function readPrices(r: ShapeReader, node: ShapeNode, key: string): QuotePrices {
-  const p = r.child(node, key, PRICE_KEYS);
-  return {
-    pool_before: r.decimal10(p, 'pool_before'),
-    pool_after: r.decimal10(p, 'pool_after'),
-    trade: r.decimal10(p, 'trade'),
-    trade_no_fees: r.decimal10(p, 'trade_no_fees'),
-    slippage: r.signedDecimal10(p, 'slippage'),
-  };
-}
+const SENT = {
+  sell_instrument_id: 'nonEmptyString',
+  sell_instrument_admin: 'nonEmptyString',
+  buy_instrument_id: 'nonEmptyString',
+  buy_instrument_admin: 'nonEmptyString',
+  sell_amount: 'string',
+} as const;
+
+/** The /pools/quote body; /connect/quote adds `memo` and `sent.affiliate_code`. */
+const QUOTE = {
+  // a /pools/quote echoing an affiliate_code is not rejected for it
+  sent: objectField(SENT, ['affiliate_code']),
+  prices: PRICES,
+  fees: objectField({
+    network_fee: TRIMMED_AMOUNT,
+    fee_percentage: 'decimal10',
+    instrument_id: 'nonEmptyString',
+    instrument_admin: 'nonEmptyString',
+    amount_admin: 'decimal10',
+    amount_liquidity: 'decimal10',
+  }),
+  pools: (r: ShapeReader, node: ShapeNode, key: string): QuoteHop[] => {
+    const pools = r.array(node, key, (v, path) => readHop(r, v, path));
+    if (pools.length < 1 || pools.length > 2)
+      r.fail(r.pathOf(node, key), 'a route of 1 or 2 pools', pools.length);
+    return pools;
+  },
+  returned: AMOUNT,
+  trade_price: 'decimal10',
+  slippage: 'signedDecimal10',
+  pool_price_before_trade: 'decimal10',
+  pool_price_after_trade: 'decimal10',
+  pool_size: AMOUNT,
+  estimated_time_seconds: (r: ShapeReader, node: ShapeNode, key: string) => r.fixedDecimal(node, key, 2),
+} as const;
+const CONNECT_QUOTE = { ...QUOTE, sent: objectField({ ...SENT, affiliate_code: 'nullableString' }) } as const;
 
 function readQuote(r: ShapeReader, json: unknown, connect: boolean): QuoteResponse {
-  const root = r.object(json, '', connect ? [...TOP_KEYS, 'memo'] : TOP_KEYS);
-  const sentKeys = [
-    'sell_instrument_id',
-    'sell_instrument_admin',
-    'buy_instrument_id',
-    'buy_instrument_admin',
-  ];
-  const s = r.child(root, 'sent', [...sentKeys, 'sell_amount', 'affiliate_code']);
-  const f = r.child(root, 'fees', [
-    'network_fee',
-    'fee_percentage',
-    'instrument_id',
-    'instrument_admin',
-    'amount_admin',
-    'amount_liquidity',
-  ]);
-  const pools = r.array(root, 'pools', (v, path) => {
-    const h = r.object(v, path, HOP_KEYS);
-    const hf = r.child(h, 'fees', ['admin', 'liquidity', 'fee_percentage']);
-    return {
-      pool_id: r.nonEmptyString(h, 'pool_id'),
-      contract_id: r.hex(h, 'contract_id'),
-      sell: readAmount(r, h, 'sell'),
-      buy: readAmount(r, h, 'buy'),
-      fees: {
-        admin: readAmount(r, hf, 'admin'),
-        liquidity: readAmount(r, hf, 'liquidity'),
-        fee_percentage: r.decimal10(hf, 'fee_percentage'),
-      },
-      prices: readPrices(r, h, 'prices'),
-      size: readAmount(r, h, 'size'),
-      pool_price_before: r.decimal10(h, 'pool_price_before'),
-      pool_price_after: r.decimal10(h, 'pool_price_after'),
-      trade_price: r.decimal10(h, 'trade_price'),
-      trade_price_no_fees: r.decimal10(h, 'trade_price_no_fees'),
-      ...(r.has(h, 'created_event_blob') ? { created_event_blob: r.string(h, 'created_event_blob') } : {}),
-    };
-  });
-  if (pools.length < 1 || pools.length > 2)
-    r.fail(r.pathOf(root, 'pools'), 'a route of 1 or 2 pools', pools.length);
-  const sent: QuoteResponse['sent'] = {
-    sell_instrument_id: r.nonEmptyString(s, 'sell_instrument_id'),
-    sell_instrument_admin: r.nonEmptyString(s, 'sell_instrument_admin'),
-    buy_instrument_id: r.nonEmptyString(s, 'buy_instrument_id'),
-    buy_instrument_admin: r.nonEmptyString(s, 'buy_instrument_admin'),
-    sell_amount: r.string(s, 'sell_amount'),
-    ...(connect ? { affiliate_code: r.nullableString(s, 'affiliate_code') } : {}),
-  };
-  const base: QuoteResponse = {
-    sent,
-    prices: readPrices(r, root, 'prices'),
-    fees: {
-      network_fee: readAmount(r, f, 'network_fee', true),
-      fee_percentage: r.decimal10(f, 'fee_percentage'),
-      instrument_id: r.nonEmptyString(f, 'instrument_id'),
-      instrument_admin: r.nonEmptyString(f, 'instrument_admin'),
-      amount_admin: r.decimal10(f, 'amount_admin'),
-      amount_liquidity: r.decimal10(f, 'amount_liquidity'),
-    },
-    pools,
-    returned: readAmount(r, root, 'returned'),
-    trade_price: r.decimal10(root, 'trade_price'),
-    slippage: r.signedDecimal10(root, 'slippage'),
-    pool_price_before_trade: r.decimal10(root, 'pool_price_before_trade'),
-    pool_price_after_trade: r.decimal10(root, 'pool_price_after_trade'),
-    pool_size: readAmount(r, root, 'pool_size'),
-    estimated_time_seconds: r.fixedDecimal(root, 'estimated_time_seconds', 2),
-  };
-  return connect ? { ...base, memo: r.string(root, 'memo') } : base;
+  if (!connect) return r.fields(json, '', QUOTE);
+  const root = r.object(json, '', [...Object.keys(CONNECT_QUOTE), 'memo']);
+  return { ...r.readFields(root, CONNECT_QUOTE), memo: r.string(root, 'memo') };
 }
 
 /** Validates a POST /connect/quote 200 body; throws ApiShapeError (API_SHAPE_INVALID). */

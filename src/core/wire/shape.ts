@@ -45,6 +45,49 @@ export interface ShapeNode {
   readonly path: string;
 }
 
+/** The ShapeReader methods that read one field as `(node, key)`. */
+type FieldKind =
+  | 'string'
+  | 'nonEmptyString'
+  | 'nullableString'
+  | 'decimal'
+  | 'decimal10'
+  | 'nullableDecimal10'
+  | 'signedDecimal10'
+  | 'integerString'
+  | 'timestamp'
+  | 'number'
+  | 'nullableNumber'
+  | 'integer'
+  | 'boolean'
+  | 'hex'
+  | 'base64';
+
+/** How one key of an object is read: by a reader method named, or by a function (a nested object). */
+export type FieldSpec = FieldKind | ((r: ShapeReader, node: ShapeNode, key: string) => unknown);
+
+/** A field that is itself an object of `spec`'s keys (and `alsoKnown` ones, left unread). */
+export const objectField =
+  <S extends Readonly<Record<string, FieldSpec>>>(spec: S, alsoKnown: readonly string[] = []) =>
+  (r: ShapeReader, node: ShapeNode, key: string): FieldValues<S> =>
+    r.fields(r.get(node, key, 'an object'), r.pathOf(node, key), spec, alsoKnown);
+
+/** A field that is an array, each element read by `element` at its path. */
+export const arrayField =
+  <T>(element: (r: ShapeReader, value: unknown, path: string) => T) =>
+  (r: ShapeReader, node: ShapeNode, key: string): T[] =>
+    r.array(node, key, (v, path) => element(r, v, path));
+
+/** The object `readFields` builds for `spec`: each key with what its reader returns. */
+export type FieldValues<S extends Readonly<Record<string, FieldSpec>>> = {
+  -readonly [K in keyof S]: S[K] extends FieldKind
+    ? FieldKindValue[S[K]]
+    : S[K] extends (...args: never[]) => infer T
+      ? T
+      : never;
+};
+type FieldKindValue = { [K in FieldKind]: ReturnType<ShapeReader[K]> };
+
 /** Exactly 10 decimals (Daml Numeric 10 as rendered by the service, docs/protocol/api-decisions.md §1). */
 const NUMERIC10: DecimalRule = { places: 10 };
 /** Signed variant for computed fractions that may legitimately be negative (slippage). */
@@ -120,6 +163,27 @@ export class ShapeReader {
       }
     }
     return { value, path };
+  }
+
+  /**
+   * The object at `path` whose documented keys are those of `spec` (and `alsoKnown`, left
+   * unread), each key of `spec` read as it says, in its order.
+   */
+  fields<S extends Readonly<Record<string, FieldSpec>>>(
+    value: unknown,
+    path: string,
+    spec: S,
+    alsoKnown: readonly string[] = [],
+  ): FieldValues<S> {
+    return this.readFields(this.object(value, path, [...Object.keys(spec), ...alsoKnown]), spec);
+  }
+
+  /** Each key of `spec` read from `node` as it says, in its order, into a fresh object. */
+  readFields<S extends Readonly<Record<string, FieldSpec>>>(node: ShapeNode, spec: S): FieldValues<S> {
+    const out: Record<string, unknown> = {};
+    for (const [key, read] of Object.entries(spec))
+      out[key] = typeof read === 'string' ? this[read](node, key) : read(this, node, key);
+    return out as FieldValues<S>;
   }
 
   /** The raw value under `key`; fails with "missing" when the key is absent. */

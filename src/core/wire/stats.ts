@@ -1,5 +1,5 @@
 /** GET /stats (docs/protocol/public-api.md "Statistics", api-decisions §5 swap performance). */
-import { type ParseOptions, ShapeReader } from './shape.js';
+import { arrayField, objectField, type ParseOptions, type ShapeNode, ShapeReader } from './shape.js';
 
 /** The /stats object (built by src/core/amm/stats.ts). */
 export interface SwapStats {
@@ -37,64 +37,41 @@ export interface StatsResponse {
   readonly stats: SwapStats;
 }
 
-const SWAP_KEYS = [
-  'count_1h',
-  'count_24h',
-  'count_7d',
-  'count_30d',
-  'cc_volume_1h',
-  'cc_volume_24h',
-  'cc_volume_7d',
-  'cc_volume_30d',
-];
+const SWAPS = {
+  count_1h: 'integer',
+  count_24h: 'integer',
+  count_7d: 'integer',
+  count_30d: 'integer',
+  cc_volume_1h: 'decimal10',
+  cc_volume_24h: 'decimal10',
+  cc_volume_7d: 'decimal10',
+  cc_volume_30d: 'decimal10',
+} as const;
+
+const SWAP_PERFORMANCE = {
+  chart_data: arrayField((r, v, path) => r.fields(v, path, { seconds: 'integer', count: 'integer' })),
+  avg_speed: 'number',
+  consistency: 'number',
+  fastest: 'number',
+} as const;
+
+const STATS = {
+  swaps: objectField(SWAPS),
+  swap_performance: objectField(SWAP_PERFORMANCE),
+  chart_volume: arrayField((r, v, path) =>
+    r.fields(v, path, { day_bucket: 'timestamp', cc_volume_total: 'decimal10' }),
+  ),
+  pool_tvl: (r: ShapeReader, node: ShapeNode, key: string): SwapStats['pool_tvl'] => {
+    const tvl = r.child(node, key, ['tvl_cc', 'updated_at']);
+    return {
+      tvl_cc: r.decimal10(tvl, 'tvl_cc'),
+      ...(r.has(tvl, 'updated_at') ? { updated_at: r.timestamp(tvl, 'updated_at') } : {}),
+    };
+  },
+  active_traders: objectField({ count_90d: 'integer' }),
+} as const;
 
 /** Validates a /stats body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseStatsResponse(json: unknown, options: ParseOptions = {}): StatsResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const s = r.envelope(json, 'stats', [
-    'swaps',
-    'swap_performance',
-    'chart_volume',
-    'pool_tvl',
-    'active_traders',
-  ]);
-  const sw = r.child(s, 'swaps', SWAP_KEYS);
-  const perf = r.child(s, 'swap_performance', ['chart_data', 'avg_speed', 'consistency', 'fastest']);
-  const tvl = r.child(s, 'pool_tvl', ['tvl_cc', 'updated_at']);
-  const traders = r.child(s, 'active_traders', ['count_90d']);
-  return {
-    stats: {
-      swaps: {
-        count_1h: r.integer(sw, 'count_1h'),
-        count_24h: r.integer(sw, 'count_24h'),
-        count_7d: r.integer(sw, 'count_7d'),
-        count_30d: r.integer(sw, 'count_30d'),
-        cc_volume_1h: r.decimal10(sw, 'cc_volume_1h'),
-        cc_volume_24h: r.decimal10(sw, 'cc_volume_24h'),
-        cc_volume_7d: r.decimal10(sw, 'cc_volume_7d'),
-        cc_volume_30d: r.decimal10(sw, 'cc_volume_30d'),
-      },
-      swap_performance: {
-        chart_data: r.array(perf, 'chart_data', (v, path) => {
-          const c = r.object(v, path, ['seconds', 'count']);
-          return { seconds: r.integer(c, 'seconds'), count: r.integer(c, 'count') };
-        }),
-        avg_speed: r.number(perf, 'avg_speed'),
-        consistency: r.number(perf, 'consistency'),
-        fastest: r.number(perf, 'fastest'),
-      },
-      chart_volume: r.array(s, 'chart_volume', (v, path) => {
-        const c = r.object(v, path, ['day_bucket', 'cc_volume_total']);
-        return {
-          day_bucket: r.timestamp(c, 'day_bucket'),
-          cc_volume_total: r.decimal10(c, 'cc_volume_total'),
-        };
-      }),
-      pool_tvl: {
-        tvl_cc: r.decimal10(tvl, 'tvl_cc'),
-        ...(r.has(tvl, 'updated_at') ? { updated_at: r.timestamp(tvl, 'updated_at') } : {}),
-      },
-      active_traders: { count_90d: r.integer(traders, 'count_90d') },
-    },
-  };
+  return new ShapeReader(options).fields(json, '', { stats: objectField(STATS) });
 }

@@ -2,7 +2,7 @@
  * GET /swap/info (docs/protocol/public-api.md "Tradable token", "Endpoints"): tokens in at least one live
  * pool.
  */
-import { type ParseOptions, ShapeReader } from './shape.js';
+import { arrayField, objectField, type ParseOptions, ShapeReader } from './shape.js';
 
 export interface TradableToken {
   readonly instrument_admin: string;
@@ -21,36 +21,21 @@ export interface SwapInfoResponse {
   };
 }
 
+const TRADABLE_TOKEN = {
+  instrument_admin: 'nonEmptyString',
+  instrument_id: 'nonEmptyString',
+  instrument_name: 'string',
+  instrument_symbol: 'nonEmptyString',
+} as const;
+
 /** Validates a /swap/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseSwapInfoResponse(json: unknown, options: ParseOptions = {}): SwapInfoResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const data = r.envelope(json, 'data', ['fees', 'tokens', 'updated_at']);
-  const fees = r.child(data, 'fees', ['network_fee']);
-  const nf = r.child(fees, 'network_fee', ['instrument_admin', 'instrument_id']);
-  const tokens = r.array(data, 'tokens', (v, path) => {
-    const t = r.object(v, path, [
-      'instrument_admin',
-      'instrument_id',
-      'instrument_name',
-      'instrument_symbol',
-    ]);
-    return {
-      instrument_admin: r.nonEmptyString(t, 'instrument_admin'),
-      instrument_id: r.nonEmptyString(t, 'instrument_id'),
-      instrument_name: r.string(t, 'instrument_name'),
-      instrument_symbol: r.nonEmptyString(t, 'instrument_symbol'),
-    };
+  const data = objectField({
+    fees: objectField({
+      network_fee: objectField({ instrument_admin: 'nonEmptyString', instrument_id: 'nonEmptyString' }),
+    }),
+    tokens: arrayField((r, v, path): TradableToken => r.fields(v, path, TRADABLE_TOKEN)),
+    updated_at: 'timestamp',
   });
-  return {
-    data: {
-      fees: {
-        network_fee: {
-          instrument_admin: r.nonEmptyString(nf, 'instrument_admin'),
-          instrument_id: r.nonEmptyString(nf, 'instrument_id'),
-        },
-      },
-      tokens,
-      updated_at: r.timestamp(data, 'updated_at'),
-    },
-  };
+  return new ShapeReader(options).fields(json, '', { data });
 }

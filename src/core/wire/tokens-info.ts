@@ -22,14 +22,12 @@ export interface TokensInfoResponse {
   readonly tokens: readonly { readonly info: TokenInfo }[];
 }
 
-const TOKEN_KEYS = [
-  'instrument_admin',
-  'instrument_id',
-  'instrument_name',
-  'instrument_symbol',
-  'price_aggregator_id',
-  'coingecko_id',
-];
+const TOKEN = {
+  instrument_admin: 'nonEmptyString',
+  instrument_id: 'nonEmptyString',
+  instrument_name: 'string',
+  instrument_symbol: 'nonEmptyString',
+} as const;
 
 /** Validates a /tokens/info body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseTokensInfoResponse(json: unknown, options: ParseOptions = {}): TokensInfoResponse {
@@ -37,16 +35,8 @@ export function parseTokensInfoResponse(json: unknown, options: ParseOptions = {
   const root = r.object(json, '', ['tokens']);
   const tokens = r.array(root, 'tokens', (v, path) => {
     const el = r.object(v, path, ['info']);
-    const t = r.child(el, 'info', TOKEN_KEYS);
-    return {
-      info: {
-        instrument_admin: r.nonEmptyString(t, 'instrument_admin'),
-        instrument_id: r.nonEmptyString(t, 'instrument_id'),
-        instrument_name: r.string(t, 'instrument_name'),
-        instrument_symbol: r.nonEmptyString(t, 'instrument_symbol'),
-        ...readAggregatorId(r, t),
-      },
-    };
+    const t = r.child(el, 'info', [...Object.keys(TOKEN), 'price_aggregator_id', 'coingecko_id']);
+    return { info: { ...r.readFields(t, TOKEN), ...readAggregatorId(r, t) } };
   });
   return { tokens };
 }

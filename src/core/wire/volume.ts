@@ -1,7 +1,7 @@
 /**
  * GET /volume (docs/protocol/public-api.md "Volume window", "GET /volume"): swap volume over [start, end).
  */
-import { type ParseOptions, ShapeReader } from './shape.js';
+import { objectField, type ParseOptions, ShapeReader } from './shape.js';
 
 /** The sums of a window (built by src/core/amm/volume.ts). */
 export interface VolumeTotals {
@@ -24,27 +24,17 @@ export interface VolumeResponse {
   readonly data: VolumeWindow;
 }
 
+const VOLUME_WINDOW = {
+  start_time: 'timestamp',
+  end_time: 'timestamp',
+  swap_count: 'integerString',
+  volume_cc: 'decimal10',
+  fees_cc: 'decimal10',
+  lp_fees_cc: 'decimal10',
+  protocol_fees_cc: 'decimal10',
+} as const;
+
 /** Validates a /volume body; throws ApiShapeError (API_SHAPE_INVALID) naming the bad path. */
 export function parseVolumeResponse(json: unknown, options: ParseOptions = {}): VolumeResponse {
-  const r: ShapeReader = new ShapeReader(options);
-  const d = r.envelope(json, 'data', [
-    'start_time',
-    'end_time',
-    'swap_count',
-    'volume_cc',
-    'fees_cc',
-    'lp_fees_cc',
-    'protocol_fees_cc',
-  ]);
-  return {
-    data: {
-      start_time: r.timestamp(d, 'start_time'),
-      end_time: r.timestamp(d, 'end_time'),
-      swap_count: r.integerString(d, 'swap_count'),
-      volume_cc: r.decimal10(d, 'volume_cc'),
-      fees_cc: r.decimal10(d, 'fees_cc'),
-      lp_fees_cc: r.decimal10(d, 'lp_fees_cc'),
-      protocol_fees_cc: r.decimal10(d, 'protocol_fees_cc'),
-    },
-  };
+  return new ShapeReader(options).fields(json, '', { data: objectField(VOLUME_WINDOW) });
 }

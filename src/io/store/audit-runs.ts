@@ -26,16 +26,10 @@ export interface AuditRunInput {
   readonly runKey?: string;
 }
 
-export interface AuditRunRow {
+/** A recorded run as read back: the input with its id and its summary (`{}` when none was given). */
+export interface AuditRunRow extends Omit<AuditRunInput, 'summary' | 'runKey'> {
   readonly id: number;
-  readonly snapshotId: number | null;
-  readonly baseUrl: string;
-  readonly startedAtMs: number;
-  readonly finishedAtMs: number;
-  readonly outcome: string;
-  readonly checks: readonly CheckOutcome[];
   readonly summary: Readonly<Record<string, unknown>>;
-  readonly findings: readonly Finding[];
 }
 
 /** audit_runs and findings rows (toAuditRunRows; both backends) */

@@ -113,16 +113,37 @@ export const LEDGER_EVENT_SELECT =
   'ledger_offset, node_seq, contract_id, kind, template_id, created_event_blob, ledger_time_ms, pool_id';
 
 /**
- * The statement that gives an archived event the pool of its contract's created event (both
- * dialects; parameters: participant, party, the offset after which events were written).
+ * The statements that close a batch whose events after offset `from` were just written, in order,
+ * each with its parameters (both dialects; `param(n)`: the dialect's n-th placeholder): an archived
+ * event gets the pool of its contract's created event, then the follow state's offset moves
+ * forward (only forward).
  */
-export const FILL_ARCHIVED_POOL_SQL = (p: readonly [string, string, string]): string =>
-  `UPDATE ledger_events SET pool_id = (
-     SELECT c.pool_id FROM ledger_events c
-     WHERE c.participant = ledger_events.participant AND c.party = ledger_events.party
-       AND c.contract_id = ledger_events.contract_id AND c.kind = 'created')
-   WHERE participant = ${p[0]} AND party = ${p[1]} AND kind = 'archived' AND pool_id IS NULL
-     AND ledger_offset > ${p[2]}`;
+export function buildCloseBatchSql(
+  b: LedgerFollowBatch,
+  from: number,
+  param: (n: number) => string,
+): readonly (readonly [sql: string, values: unknown[]])[] {
+  const [p1, p2, p3, p4, p5] = [1, 2, 3, 4, 5].map(param);
+  return [
+    [
+      `UPDATE ledger_events SET pool_id = (
+         SELECT c.pool_id FROM ledger_events c
+         WHERE c.participant = ledger_events.participant AND c.party = ledger_events.party
+           AND c.contract_id = ledger_events.contract_id AND c.kind = 'created')
+       WHERE participant = ${p1} AND party = ${p2} AND kind = 'archived' AND pool_id IS NULL
+         AND ledger_offset > ${p3}`,
+      [b.participant, b.party, from],
+    ],
+    [
+      `INSERT INTO ledger_follow_state (participant, party, ledger_offset, ledger_time_ms, updated_at_ms)
+       VALUES (${p1}, ${p2}, ${p3}, ${p4}, ${p5})
+       ON CONFLICT (participant, party) DO UPDATE SET ledger_offset = excluded.ledger_offset,
+         ledger_time_ms = excluded.ledger_time_ms, updated_at_ms = excluded.updated_at_ms
+       WHERE ledger_follow_state.ledger_offset < excluded.ledger_offset`,
+      [b.participant, b.party, b.offset, b.ledgerTimeMs, b.recordedAtMs],
+    ],
+  ];
+}
 
 /**
  * The events of some pools and every unplaced created event, each half read through the pool index
@@ -159,14 +180,6 @@ export const LEDGER_EVENTS_OF_POOLS_AFTER_SQL = (p: {
      FROM ${p.poolRelation})
    ORDER BY 1, 2`;
 };
-
-/** The upsert of the follow state: the offset only moves forward (both dialects). */
-export const UPSERT_FOLLOW_STATE_SQL = (p: readonly string[]): string =>
-  `INSERT INTO ledger_follow_state (participant, party, ledger_offset, ledger_time_ms, updated_at_ms)
-   VALUES (${p.join(', ')})
-   ON CONFLICT (participant, party) DO UPDATE SET ledger_offset = excluded.ledger_offset,
-     ledger_time_ms = excluded.ledger_time_ms, updated_at_ms = excluded.updated_at_ms
-   WHERE ledger_follow_state.ledger_offset < excluded.ledger_offset`;
 
 /** Checks a batch before it is written: offsets within (previous, batch offset]. */
 export function assertLedgerBatch(b: LedgerFollowBatch): void {
@@ -205,14 +218,7 @@ export function recordLedgerEvents(mirror: Mirror, b: LedgerFollowBatch): Record
         if (e.offset <= from) continue;
         inserted += ins.run(...toLedgerEventValues(b, e)).changes;
       }
-      db.prepare(FILL_ARCHIVED_POOL_SQL(['?', '?', '?'])).run(b.participant, b.party, from);
-      db.prepare(UPSERT_FOLLOW_STATE_SQL(['?', '?', '?', '?', '?'])).run(
-        b.participant,
-        b.party,
-        b.offset,
-        b.ledgerTimeMs,
-        b.recordedAtMs,
-      );
+      for (const [sql, values] of buildCloseBatchSql(b, from, () => '?')) db.prepare(sql).run(...values);
       return { inserted, offset: b.offset };
     },
   );

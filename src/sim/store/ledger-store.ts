@@ -81,19 +81,53 @@ export interface LiquidityEventRow {
   readonly lpAmount: string;
 }
 
-type Row = Record<string, unknown>;
+/*
+ * A row object and its table's columns meet through one spelling rule: column `ts_ms` is key
+ * `tsMs`. An INSERT binds each column by name from the row object passed as it is (keys the
+ * statement does not name are ignored); a SELECT names each column `AS` its key.
+ */
+const columnsOf = (columns: string): string[] => columns.split(',').map((c) => c.trim());
+const keyOf = (column: string): string => column.replace(/_([a-z])/g, (_m, x: string) => x.toUpperCase());
+
+function insertSql(table: string, columns: string): string {
+  const names = columnsOf(columns);
+  return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((c) => `@${keyOf(c)}`).join(', ')})`;
+}
+
+/** The SELECT list of `columns` of table alias `t`, each as its key. */
+const selectList = (t: string, columns: string): string =>
+  columnsOf(columns)
+    .map((c) => `${t}.${c} AS ${keyOf(c)}`)
+    .join(', ');
+
+const TOKEN_COLUMNS = 'admin, id, name, symbol, price_aggregator_id';
+const POOL_COLUMNS =
+  'pool_id, ord, token_a_admin, token_a_id, token_b_admin, token_b_id, fee_rate, admin_fee_share, active';
+const CONTRACT_COLUMNS =
+  'contract_id, pool_id, sequence, previous, id_version, update_id, created_at_micros, archived_by, reserve_a, ' +
+  'reserve_b, total_lp_supply, fee_rate, blob';
+/** A swap event's columns but its trader's party (the trader id is a column, the party a join). */
+const SWAP_COLUMNS =
+  'seq, ts_ms, pool_id, sell_admin, sell_id, buy_admin, buy_id, sell_amount, buy_amount, pool_fee, ' +
+  'protocol_fee, lp_fee, volume_cc, fee_cc, protocol_fee_cc, lp_fee_cc, base_amount, quote_amount, price_after, ' +
+  'execution_seconds';
+
+/** A reserve contract row as read: its µs and sequence numbers, its blob a Buffer. */
+type StoredContractRow = Omit<ReserveContractRow, 'sequence' | 'createdAtMicros' | 'blob'> & {
+  readonly sequence: number;
+  readonly createdAtMicros: number;
+  readonly blob: Buffer;
+};
+
+const CONTRACT_SQL = `SELECT ${selectList('c', CONTRACT_COLUMNS)} FROM reserve_contracts c`;
 
 /** A reserve contract with its creating and archiving offsets and its pool's order. */
 const LEDGER_CONTRACT_SQL =
-  'SELECT c.*, cu.seq AS created_seq, au.seq AS archived_seq, p.ord AS pool_ord FROM reserve_contracts c ' +
+  `SELECT ${selectList('c', CONTRACT_COLUMNS)}, cu.seq AS createdOffset, au.seq AS archivedOffset, ` +
+  'p.ord AS poolOrd FROM reserve_contracts c ' +
   'JOIN ledger_updates cu ON cu.update_id = c.update_id ' +
   'LEFT JOIN ledger_updates au ON au.update_id = c.archived_by ' +
   'JOIN pools p ON p.pool_id = c.pool_id';
-
-const SWAP_COLUMNS =
-  'seq, ts_ms, update_id, transfer_seq, pool_id, trader_id, sell_admin, sell_id, buy_admin, buy_id, sell_amount, ' +
-  'buy_amount, pool_fee, protocol_fee, lp_fee, volume_cc, fee_cc, protocol_fee_cc, lp_fee_cc, base_amount, ' +
-  'quote_amount, price_after, execution_seconds';
 
 /** Prepared statements over one open ledger database. */
 export class LedgerStore {
@@ -106,28 +140,21 @@ export class LedgerStore {
       setMeta: p(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
-      insertToken: p(
-        'INSERT INTO tokens (admin, id, name, symbol, price_aggregator_id, ord) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      listTokens: p('SELECT * FROM tokens ORDER BY ord'),
-      insertPool: p(
-        'INSERT INTO pools (pool_id, ord, token_a_admin, token_a_id, token_b_admin, token_b_id, fee_rate, ' +
-          'admin_fee_share, active, current_contract_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
-      ),
+      insertToken: p(insertSql('tokens', `${TOKEN_COLUMNS}, ord`)),
+      listTokens: p(`SELECT ${selectList('t', TOKEN_COLUMNS)} FROM tokens t ORDER BY t.ord`),
+      insertPool: p(insertSql('pools', POOL_COLUMNS)),
       setPoolCurrent: p('UPDATE pools SET current_contract_id = ?, active = ? WHERE pool_id = ?'),
-      listPools: p('SELECT * FROM pools ORDER BY ord'),
+      listPools: p(
+        `SELECT ${selectList('p', `${POOL_COLUMNS}, current_contract_id`)} FROM pools p ORDER BY p.ord`,
+      ),
       insertUpdate: p('INSERT INTO ledger_updates (update_id, seq, kind, record_micros) VALUES (?, ?, ?, ?)'),
       maxUpdateSeq: p('SELECT MAX(seq) AS v FROM ledger_updates'),
-      insertContract: p(
-        'INSERT INTO reserve_contracts (contract_id, pool_id, sequence, previous, id_version, update_id, ' +
-          'created_at_micros, archived_by, reserve_a, reserve_b, total_lp_supply, fee_rate, blob) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)',
-      ),
+      insertContract: p(insertSql('reserve_contracts', CONTRACT_COLUMNS)),
       archiveContract: p(
         'UPDATE reserve_contracts SET archived_by = ? WHERE contract_id = ? AND archived_by IS NULL',
       ),
-      getContract: p('SELECT * FROM reserve_contracts WHERE contract_id = ?'),
-      listContracts: p('SELECT * FROM reserve_contracts WHERE pool_id = ? ORDER BY sequence DESC LIMIT ?'),
+      getContract: p(`${CONTRACT_SQL} WHERE c.contract_id = ?`),
+      listContracts: p(`${CONTRACT_SQL} WHERE c.pool_id = ? ORDER BY c.sequence DESC LIMIT ?`),
       countContracts: p('SELECT COUNT(*) AS n FROM reserve_contracts'),
       getLedgerContract: p(`${LEDGER_CONTRACT_SQL} WHERE c.contract_id = ?`),
       listUpdateContracts: p(
@@ -138,26 +165,29 @@ export class LedgerStore {
         `${LEDGER_CONTRACT_SQL} WHERE c.pool_id = ? AND cu.seq <= ? ORDER BY c.sequence DESC LIMIT 1`,
       ),
       listUpdates: p(
-        'SELECT update_id, seq, record_micros FROM ledger_updates WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+        'SELECT update_id AS updateId, seq AS offset, record_micros AS recordMicros FROM ledger_updates ' +
+          'WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
       ),
       getTrader: p('SELECT trader_id FROM traders WHERE party = ?'),
       insertTrader: p('INSERT INTO traders (party) VALUES (?)'),
       insertTransfer: p(
-        'INSERT INTO transfers (ts_ms, sender, instrument_admin, instrument_id, amount, memo, status, reason, ' +
-          'out_admin, out_id, out_amount, update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        insertSql(
+          'transfers',
+          'ts_ms, sender, instrument_admin, instrument_id, amount, memo, status, reason, out_admin, out_id, ' +
+            'out_amount, update_id',
+        ),
       ),
-      insertSwap: p(
-        `INSERT INTO swap_events (${SWAP_COLUMNS}) VALUES (${SWAP_COLUMNS.split(',')
-          .map(() => '?')
-          .join(', ')})`,
-      ),
+      insertSwap: p(insertSql('swap_events', `${SWAP_COLUMNS}, update_id, transfer_seq, trader_id`)),
       listSwaps: p(
-        `SELECT e.*, t.party AS trader FROM swap_events e JOIN traders t ON t.trader_id = e.trader_id ORDER BY e.seq`,
+        `SELECT ${selectList('e', SWAP_COLUMNS)}, t.party AS trader FROM swap_events e ` +
+          'JOIN traders t ON t.trader_id = e.trader_id ORDER BY e.seq',
       ),
       maxSwapSeq: p('SELECT MAX(seq) AS v FROM swap_events'),
       insertLiquidity: p(
-        'INSERT INTO liquidity_events (ts_ms, update_id, pool_id, provider, kind, amount_a, amount_b, lp_amount) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        insertSql(
+          'liquidity_events',
+          'ts_ms, update_id, pool_id, provider, kind, amount_a, amount_b, lp_amount',
+        ),
       ),
       getPosition: p('SELECT amount FROM lp_positions WHERE pool_id = ? AND provider = ?'),
       setPosition: p(
@@ -181,46 +211,22 @@ export class LedgerStore {
   }
 
   insertToken(t: Token, ord: number): void {
-    this.s.insertToken!.run(t.admin, t.id, t.name, t.symbol, t.priceAggregatorId, ord);
+    this.s.insertToken!.run({ ...t, ord });
   }
   listTokens(): Token[] {
-    return (this.s.listTokens!.all() as Row[]).map((r) => ({
-      admin: r.admin as string,
-      id: r.id as string,
-      name: r.name as string,
-      symbol: r.symbol as string,
-      priceAggregatorId: (r.price_aggregator_id as string | null) ?? null,
-    }));
+    return this.s.listTokens!.all() as Token[];
   }
 
   insertPool(p: Omit<PoolRow, 'currentContractId'>): void {
-    this.s.insertPool!.run(
-      p.poolId,
-      p.ord,
-      p.tokenAAdmin,
-      p.tokenAId,
-      p.tokenBAdmin,
-      p.tokenBId,
-      p.feeRate,
-      p.adminFeeShare,
-      p.active ? 1 : 0,
-    );
+    this.s.insertPool!.run({ ...p, active: p.active ? 1 : 0 });
   }
   setPoolCurrent(poolId: string, contractId: string, active: boolean): void {
     this.s.setPoolCurrent!.run(contractId, active ? 1 : 0, poolId);
   }
   listPools(): PoolRow[] {
-    return (this.s.listPools!.all() as Row[]).map((r) => ({
-      poolId: r.pool_id as string,
-      ord: r.ord as number,
-      tokenAAdmin: r.token_a_admin as string,
-      tokenAId: r.token_a_id as string,
-      tokenBAdmin: r.token_b_admin as string,
-      tokenBId: r.token_b_id as string,
-      feeRate: r.fee_rate as string,
-      adminFeeShare: r.admin_fee_share as string,
+    return (this.s.listPools!.all() as (Omit<PoolRow, 'active'> & { active: number })[]).map((r) => ({
+      ...r,
       active: r.active === 1,
-      currentContractId: (r.current_contract_id as string | null) ?? null,
     }));
   }
 
@@ -232,20 +238,7 @@ export class LedgerStore {
   }
 
   insertReserveContract(c: Omit<ReserveContractRow, 'archivedBy'>): void {
-    this.s.insertContract!.run(
-      c.contractId,
-      c.poolId,
-      c.sequence,
-      c.previous,
-      c.idVersion,
-      c.updateId,
-      c.createdAtMicros,
-      c.reserveA,
-      c.reserveB,
-      c.totalLpSupply,
-      c.feeRate,
-      c.blob,
-    );
+    this.s.insertContract!.run({ ...c, archivedBy: null });
   }
   archiveReserveContract(contractId: string, updateId: string): void {
     const r = this.s.archiveContract!.run(updateId, contractId);
@@ -257,34 +250,37 @@ export class LedgerStore {
     }
   }
   getReserveContract(contractId: string): ReserveContractRow | null {
-    const r = this.s.getContract!.get(contractId) as Row | undefined;
+    const r = this.s.getContract!.get(contractId) as StoredContractRow | undefined;
     return r === undefined ? null : toContractRow(r);
   }
   /** Newest first. */
   listReserveContracts(poolId: string, limit: number): ReserveContractRow[] {
-    return (this.s.listContracts!.all(poolId, limit) as Row[]).map(toContractRow);
+    return (this.s.listContracts!.all(poolId, limit) as StoredContractRow[]).map(toContractRow);
   }
   /** The reserve contract with its offsets, or null. */
   getLedgerContract(contractId: string): LedgerContractRow | null {
-    const r = this.s.getLedgerContract!.get(contractId) as Row | undefined;
-    return r === undefined ? null : toLedgerContractRow(r);
+    const r = this.s.getLedgerContract!.get(contractId) as StoredLedgerContractRow | undefined;
+    return r === undefined ? null : toContractRow(r);
   }
   /** The reserve contracts an update created or archived (a contract can appear in both roles). */
   listUpdateContracts(updateId: string): LedgerContractRow[] {
-    return (this.s.listUpdateContracts!.all(updateId, updateId) as Row[]).map(toLedgerContractRow);
+    return (this.s.listUpdateContracts!.all(updateId, updateId) as StoredLedgerContractRow[]).map(
+      toContractRow,
+    );
   }
   /** The pool's newest reserve contract created at or before `offset` (archived or not), or null. */
   getPoolContractAt(poolId: string, offset: number): LedgerContractRow | null {
-    const r = this.s.poolContractAt!.get(poolId, offset) as Row | undefined;
-    return r === undefined ? null : toLedgerContractRow(r);
+    const r = this.s.poolContractAt!.get(poolId, offset) as StoredLedgerContractRow | undefined;
+    return r === undefined ? null : toContractRow(r);
   }
   /** At most `limit` ledger updates with `after` < offset ≤ `upTo`, oldest first. */
   listLedgerUpdates(after: number, upTo: number, limit: number): LedgerUpdateRow[] {
-    return (this.s.listUpdates!.all(after, upTo, limit) as Row[]).map((r) => ({
-      updateId: r.update_id as string,
-      offset: r.seq as number,
-      recordMicros: BigInt(r.record_micros as number),
-    }));
+    const rows = this.s.listUpdates!.all(after, upTo, limit) as {
+      updateId: string;
+      offset: number;
+      recordMicros: number;
+    }[];
+    return rows.map((r) => ({ ...r, recordMicros: BigInt(r.recordMicros) }));
   }
   countReserveContracts(): number {
     return (this.s.countContracts!.get() as { n: number }).n;
@@ -298,87 +294,34 @@ export class LedgerStore {
   }
 
   insertTransfer(t: TransferRow): number {
-    return Number(
-      this.s.insertTransfer!.run(
-        t.tsMs,
-        t.sender,
-        t.instrumentAdmin,
-        t.instrumentId,
-        t.amount,
-        t.memo,
-        t.status,
-        t.reason,
-        t.outAdmin,
-        t.outId,
-        t.outAmount,
-        t.updateId,
-      ).lastInsertRowid,
-    );
+    return Number(this.s.insertTransfer!.run(t).lastInsertRowid);
   }
 
   insertSwapEvent(e: SwapEvent, updateId: string, transferSeq: number | null): void {
-    this.s.insertSwap!.run(
-      e.seq,
-      e.tsMs,
+    this.s.insertSwap!.run({
+      ...e,
       updateId,
       transferSeq,
-      e.poolId,
-      this.traderId(e.trader),
-      e.sell.admin,
-      e.sell.id,
-      e.buy.admin,
-      e.buy.id,
-      e.sellAmount,
-      e.buyAmount,
-      e.poolFee,
-      e.protocolFee,
-      e.lpFee,
-      e.volumeCc,
-      e.feeCc,
-      e.protocolFeeCc,
-      e.lpFeeCc,
-      e.baseAmount,
-      e.quoteAmount,
-      e.priceAfter,
-      e.executionSeconds,
-    );
+      traderId: this.traderId(e.trader),
+      sellAdmin: e.sell.admin,
+      sellId: e.sell.id,
+      buyAdmin: e.buy.admin,
+      buyId: e.buy.id,
+    });
   }
   /** Every swap event, oldest first. */
   listSwapEvents(): SwapEvent[] {
-    return (this.s.listSwaps!.all() as Row[]).map((r) => ({
-      seq: r.seq as number,
-      tsMs: r.ts_ms as number,
-      poolId: r.pool_id as string,
-      trader: r.trader as string,
-      sell: { admin: r.sell_admin as string, id: r.sell_id as string },
-      buy: { admin: r.buy_admin as string, id: r.buy_id as string },
-      sellAmount: r.sell_amount as string,
-      buyAmount: r.buy_amount as string,
-      poolFee: r.pool_fee as string,
-      protocolFee: r.protocol_fee as string,
-      lpFee: r.lp_fee as string,
-      volumeCc: r.volume_cc as string,
-      feeCc: r.fee_cc as string,
-      protocolFeeCc: r.protocol_fee_cc as string,
-      lpFeeCc: r.lp_fee_cc as string,
-      baseAmount: r.base_amount as string,
-      quoteAmount: r.quote_amount as string,
-      priceAfter: r.price_after as string,
-      executionSeconds: r.execution_seconds as string,
+    type SwapRow = Omit<SwapEvent, 'sell' | 'buy'> &
+      Record<'sellAdmin' | 'sellId' | 'buyAdmin' | 'buyId', string>;
+    return (this.s.listSwaps!.all() as SwapRow[]).map(({ sellAdmin, sellId, buyAdmin, buyId, ...e }) => ({
+      ...e,
+      sell: { admin: sellAdmin, id: sellId },
+      buy: { admin: buyAdmin, id: buyId },
     }));
   }
 
   insertLiquidityEvent(e: LiquidityEventRow): void {
-    this.s.insertLiquidity!.run(
-      e.tsMs,
-      e.updateId,
-      e.poolId,
-      e.provider,
-      e.kind,
-      e.amountA,
-      e.amountB,
-      e.lpAmount,
-    );
+    this.s.insertLiquidity!.run(e);
   }
   getLpPosition(poolId: string, provider: string): string | null {
     const r = this.s.getPosition!.get(poolId, provider) as { amount: string } | undefined;
@@ -389,30 +332,17 @@ export class LedgerStore {
   }
 }
 
-function toContractRow(r: Row): ReserveContractRow {
-  const blob = r.blob as Buffer;
-  return {
-    contractId: r.contract_id as string,
-    poolId: r.pool_id as string,
-    sequence: BigInt(r.sequence as number),
-    previous: (r.previous as string | null) ?? null,
-    idVersion: r.id_version as 'v10' | 'v11' | 'v12',
-    updateId: r.update_id as string,
-    createdAtMicros: BigInt(r.created_at_micros as number),
-    archivedBy: (r.archived_by as string | null) ?? null,
-    reserveA: r.reserve_a as string,
-    reserveB: r.reserve_b as string,
-    totalLpSupply: r.total_lp_supply as string,
-    feeRate: r.fee_rate as string,
-    blob: new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength),
-  };
-}
+type StoredLedgerContractRow = StoredContractRow & Omit<LedgerContractRow, keyof ReserveContractRow>;
 
-function toLedgerContractRow(r: Row): LedgerContractRow {
+/** The row as handed out: µs and sequence as bigint, the blob a Uint8Array over the Buffer's bytes. */
+function toContractRow<R extends StoredContractRow>(
+  r: R,
+): Omit<R, 'sequence' | 'createdAtMicros' | 'blob'> & ReserveContractRow {
+  const { blob } = r;
   return {
-    ...toContractRow(r),
-    createdOffset: r.created_seq as number,
-    archivedOffset: (r.archived_seq as number | null) ?? null,
-    poolOrd: r.pool_ord as number,
+    ...r,
+    sequence: BigInt(r.sequence),
+    createdAtMicros: BigInt(r.createdAtMicros),
+    blob: new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength),
   };
 }

@@ -11,7 +11,12 @@ import {
   parseApiTimestampMicros,
   parseApiTimestampMs,
 } from '../../../core/wire/index.js';
-import type { ContractVerificationInput, MirrorVerificationStatus, PoolObservation } from '../types.js';
+import type {
+  ContractVerificationInput,
+  MirrorSnapshotRow,
+  MirrorVerificationStatus,
+  PoolObservation,
+} from '../types.js';
 
 /** What the mirror holds of a contract the snapshot serves (read by the applier before planning). */
 export interface StoredContract {
@@ -36,14 +41,9 @@ export interface SnapshotPlanInput {
   readonly reusableBodies: ReadonlySet<string>;
 }
 
-interface SnapshotRow {
+/** The snapshots row as written: keyed, its failed sections as JSON text, its id still to come. */
+interface SnapshotRow extends Omit<MirrorSnapshotRow, 'id' | 'failedSections'> {
   readonly snapshotKey: string;
-  readonly baseUrl: string;
-  readonly startedAtMs: number;
-  readonly finishedAtMs: number;
-  readonly recordedAtMs: number;
-  readonly poolCount: number;
-  readonly newContracts: number;
   readonly failedSections: string;
 }
 

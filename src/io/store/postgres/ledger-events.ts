@@ -5,7 +5,7 @@
  */
 import {
   assertLedgerBatch,
-  FILL_ARCHIVED_POOL_SQL,
+  buildCloseBatchSql,
   LEDGER_EVENT_COLUMNS,
   LEDGER_EVENT_SELECT,
   LEDGER_EVENTS_OF_POOLS_AFTER_SQL,
@@ -21,7 +21,6 @@ import {
   toLedgerEventValues,
   toLedgerFollowState,
   toLedgerFollowStream,
-  UPSERT_FOLLOW_STATE_SQL,
 } from '../ledger-events.js';
 import { type PgMirror, queryRows, writePgMirror } from './connection.js';
 
@@ -55,14 +54,7 @@ export async function recordPgLedgerEvents(
       );
       inserted = ins.length;
     }
-    await c.query(FILL_ARCHIVED_POOL_SQL(['$1', '$2', '$3']), [b.participant, b.party, from]);
-    await c.query(UPSERT_FOLLOW_STATE_SQL(['$1', '$2', '$3', '$4', '$5']), [
-      b.participant,
-      b.party,
-      b.offset,
-      b.ledgerTimeMs,
-      b.recordedAtMs,
-    ]);
+    for (const [sql, values] of buildCloseBatchSql(b, from, (n) => `$${n}`)) await c.query(sql, values);
     return { inserted, offset: b.offset };
   });
 }
