@@ -12,6 +12,8 @@ export {
   loadTypeEnvFromFiles,
   type TypeEnvSources,
 } from './io/files/dar-file.js';
+export type { TypeSources } from './io/files/default-types.js';
+export type { ReserveProfileSource } from './io/files/profile-file.js';
 export { readTypeFile, readTypeFiles } from './io/files/type-file.js';
 export {
   type AttemptRecord,

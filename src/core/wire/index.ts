@@ -29,6 +29,7 @@ export type { ExchangeInfoResponse, ExchangePolicyInfo, FeeAmount } from './exch
 export { parseExchangeInfoResponse } from './exchange-info.js';
 export type { MarketInfo, MarketsInfoResponse } from './markets-info.js';
 export { isOwnMarketSource, parseMarketsInfoResponse } from './markets-info.js';
+export type { PoolsData, PoolsDataPerPool } from './pools-data.js';
 export type { PoolInfo, PoolsInfoPerPool, PoolsInfoResponse } from './pools-info.js';
 export { parsePoolsInfoPerPool, parsePoolsInfoResponse } from './pools-info.js';
 export type {
