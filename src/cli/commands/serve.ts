@@ -33,7 +33,6 @@ import {
   contractIdVersionOption,
   HISTORY_DURATION,
   parseDurationOption,
-  parseDurationMs as parseDurationWith,
   parseIntegerOption,
   parseNumberOption,
   parsePathOption,
@@ -41,11 +40,6 @@ import {
 } from '../options.js';
 import { createProgress } from '../render/progress.js';
 import { COMMAND_CATALOG } from './catalog.js';
-
-/** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
-export function parseDurationMs(text: string): number | null {
-  return parseDurationWith(text, HISTORY_DURATION);
-}
 
 /** --exchange-name: 1–64 letters, digits, `.`, `_`, `-`, not `external` (a UsageError otherwise). */
 function parseExchangeNameOption(value: unknown): string {
