@@ -47,6 +47,12 @@ import {
 import { stringifyJson } from '../render/style.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
+/** The options only one action takes (checked in this order); any other action refuses them. */
+const ACTION_ONLY_OPTIONS = [
+  ['follow', ['ledger-api', 'ledger-token-file', 'ledger-party', 'every']],
+  ['prune', ['keep-raw', 'archive']],
+] as const;
+
 export const mirrorCommand = defineCommand({
   ...COMMAND_CATALOG.mirror,
   builder: (y) =>
@@ -87,21 +93,15 @@ export const mirrorCommand = defineCommand({
       ),
   run: async (args, ctx) => {
     const path = parseMirrorOption(args.mirror, ctx);
-    if (args.action !== 'follow')
-      for (const name of ['ledger-api', 'ledger-token-file', 'ledger-party', 'every'] as const)
-        if (args[name] !== undefined)
+    for (const [action, names] of ACTION_ONLY_OPTIONS)
+      for (const name of names)
+        if (args.action !== action && args[name] !== undefined)
           throw new UsageError(
             'OPTION_INVALID',
-            `"--${name}" expected with mirror follow only, got mirror ${args.action}`,
+            `"--${name}" expected with mirror ${action} only, got mirror ${args.action}`,
           );
     if (args.action === 'follow') return await runFollow(args, ctx, path);
     if (args.action === 'stats') {
-      for (const name of ['keep-raw', 'archive'] as const)
-        if (args[name] !== undefined)
-          throw new UsageError(
-            'OPTION_INVALID',
-            `"--${name}" expected with mirror prune only, got mirror stats`,
-          );
       const s = await runMirrorStats(path);
       ctx.stdout.write(
         args.json ? `${stringifyJson({ ...s, growth: computeMirrorGrowth(s) })}\n` : formatMirrorStatsText(s),
@@ -137,8 +137,6 @@ async function runFollow(
     readonly 'ledger-api'?: string | undefined;
     readonly 'ledger-token-file'?: string | undefined;
     readonly 'ledger-party'?: string | undefined;
-    readonly 'keep-raw'?: string | undefined;
-    readonly archive?: string | undefined;
     readonly once: boolean;
     readonly every?: string | undefined;
     readonly profile?: string | undefined;
@@ -150,12 +148,6 @@ async function runFollow(
   ctx: CliContext,
   path: string,
 ): Promise<ExitCode> {
-  for (const name of ['keep-raw', 'archive'] as const)
-    if (args[name] !== undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--${name}" expected with mirror prune only, got mirror follow`,
-      );
   if (args['ledger-api'] === undefined)
     throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
   const ledger = await parseLedgerOptions(args, ctx);
