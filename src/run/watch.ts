@@ -83,6 +83,8 @@ function isFatal(e: unknown): boolean {
   return !isReserveAuditError(e) || e.code.startsWith('STORE_');
 }
 
+const errorCode = (e: unknown): string => (isReserveAuditError(e) ? e.code : 'UNKNOWN');
+
 /** Runs until `stop` aborts; throws only when the mirror fails or on a bug. */
 export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
   const clock = o.clock ?? SYSTEM_WATCH_CLOCK;
@@ -107,8 +109,13 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
     ...(last === null || last.baseUrl !== o.baseUrl ? {} : { last_audit_outcome: last.outcome }),
   });
 
-  const emit = (alerts: readonly WatchAlert[]): void => {
-    for (const a of alerts) {
+  /** the alert state after a step or the time passed, its alerts logged and handed over */
+  const advance = (next: {
+    readonly state: WatchAlertState;
+    readonly alerts: readonly WatchAlert[];
+  }): void => {
+    alertState = next.state;
+    for (const a of next.alerts) {
       counts.alerts++;
       o.log({
         level: a.status === 'firing' ? 'warn' : 'info',
@@ -234,7 +241,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
         if (isFatal(e)) throw e;
         result = 'failed';
         fault = true;
-        faultCodes = [isReserveAuditError(e) ? e.code : 'UNKNOWN'];
+        faultCodes = [errorCode(e)];
         o.log({
           level: 'warn',
           event: 'snapshot',
@@ -246,11 +253,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
         });
       }
       o.metrics?.observeSnapshot({ result, durationMs: clock.now() - now, atMs: clock.now() });
-      if (fault) {
-        const r = computeStaleAlerts(alertState, clock.now(), o.staleAfterMs, faultCodes);
-        alertState = r.state;
-        emit(r.alerts);
-      }
+      if (fault) advance(computeStaleAlerts(alertState, clock.now(), o.staleAfterMs, faultCodes));
     } else {
       try {
         const r = await o.steps.audit();
@@ -275,9 +278,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
         });
         if (o.metrics !== undefined)
           o.metrics.observeAudit({ report: r, latest: await o.mirror.readLatestObservations(), atMs: end });
-        const a = computeAuditAlerts(alertState, r, end, o.staleAfterMs);
-        alertState = a.state;
-        emit(a.alerts);
+        advance(computeAuditAlerts(alertState, r, end, o.staleAfterMs));
       } catch (e) {
         if (isFatal(e)) throw e;
         fault = true;
@@ -294,19 +295,13 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           error: e instanceof Error ? e.message : String(e),
         });
         o.metrics?.observeAuditError({ durationMs: end - now, atMs: end });
-        const a = computeStaleAlerts(alertState, end, o.staleAfterMs, [
-          isReserveAuditError(e) ? e.code : 'UNKNOWN',
-        ]);
-        alertState = a.state;
-        emit(a.alerts);
+        advance(computeStaleAlerts(alertState, end, o.staleAfterMs, [errorCode(e)]));
       }
       await readMirrorSize(clock.now());
     }
     await applyRetention();
     const end = clock.now();
-    const stale = computeStaleAlerts(alertState, end, o.staleAfterMs);
-    alertState = stale.state;
-    emit(stale.alerts);
+    advance(computeStaleAlerts(alertState, end, o.staleAfterMs));
     if (fault) {
       counts.faults++;
       consecutiveFaults++;
