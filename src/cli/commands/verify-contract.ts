@@ -11,7 +11,6 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ContractIdVerification, VerificationReason } from '../../core/hash/verify-contract-id.js';
 import { verifyContractId } from '../../core/hash/verify-contract-id.js';
-import type { TypeEnv } from '../../core/types/type-env.js';
 import { isReserveAuditError, type ReserveAuditError } from '../../errors/base.js';
 import { UsageError } from '../../errors/usage.js';
 import { loadTypesWithDefault } from '../../io/files/default-types.js';
@@ -30,11 +29,6 @@ import {
 import { createProgress } from '../render/progress.js';
 import { formatVerificationJson, formatVerificationLine } from '../render/verification.js';
 import { COMMAND_CATALOG } from './catalog.js';
-
-/** The types of a verification: the given type files and DARs, and the bundled server's types. */
-function loadTypesForCli(sources: TypeSourceOptions, ctx: CliContext): Promise<TypeEnv> {
-  return loadTypesWithDefault({ dars: sources.dars, typeFiles: sources.typeFiles, cwd: ctx.cwd });
-}
 
 function couldNotCheck(e: ReserveAuditError): ContractIdVerification {
   const reason: VerificationReason = { code: e.code, message: e.shortMessage, mismatch: false };
@@ -94,7 +88,7 @@ async function runBatch(
   ctx: CliContext,
 ): Promise<ExitCode> {
   const started = performance.now();
-  const types = await loadTypesForCli(sources, ctx);
+  const types = await loadTypesWithDefault({ ...sources, cwd: ctx.cwd });
   const stdin = file === '-' || file === '';
   const source = stdin ? 'stdin' : file;
   const input = stdin ? ctx.stdin : createReadStream(resolve(ctx.cwd, file));
@@ -173,7 +167,7 @@ export const verifyContractCommand = defineCommand({
     let result: ContractIdVerification;
     try {
       const blob = await readBlobArgument(args.blob, ctx);
-      const types = await loadTypesForCli(sources, ctx);
+      const types = await loadTypesWithDefault({ ...sources, cwd: ctx.cwd });
       result = verifyContractId({ contractId, blob, types, sha256: sha256Node });
     } catch (e) {
       // a typed error (bad blob, unreadable type file) is a verdict: could not check; a bug is not
