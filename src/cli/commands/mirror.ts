@@ -13,7 +13,6 @@
  * end it at once (130/143) like every other command: each page is committed with its offset, so
  * nothing is lost and the next run resumes there.
  */
-import { UsageError } from '../../errors/usage.js';
 import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
 import { computeMirrorGrowth, runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
 import { runMirrorFollow } from '../../run/mirror-follow.js';
@@ -27,6 +26,7 @@ import {
 } from '../ledger-options.js';
 import {
   ARCHIVE_DURATION,
+  failOptionText,
   jsonOption,
   mirrorOption,
   parseDurationOption,
@@ -96,10 +96,7 @@ export const mirrorCommand = defineCommand({
     for (const [action, names] of ACTION_ONLY_OPTIONS)
       for (const name of names)
         if (args.action !== action && args[name] !== undefined)
-          throw new UsageError(
-            'OPTION_INVALID',
-            `"--${name}" expected with mirror ${action} only, got mirror ${args.action}`,
-          );
+          failOptionText(name, `with mirror ${action} only`, `mirror ${args.action}`);
     if (args.action === 'follow') return await runFollow(args, ctx, path);
     if (args.action === 'stats') {
       const s = await runMirrorStats(path);
@@ -109,18 +106,12 @@ export const mirrorCommand = defineCommand({
       return EXIT_OK;
     }
     if (args['keep-raw'] === undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        '"--keep-raw" expected a duration like 7d for mirror prune, got nothing',
-      );
+      failOptionText('keep-raw', 'a duration like 7d for mirror prune', 'nothing');
     const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
     const archiveMs =
       args.archive === undefined ? undefined : parseDurationOption('archive', args.archive, ARCHIVE_DURATION);
     if (archiveMs !== undefined && isPostgresTarget(path))
-      throw new UsageError(
-        'OPTION_INVALID',
-        '"--archive" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
-      );
+      failOptionText('archive', 'an SQLite mirror', 'a PostgreSQL URL (PostgreSQL keeps every row)');
     const r = await runMirrorPrune({
       path,
       keepRawMs,
@@ -148,13 +139,11 @@ async function runFollow(
   ctx: CliContext,
   path: string,
 ): Promise<ExitCode> {
-  if (args['ledger-api'] === undefined)
-    throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
+  if (args['ledger-api'] === undefined) failOptionText('ledger-api', 'a URL for mirror follow', 'nothing');
   const ledger = await parseLedgerOptions(args, ctx);
-  if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
+  if (ledger === null) return failOptionText('ledger-api', 'a URL', 'nothing');
   const everyMs = parseIntervalOption('every', args.every);
-  if (args.once && args.every !== undefined)
-    throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
+  if (args.once && args.every !== undefined) failOptionText('every', 'without --once', 'both');
   const timeoutMs = parseTimeoutOption(args.timeout);
   const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
   const store = await openMirrorStore(path);

@@ -12,13 +12,18 @@ import { resolve } from 'node:path';
 import type { ContractIdVerification, VerificationReason } from '../../core/hash/verify-contract-id.js';
 import { verifyContractId } from '../../core/hash/verify-contract-id.js';
 import { isReserveAuditError, type ReserveAuditError } from '../../errors/base.js';
-import { UsageError } from '../../errors/usage.js';
 import { loadTypesWithDefault } from '../../io/files/default-types.js';
 import { sha256Node } from '../../io/node-sha256.js';
 import type { CliContext } from '../command.js';
 import { defineCommand } from '../command.js';
 import { type ExitCode, exitCodeOfBatch, exitCodeOfVerification } from '../exit-codes.js';
-import { jsonOption, parseTypeSourceOptions, type TypeSourceOptions, typeSourceOptions } from '../options.js';
+import {
+  failOptionText,
+  jsonOption,
+  parseTypeSourceOptions,
+  type TypeSourceOptions,
+  typeSourceOptions,
+} from '../options.js';
 import { readBlobArgument } from '../read-input.js';
 import {
   type BatchCounts,
@@ -150,19 +155,15 @@ export const verifyContractCommand = defineCommand({
     const sources = parseTypeSourceOptions(args);
     if (args.batch !== undefined) {
       if (args['contract-id'] !== undefined || args.blob !== undefined)
-        throw new UsageError(
-          'OPTION_INVALID',
-          '"--batch" expected alone (the contracts come from the file), got --contract-id or --blob too',
-          { details: { option: 'batch' } },
-        );
+        failOptionText('batch', 'alone (the contracts come from the file)', '--contract-id or --blob too');
       return runBatch(args.batch, args.json, sources, ctx);
     }
     const contractId = args['contract-id'];
     if (contractId === undefined || args.blob === undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--${contractId === undefined ? 'contract-id' : 'blob'}" expected (or --batch <file>), got nothing`,
-        { details: { option: contractId === undefined ? 'contract-id' : 'blob' } },
+      return failOptionText(
+        contractId === undefined ? 'contract-id' : 'blob',
+        '(or --batch <file>)',
+        'nothing',
       );
     let result: ContractIdVerification;
     try {

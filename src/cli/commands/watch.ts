@@ -8,11 +8,9 @@
  * cannot use ends it with 2; a bug with 3.
  */
 import { Registry } from 'prom-client';
-import { UsageError } from '../../errors/usage.js';
 import { createWebhookSender, type WebhookSender } from '../../io/alerts/webhook-sender.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
-import { redactUrl } from '../../io/http/index.js';
 import { type MetricsServer, startMetricsServer } from '../../io/metrics/metrics-server.js';
 import { openMirrorStore } from '../../io/store/index.js';
 import { RETENTION_INTERVAL_MS } from '../../run/retention-policy.js';
@@ -26,6 +24,8 @@ import { EXIT_OK } from '../exit-codes.js';
 import {
   assertRemoteIntervals,
   baseUrlOption,
+  describeNonHttpUrl,
+  failOptionText,
   parseBaseUrlOption,
   parseIntegerOption,
   parseIntervalOption,
@@ -45,20 +45,8 @@ import { COMMAND_CATALOG } from './catalog.js';
 const ALERT_GRACE_MS = 5_000;
 
 function parseWebhookOption(value: string): string {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--alert-webhook" expected an absolute http(s) URL, got ${redactUrl(value)}`,
-    );
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--alert-webhook" expected an absolute http(s) URL, got ${u.protocol}//…`,
-    );
+  const notHttp = describeNonHttpUrl(value);
+  if (notHttp !== null) failOptionText('alert-webhook', 'an absolute http(s) URL', notHttp);
   return value;
 }
 
