@@ -47,11 +47,7 @@ export interface WebhookSender {
 
 /** `#1 https://hooks.example.com`: how logs name a webhook. */
 function describeWebhook(url: string, i: number): string {
-  try {
-    return `#${i + 1} ${new URL(url).origin}`;
-  } catch {
-    return `#${i + 1}`;
-  }
+  return URL.canParse(url) ? `#${i + 1} ${new URL(url).origin}` : `#${i + 1}`;
 }
 
 function retryAfterMs(header: string | string[] | undefined): number | null {
