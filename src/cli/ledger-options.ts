@@ -50,10 +50,8 @@ export async function parseLedgerOptions(
 ): Promise<RunAuditLedgerOptions | null> {
   const url = args['ledger-api'];
   if (url === undefined) {
-    if (args['ledger-party'] !== undefined)
-      failOptionText('ledger-party', 'to come with --ledger-api', 'no --ledger-api');
-    if (args['ledger-token-file'] !== undefined)
-      failOptionText('ledger-token-file', 'to come with --ledger-api', 'no --ledger-api');
+    for (const name of ['ledger-party', 'ledger-token-file'] as const)
+      if (args[name] !== undefined) failOptionText(name, 'to come with --ledger-api', 'no --ledger-api');
     return null;
   }
   const baseUrl = parseBaseUrlOption(url);

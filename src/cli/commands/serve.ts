@@ -99,12 +99,9 @@ async function parseLedgerApiOptions(
 ): Promise<LedgerAuthOptions | undefined> {
   const keyFile = args['ledger-token-public-key'];
   if (!args['ledger-api']) {
-    const stray = [
-      args['ledger-token-secret'] === undefined ? null : 'ledger-token-secret',
-      keyFile === undefined ? null : 'ledger-token-public-key',
-      args['ledger-user'].length === 0 ? null : 'ledger-user',
-    ].find((n) => n !== null);
-    if (stray !== undefined && stray !== null) failOptionText(stray, '--ledger-api as well', 'it alone');
+    for (const name of ['ledger-token-secret', 'ledger-token-public-key', 'ledger-user'] as const)
+      if (name === 'ledger-user' ? args[name].length > 0 : args[name] !== undefined)
+        failOptionText(name, '--ledger-api as well', 'it alone');
     return undefined;
   }
   const secret = parseLedgerSecret('ledger-token-secret', args['ledger-token-secret'], env);
