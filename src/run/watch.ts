@@ -84,6 +84,7 @@ function isFatal(e: unknown): boolean {
 }
 
 const errorCode = (e: unknown): string => (isReserveAuditError(e) ? e.code : 'UNKNOWN');
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Runs until `stop` aborts; throws only when the mirror fails or on a bug. */
 export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
@@ -206,6 +207,8 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
       if (nextSnapshot <= now) nextSnapshot += o.everyMs;
     } else nextSnapshot += o.everyMs;
 
+    /** when the step started and ended, and how late it started: the fields of its log line */
+    const timing = (end: number) => ({ started_at_ms: now, duration_ms: end - now, late_ms: lateMs });
     let fault = false;
     let faultCodes: string[] = [];
     if (kind === 'snapshot') {
@@ -225,9 +228,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           event: 'snapshot',
           result,
           snapshot_id: r.snapshotId,
-          started_at_ms: now,
-          duration_ms: clock.now() - now,
-          late_ms: lateMs,
+          ...timing(clock.now()),
           pools: r.pools,
           new_contracts: r.newContracts.length,
           mismatch: r.mismatch,
@@ -246,10 +247,8 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           level: 'warn',
           event: 'snapshot',
           result,
-          started_at_ms: now,
-          duration_ms: clock.now() - now,
-          late_ms: lateMs,
-          error: e instanceof Error ? e.message : String(e),
+          ...timing(clock.now()),
+          error: errorText(e),
         });
       }
       o.metrics?.observeSnapshot({ result, durationMs: clock.now() - now, atMs: clock.now() });
@@ -268,9 +267,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           exit_code: r.summary.exitCode,
           snapshot_id: r.summary.mirror?.snapshotId ?? null,
           audit_run_id: r.summary.mirror?.auditRunId ?? null,
-          started_at_ms: now,
-          duration_ms: end - now,
-          late_ms: lateMs,
+          ...timing(end),
           pools: r.summary.pools,
           findings: r.summary.findings,
           codes: [...new Set(r.findings.map((f) => f.code))].sort(),
@@ -289,10 +286,8 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           event: 'audit',
           outcome: 'could-not-check',
           exit_code: 2,
-          started_at_ms: now,
-          duration_ms: end - now,
-          late_ms: lateMs,
-          error: e instanceof Error ? e.message : String(e),
+          ...timing(end),
+          error: errorText(e),
         });
         o.metrics?.observeAuditError({ durationMs: end - now, atMs: end });
         advance(computeStaleAlerts(alertState, end, o.staleAfterMs, [errorCode(e)]));
