@@ -13,6 +13,7 @@
  * end it at once (130/143) like every other command: each page is committed with its offset, so
  * nothing is lost and the next run resumes there.
  */
+import type { Argv } from 'yargs';
 import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
 import { computeMirrorGrowth, runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
 import { runMirrorFollow } from '../../run/mirror-follow.js';
@@ -53,44 +54,46 @@ const ACTION_ONLY_OPTIONS = [
   ['prune', ['keep-raw', 'archive']],
 ] as const;
 
+const buildMirrorOptions = (y: Argv) =>
+  y
+    .positional('action', {
+      choices: ['stats', 'prune', 'follow'] as const,
+      demandOption: true,
+      describe: 'what to do',
+    })
+    .option('mirror', mirrorOption)
+    .option('keep-raw', {
+      type: 'string',
+      describe: 'prune: keep the raw responses of the snapshots of the last <duration> (7d, 12h, 0)',
+    })
+    .option('archive', {
+      type: 'string',
+      describe:
+        'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
+    })
+    .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
+    .option('ledger-api', {
+      ...ledgerApiOption,
+      describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)",
+    })
+    .option('ledger-token-file', ledgerTokenFileOption)
+    .option('ledger-party', ledgerPartyOption)
+    .option('once', {
+      type: 'boolean',
+      default: false,
+      describe: 'follow: one round up to the ledger end, then stop',
+    })
+    .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 500ms)' })
+    .options(proofSourceOptions)
+    .option('timeout', timeoutOption)
+    .option('json', jsonOption('print one JSON document (follow: one JSON line per round, then the report)'));
+
+/** The arguments of `mirror`, typed from its options. */
+type MirrorArgs = ReturnType<typeof buildMirrorOptions> extends Argv<infer A> ? A : never;
+
 export const mirrorCommand = defineCommand({
   ...COMMAND_CATALOG.mirror,
-  builder: (y) =>
-    y
-      .positional('action', {
-        choices: ['stats', 'prune', 'follow'] as const,
-        demandOption: true,
-        describe: 'what to do',
-      })
-      .option('mirror', mirrorOption)
-      .option('keep-raw', {
-        type: 'string',
-        describe: 'prune: keep the raw responses of the snapshots of the last <duration> (7d, 12h, 0)',
-      })
-      .option('archive', {
-        type: 'string',
-        describe:
-          'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
-      })
-      .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
-      .option('ledger-api', {
-        ...ledgerApiOption,
-        describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)",
-      })
-      .option('ledger-token-file', ledgerTokenFileOption)
-      .option('ledger-party', ledgerPartyOption)
-      .option('once', {
-        type: 'boolean',
-        default: false,
-        describe: 'follow: one round up to the ledger end, then stop',
-      })
-      .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 500ms)' })
-      .options(proofSourceOptions)
-      .option('timeout', timeoutOption)
-      .option(
-        'json',
-        jsonOption('print one JSON document (follow: one JSON line per round, then the report)'),
-      ),
+  builder: buildMirrorOptions,
   run: async (args, ctx) => {
     const path = parseMirrorOption(args.mirror, ctx);
     for (const [action, names] of ACTION_ONLY_OPTIONS)
@@ -123,22 +126,8 @@ export const mirrorCommand = defineCommand({
   },
 });
 
-async function runFollow(
-  args: {
-    readonly 'ledger-api'?: string | undefined;
-    readonly 'ledger-token-file'?: string | undefined;
-    readonly 'ledger-party'?: string | undefined;
-    readonly once: boolean;
-    readonly every?: string | undefined;
-    readonly profile?: string | undefined;
-    readonly types?: readonly string[] | undefined;
-    readonly dar?: readonly string[] | undefined;
-    readonly timeout: number;
-    readonly json: boolean;
-  },
-  ctx: CliContext,
-  path: string,
-): Promise<ExitCode> {
+/** `mirror follow`, with the arguments `mirror` parsed. */
+async function runFollow(args: MirrorArgs, ctx: CliContext, path: string): Promise<ExitCode> {
   if (args['ledger-api'] === undefined) failOptionText('ledger-api', 'a URL for mirror follow', 'nothing');
   const ledger = await parseLedgerOptions(args, ctx);
   if (ledger === null) return failOptionText('ledger-api', 'a URL', 'nothing');
