@@ -17,6 +17,7 @@ import {
 import { formatDisplayText } from '../../core/wire/display-text.js';
 import type { AuditFailure } from './audit-failure.js';
 import { buildFindingIndex } from './finding-index.js';
+import { escapeMarkup } from './html-report.js';
 
 /** XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 function isXmlChar(ch: string): boolean {
@@ -37,14 +38,7 @@ function isXmlChar(ch: string): boolean {
  * characters XML 1.0 still forbids (lone surrogates, U+FFFE, U+FFFF) are dropped.
  */
 function escapeXml(s: string): string {
-  return Array.from(formatDisplayText(s, true))
-    .filter(isXmlChar)
-    .join('')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return escapeMarkup(Array.from(formatDisplayText(s, true)).filter(isXmlChar).join(''), '&apos;');
 }
 
 /** The assurance level a run reached and the pools per level (docs/findings.md "Assurance levels"). */
