@@ -8,7 +8,11 @@
  * cannot use ends it with 2; a bug with 3.
  */
 import { Registry } from 'prom-client';
-import { createWebhookSender, type WebhookSender } from '../../io/alerts/webhook-sender.js';
+import {
+  createWebhookSender,
+  type WebhookSender,
+  type WebhookSenderOptions,
+} from '../../io/alerts/webhook-sender.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
 import { type MetricsServer, startMetricsServer } from '../../io/metrics/metrics-server.js';
@@ -48,6 +52,11 @@ function parseWebhookOption(value: string): string {
   const notHttp = describeNonHttpUrl(value);
   if (notHttp !== null) failOptionText('alert-webhook', 'an absolute http(s) URL', notHttp);
   return value;
+}
+
+/** The log fields of a webhook delivery (or of an attempt at one). */
+function deliveryLogFields(d: Parameters<NonNullable<WebhookSenderOptions['onDone']>>[0]) {
+  return { webhook: d.webhook, key: d.dedupKey, attempts: d.attempts, detail: d.detail };
 }
 
 export const watchCommand = defineCommand({
@@ -173,25 +182,11 @@ export const watchCommand = defineCommand({
           onDone: (d) => {
             const a = pending.get(d.dedupKey);
             if (a !== undefined) metrics.observeAlert(a, d.delivered);
-            log({
-              level: d.delivered ? 'info' : 'error',
-              event: d.delivered ? 'alert-delivered' : 'alert-undelivered',
-              webhook: d.webhook,
-              key: d.dedupKey,
-              attempts: d.attempts,
-              detail: d.detail,
-            });
+            const event = d.delivered ? 'alert-delivered' : 'alert-undelivered';
+            log({ level: d.delivered ? 'info' : 'error', event, ...deliveryLogFields(d) });
           },
           onRetry: (d) =>
-            log({
-              level: 'warn',
-              event: 'alert-retry',
-              webhook: d.webhook,
-              key: d.dedupKey,
-              attempts: d.attempts,
-              detail: d.detail,
-              wait_ms: d.waitMs,
-            }),
+            log({ level: 'warn', event: 'alert-retry', ...deliveryLogFields(d), wait_ms: d.waitMs }),
         });
       const steps = createWatchSteps({
         baseUrl,
