@@ -165,12 +165,9 @@ export const watchCommand = defineCommand({
           readiness: () => {
             if (lastRecordedMs === null) return { ready: false, reason: 'no snapshot recorded yet' };
             const age = clock.now() - lastRecordedMs;
-            return age <= readyWithinMs
-              ? { ready: true, reason: `last snapshot ${Math.round(age / 1000)} s ago` }
-              : {
-                  ready: false,
-                  reason: `last snapshot ${Math.round(age / 1000)} s ago (limit ${Math.round(readyWithinMs / 1000)} s)`,
-                };
+            const ago = `last snapshot ${Math.round(age / 1000)} s ago`;
+            const ready = age <= readyWithinMs;
+            return { ready, reason: ready ? ago : `${ago} (limit ${Math.round(readyWithinMs / 1000)} s)` };
           },
         });
         log({ level: 'info', event: 'metrics-listening', url: `${server.url}/metrics` });
