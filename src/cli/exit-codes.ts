@@ -49,14 +49,7 @@ export function exitCodeOfSignal(signal: StopSignal): ExitCode {
 
 /** verify-contract: verified → 0, mismatch → 1, could-not-check → 2. */
 export function exitCodeOfVerification(status: VerificationStatus): ExitCode {
-  switch (status) {
-    case 'verified':
-      return EXIT_OK;
-    case 'mismatch':
-      return EXIT_FAILED;
-    case 'could-not-check':
-      return EXIT_COULD_NOT_CHECK;
-  }
+  return { verified: EXIT_OK, mismatch: EXIT_FAILED, 'could-not-check': EXIT_COULD_NOT_CHECK }[status];
 }
 
 /**

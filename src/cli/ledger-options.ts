@@ -8,10 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { UsageError } from '../errors/usage.js';
 import type { RunAuditLedgerOptions } from '../run/audit.js';
 import type { CliContext } from './command.js';
-import { parseBaseUrlOption } from './options.js';
+import { failOptionText, parseBaseUrlOption } from './options.js';
 
 /** The environment variable a token may come from instead of --ledger-token-file. */
 const LEDGER_TOKEN_ENV = 'RESERVE_AUDIT_LEDGER_TOKEN';
@@ -30,16 +29,10 @@ export const ledgerPartyOption = {
   describe: 'the party whose view of the ledger is read (a stakeholder of the reserve contracts)',
 } as const;
 
-const fail = (name: string, rule: string, got: string): never => {
-  throw new UsageError('OPTION_INVALID', `"--${name}" expected ${rule}, got ${got}`, {
-    details: { option: name },
-  });
-};
-
 /** A token: one line of printable ASCII without spaces (a JWT's three base64url parts, or an opaque token). */
 function assertTokenText(token: string, source: string): void {
   if (token === '' || token.length > 16_384 || !/^[\x21-\x7e]+$/.test(token))
-    fail(
+    failOptionText(
       source,
       'a bearer token (one line of printable characters, at most 16 KiB)',
       `${token.length} characters that are not one`,
@@ -57,16 +50,14 @@ export async function parseLedgerOptions(
 ): Promise<RunAuditLedgerOptions | null> {
   const url = args['ledger-api'];
   if (url === undefined) {
-    if (args['ledger-party'] !== undefined)
-      fail('ledger-party', 'to come with --ledger-api', 'no --ledger-api');
-    if (args['ledger-token-file'] !== undefined)
-      fail('ledger-token-file', 'to come with --ledger-api', 'no --ledger-api');
+    for (const name of ['ledger-party', 'ledger-token-file'] as const)
+      if (args[name] !== undefined) failOptionText(name, 'to come with --ledger-api', 'no --ledger-api');
     return null;
   }
   const baseUrl = parseBaseUrlOption(url);
   const party = args['ledger-party'];
   if (party === undefined || party.trim() === '' || party.length > 512)
-    fail(
+    failOptionText(
       'ledger-party',
       'a party ID (with --ledger-api)',
       party === undefined ? 'none' : JSON.stringify(party.slice(0, 40)),
@@ -79,7 +70,7 @@ export async function parseLedgerOptions(
       text = await readFile(resolve(ctx.cwd, file), 'utf8');
     } catch (e) {
       const code = (e as { code?: unknown }).code;
-      return fail(
+      return failOptionText(
         'ledger-token-file',
         'a readable file',
         `${JSON.stringify(file)} (${typeof code === 'string' ? code : 'unreadable'})`,

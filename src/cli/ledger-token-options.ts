@@ -7,8 +7,7 @@
  */
 import { isPartyId } from '../core/codec/validate.js';
 import { formatGot } from '../errors/base.js';
-import { UsageError } from '../errors/usage.js';
-import type { DurationRule } from './options.js';
+import { type DurationRule, failOptionText } from './options.js';
 
 /** The environment variable that may hold the HS256 secret instead of the option. */
 export const LEDGER_SECRET_ENV = 'RESERVE_AUDIT_LEDGER_TOKEN_SECRET';
@@ -38,10 +37,10 @@ export function parseLedgerSecret(
   if (text === undefined) return undefined;
   const bytes = new TextEncoder().encode(text);
   if (bytes.byteLength < MIN_SECRET_BYTES) {
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--${name}" expected a secret of at least ${MIN_SECRET_BYTES} bytes (HS256, RFC 7518 §3.2), got ${bytes.byteLength} bytes`,
-      { details: { option: name } },
+    failOptionText(
+      name,
+      `a secret of at least ${MIN_SECRET_BYTES} bytes (HS256, RFC 7518 §3.2)`,
+      `${bytes.byteLength} bytes`,
     );
   }
   return bytes;
@@ -49,13 +48,8 @@ export function parseLedgerSecret(
 
 /** A Daml party id (`--party`, `--auditor-party`). */
 export function parsePartyOption(name: string, value: unknown): string {
-  if (typeof value !== 'string' || !isPartyId(value)) {
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--${name}" expected a Daml party id (1-255 of A-Z a-z 0-9 : _ - space), got ${formatGot(value)}`,
-      { details: { option: name } },
-    );
-  }
+  if (typeof value !== 'string' || !isPartyId(value))
+    failOptionText(name, 'a Daml party id (1-255 of A-Z a-z 0-9 : _ - space)', formatGot(value));
   return value;
 }
 
@@ -66,13 +60,8 @@ export function parseLedgerUsers(values: readonly string[]): Map<string, string[
     const eq = v.indexOf('=');
     const user = eq <= 0 ? '' : v.slice(0, eq);
     const parties = eq <= 0 ? [] : v.slice(eq + 1).split(',');
-    if (user === '' || parties.length === 0 || !parties.every(isPartyId)) {
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--ledger-user" expected NAME=PARTY[,PARTY…] with Daml party ids, got ${formatGot(v)}`,
-        { details: { option: 'ledger-user' } },
-      );
-    }
+    if (user === '' || parties.length === 0 || !parties.every(isPartyId))
+      failOptionText('ledger-user', 'NAME=PARTY[,PARTY…] with Daml party ids', formatGot(v));
     users.set(user, [...(users.get(user) ?? []), ...parties]);
   }
   return users;

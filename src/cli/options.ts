@@ -56,22 +56,10 @@ export function parseMirrorOption(
   ctx: { readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>> },
 ): string {
   const v = value ?? ctx.env[MIRROR_ENV];
-  if (v === undefined)
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--mirror" expected a file or a postgres:// URL (or $${MIRROR_ENV}), got nothing`,
-      {
-        details: { option: 'mirror' },
-      },
-    );
+  if (v === undefined) failOptionText('mirror', `a file or a postgres:// URL (or $${MIRROR_ENV})`, 'nothing');
   if (isPostgresTarget(v)) {
-    let u: URL | null = null;
-    try {
-      u = new URL(v.trim());
-    } catch {
-      u = null;
-    }
-    if (u === null) failOption('mirror', 'a postgres://user@host:port/database URL', redactUrl(v));
+    if (!URL.canParse(v.trim()))
+      failOption('mirror', 'a postgres://user@host:port/database URL', redactUrl(v));
     return v.trim();
   }
   return resolveMirrorTarget(parsePathOption('mirror', v), ctx.cwd);
@@ -105,11 +93,17 @@ function formatValue(value: unknown): string {
   return typeof value === 'number' ? String(value) : formatGot(value);
 }
 
-/** Throws the usage error of one option: `"--<name>" expected <rule>, got <value>`. */
-function failOption(name: string, rule: string, value: unknown): never {
-  throw new UsageError('OPTION_INVALID', `"--${name}" expected ${rule}, got ${formatValue(value)}`, {
+/** Throws the usage error of one option: `"--<name>" expected <rule>, got <gotText>` (as written). */
+export function failOptionText(name: string, rule: string, gotText: string, cause?: unknown): never {
+  throw new UsageError('OPTION_INVALID', `"--${name}" expected ${rule}, got ${gotText}`, {
     details: { option: name },
+    ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/** Throws the usage error of one option: `"--<name>" expected <rule>, got <value>` (the value formatted). */
+export function failOption(name: string, rule: string, value: unknown): never {
+  return failOptionText(name, rule, formatValue(value));
 }
 
 export interface NumberRange {
@@ -158,15 +152,19 @@ export function parseTimeoutOption(value: number): number {
  * form that is printed, reported and stored (credentials never echoed back, not even in errors).
  */
 export function parseBaseUrlOption(value: string): BaseUrl {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return failOption('base-url', 'an absolute http(s) URL', redactUrl(value));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    failOption('base-url', 'an absolute http(s) URL', `${url.protocol}//…`);
+  const notHttp = describeNonHttpUrl(value);
+  if (notHttp !== null) failOption('base-url', 'an absolute http(s) URL', notHttp);
   return parseBaseUrl(value);
+}
+
+/**
+ * null for an absolute http(s) URL; otherwise how to show what was given without echoing
+ * credentials: the redacted text when it is no URL, only the scheme (`ftp://…`) when it is one.
+ */
+export function describeNonHttpUrl(value: string): string | null {
+  if (!URL.canParse(value)) return redactUrl(value);
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:' ? null : `${protocol}//…`;
 }
 
 /** A file path option (--mirror, --profile, --html, …): a non-empty string. */
@@ -293,14 +291,10 @@ export function parseRetentionOptions(
 ): RetentionPolicy | null {
   // archiving is SQLite's: by default a PostgreSQL mirror only prunes, asked for it is a usage error
   if (args['archive-after'] !== undefined && isPostgresTarget(mirrorTarget))
-    throw new UsageError(
-      'OPTION_INVALID',
-      '"--archive-after" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
-    );
+    failOptionText('archive-after', 'an SQLite mirror', 'a PostgreSQL URL (PostgreSQL keeps every row)');
   if (!args.retention) {
     for (const name of ['keep-raw', 'archive-after'] as const)
-      if (args[name] !== undefined)
-        throw new UsageError('OPTION_INVALID', `"--${name}" expected without --no-retention, got both`);
+      if (args[name] !== undefined) failOptionText(name, 'without --no-retention', 'both');
     return null;
   }
   const keep = args['keep-raw'];

@@ -103,11 +103,5 @@ async function readStream(
       cause: e,
     });
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(chunks, total));
 }

@@ -16,24 +16,29 @@ const claims: ((signal: StopSignal) => void)[] = [];
 /** synchronous clean-ups to run before a signal ends the process */
 const hooks = new Set<() => void>();
 
+/** Listens to SIGINT and SIGTERM on the process; the returned function stops listening. */
+function listenStopSignals(onSignal: (signal: StopSignal) => void): () => void {
+  const listeners = STOP_SIGNALS.map((s) => [s, () => onSignal(s)] as const);
+  for (const [s, l] of listeners) process.on(s, l);
+  return () => {
+    for (const [s, l] of listeners) process.off(s, l);
+  };
+}
+
 /**
  * While a command stops gracefully by itself (`serve`), a signal is handed to `onSignal` instead
  * of ending the process; the returned function gives the signals back. Works whether or not main()
  * installed its handlers (a claim listens to the process itself).
  */
 export function claimStopSignals(onSignal: (signal: StopSignal) => void): () => void {
-  const listeners = STOP_SIGNALS.map((s) => {
-    const l = (): void => {
-      if (claims[claims.length - 1] === onSignal) onSignal(s);
-    };
-    process.on(s, l);
-    return [s, l] as const;
+  const stopListening = listenStopSignals((s) => {
+    if (claims[claims.length - 1] === onSignal) onSignal(s);
   });
   claims.push(onSignal);
   return () => {
     const i = claims.lastIndexOf(onSignal);
     if (i >= 0) claims.splice(i, 1);
-    for (const [s, l] of listeners) process.off(s, l);
+    stopListening();
   };
 }
 
@@ -61,28 +66,21 @@ export interface SignalHandlerOptions {
  */
 export function installSignalHandlers(o: SignalHandlerOptions): () => void {
   const exit = o.exit ?? ((code: number) => process.exit(code));
-  const listeners = STOP_SIGNALS.map((s) => {
-    const l = (): void => {
-      if (claims.length > 0) return; // the claiming command stops by itself
-      for (const hook of [...hooks]) {
-        try {
-          hook();
-        } catch {
-          // a clean-up that fails must not turn an interrupt into a crash
-        }
-      }
-      hooks.clear();
+  return listenStopSignals((s) => {
+    if (claims.length > 0) return; // the claiming command stops by itself
+    for (const hook of [...hooks]) {
       try {
-        o.stderr.write(`reserve-audit: interrupted (${s})\n`);
+        hook();
       } catch {
-        // a closed stderr: nothing to tell
+        // a clean-up that fails must not turn an interrupt into a crash
       }
-      exit(exitCodeOfSignal(s));
-    };
-    process.on(s, l);
-    return [s, l] as const;
+    }
+    hooks.clear();
+    try {
+      o.stderr.write(`reserve-audit: interrupted (${s})\n`);
+    } catch {
+      // a closed stderr: nothing to tell
+    }
+    exit(exitCodeOfSignal(s));
   });
-  return () => {
-    for (const [s, l] of listeners) process.off(s, l);
-  };
 }

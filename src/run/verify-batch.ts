@@ -105,26 +105,16 @@ function verifyEntry(
     base64: decodeBase64NodeScratch,
     context,
   });
-  if (r === null)
-    return {
-      index,
-      line,
-      path: e.path,
-      contractId: e.contractId,
-      status: 'verified',
-      version: versionOfIdHex(e.contractId),
-      reasons: [],
-      template: null,
-    };
-  const c = r.contract;
+  // null: the engine verified it (nothing decoded, no reasons)
+  const c = r?.contract ?? null;
   return {
     index,
     line,
     path: e.path,
     contractId: e.contractId,
-    status: r.status,
-    version: r.version,
-    reasons: r.reasons,
+    status: r === null ? 'verified' : r.status,
+    version: r === null ? versionOfIdHex(e.contractId) : r.version,
+    reasons: r?.reasons ?? [],
     template: c === null ? null : `${c.packageName} ${formatQualifiedName(c.templateId)}`,
   };
 }

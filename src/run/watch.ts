@@ -83,6 +83,9 @@ function isFatal(e: unknown): boolean {
   return !isReserveAuditError(e) || e.code.startsWith('STORE_');
 }
 
+const errorCode = (e: unknown): string => (isReserveAuditError(e) ? e.code : 'UNKNOWN');
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 /** Runs until `stop` aborts; throws only when the mirror fails or on a bug. */
 export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
   const clock = o.clock ?? SYSTEM_WATCH_CLOCK;
@@ -107,8 +110,13 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
     ...(last === null || last.baseUrl !== o.baseUrl ? {} : { last_audit_outcome: last.outcome }),
   });
 
-  const emit = (alerts: readonly WatchAlert[]): void => {
-    for (const a of alerts) {
+  /** the alert state after a step or the time passed, its alerts logged and handed over */
+  const advance = (next: {
+    readonly state: WatchAlertState;
+    readonly alerts: readonly WatchAlert[];
+  }): void => {
+    alertState = next.state;
+    for (const a of next.alerts) {
       counts.alerts++;
       o.log({
         level: a.status === 'firing' ? 'warn' : 'info',
@@ -199,6 +207,8 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
       if (nextSnapshot <= now) nextSnapshot += o.everyMs;
     } else nextSnapshot += o.everyMs;
 
+    /** when the step started and ended, and how late it started: the fields of its log line */
+    const timing = (end: number) => ({ started_at_ms: now, duration_ms: end - now, late_ms: lateMs });
     let fault = false;
     let faultCodes: string[] = [];
     if (kind === 'snapshot') {
@@ -218,9 +228,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           event: 'snapshot',
           result,
           snapshot_id: r.snapshotId,
-          started_at_ms: now,
-          duration_ms: clock.now() - now,
-          late_ms: lateMs,
+          ...timing(clock.now()),
           pools: r.pools,
           new_contracts: r.newContracts.length,
           mismatch: r.mismatch,
@@ -234,23 +242,17 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
         if (isFatal(e)) throw e;
         result = 'failed';
         fault = true;
-        faultCodes = [isReserveAuditError(e) ? e.code : 'UNKNOWN'];
+        faultCodes = [errorCode(e)];
         o.log({
           level: 'warn',
           event: 'snapshot',
           result,
-          started_at_ms: now,
-          duration_ms: clock.now() - now,
-          late_ms: lateMs,
-          error: e instanceof Error ? e.message : String(e),
+          ...timing(clock.now()),
+          error: errorText(e),
         });
       }
       o.metrics?.observeSnapshot({ result, durationMs: clock.now() - now, atMs: clock.now() });
-      if (fault) {
-        const r = computeStaleAlerts(alertState, clock.now(), o.staleAfterMs, faultCodes);
-        alertState = r.state;
-        emit(r.alerts);
-      }
+      if (fault) advance(computeStaleAlerts(alertState, clock.now(), o.staleAfterMs, faultCodes));
     } else {
       try {
         const r = await o.steps.audit();
@@ -265,9 +267,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           exit_code: r.summary.exitCode,
           snapshot_id: r.summary.mirror?.snapshotId ?? null,
           audit_run_id: r.summary.mirror?.auditRunId ?? null,
-          started_at_ms: now,
-          duration_ms: end - now,
-          late_ms: lateMs,
+          ...timing(end),
           pools: r.summary.pools,
           findings: r.summary.findings,
           codes: [...new Set(r.findings.map((f) => f.code))].sort(),
@@ -275,9 +275,7 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
         });
         if (o.metrics !== undefined)
           o.metrics.observeAudit({ report: r, latest: await o.mirror.readLatestObservations(), atMs: end });
-        const a = computeAuditAlerts(alertState, r, end, o.staleAfterMs);
-        alertState = a.state;
-        emit(a.alerts);
+        advance(computeAuditAlerts(alertState, r, end, o.staleAfterMs));
       } catch (e) {
         if (isFatal(e)) throw e;
         fault = true;
@@ -288,25 +286,17 @@ export async function runWatch(o: RunWatchOptions): Promise<WatchReport> {
           event: 'audit',
           outcome: 'could-not-check',
           exit_code: 2,
-          started_at_ms: now,
-          duration_ms: end - now,
-          late_ms: lateMs,
-          error: e instanceof Error ? e.message : String(e),
+          ...timing(end),
+          error: errorText(e),
         });
         o.metrics?.observeAuditError({ durationMs: end - now, atMs: end });
-        const a = computeStaleAlerts(alertState, end, o.staleAfterMs, [
-          isReserveAuditError(e) ? e.code : 'UNKNOWN',
-        ]);
-        alertState = a.state;
-        emit(a.alerts);
+        advance(computeStaleAlerts(alertState, end, o.staleAfterMs, [errorCode(e)]));
       }
       await readMirrorSize(clock.now());
     }
     await applyRetention();
     const end = clock.now();
-    const stale = computeStaleAlerts(alertState, end, o.staleAfterMs);
-    alertState = stale.state;
-    emit(stale.alerts);
+    advance(computeStaleAlerts(alertState, end, o.staleAfterMs));
     if (fault) {
       counts.faults++;
       consecutiveFaults++;

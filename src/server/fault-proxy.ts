@@ -124,12 +124,7 @@ function readRequestBody(req: IncomingMessage): Promise<Body> {
 
 /** Starts the proxy; `close()` stops it. Throws ServerError SERVER_OPTION_INVALID for a bad target. */
 export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy> {
-  let target: URL;
-  try {
-    target = new URL(o.target);
-  } catch {
-    target = new URL('invalid:');
-  }
+  const target = new URL(URL.canParse(o.target) ? o.target : 'invalid:');
   if (target.protocol !== 'http:' || target.pathname !== '/' || target.search !== '' || target.hash !== '')
     throw new ServerError(
       'SERVER_OPTION_INVALID',

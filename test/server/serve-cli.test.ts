@@ -3,7 +3,7 @@
  * SIGTERM shutdown with exit code 0), and option validation in-process (exit code 2).
  */
 import { describe, expect, it } from 'vitest';
-import { parseDurationMs } from '../../src/cli/commands/serve.js';
+import { HISTORY_DURATION, parseDurationMs } from '../../src/cli/options.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { getJson, spawnSourceCli } from './helpers/start.js';
 
@@ -80,17 +80,17 @@ describe('reserve-audit serve', () => {
 
   it('parses durations', () => {
     expect([
-      parseDurationMs('7d'),
-      parseDurationMs('12h'),
-      parseDurationMs('30m'),
-      parseDurationMs('90s'),
-      parseDurationMs('0'),
+      parseDurationMs('7d', HISTORY_DURATION),
+      parseDurationMs('12h', HISTORY_DURATION),
+      parseDurationMs('30m', HISTORY_DURATION),
+      parseDurationMs('90s', HISTORY_DURATION),
+      parseDurationMs('0', HISTORY_DURATION),
     ]).toEqual([604_800_000, 43_200_000, 1_800_000, 90_000, 0]);
     expect([
-      parseDurationMs('7'),
-      parseDurationMs('-1d'),
-      parseDurationMs('1y'),
-      parseDurationMs('400d'),
+      parseDurationMs('7', HISTORY_DURATION),
+      parseDurationMs('-1d', HISTORY_DURATION),
+      parseDurationMs('1y', HISTORY_DURATION),
+      parseDurationMs('400d', HISTORY_DURATION),
     ]).toEqual([null, null, null, null]);
   });
 });

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDurationMs } from '../../src/cli/commands/snapshot.js';
 import { runCli } from '../../src/cli/main.js';
+import { INTERVAL_DURATION, parseDurationMs } from '../../src/cli/options.js';
 import { countContracts, openMirror, readPoolHistory } from '../../src/io/store/index.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type ReferenceServer, startReferenceServer } from '../wire/reference-server.js';
@@ -138,11 +138,11 @@ describe('reserve-audit snapshot', () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('"--every" expected a duration like 30s or 5m, got "soon"');
-    expect(parseDurationMs('500ms')).toBe(500);
-    expect(parseDurationMs('1.5m')).toBe(90_000);
-    expect(parseDurationMs('2')).toBe(2000);
-    expect(parseDurationMs('0s')).toBeNull();
-    expect(parseDurationMs('-1s')).toBeNull();
+    expect(parseDurationMs('500ms', INTERVAL_DURATION)).toBe(500);
+    expect(parseDurationMs('1.5m', INTERVAL_DURATION)).toBe(90_000);
+    expect(parseDurationMs('2', INTERVAL_DURATION)).toBe(2000);
+    expect(parseDurationMs('0s', INTERVAL_DURATION)).toBeNull();
+    expect(parseDurationMs('-1s', INTERVAL_DURATION)).toBeNull();
   });
 
   it('on a TTY the progress line is rewritten in place; dimmed unless NO_COLOR', async () => {

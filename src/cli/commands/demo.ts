@@ -86,9 +86,8 @@ export const demoCommand = defineCommand({
       say(`reference server on ${baseUrl} (ledger ${join(tmp, 'server.db')}, ${Date.now() - t0} ms)`);
 
       if (!pg) {
-        rmSync(mirrorPath, { force: true });
-        rmSync(`${mirrorPath}-wal`, { force: true });
-        rmSync(`${mirrorPath}-shm`, { force: true });
+        for (const file of [mirrorPath, `${mirrorPath}-wal`, `${mirrorPath}-shm`])
+          rmSync(file, { force: true });
         mkdirSync(dirname(mirrorPath), { recursive: true });
       }
       const types = await loadTypesOrDefault({});

@@ -6,7 +6,6 @@
  * (docs/decisions/server.md "Ledger API: users and read-as rights"). The token goes to stdout and
  * nowhere else; the secret may come from RESERVE_AUDIT_LEDGER_TOKEN_SECRET instead of `--secret`.
  */
-import { UsageError } from '../../errors/usage.js';
 import { DEFAULT_LEDGER_AUDIENCE, formatLedgerToken } from '../../server/ledger-api/auth.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -16,7 +15,7 @@ import {
   parsePartyOption,
   TOKEN_LIFETIME,
 } from '../ledger-token-options.js';
-import { parseDurationOption } from '../options.js';
+import { failOptionText, parseDurationOption } from '../options.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
 export const ledgerTokenCommand = defineCommand({
@@ -42,18 +41,9 @@ export const ledgerTokenCommand = defineCommand({
       }),
   run: async (args, ctx) => {
     const secret = parseLedgerSecret('secret', args.secret, ctx.env);
-    if (secret === undefined) {
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--secret" expected the server's HS256 secret (or ${LEDGER_SECRET_ENV}), got neither`,
-        { details: { option: 'secret' } },
-      );
-    }
-    if (args.user.trim() === '') {
-      throw new UsageError('OPTION_INVALID', '"--user" expected a user name, got ""', {
-        details: { option: 'user' },
-      });
-    }
+    if (secret === undefined)
+      return failOptionText('secret', `the server's HS256 secret (or ${LEDGER_SECRET_ENV})`, 'neither');
+    if (args.user.trim() === '') failOptionText('user', 'a user name', '""');
     const parties = args.party.map((p) => parsePartyOption('party', p));
     const lifetimeMs = parseDurationOption('expires', args.expires, TOKEN_LIFETIME);
     const token = await formatLedgerToken({

@@ -13,7 +13,7 @@
  * end it at once (130/143) like every other command: each page is committed with its offset, so
  * nothing is lost and the next run resumes there.
  */
-import { UsageError } from '../../errors/usage.js';
+import type { Argv } from 'yargs';
 import { isPostgresTarget, openMirrorStore } from '../../io/store/index.js';
 import { computeMirrorGrowth, runMirrorPrune, runMirrorStats } from '../../run/mirror.js';
 import { runMirrorFollow } from '../../run/mirror-follow.js';
@@ -27,6 +27,7 @@ import {
 } from '../ledger-options.js';
 import {
   ARCHIVE_DURATION,
+  failOptionText,
   jsonOption,
   mirrorOption,
   parseDurationOption,
@@ -47,61 +48,60 @@ import {
 import { stringifyJson } from '../render/style.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
+/** The options only one action takes (checked in this order); any other action refuses them. */
+const ACTION_ONLY_OPTIONS = [
+  ['follow', ['ledger-api', 'ledger-token-file', 'ledger-party', 'every']],
+  ['prune', ['keep-raw', 'archive']],
+] as const;
+
+const buildMirrorOptions = (y: Argv) =>
+  y
+    .positional('action', {
+      choices: ['stats', 'prune', 'follow'] as const,
+      demandOption: true,
+      describe: 'what to do',
+    })
+    .option('mirror', mirrorOption)
+    .option('keep-raw', {
+      type: 'string',
+      describe: 'prune: keep the raw responses of the snapshots of the last <duration> (7d, 12h, 0)',
+    })
+    .option('archive', {
+      type: 'string',
+      describe:
+        'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
+    })
+    .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
+    .option('ledger-api', {
+      ...ledgerApiOption,
+      describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)",
+    })
+    .option('ledger-token-file', ledgerTokenFileOption)
+    .option('ledger-party', ledgerPartyOption)
+    .option('once', {
+      type: 'boolean',
+      default: false,
+      describe: 'follow: one round up to the ledger end, then stop',
+    })
+    .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 500ms)' })
+    .options(proofSourceOptions)
+    .option('timeout', timeoutOption)
+    .option('json', jsonOption('print one JSON document (follow: one JSON line per round, then the report)'));
+
+/** The arguments of `mirror`, typed from its options. */
+type MirrorArgs = ReturnType<typeof buildMirrorOptions> extends Argv<infer A> ? A : never;
+
 export const mirrorCommand = defineCommand({
   ...COMMAND_CATALOG.mirror,
-  builder: (y) =>
-    y
-      .positional('action', {
-        choices: ['stats', 'prune', 'follow'] as const,
-        demandOption: true,
-        describe: 'what to do',
-      })
-      .option('mirror', mirrorOption)
-      .option('keep-raw', {
-        type: 'string',
-        describe: 'prune: keep the raw responses of the snapshots of the last <duration> (7d, 12h, 0)',
-      })
-      .option('archive', {
-        type: 'string',
-        describe:
-          'prune: also move contracts and observations recorded more than <duration> ago (30d, 12h; ≥ 1h) into compressed chunks (SQLite)',
-      })
-      .option('vacuum', { type: 'boolean', default: true, describe: 'prune: rebuild the file afterwards' })
-      .option('ledger-api', {
-        ...ledgerApiOption,
-        describe: "follow: the participant's JSON Ledger API v2 root (the part before /v2)",
-      })
-      .option('ledger-token-file', ledgerTokenFileOption)
-      .option('ledger-party', ledgerPartyOption)
-      .option('once', {
-        type: 'boolean',
-        default: false,
-        describe: 'follow: one round up to the ledger end, then stop',
-      })
-      .option('every', { type: 'string', describe: 'follow: start a round every <duration> (default 500ms)' })
-      .options(proofSourceOptions)
-      .option('timeout', timeoutOption)
-      .option(
-        'json',
-        jsonOption('print one JSON document (follow: one JSON line per round, then the report)'),
-      ),
+  builder: buildMirrorOptions,
   run: async (args, ctx) => {
     const path = parseMirrorOption(args.mirror, ctx);
-    if (args.action !== 'follow')
-      for (const name of ['ledger-api', 'ledger-token-file', 'ledger-party', 'every'] as const)
-        if (args[name] !== undefined)
-          throw new UsageError(
-            'OPTION_INVALID',
-            `"--${name}" expected with mirror follow only, got mirror ${args.action}`,
-          );
+    for (const [action, names] of ACTION_ONLY_OPTIONS)
+      for (const name of names)
+        if (args.action !== action && args[name] !== undefined)
+          failOptionText(name, `with mirror ${action} only`, `mirror ${args.action}`);
     if (args.action === 'follow') return await runFollow(args, ctx, path);
     if (args.action === 'stats') {
-      for (const name of ['keep-raw', 'archive'] as const)
-        if (args[name] !== undefined)
-          throw new UsageError(
-            'OPTION_INVALID',
-            `"--${name}" expected with mirror prune only, got mirror stats`,
-          );
       const s = await runMirrorStats(path);
       ctx.stdout.write(
         args.json ? `${stringifyJson({ ...s, growth: computeMirrorGrowth(s) })}\n` : formatMirrorStatsText(s),
@@ -109,18 +109,12 @@ export const mirrorCommand = defineCommand({
       return EXIT_OK;
     }
     if (args['keep-raw'] === undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        '"--keep-raw" expected a duration like 7d for mirror prune, got nothing',
-      );
+      failOptionText('keep-raw', 'a duration like 7d for mirror prune', 'nothing');
     const keepRawMs = parseDurationOption('keep-raw', args['keep-raw'], RETENTION_DURATION);
     const archiveMs =
       args.archive === undefined ? undefined : parseDurationOption('archive', args.archive, ARCHIVE_DURATION);
     if (archiveMs !== undefined && isPostgresTarget(path))
-      throw new UsageError(
-        'OPTION_INVALID',
-        '"--archive" expected an SQLite mirror, got a PostgreSQL URL (PostgreSQL keeps every row)',
-      );
+      failOptionText('archive', 'an SQLite mirror', 'a PostgreSQL URL (PostgreSQL keeps every row)');
     const r = await runMirrorPrune({
       path,
       keepRawMs,
@@ -132,37 +126,13 @@ export const mirrorCommand = defineCommand({
   },
 });
 
-async function runFollow(
-  args: {
-    readonly 'ledger-api'?: string | undefined;
-    readonly 'ledger-token-file'?: string | undefined;
-    readonly 'ledger-party'?: string | undefined;
-    readonly 'keep-raw'?: string | undefined;
-    readonly archive?: string | undefined;
-    readonly once: boolean;
-    readonly every?: string | undefined;
-    readonly profile?: string | undefined;
-    readonly types?: readonly string[] | undefined;
-    readonly dar?: readonly string[] | undefined;
-    readonly timeout: number;
-    readonly json: boolean;
-  },
-  ctx: CliContext,
-  path: string,
-): Promise<ExitCode> {
-  for (const name of ['keep-raw', 'archive'] as const)
-    if (args[name] !== undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--${name}" expected with mirror prune only, got mirror follow`,
-      );
-  if (args['ledger-api'] === undefined)
-    throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL for mirror follow, got nothing');
+/** `mirror follow`, with the arguments `mirror` parsed. */
+async function runFollow(args: MirrorArgs, ctx: CliContext, path: string): Promise<ExitCode> {
+  if (args['ledger-api'] === undefined) failOptionText('ledger-api', 'a URL for mirror follow', 'nothing');
   const ledger = await parseLedgerOptions(args, ctx);
-  if (ledger === null) throw new UsageError('OPTION_INVALID', '"--ledger-api" expected a URL, got nothing');
+  if (ledger === null) return failOptionText('ledger-api', 'a URL', 'nothing');
   const everyMs = parseIntervalOption('every', args.every);
-  if (args.once && args.every !== undefined)
-    throw new UsageError('OPTION_INVALID', '"--every" expected without --once, got both');
+  if (args.once && args.every !== undefined) failOptionText('every', 'without --once', 'both');
   const timeoutMs = parseTimeoutOption(args.timeout);
   const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
   const store = await openMirrorStore(path);

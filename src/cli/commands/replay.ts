@@ -9,7 +9,6 @@
  * verify its batches (exit 0 when there is no open run left, 2 when the mirror is unusable).
  */
 import { formatGot } from '../../errors/base.js';
-import { UsageError } from '../../errors/usage.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
 import { isPostgresTarget } from '../../io/store/index.js';
 import { runReplay } from '../../run/replay.js';
@@ -17,6 +16,7 @@ import { runReplayWorker } from '../../run/replay-distributed.js';
 import { defineCommand } from '../command.js';
 import { EXIT_OK, exitCodeOf } from '../exit-codes.js';
 import {
+  failOptionText,
   jsonOption,
   mirrorOption,
   parseIntervalOption,
@@ -76,22 +76,16 @@ export const replayCommand = defineCommand({
     const fromMs = parseTimeOption('from', args.from);
     const toMs = parseTimeOption('to', args.to);
     if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs)
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--from" expected a time before --to, got ${formatGot(args.from)} ≥ ${formatGot(args.to)}`,
-      );
+      failOptionText('from', 'a time before --to', `${formatGot(args.from)} ≥ ${formatGot(args.to)}`);
     if (args.jobs !== undefined) ctx.stderr.write(`${JOBS_NOTICE}\n`);
     const { profilePath, typeFiles, dars } = parseProofSourceOptions(args);
     const mirrorPath = parseMirrorOption(args.mirror, ctx);
-    if (args.run && args.worker)
-      throw new UsageError(
-        'OPTION_INVALID',
-        '"--run" expected without --worker (one process, one role), got both',
-      );
+    if (args.run && args.worker) failOptionText('run', 'without --worker (one process, one role)', 'both');
     if ((args.run || args.worker) && !isPostgresTarget(mirrorPath))
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--${args.run ? 'run' : 'worker'}" expected a postgres:// mirror (a shared database), got a SQLite file`,
+      failOptionText(
+        args.run ? 'run' : 'worker',
+        'a postgres:// mirror (a shared database)',
+        'a SQLite file',
       );
     const leaseMs = parseIntervalOption('lease', args.lease);
     const waitMs = parseIntervalOption('wait', args.wait);

@@ -10,7 +10,6 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { formatGot } from '../../errors/base.js';
-import { UsageError } from '../../errors/usage.js';
 import type { Logger } from '../../server/app.js';
 import { startFaultProxy } from '../../server/fault-proxy.js';
 import { type FaultRule, formatFaultSpec, parseFaultSpec } from '../../server/fault-spec.js';
@@ -31,9 +30,10 @@ import {
 } from '../ledger-token-options.js';
 import {
   contractIdVersionOption,
+  failOption,
+  failOptionText,
   HISTORY_DURATION,
   parseDurationOption,
-  parseDurationMs as parseDurationWith,
   parseIntegerOption,
   parseNumberOption,
   parsePathOption,
@@ -42,23 +42,14 @@ import {
 import { createProgress } from '../render/progress.js';
 import { COMMAND_CATALOG } from './catalog.js';
 
-/** "7d", "12h", "30m", "90s", "0" → ms; null when malformed or above 365 days (--history). */
-export function parseDurationMs(text: string): number | null {
-  return parseDurationWith(text, HISTORY_DURATION);
-}
-
 /** --exchange-name: 1–64 letters, digits, `.`, `_`, `-`, not `external` (a UsageError otherwise). */
 function parseExchangeNameOption(value: unknown): string {
   if (
     typeof value !== 'string' ||
     !/^[A-Za-z0-9._-]{1,64}$/.test(value) ||
     value.toLowerCase() === 'external'
-  ) {
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--exchange-name" expected 1-64 letters, digits, ".", "_" or "-" (not "external"), got ${formatGot(value)}`,
-    );
-  }
+  )
+    failOption('exchange-name', '1-64 letters, digits, ".", "_" or "-" (not "external")', value);
   return value;
 }
 
@@ -108,23 +99,17 @@ async function parseLedgerApiOptions(
 ): Promise<LedgerAuthOptions | undefined> {
   const keyFile = args['ledger-token-public-key'];
   if (!args['ledger-api']) {
-    const stray = [
-      args['ledger-token-secret'] === undefined ? null : 'ledger-token-secret',
-      keyFile === undefined ? null : 'ledger-token-public-key',
-      args['ledger-user'].length === 0 ? null : 'ledger-user',
-    ].find((n) => n !== null);
-    if (stray !== undefined && stray !== null)
-      throw new UsageError('OPTION_INVALID', `"--${stray}" expected --ledger-api as well, got it alone`, {
-        details: { option: stray },
-      });
+    for (const name of ['ledger-token-secret', 'ledger-token-public-key', 'ledger-user'] as const)
+      if (name === 'ledger-user' ? args[name].length > 0 : args[name] !== undefined)
+        failOptionText(name, '--ledger-api as well', 'it alone');
     return undefined;
   }
   const secret = parseLedgerSecret('ledger-token-secret', args['ledger-token-secret'], env);
   if (secret === undefined && keyFile === undefined)
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--ledger-api" expected --ledger-token-secret (or ${LEDGER_SECRET_ENV}) or --ledger-token-public-key, got neither`,
-      { details: { option: 'ledger-api' } },
+    failOptionText(
+      'ledger-api',
+      `--ledger-token-secret (or ${LEDGER_SECRET_ENV}) or --ledger-token-public-key`,
+      'neither',
     );
   let publicKey: LedgerAuthOptions['rs256PublicKey'];
   if (keyFile !== undefined) {
@@ -132,30 +117,21 @@ async function parseLedgerApiOptions(
     try {
       text = readFileSync(parsePathOption('ledger-token-public-key', keyFile), 'utf8');
     } catch (cause) {
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--ledger-token-public-key" expected a readable file, got ${formatGot(keyFile)}`,
-        {
-          details: { option: 'ledger-token-public-key' },
-          cause,
-        },
-      );
+      failOptionText('ledger-token-public-key', 'a readable file', formatGot(keyFile), cause);
     }
     try {
       publicKey = await parseLedgerPublicKey(text);
     } catch (cause) {
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--ledger-token-public-key" expected an RS256 public key (PEM or JWK), got ${formatGot(keyFile)}`,
-        { details: { option: 'ledger-token-public-key' }, cause },
+      failOptionText(
+        'ledger-token-public-key',
+        'an RS256 public key (PEM or JWK)',
+        formatGot(keyFile),
+        cause,
       );
     }
   }
   const audience = args['ledger-token-audience'];
-  if (audience.trim() === '')
-    throw new UsageError('OPTION_INVALID', '"--ledger-token-audience" expected an audience, got ""', {
-      details: { option: 'ledger-token-audience' },
-    });
+  if (audience.trim() === '') failOptionText('ledger-token-audience', 'an audience', '""');
   return {
     audience,
     ...(secret === undefined ? {} : { hs256Secret: secret }),
@@ -268,10 +244,7 @@ export const serveCommand = defineCommand({
     const exchangeName = parseExchangeNameOption(args['exchange-name']);
     const faults = args.faults === undefined ? undefined : parseFaultSpec(args.faults);
     if (args['fault-seed'] !== undefined && faults === undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--fault-seed" expected --faults as well, got ${formatGot(args['fault-seed'])} alone`,
-      );
+      failOptionText('fault-seed', '--faults as well', `${formatGot(args['fault-seed'])} alone`);
     const prefill = createProgress(ctx.stderr, ctx.env);
     const ledgerAuth = await parseLedgerApiOptions(args, ctx.env);
     const auditorParty =

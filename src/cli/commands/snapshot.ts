@@ -30,9 +30,7 @@ import {
 import {
   assertRemoteIntervals,
   baseUrlOption,
-  INTERVAL_DURATION,
   parseBaseUrlOption,
-  parseDurationMs as parseDurationWith,
   parseIntegerOption,
   parseIntervalOption,
   parseMirrorOption,
@@ -53,11 +51,6 @@ import {
   formatSnapshotSummary,
 } from '../render/snapshot.js';
 import { COMMAND_CATALOG } from './catalog.js';
-
-/** Parses "500ms", "30s", "5m", "1h" or a plain number of seconds into milliseconds; null if invalid. */
-export function parseDurationMs(text: string): number | null {
-  return parseDurationWith(text, INTERVAL_DURATION);
-}
 
 export const snapshotCommand = defineCommand({
   ...COMMAND_CATALOG.snapshot,

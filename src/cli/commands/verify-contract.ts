@@ -11,15 +11,19 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ContractIdVerification, VerificationReason } from '../../core/hash/verify-contract-id.js';
 import { verifyContractId } from '../../core/hash/verify-contract-id.js';
-import type { TypeEnv } from '../../core/types/type-env.js';
 import { isReserveAuditError, type ReserveAuditError } from '../../errors/base.js';
-import { UsageError } from '../../errors/usage.js';
 import { loadTypesWithDefault } from '../../io/files/default-types.js';
 import { sha256Node } from '../../io/node-sha256.js';
 import type { CliContext } from '../command.js';
 import { defineCommand } from '../command.js';
 import { type ExitCode, exitCodeOfBatch, exitCodeOfVerification } from '../exit-codes.js';
-import { jsonOption, parseTypeSourceOptions, type TypeSourceOptions, typeSourceOptions } from '../options.js';
+import {
+  failOptionText,
+  jsonOption,
+  parseTypeSourceOptions,
+  type TypeSourceOptions,
+  typeSourceOptions,
+} from '../options.js';
 import { readBlobArgument } from '../read-input.js';
 import {
   type BatchCounts,
@@ -30,11 +34,6 @@ import {
 import { createProgress } from '../render/progress.js';
 import { formatVerificationJson, formatVerificationLine } from '../render/verification.js';
 import { COMMAND_CATALOG } from './catalog.js';
-
-/** The types of a verification: the given type files and DARs, and the bundled server's types. */
-function loadTypesForCli(sources: TypeSourceOptions, ctx: CliContext): Promise<TypeEnv> {
-  return loadTypesWithDefault({ dars: sources.dars, typeFiles: sources.typeFiles, cwd: ctx.cwd });
-}
 
 function couldNotCheck(e: ReserveAuditError): ContractIdVerification {
   const reason: VerificationReason = { code: e.code, message: e.shortMessage, mismatch: false };
@@ -94,7 +93,7 @@ async function runBatch(
   ctx: CliContext,
 ): Promise<ExitCode> {
   const started = performance.now();
-  const types = await loadTypesForCli(sources, ctx);
+  const types = await loadTypesWithDefault({ ...sources, cwd: ctx.cwd });
   const stdin = file === '-' || file === '';
   const source = stdin ? 'stdin' : file;
   const input = stdin ? ctx.stdin : createReadStream(resolve(ctx.cwd, file));
@@ -156,24 +155,20 @@ export const verifyContractCommand = defineCommand({
     const sources = parseTypeSourceOptions(args);
     if (args.batch !== undefined) {
       if (args['contract-id'] !== undefined || args.blob !== undefined)
-        throw new UsageError(
-          'OPTION_INVALID',
-          '"--batch" expected alone (the contracts come from the file), got --contract-id or --blob too',
-          { details: { option: 'batch' } },
-        );
+        failOptionText('batch', 'alone (the contracts come from the file)', '--contract-id or --blob too');
       return runBatch(args.batch, args.json, sources, ctx);
     }
     const contractId = args['contract-id'];
     if (contractId === undefined || args.blob === undefined)
-      throw new UsageError(
-        'OPTION_INVALID',
-        `"--${contractId === undefined ? 'contract-id' : 'blob'}" expected (or --batch <file>), got nothing`,
-        { details: { option: contractId === undefined ? 'contract-id' : 'blob' } },
+      return failOptionText(
+        contractId === undefined ? 'contract-id' : 'blob',
+        '(or --batch <file>)',
+        'nothing',
       );
     let result: ContractIdVerification;
     try {
       const blob = await readBlobArgument(args.blob, ctx);
-      const types = await loadTypesForCli(sources, ctx);
+      const types = await loadTypesWithDefault({ ...sources, cwd: ctx.cwd });
       result = verifyContractId({ contractId, blob, types, sha256: sha256Node });
     } catch (e) {
       // a typed error (bad blob, unreadable type file) is a verdict: could not check; a bug is not

@@ -8,11 +8,13 @@
  * cannot use ends it with 2; a bug with 3.
  */
 import { Registry } from 'prom-client';
-import { UsageError } from '../../errors/usage.js';
-import { createWebhookSender, type WebhookSender } from '../../io/alerts/webhook-sender.js';
+import {
+  createWebhookSender,
+  type WebhookSender,
+  type WebhookSenderOptions,
+} from '../../io/alerts/webhook-sender.js';
 import { loadTypesOrDefault } from '../../io/files/default-types.js';
 import { loadReserveProfile } from '../../io/files/profile-file.js';
-import { redactUrl } from '../../io/http/index.js';
 import { type MetricsServer, startMetricsServer } from '../../io/metrics/metrics-server.js';
 import { openMirrorStore } from '../../io/store/index.js';
 import { RETENTION_INTERVAL_MS } from '../../run/retention-policy.js';
@@ -26,6 +28,8 @@ import { EXIT_OK } from '../exit-codes.js';
 import {
   assertRemoteIntervals,
   baseUrlOption,
+  describeNonHttpUrl,
+  failOptionText,
   parseBaseUrlOption,
   parseIntegerOption,
   parseIntervalOption,
@@ -45,21 +49,14 @@ import { COMMAND_CATALOG } from './catalog.js';
 const ALERT_GRACE_MS = 5_000;
 
 function parseWebhookOption(value: string): string {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--alert-webhook" expected an absolute http(s) URL, got ${redactUrl(value)}`,
-    );
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new UsageError(
-      'OPTION_INVALID',
-      `"--alert-webhook" expected an absolute http(s) URL, got ${u.protocol}//…`,
-    );
+  const notHttp = describeNonHttpUrl(value);
+  if (notHttp !== null) failOptionText('alert-webhook', 'an absolute http(s) URL', notHttp);
   return value;
+}
+
+/** The log fields of a webhook delivery (or of an attempt at one). */
+function deliveryLogFields(d: Parameters<NonNullable<WebhookSenderOptions['onDone']>>[0]) {
+  return { webhook: d.webhook, key: d.dedupKey, attempts: d.attempts, detail: d.detail };
 }
 
 export const watchCommand = defineCommand({
@@ -168,12 +165,9 @@ export const watchCommand = defineCommand({
           readiness: () => {
             if (lastRecordedMs === null) return { ready: false, reason: 'no snapshot recorded yet' };
             const age = clock.now() - lastRecordedMs;
-            return age <= readyWithinMs
-              ? { ready: true, reason: `last snapshot ${Math.round(age / 1000)} s ago` }
-              : {
-                  ready: false,
-                  reason: `last snapshot ${Math.round(age / 1000)} s ago (limit ${Math.round(readyWithinMs / 1000)} s)`,
-                };
+            const ago = `last snapshot ${Math.round(age / 1000)} s ago`;
+            const ready = age <= readyWithinMs;
+            return { ready, reason: ready ? ago : `${ago} (limit ${Math.round(readyWithinMs / 1000)} s)` };
           },
         });
         log({ level: 'info', event: 'metrics-listening', url: `${server.url}/metrics` });
@@ -185,25 +179,11 @@ export const watchCommand = defineCommand({
           onDone: (d) => {
             const a = pending.get(d.dedupKey);
             if (a !== undefined) metrics.observeAlert(a, d.delivered);
-            log({
-              level: d.delivered ? 'info' : 'error',
-              event: d.delivered ? 'alert-delivered' : 'alert-undelivered',
-              webhook: d.webhook,
-              key: d.dedupKey,
-              attempts: d.attempts,
-              detail: d.detail,
-            });
+            const event = d.delivered ? 'alert-delivered' : 'alert-undelivered';
+            log({ level: d.delivered ? 'info' : 'error', event, ...deliveryLogFields(d) });
           },
           onRetry: (d) =>
-            log({
-              level: 'warn',
-              event: 'alert-retry',
-              webhook: d.webhook,
-              key: d.dedupKey,
-              attempts: d.attempts,
-              detail: d.detail,
-              wait_ms: d.waitMs,
-            }),
+            log({ level: 'warn', event: 'alert-retry', ...deliveryLogFields(d), wait_ms: d.waitMs }),
         });
       const steps = createWatchSteps({
         baseUrl,

@@ -171,13 +171,8 @@ function formatBaseUrlHint(report: AuditReport): string | null {
       f.code === 'FETCH_FAILED' &&
       (f.evidence as { section?: unknown } | undefined)?.section === '/pools/proof',
   );
-  if (proof === undefined || !/answered status 404\b/.test(proof.message)) return null;
-  let u: URL;
-  try {
-    u = new URL(base);
-  } catch {
-    return null;
-  }
+  if (proof === undefined || !/answered status 404\b/.test(proof.message) || !URL.canParse(base)) return null;
+  const u = new URL(base);
   const path = u.pathname.replace(/\/+$/, '');
   if (path.endsWith(PUBLIC_API_PATH)) return null;
   u.pathname = `${path}${PUBLIC_API_PATH}`;

@@ -22,12 +22,17 @@ import type { ReportModel, ReportPoolRow } from './report-model.js';
  * shown as visible `\uXXXX` escapes (src/core/wire/display-text.ts), line breaks kept.
  */
 export function escapeHtml(s: string): string {
-  return formatDisplayText(s, true)
+  return escapeMarkup(formatDisplayText(s, true), '&#39;');
+}
+
+/** `&`, `<`, `>`, `"` and `'` as entities; `'` as `apos` (`&#39;` for HTML, `&apos;` for XML). */
+export function escapeMarkup(s: string, apos: '&#39;' | '&apos;'): string {
+  return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+    .replace(/'/g, apos);
 }
 
 /** The page's inlined assets: the bundled script (uPlot + table/chart code) and uPlot's CSS. */

@@ -17,6 +17,7 @@ import {
 import { formatDisplayText } from '../../core/wire/display-text.js';
 import type { AuditFailure } from './audit-failure.js';
 import { buildFindingIndex } from './finding-index.js';
+import { escapeMarkup } from './html-report.js';
 
 /** XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 function isXmlChar(ch: string): boolean {
@@ -37,14 +38,7 @@ function isXmlChar(ch: string): boolean {
  * characters XML 1.0 still forbids (lone surrogates, U+FFFE, U+FFFF) are dropped.
  */
 function escapeXml(s: string): string {
-  return Array.from(formatDisplayText(s, true))
-    .filter(isXmlChar)
-    .join('')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return escapeMarkup(Array.from(formatDisplayText(s, true)).filter(isXmlChar).join(''), '&apos;');
 }
 
 /** The assurance level a run reached and the pools per level (docs/findings.md "Assurance levels"). */
@@ -85,6 +79,12 @@ function formatCoverageProperties(
   ];
 }
 
+/** `tests="…" failures="…" errors="…" skipped="…"` of a suite of checks. */
+function formatCountAttributes(checks: readonly Pick<CheckOutcome, 'status'>[]): string {
+  const n = (status: CheckOutcome['status']): number => checks.filter((c) => c.status === status).length;
+  return `tests="${checks.length}" failures="${n('fail')}" errors="${n('could-not-check')}" skipped="${n('skipped')}"`;
+}
+
 /**
  * The JUnit document. With `coverage`, every testsuite starts with `<properties>` saying what the
  * run did not check (quotes not probed, no mirror, bundled types), so a green CI job is read as
@@ -99,13 +99,10 @@ export function formatJunit(
 ): string {
   const props = formatCoverageProperties(coverage, assurance);
   const index = buildFindingIndex(findings);
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const fail = checks.filter((c) => c.status === 'fail').length;
-  const err = checks.filter((c) => c.status === 'could-not-check').length;
-  const skip = checks.filter((c) => c.status === 'skipped').length;
-  out.push(
-    `<testsuites name="${escapeXml(name)}" tests="${checks.length}" failures="${fail}" errors="${err}" skipped="${skip}">`,
-  );
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(name)}" ${formatCountAttributes(checks)}>`,
+  ];
   const byArea = new Map<string, CheckOutcome[]>();
   for (const c of checks) {
     const list = byArea.get(c.area);
@@ -115,30 +112,21 @@ export function formatJunit(
   for (const area of AUDIT_AREAS) {
     const list = byArea.get(area) ?? [];
     if (list.length === 0) continue;
-    const f = list.filter((c) => c.status === 'fail').length;
-    const e = list.filter((c) => c.status === 'could-not-check').length;
-    const s = list.filter((c) => c.status === 'skipped').length;
-    out.push(
-      `  <testsuite name="${area}" tests="${list.length}" failures="${f}" errors="${e}" skipped="${s}">`,
-      ...props,
-    );
+    out.push(`  <testsuite name="${area}" ${formatCountAttributes(list)}>`, ...props);
     for (const c of list) {
-      const tc = `${c.name}${c.pool === null ? '' : ` [${c.pool}]`}`;
+      const testcase = `    <testcase classname="${area}" name="${escapeXml(`${c.name}${c.pool === null ? '' : ` [${c.pool}]`}`)}"`;
       const msgs = index.byCheck(c).map((x) => `${x.code}: ${x.message}`);
       const body = escapeXml(msgs.join('\n'));
-      if (c.status === 'pass') out.push(`    <testcase classname="${area}" name="${escapeXml(tc)}"/>`);
+      if (c.status === 'pass') out.push(`${testcase}/>`);
       else if (c.status === 'fail')
         out.push(
-          `    <testcase classname="${area}" name="${escapeXml(tc)}"><failure message="${escapeXml(c.codes.join(' '))}">${body}</failure></testcase>`,
+          `${testcase}><failure message="${escapeXml(c.codes.join(' '))}">${body}</failure></testcase>`,
         );
       else if (c.status === 'could-not-check')
         out.push(
-          `    <testcase classname="${area}" name="${escapeXml(tc)}"><error message="could not check">${escapeXml(c.note ?? '')}${body === '' ? '' : `\n${body}`}</error></testcase>`,
+          `${testcase}><error message="could not check">${escapeXml(c.note ?? '')}${body === '' ? '' : `\n${body}`}</error></testcase>`,
         );
-      else
-        out.push(
-          `    <testcase classname="${area}" name="${escapeXml(tc)}"><skipped message="${escapeXml(c.note ?? '')}"/></testcase>`,
-        );
+      else out.push(`${testcase}><skipped message="${escapeXml(c.note ?? '')}"/></testcase>`);
     }
     out.push('  </testsuite>');
   }
@@ -153,10 +141,11 @@ export function formatJunit(
  */
 export function formatJunitFailure(f: AuditFailure, name = 'reserve-audit'): string {
   const what = f.outcome === 'internal-error' ? 'internal error' : 'could not check';
+  const counts = formatCountAttributes([{ status: 'could-not-check' }]);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escapeXml(name)}" tests="1" failures="0" errors="1" skipped="0">`,
-    '  <testsuite name="audit" tests="1" failures="0" errors="1" skipped="0">',
+    `<testsuites name="${escapeXml(name)}" ${counts}>`,
+    `  <testsuite name="audit" ${counts}>`,
     `    <testcase classname="audit" name="${escapeXml(`audit [${f.baseUrl}]`)}"><error message="${escapeXml(`${what}: ${f.reason.code}`)}" type="${escapeXml(f.reason.code)}">${escapeXml(`${f.reason.code}: ${f.reason.message}`)}</error></testcase>`,
     '  </testsuite>',
     '</testsuites>',

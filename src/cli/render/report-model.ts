@@ -22,7 +22,7 @@ import { formatApiTimestamp } from '../../core/wire/timestamp.js';
 import { redactUrl } from '../../io/http/redact-url.js';
 import type { AuditReport } from '../../run/audit.js';
 import type { PoolHistoryRow } from '../../run/history.js';
-import { buildFindingIndex } from './finding-index.js';
+import { buildFindingIndex, type FindingIndex } from './finding-index.js';
 import { formatRequestCountsLine } from './request-counts.js';
 
 interface ReportCounts {
@@ -95,6 +95,29 @@ export function computeLastChange(rows: readonly PoolHistoryRow[] | undefined): 
   return rows[0]!.time;
 }
 
+/** A pool's row from the values of the audit's pool or of the mirror's last observation (none: nulls). */
+function buildPoolRow(
+  poolId: string,
+  v: Omit<ReportPoolRow, 'poolId' | 'proof' | 'lastChange' | 'findings'> | undefined,
+  proof: string,
+  rows: readonly PoolHistoryRow[] | undefined,
+  byPool: FindingIndex,
+): ReportPoolRow {
+  return {
+    poolId,
+    symbol: v?.symbol ?? null,
+    reserveA: v?.reserveA ?? null,
+    reserveB: v?.reserveB ?? null,
+    tvlCc: v?.tvlCc ?? null,
+    price: v?.price ?? null,
+    lpShareValue: v?.lpShareValue ?? null,
+    contractId: v?.contractId ?? null,
+    proof,
+    lastChange: computeLastChange(rows),
+    findings: computeFindingCounts(byPool.byPool(poolId)),
+  };
+}
+
 /** The model of a fresh audit; `series` is the mirror's history (the current snapshot included), or empty. */
 export function buildReportModelFromAudit(
   r: AuditReport,
@@ -142,19 +165,7 @@ export function buildReportModelFromAudit(
     },
     findings: r.findings,
     checks: r.checks,
-    pools: r.pools.map((p) => ({
-      poolId: p.poolId,
-      symbol: p.symbol,
-      reserveA: p.reserveA,
-      reserveB: p.reserveB,
-      tvlCc: p.tvlCc,
-      price: p.price,
-      lpShareValue: p.lpShareValue,
-      contractId: p.contractId,
-      proof: p.assurance,
-      lastChange: computeLastChange(series.get(p.poolId)),
-      findings: computeFindingCounts(byPool.byPool(p.poolId)),
-    })),
+    pools: r.pools.map((p) => buildPoolRow(p.poolId, p, p.assurance, series.get(p.poolId), byPool)),
     series: chartSeries,
   };
 }
@@ -190,21 +201,9 @@ export function buildReportModelFromMirror(
 ): ReportModel {
   const findings = run?.findings ?? [];
   const byPool = buildFindingIndex(findings);
-  const pools: ReportPoolRow[] = [...series].map(([poolId, rows]) => {
+  const pools = [...series].map(([poolId, rows]) => {
     const last = rows[rows.length - 1];
-    return {
-      poolId,
-      symbol: last?.symbol ?? null,
-      reserveA: last?.reserveA ?? null,
-      reserveB: last?.reserveB ?? null,
-      tvlCc: last?.tvlCc ?? null,
-      price: last?.price ?? null,
-      lpShareValue: last?.lpShareValue ?? null,
-      contractId: last?.contractId ?? null,
-      proof: last?.verification ?? 'no proof',
-      lastChange: computeLastChange(rows),
-      findings: computeFindingCounts(byPool.byPool(poolId)),
-    };
+    return buildPoolRow(poolId, last, last?.verification ?? 'no proof', rows, byPool);
   });
   const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
   // runs recorded before base URLs were redacted on entry may still carry credentials

@@ -24,15 +24,12 @@ export function formatSnapshotJsonLine(rec: SnapshotReport): string {
 
 /** `snapshot 1/3: #7, 5 pools, 2 new contracts (2 verified, …), 9 requests in 0.4 s` */
 export function formatSnapshotSummary(label: string, rec: SnapshotReport, elapsedMs: number): string {
+  const requests = `${rec.requests} requests in ${(elapsedMs / 1000).toFixed(1)} s`;
   if (rec.failedAttempt !== null)
-    return (
-      `${label}: kept as failed attempt #${rec.failedAttempt.id}, not as history: ${rec.failedAttempt.reason}; ` +
-      `${rec.requests} requests in ${(elapsedMs / 1000).toFixed(1)} s`
-    );
+    return `${label}: kept as failed attempt #${rec.failedAttempt.id}, not as history: ${rec.failedAttempt.reason}; ${requests}`;
   return (
     `${label}: #${rec.snapshotId}, ${rec.pools} pools, ${rec.newContracts.length} new contracts ` +
-    `(${rec.verified} verified, ${rec.mismatch} mismatch, ${rec.couldNotCheck} could not check), ` +
-    `${rec.requests} requests in ${(elapsedMs / 1000).toFixed(1)} s`
+    `(${rec.verified} verified, ${rec.mismatch} mismatch, ${rec.couldNotCheck} could not check), ${requests}`
   );
 }
 

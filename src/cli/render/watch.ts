@@ -22,11 +22,8 @@ function formatTextValue(v: unknown): string {
 /** One log line (with its newline) for an event at `atMs`. */
 export function formatWatchEvent(e: WatchEvent, format: WatchLogFormat, atMs: number): string {
   const ts = new Date(atMs).toISOString();
-  if (format === 'json') {
-    const { level, event, ...fields } = e;
-    return `${JSON.stringify({ ts, level, event, ...fields })}\n`;
-  }
   const { level, event, ...fields } = e;
+  if (format === 'json') return `${JSON.stringify({ ts, level, event, ...fields })}\n`;
   const parts = Object.entries(fields)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${formatTextValue(v)}`);

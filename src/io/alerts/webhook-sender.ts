@@ -7,6 +7,7 @@
  * holds in its queue) is not sent again. A webhook URL often carries its secret in the path
  * (Slack's does): logs name a webhook by its origin only.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 
 interface WebhookDelivery {
@@ -46,11 +47,7 @@ export interface WebhookSender {
 
 /** `#1 https://hooks.example.com`: how logs name a webhook. */
 function describeWebhook(url: string, i: number): string {
-  try {
-    return `#${i + 1} ${new URL(url).origin}`;
-  } catch {
-    return `#${i + 1}`;
-  }
+  return URL.canParse(url) ? `#${i + 1} ${new URL(url).origin}` : `#${i + 1}`;
 }
 
 function retryAfterMs(header: string | string[] | undefined): number | null {
@@ -67,20 +64,9 @@ export function createWebhookSender(o: WebhookSenderOptions): WebhookSender {
   const maxQueue = o.maxQueue ?? 100;
   const closing = new AbortController();
 
+  // a wait ends early (resolved, not rejected) when the sender closes
   const wait = (ms: number): Promise<void> =>
-    new Promise<void>((resolve) => {
-      if (closing.signal.aborted) {
-        resolve();
-        return;
-      }
-      const done = (): void => {
-        clearTimeout(t);
-        closing.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const t = setTimeout(done, ms);
-      closing.signal.addEventListener('abort', done);
-    });
+    sleep(ms, undefined, { signal: closing.signal }).catch(() => {});
 
   const queues = o.urls.map((url, i) => ({
     url,

@@ -33,10 +33,8 @@ export interface TypeSources {
 /** Loads --types/--dar, or the bundled server's type file when neither is given. */
 export async function loadTypesOrDefault(o: TypeSources): Promise<TypeEnv> {
   const typeFiles = o.typeFiles ?? [];
-  const dars = o.dars ?? [];
-  if (typeFiles.length === 0 && dars.length === 0)
-    return loadSources([resolvePackagePath(DEFAULT_TYPE_FILE)], [], o.cwd);
-  return loadSources(typeFiles, dars, o.cwd);
+  const none = typeFiles.length === 0 && (o.dars ?? []).length === 0;
+  return loadSources(none ? [resolvePackagePath(DEFAULT_TYPE_FILE)] : typeFiles, o.dars ?? [], o.cwd);
 }
 
 /**

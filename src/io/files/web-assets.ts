@@ -9,14 +9,9 @@ import { resolvePackagePath } from './package-root.js';
 
 export type WebAsset = 'verifier.js' | 'report.js' | 'uplot.css';
 
-/** The absolute path of a bundled asset. */
-function webAssetPath(name: WebAsset): string {
-  return resolvePackagePath(`dist/web/${name}`);
-}
-
 /** Reads a bundled asset; a missing one is an installation fault (exit 3), named with the fix. */
 export async function readWebAsset(name: WebAsset): Promise<string> {
-  const path = webAssetPath(name);
+  const path = resolvePackagePath(`dist/web/${name}`);
   try {
     return await readFile(path, 'utf8');
   } catch (e) {

@@ -51,13 +51,8 @@ export function splitUrlCredentials(url: string): {
   readonly url: string;
   readonly authorization: string | null;
 } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return { url, authorization: null };
-  }
-  if (u.username === '' && u.password === '') return { url, authorization: null };
+  const u = URL.canParse(url) ? new URL(url) : null;
+  if (u === null || (u.username === '' && u.password === '')) return { url, authorization: null };
   const decode = (s: string): string => {
     try {
       return decodeURIComponent(s);

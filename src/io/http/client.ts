@@ -129,12 +129,8 @@ const MIN_ATTEMPT_MS = 250;
 const REFUSED_RETRIES = 2;
 
 function isHttpUrl(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
+  const protocol = URL.canParse(url) ? new URL(url).protocol : null;
+  return protocol === 'http:' || protocol === 'https:';
 }
 
 /** Drops a response body without reading it (the error its destruction emits is expected). */

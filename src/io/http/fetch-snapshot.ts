@@ -171,6 +171,52 @@ async function mapBounded<T, R>(
   return out;
 }
 
+/** A section of the snapshot: its value, or why it could not be fetched. */
+async function section<T>(fn: () => Promise<T>): Promise<ApiResult<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+/** GETs below `base`, each answer handed to `record` as it comes; `getJson` requires a 200 and parses. */
+function createFetcher(
+  client: HttpClient,
+  base: BaseUrl,
+  po: ParseOptions,
+  record: (r: RawResponse, path: string) => void,
+) {
+  const call = async (path: string): Promise<RawResponse> => {
+    const r = await client.send('GET', joinBaseUrl(base, path));
+    record(r, path);
+    return r;
+  };
+  const getJson = async <T>(path: string, parse: (j: unknown, o: ParseOptions) => T): Promise<T> => {
+    const r = await call(path);
+    if (r.status !== 200) throw statusError(r);
+    return parse(parseJsonBody(r), po);
+  };
+  return { call, getJson };
+}
+
+/** One probe quote sent; no usable answer is could-not-check (`r` null), never a rejected quote. */
+async function sendProbe(
+  client: HttpClient,
+  base: BaseUrl,
+  p: ProbePlanEntry,
+  po: ParseOptions,
+): Promise<{ readonly r: RawResponse | null; readonly quote: ProbeQuote }> {
+  try {
+    const r = await client.send('POST', joinBaseUrl(base, PROBE_QUOTE_PATH), JSON.stringify(p.request), {
+      read: true,
+    });
+    return { r, quote: readProbe(p, r, po) };
+  } catch (e) {
+    return { r: null, quote: unansweredProbe(p, e) };
+  }
+}
+
 export interface RefetchRequest {
   /** a string is parsed once (`parseBaseUrl`) */
   readonly baseUrl: string | BaseUrl;
@@ -192,11 +238,11 @@ export interface RefetchResult {
   /** same order as requested */
   readonly quotes: readonly ProbeQuote[];
   /** /pools/proof fetched before them (with `proofsFirst`) */
-  readonly proofsBefore?: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+  readonly proofsBefore?: ProofSection;
   /** /stats, when requested */
   readonly stats?: ApiResult<StatsResponse>;
   /** /pools/proof fetched after them (the closing bracket of this round) */
-  readonly proofs: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+  readonly proofs: ProofSection;
   readonly raw: readonly RawResponse[];
 }
 
@@ -209,16 +255,8 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
   const base = parseBaseUrl(o.baseUrl);
   const raw: RawResponse[] = [];
   const orderbooks: OrderbookSample[] = [];
-  async function fetchProofs(): Promise<RefetchResult['proofs']> {
-    try {
-      const r = await o.client.send('GET', joinBaseUrl(base, '/pools/proof'));
-      raw.push(r);
-      if (r.status !== 200) throw statusError(r);
-      return { ok: true, value: parsePoolsProofPerPool(parseJsonBody(r), po) };
-    } catch (e) {
-      return failure(e);
-    }
-  }
+  const { getJson } = createFetcher(o.client, base, po, (r) => raw.push(r));
+  const fetchProofs = () => section(() => getJson('/pools/proof', parsePoolsProofPerPool));
   // side by side, like the first fetch (a round of a large exchange re-asks hundreds of books);
   // results and raw records keep the order asked
   const books = await mapBounded(o.orderbooks, ORDERBOOK_CONCURRENCY, async (b) => {
@@ -242,32 +280,12 @@ export async function refetchMarketData(o: RefetchRequest): Promise<RefetchResul
     if (b.sample !== null) orderbooks.push(b.sample);
   }
   const before = o.proofsFirst === true && o.quotes.length > 0 ? await fetchProofs() : undefined;
-  const answers = await mapBounded(o.quotes, PROBE_CONCURRENCY, async (q) => {
-    try {
-      const r = await o.client.send('POST', joinBaseUrl(base, PROBE_QUOTE_PATH), JSON.stringify(q.request), {
-        read: true,
-      });
-      return { r, quote: readProbe(q, r, po) };
-    } catch (e) {
-      return { r: null, quote: unansweredProbe(q, e) };
-    }
-  });
-  const quotes: ProbeQuote[] = [];
-  for (const a of answers) {
+  const answers = await mapBounded(o.quotes, PROBE_CONCURRENCY, (q) => sendProbe(o.client, base, q, po));
+  const quotes = answers.map((a) => {
     if (a.r !== null) raw.push(a.r);
-    quotes.push(a.quote);
-  }
-  let stats: ApiResult<StatsResponse> | undefined;
-  if (o.stats === true) {
-    try {
-      const r = await o.client.send('GET', joinBaseUrl(base, '/stats'));
-      raw.push(r);
-      if (r.status !== 200) throw statusError(r);
-      stats = { ok: true, value: parseStatsResponse(parseJsonBody(r), po) };
-    } catch (e) {
-      stats = failure(e);
-    }
-  }
+    return a.quote;
+  });
+  const stats = o.stats === true ? await section(() => getJson('/stats', parseStatsResponse)) : undefined;
   const proofs = await fetchProofs();
   return {
     orderbooks,
@@ -295,30 +313,15 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
   let done = 0;
   const startedAtMs = now();
 
-  async function call(method: 'GET' | 'POST', path: string, body?: string): Promise<RawResponse> {
-    const r = await client.send(method, joinBaseUrl(base, path), body);
+  const record = (r: RawResponse, path: string): void => {
     raw.push(r);
     done++;
     options.onProgress?.({ step: path.split('?')[0] ?? path, done });
-    return r;
-  }
-
-  async function getJson<T>(path: string, parse: (j: unknown, o: ParseOptions) => T): Promise<T> {
-    const r = await call('GET', path);
-    if (r.status !== 200) throw statusError(r);
-    return parse(parseJsonBody(r), po);
-  }
-
-  async function section<T>(fn: () => Promise<T>): Promise<ApiResult<T>> {
-    try {
-      return { ok: true, value: await fn() };
-    } catch (e) {
-      return failure(e);
-    }
-  }
+  };
+  const { call, getJson } = createFetcher(client, base, po, record);
 
   try {
-    let proofsBefore: ApiResult<Awaited<ReturnType<typeof parsePoolsProofPerPool>>>;
+    let proofsBefore: ProofSection;
     try {
       proofsBefore = { ok: true, value: await getJson('/pools/proof', parsePoolsProofPerPool) };
     } catch (e) {
@@ -409,7 +412,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       const aggregatorPairs = await section(async () => {
         let last: RawResponse | undefined;
         for (const ns of AGGREGATOR_PATHS) {
-          last = await call('GET', `${ns}/pairs`);
+          last = await call(`${ns}/pairs`);
           if (last.status === 404) continue;
           if (last.status !== 200) throw statusError(last);
           aggregatorPath = ns;
@@ -422,7 +425,7 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
       // the reserve contract it was computed from and carries its blob; a server without it ignores
       // the parameter, and one that refuses it is asked without
       const tickersBranch = section(async () => {
-        const r = await call('GET', `${agg}${TICKERS_PROOF_PATH}`);
+        const r = await call(`${agg}${TICKERS_PROOF_PATH}`);
         if (r.status === 200) return parseAggregatorTickersResponse(parseJsonBody(r), po);
         if (r.status !== 400 && r.status !== 404) throw statusError(r);
         return getJson(`${agg}/tickers`, parseAggregatorTickersResponse);
@@ -433,43 +436,33 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
             'HTTP_STATUS',
             `no pair list to fetch order books for (${aggregatorPairs.reason})`,
           );
-        const pairs = aggregatorPairs.value;
-        const raws: (RawResponse | undefined)[] = new Array(pairs.length);
-        const out: (OrderbookSample | undefined)[] = new Array(pairs.length);
-        const errors: { index: number; error: unknown }[] = [];
-        let next = 0;
-        // bounded concurrency; results (and the raw records) keep pair order
-        const worker = async (): Promise<void> => {
-          while (errors.length === 0 && next < pairs.length) {
-            const i = next++;
-            const pair = pairs[i];
-            if (pair === undefined) continue;
-            const path = `${agg}/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`;
-            try {
-              const r = await client.send('GET', joinBaseUrl(base, path));
-              raws[i] = r;
-              if (r.status !== 200) throw statusError(r);
-              out[i] = {
-                tickerId: pair.ticker_id,
-                response: parseAggregatorOrderbookResponse(parseJsonBody(r), po),
-              };
-            } catch (e) {
-              errors.push({ index: i, error: e });
-            }
+        // bounded concurrency; results (and the raw records) keep pair order; no book is asked
+        // after one failed
+        let failed = false;
+        const books = await mapBounded(aggregatorPairs.value, ORDERBOOK_CONCURRENCY, async (pair) => {
+          if (failed) return null;
+          let r: RawResponse | undefined;
+          try {
+            r = await client.send(
+              'GET',
+              joinBaseUrl(base, `${agg}/orderbook?ticker_id=${encodeURIComponent(pair.ticker_id)}`),
+            );
+            if (r.status !== 200) throw statusError(r);
+            const response = parseAggregatorOrderbookResponse(parseJsonBody(r), po);
+            return { r, sample: { tickerId: pair.ticker_id, response } };
+          } catch (error) {
+            failed = true;
+            return { r, error };
           }
-        };
-        await Promise.all(
-          Array.from({ length: Math.min(ORDERBOOK_CONCURRENCY, pairs.length) }, () => worker()),
-        );
-        for (const r of raws) {
-          if (r === undefined) continue;
-          raw.push(r);
-          done++;
-          options.onProgress?.({ step: `${agg}/orderbook`, done });
+        });
+        for (const b of books) if (b?.r !== undefined) record(b.r, `${agg}/orderbook`);
+        const out: OrderbookSample[] = [];
+        for (const b of books) {
+          if (b === null) continue;
+          if ('error' in b) throw b.error;
+          out.push(b.sample);
         }
-        const failed = errors.sort((a, b) => a.index - b.index)[0];
-        if (failed !== undefined) throw failed.error;
-        return out.filter((x): x is OrderbookSample => x !== undefined);
+        return out;
       });
       const [aggregatorTickers, orderbooks] = await Promise.all([tickersBranch, orderbooksBranch]);
       return { aggregatorPairs, aggregatorTickers, orderbooks };
@@ -486,42 +479,12 @@ export async function fetchSnapshot(options: FetchSnapshotOptions): Promise<ApiS
           swapInfo.value.data.fees.network_fee,
         );
         // bounded concurrency (a large exchange has ~4 probes per pool); results and the raw
-        // records keep plan order. A probe that got no usable answer is could-not-check (and is
-        // sent again in a re-fetch round), never a rejected quote.
-        const raws: (RawResponse | undefined)[] = new Array(plan.length);
-        const errors: unknown[] = new Array(plan.length);
-        let next = 0;
-        const worker = async (): Promise<void> => {
-          while (next < plan.length) {
-            const i = next++;
-            const p = plan[i];
-            if (p === undefined) continue;
-            try {
-              raws[i] = await client.send(
-                'POST',
-                joinBaseUrl(base, PROBE_QUOTE_PATH),
-                JSON.stringify(p.request),
-                { read: true },
-              );
-            } catch (e) {
-              errors[i] = e;
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(PROBE_CONCURRENCY, plan.length) }, () => worker()));
-        const out: ProbeQuote[] = [];
-        plan.forEach((p, i) => {
-          const r = raws[i];
-          if (r === undefined) {
-            out.push(unansweredProbe(p, errors[i]));
-            return;
-          }
-          raw.push(r);
-          done++;
-          options.onProgress?.({ step: '/connect/quote', done });
-          out.push(readProbe(p, r, po));
+        // records keep plan order. A probe that got no usable answer is sent again in a re-fetch round.
+        const answers = await mapBounded(plan, PROBE_CONCURRENCY, (p) => sendProbe(client, base, p, po));
+        return answers.map((a) => {
+          if (a.r !== null) record(a.r, PROBE_QUOTE_PATH);
+          return a.quote;
         });
-        return out;
       });
     };
     const [{ stats, volume }, { aggregatorPairs, aggregatorTickers, orderbooks }, probeQuotes] =

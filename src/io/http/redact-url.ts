@@ -25,12 +25,7 @@ function redactQuery(query: string): string {
  * after a `?` or `&` written `name=***` and anything after a `#` replaced by `***`.
  */
 export function redactUrl(url: string | URL): string {
-  let u: URL | null;
-  try {
-    u = new URL(String(url));
-  } catch {
-    u = null;
-  }
+  const u = URL.canParse(String(url)) ? new URL(String(url)) : null;
   // not a URL, or one without a host (`user:pass@host` parses as the scheme "user:")
   if (u === null || u.host === '')
     return String(url)

@@ -35,28 +35,19 @@ function reply(res: ServerResponse, status: number, type: string, body: string):
 export async function startMetricsServer(o: MetricsServerOptions): Promise<MetricsServer> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      reply(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
-      return;
-    }
-    if (path === '/metrics') {
+    const text = (status: number, body: string): void =>
+      reply(res, status, 'text/plain; charset=utf-8', body);
+    if (req.method !== 'GET' && req.method !== 'HEAD') text(405, 'method not allowed\n');
+    else if (path === '/metrics')
       o.registry.metrics().then(
-        (text) => reply(res, 200, o.registry.contentType, text),
-        (e: unknown) =>
-          reply(res, 500, 'text/plain; charset=utf-8', `${e instanceof Error ? e.message : String(e)}\n`),
+        (body) => reply(res, 200, o.registry.contentType, body),
+        (e: unknown) => text(500, `${e instanceof Error ? e.message : String(e)}\n`),
       );
-      return;
-    }
-    if (path === '/healthz') {
-      reply(res, 200, 'text/plain; charset=utf-8', 'ok\n');
-      return;
-    }
-    if (path === '/readyz') {
+    else if (path === '/healthz') text(200, 'ok\n');
+    else if (path === '/readyz') {
       const r = o.readiness();
-      reply(res, r.ready ? 200 : 503, 'text/plain; charset=utf-8', `${r.reason}\n`);
-      return;
-    }
-    reply(res, 404, 'text/plain; charset=utf-8', 'not found: /metrics, /healthz, /readyz\n');
+      text(r.ready ? 200 : 503, `${r.reason}\n`);
+    } else text(404, 'not found: /metrics, /healthz, /readyz\n');
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>

@@ -134,13 +134,13 @@ export class MarketFeed {
     return this.#candles(ref.symbol, ref.period, computeBarStart(sinceMs, ref.period), now);
   }
 
+  /** the IDs of the pools of a market */
+  #poolIdsOf(symbol: string, pools: readonly PoolState[] = this.#ex.pools()): Set<string> {
+    return new Set(pools.filter((p) => formatPoolMarketSymbol(p) === symbol).map((p) => p.poolId));
+  }
+
   #candles(symbol: string, period: number, fromMs: number, nowMs: number): Record<string, unknown> {
-    const ids = new Set(
-      this.#ex
-        .pools()
-        .filter((p) => formatPoolMarketSymbol(p) === symbol)
-        .map((p) => p.poolId),
-    );
+    const ids = this.#poolIdsOf(symbol);
     const events = this.#events(fromMs, nowMs + 1).filter((e) => ids.has(e.poolId));
     const bars = computeCandles({ events, periodSeconds: period, nowMs, limit: CANDLE_SNAPSHOT_LIMIT });
     return { market: symbol, period, bars };
@@ -164,7 +164,7 @@ export class MarketFeed {
     }
     const all = this.#ex.pools();
     const deepest = findDeepestPool(findMarketPools(all, symbol), this.#ex.cc());
-    const ids = new Set(all.filter((p) => formatPoolMarketSymbol(p) === symbol).map((p) => p.poolId));
+    const ids = this.#poolIdsOf(symbol, all);
     // the swap-event index: O(log n) per pool, whatever the length of the history
     const log = this.#ex.swapEventLog();
     const act = computePairActivityFromLog(log, ids, now - DAY_MS, now + 1);

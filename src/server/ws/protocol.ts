@@ -49,7 +49,7 @@ export function parseClientFrame(text: string): ParsedFrame {
       return { ok: true, frame: { op, channels: channels as string[] } };
     }
     default:
-      return { ok: false, error: `unknown op: ${op.length > 40 ? `${op.slice(0, 40)}…` : op}` };
+      return { ok: false, error: `unknown op: ${clip(op, 40)}` };
   }
 }
 

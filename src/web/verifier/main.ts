@@ -178,6 +178,17 @@ function showTypes(): void {
   );
 }
 
+/** Adds a DAR, DALF or type file to the page's types; one that does not load is listed as not loaded. */
+function loadTypeSource(name: string, label: string, bytes: Uint8Array): void {
+  try {
+    addTypeSource(types, name, bytes);
+    showTypes();
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? 'TYPE_SOURCE_INVALID';
+    $('types').append(el('li', `${label}: not loaded — ${code}: ${(e as Error).message}`, 'error'));
+  }
+}
+
 async function addFiles(files: FileList | readonly File[]): Promise<void> {
   for (const f of Array.from(files)) {
     const bytes = new Uint8Array(await f.arrayBuffer());
@@ -186,13 +197,7 @@ async function addFiles(files: FileList | readonly File[]): Promise<void> {
       runProof(f.name, text);
       continue;
     }
-    try {
-      addTypeSource(types, f.name, bytes);
-      showTypes();
-    } catch (e) {
-      const code = (e as { code?: string }).code ?? 'TYPE_SOURCE_INVALID';
-      $('types').append(el('li', `${f.name}: not loaded — ${code}: ${(e as Error).message}`, 'error'));
-    }
+    loadTypeSource(f.name, f.name, bytes);
   }
   // types change the verdict of V12 IDs: check again what is on screen
   if (lastProof !== null) runProof(lastProof.name, lastProof.text);
@@ -213,13 +218,11 @@ function readHash(): void {
 function loadBundledTypes(): void {
   const data = document.getElementById('bundled-types');
   if (data === null || data.textContent === null || data.textContent === '') return;
-  try {
-    addTypeSource(types, data.dataset.name ?? 'built-in types', new TextEncoder().encode(data.textContent));
-    showTypes();
-  } catch (e) {
-    const code = (e as { code?: string }).code ?? 'TYPE_SOURCE_INVALID';
-    $('types').append(el('li', `built-in types: not loaded — ${code}: ${(e as Error).message}`, 'error'));
-  }
+  loadTypeSource(
+    data.dataset.name ?? 'built-in types',
+    'built-in types',
+    new TextEncoder().encode(data.textContent),
+  );
 }
 
 function init(): void {

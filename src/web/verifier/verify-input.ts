@@ -17,7 +17,6 @@ import {
   parseContractId,
   parseTypeFile,
   sha256Noble,
-  type VerificationReason,
   type VerificationStatus,
   verifyContractId,
 } from '../../core/index.js';
@@ -85,10 +84,6 @@ export function normaliseBase64(text: string): string {
   return s.length % 4 === 0 ? s : s + '='.repeat(4 - (s.length % 4));
 }
 
-function reasonsOf(rs: readonly VerificationReason[]): { code: string; message: string }[] {
-  return rs.map(({ code, message }) => ({ code, message }));
-}
-
 function couldNotCheck(contractId: string, e: unknown): ContractView {
   if (!isReserveAuditError(e)) throw e;
   return {
@@ -136,7 +131,7 @@ export function verifyPastedContract(
       contractId,
       verdict: r.status,
       version: r.version,
-      reasons: reasonsOf(r.reasons),
+      reasons: r.reasons.map(({ code, message }) => ({ code, message })),
       template: c === null ? null : formatQualifiedName(c.templateId),
       packageName: c?.packageName ?? null,
       signatories: c?.signatories ?? [],
