@@ -9,7 +9,7 @@ import type { TemplateIdentity } from '../audit/snapshot.js';
 import type { Value } from '../codec/value.js';
 import type { HashContext } from '../hash/hash-context.js';
 import type { Sha256 } from '../hash/sha256.js';
-import { verifyContractId } from '../hash/verify-contract-id.js';
+import { type ContractIdVerification, verifyContractId } from '../hash/verify-contract-id.js';
 import { resolveTemplateCached, type TypeEnv } from '../types/type-env.js';
 
 /** What decoding, typing and hashing one blob gave. */
@@ -35,6 +35,11 @@ export interface ProofEvidence {
    * with the published ID included (what the mirror records as the verification reason)
    */
   readonly idReason?: string | null;
+  /**
+   * the contract-ID verification the evidence was read from, as `verify-contract` gives it (the
+   * decoded contract whole, every reason), for a view that shows more than the proof: the verifier page
+   */
+  readonly verification?: ContractIdVerification;
 }
 
 export interface ComputeProofEvidenceOptions {
@@ -125,6 +130,7 @@ export function computeProofEvidence(o: ComputeProofEvidenceOptions): ProofEvide
       decoded: null,
       decodeError: v.reasons.map((r) => `${r.code}: ${r.message}`).join('; '),
       idReason,
+      verification: v,
     };
   const ref = c.templateId;
   return {
@@ -140,5 +146,6 @@ export function computeProofEvidence(o: ComputeProofEvidenceOptions): ProofEvide
     },
     decodeError: null,
     idReason,
+    verification: v,
   };
 }

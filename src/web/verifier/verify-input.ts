@@ -7,6 +7,7 @@
  */
 import { inflateSync } from 'fflate';
 import {
+  type ContractIdVerification,
   formatDecodedContractJson,
   formatQualifiedName,
   isReserveAuditError,
@@ -100,6 +101,37 @@ function couldNotCheck(contractId: string, e: unknown): ContractView {
   };
 }
 
+/** What the page shows of one contract-ID verification (the verdict, its reasons, the decoded contract). */
+function contractViewOf(contractId: string, r: ContractIdVerification): ContractView {
+  const c = r.contract;
+  let reserves: ProvenFields | null = null;
+  if (c !== null) {
+    const tp = findTemplateProfile(DEFAULT_RESERVE_PROFILE, {
+      packageId: c.templateId.packageId,
+      packageName: c.packageName,
+      moduleName: c.templateId.module.join('.'),
+      entityName: c.templateId.entity.join('.'),
+    });
+    const ex = tp === null ? null : extractProvenFields(tp, c.createArg, null);
+    reserves = ex?.ok ? ex.value : null;
+  }
+  return {
+    contractId,
+    verdict: r.status,
+    version: r.version,
+    reasons: r.reasons.map(({ code, message }) => ({ code, message })),
+    template: c === null ? null : formatQualifiedName(c.templateId),
+    packageName: c?.packageName ?? null,
+    signatories: c?.signatories ?? [],
+    // the API's timestamp format, as the report page and `ledger_created_at` write it
+    createdAt: c === null ? null : formatApiTimestampMicros(c.createdAt),
+    reserves,
+    decoded: c === null ? null : formatDecodedContractJson(c),
+  };
+}
+
+const typesOf = (t: VerifierTypes): TypeEnv | undefined => (t.sources.length === 0 ? undefined : t.env);
+
 /** One contract ID and its created_event_blob (base64 or base64url) → the verdict the CLI's verify-contract gives. */
 export function verifyPastedContract(
   contractIdText: string,
@@ -109,37 +141,10 @@ export function verifyPastedContract(
   const contractId = contractIdText.trim().toLowerCase();
   try {
     const blob = parseBase64(normaliseBase64(blobText), 'created_event_blob', 1 << 20);
-    const r = verifyContractId({
+    return contractViewOf(
       contractId,
-      blob,
-      types: t.sources.length === 0 ? undefined : t.env,
-      sha256: sha256Noble,
-    });
-    const c = r.contract;
-    let reserves: ProvenFields | null = null;
-    if (c !== null) {
-      const tp = findTemplateProfile(DEFAULT_RESERVE_PROFILE, {
-        packageId: c.templateId.packageId,
-        packageName: c.packageName,
-        moduleName: c.templateId.module.join('.'),
-        entityName: c.templateId.entity.join('.'),
-      });
-      const ex = tp === null ? null : extractProvenFields(tp, c.createArg, null);
-      reserves = ex?.ok ? ex.value : null;
-    }
-    return {
-      contractId,
-      verdict: r.status,
-      version: r.version,
-      reasons: r.reasons.map(({ code, message }) => ({ code, message })),
-      template: c === null ? null : formatQualifiedName(c.templateId),
-      packageName: c?.packageName ?? null,
-      signatories: c?.signatories ?? [],
-      // the API's timestamp format, as the report page and `ledger_created_at` write it
-      createdAt: c === null ? null : formatApiTimestampMicros(c.createdAt),
-      reserves,
-      decoded: c === null ? null : formatDecodedContractJson(c),
-    };
+      verifyContractId({ contractId, blob, types: typesOf(t), sha256: sha256Noble }),
+    );
   } catch (e) {
     return couldNotCheck(contractId, e);
   }
@@ -174,14 +179,19 @@ export function verifyProofDocument(text: string, t: VerifierTypes): PoolView[] 
   const doc = parsePoolsProofResponse(json);
   return doc.data.pools.map((p) => {
     const rc = p.reserve_contract;
-    const contract = verifyPastedContract(rc.contract_id, rc.created_event_blob, t);
+    // the one proof step; the contract's view is read from the contract-ID verification it made
     const proof = verifyReserveProof({
       contractId: rc.contract_id,
       blob: rc.created_event_blob,
-      types: t.sources.length === 0 ? undefined : t.env,
+      types: typesOf(t),
       profile: DEFAULT_RESERVE_PROFILE,
       sha256: sha256Noble,
     });
+    const verification = proof.evidence?.verification;
+    const contract =
+      verification === undefined
+        ? verifyPastedContract(rc.contract_id, rc.created_event_blob, t)
+        : contractViewOf(rc.contract_id, verification);
     const f = proof.blobFields;
     return {
       poolId: p.pool_id,
