@@ -11,7 +11,7 @@ import type { TypeEnv } from '../types/type-env.js';
 import { typeCreateArgument } from '../types/type-value.js';
 import type { TypedValue } from '../types/typed-value.js';
 import { computeContractHash } from './contract-hash.js';
-import { computeContractIdBytes, computeContractIdSuffix } from './contract-id.js';
+import { assert32Bytes, computeContractIdBytes, computeContractIdSuffix } from './contract-id.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { HashContext } from './hash-context.js';
 import { bytesToHex } from './hex.js';
@@ -55,15 +55,8 @@ export function computeContractId(opts: ComputeContractIdOptions): ComputedContr
   const sha256 = opts.sha256 ?? sha256Noble;
   const context = opts.context ?? new HashContext();
   const c = opts.contract;
-  if (opts.salt.length !== 32) {
-    throw new HashError('SALT_INVALID', `"salt" expected 32 bytes, got ${opts.salt.length} bytes`);
-  }
-  if (opts.discriminator.length !== 32) {
-    throw new HashError(
-      'SALT_INVALID',
-      `"discriminator" expected 32 bytes, got ${opts.discriminator.length} bytes`,
-    );
-  }
+  assert32Bytes(opts.salt, 'salt');
+  assert32Bytes(opts.discriminator, 'discriminator');
   let typedCreateArg: TypedValue | undefined;
   if (opts.version === 'v12') {
     if (opts.types === undefined) {
