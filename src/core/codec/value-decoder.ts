@@ -129,21 +129,28 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
       return { kind: 'contractId', value: readContractId(ctx, end, at) };
     case 10: {
       // K.optional
-      const inner = readValues(ctx, end, depth, ctx.layout.optionalValue, OPTIONAL);
-      return inner.length === 0 ? NONE : { kind: 'optional', value: inner[0]! };
+      const inner = readValues(ctx, end, depth, ctx.layout.optionalValue, OPTIONAL, null);
+      return inner === undefined ? NONE : { kind: 'optional', value: inner };
     }
-    case 11: // K.list
-      return { kind: 'list', elements: readValues(ctx, end, depth, ctx.layout.listElements, LIST) };
+    case 11: {
+      // K.list
+      const elements: Value[] = [];
+      readValues(ctx, end, depth, ctx.layout.listElements, LIST, elements);
+      return { kind: 'list', elements };
+    }
     case 13: // K.record
       return readRecord(ctx, end, depth);
     case 14: // K.variant
-      return readConstructor(ctx, end, depth, at, VARIANT);
+      return readConstructor(ctx, end, depth, at, messagesFor(ctx.layout).variant);
     case 15: // K.enum
-      return readConstructor(ctx, end, depth, at, ENUM);
+      return readConstructor(ctx, end, depth, at, messagesFor(ctx.layout).enum);
     case 16: // K.textMap: sorted by key, unique keys; a missing key means ""
-      return { kind: 'textMap', entries: sortTextMap(r, readMapEntries(ctx, end, depth, TEXT_MAP), at) };
+      return {
+        kind: 'textMap',
+        entries: sortTextMap(r, readMapEntries(ctx, end, depth, messagesFor(ctx.layout).textMap), at),
+      };
     case 12: // K.genMap: kept in blob order
-      return { kind: 'genMap', entries: readMapEntries(ctx, end, depth, GEN_MAP) };
+      return { kind: 'genMap', entries: readMapEntries(ctx, end, depth, messagesFor(ctx.layout).genMap) };
     default:
       return r.fail('BLOB_MALFORMED', `Value expected a known kind, got ${kind}`, at);
   }
@@ -156,36 +163,46 @@ function readNested(ctx: ValueContext, end: number, depth: number): Value {
   return v;
 }
 
-/** How a member holding nested Values reads: its labels, and whether the Value may stand only once. */
+/** The labels of a member holding nested Values (Optional, List) in errors. */
 interface ValuesMember {
   readonly member: string;
   readonly message: string;
   readonly field: string;
-  readonly once: boolean;
 }
 
-const valuesMember = (member: string, message: string, field: string, once: boolean): ValuesMember => ({
+const valuesMember = (member: string, message: string, field: string): ValuesMember => ({
   member,
   message,
   field: `${message}.${field}`,
-  once,
 });
-const OPTIONAL = valuesMember('Value.optional', 'Value.Optional', 'value', true);
-const LIST = valuesMember('Value.list', 'Value.List', 'elements', false);
+const OPTIONAL = valuesMember('Value.optional', 'Value.Optional', 'value');
+const LIST = valuesMember('Value.list', 'Value.List', 'elements');
 
-/** The nested Values of field number `field` of an Optional or List member ending at `end`. */
-function readValues(ctx: ValueContext, end: number, depth: number, field: number, m: ValuesMember): Value[] {
+/**
+ * Reads the nested Values of field number `field` of an Optional or List member ending at `end`: a
+ * list's into `list`; with `list` null, an optional's one Value is returned (undefined: none).
+ */
+function readValues(
+  ctx: ValueContext,
+  end: number,
+  depth: number,
+  field: number,
+  m: ValuesMember,
+  list: Value[] | null,
+): Value | undefined {
   const r: WireReader = ctx.r;
   const stop = r.readLength(end, m.member);
-  const values: Value[] = [];
+  let one: Value | undefined;
   for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
     if (tag >>> 3 !== field) r.unknownField(tag, stop, m.message);
     else {
-      r.expectLenOnce(tag, m.once ? values[0] : undefined, m.field);
-      values.push(readNested(ctx, stop, depth));
+      r.expectLenOnce(tag, one, m.field);
+      const v = readNested(ctx, stop, depth);
+      if (list === null) one = v;
+      else list.push(v);
     }
   }
-  return values;
+  return one;
 }
 
 function readContractId(ctx: ValueContext, end: number, at: number): Uint8Array {
@@ -252,16 +269,18 @@ function readRecord(ctx: ValueContext, end: number, depth: number): Value {
 }
 
 /**
- * A message of at most one key and one Value, each by its field number in a layout: a map entry, or
- * a variant or enum (constructor and value; an enum has no value field). A field the schema keeps but
- * forbids (a type id) is rejected; a missing key takes `missingKey` (undefined: rejected).
+ * A message of at most one key and one Value, each by its field number: a map entry, or a variant or
+ * enum (constructor and value; an enum has no value field: 0). A field the schema keeps but forbids
+ * (a type id; 0: none) is rejected; a missing key takes `missingKey` (undefined: rejected).
  */
 interface PairMessage<K> {
   readonly message: string;
   readonly key: string;
   readonly value: string;
   readonly forbidden: string;
-  readonly fields: (layout: ValueLayout) => readonly [key: number, value: number, forbidden: number];
+  readonly keyField: number;
+  readonly valueField: number;
+  readonly forbiddenField: number;
   readonly readKey: (ctx: ValueContext, end: number, depth: number, what: string) => K;
   readonly missingKey: K | undefined;
 }
@@ -274,18 +293,17 @@ function readPair<K>(
   m: PairMessage<K>,
 ): [K, Value | undefined] {
   const r: WireReader = ctx.r;
-  const [keyField, valueField, forbiddenField] = m.fields(ctx.layout);
   let key: K | undefined;
   let v: Value | undefined;
   for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
     const f = tag >>> 3;
-    if (f === keyField) {
+    if (f === m.keyField) {
       r.expectLenOnce(tag, key, m.key);
       key = m.readKey(ctx, stop, depth, m.key);
-    } else if (f === valueField && valueField !== 0) {
+    } else if (f === m.valueField && m.valueField !== 0) {
       r.expectLenOnce(tag, v, m.value);
       v = readNested(ctx, stop, depth);
-    } else if (f === forbiddenField && forbiddenField !== 0) r.forbidden(m.forbidden);
+    } else if (f === m.forbiddenField && m.forbiddenField !== 0) r.forbidden(m.forbidden);
     else r.unknownField(tag, stop, m.message);
   }
   key ??= m.missingKey;
@@ -297,24 +315,80 @@ function readPair<K>(
 const readText = (ctx: ValueContext, end: number, _depth: number, what: string): string =>
   ctx.r.readString(end, what);
 
-const VARIANT: PairMessage<string> = {
-  message: 'Value.Variant',
-  key: 'Value.Variant.constructor',
-  value: 'Value.Variant.value',
-  forbidden: 'Value.Variant.variant_id',
-  fields: (l) => [l.variantCtor, l.variantValue, l.variantId],
-  readKey: readText,
-  missingKey: '',
-};
-const ENUM: PairMessage<string> = {
-  message: 'Value.Enum',
-  key: 'Value.Enum.value',
-  value: '',
-  forbidden: 'Value.Enum.enum_id',
-  fields: (l) => [l.enumValue, 0, l.enumId],
-  readKey: readText,
-  missingKey: '',
-};
+/** How a map member reads: its labels, its entries' field number and the entry message. */
+interface MapMember<K> {
+  readonly member: string;
+  readonly message: string;
+  readonly entriesField: number;
+  readonly entry: PairMessage<K>;
+}
+
+function mapMember<K>(
+  member: string,
+  message: string,
+  entriesField: number,
+  entry: Pick<PairMessage<K>, 'keyField' | 'valueField' | 'readKey' | 'missingKey'>,
+): MapMember<K> {
+  const e = `${message}.Entry`;
+  return {
+    member,
+    message,
+    entriesField,
+    entry: { message: e, key: `${e}.key`, value: `${e}.value`, forbidden: '', forbiddenField: 0, ...entry },
+  };
+}
+
+/** The variant, enum and map messages of one layout, with its field numbers. */
+interface LayoutMessages {
+  readonly variant: PairMessage<string>;
+  readonly enum: PairMessage<string>;
+  readonly textMap: MapMember<string>;
+  readonly genMap: MapMember<Value>;
+}
+
+function messagesOf(l: ValueLayout): LayoutMessages {
+  return {
+    variant: {
+      message: 'Value.Variant',
+      key: 'Value.Variant.constructor',
+      value: 'Value.Variant.value',
+      forbidden: 'Value.Variant.variant_id',
+      keyField: l.variantCtor,
+      valueField: l.variantValue,
+      forbiddenField: l.variantId,
+      readKey: readText,
+      missingKey: '',
+    },
+    enum: {
+      message: 'Value.Enum',
+      key: 'Value.Enum.value',
+      value: '',
+      forbidden: 'Value.Enum.enum_id',
+      keyField: l.enumValue,
+      valueField: 0,
+      forbiddenField: l.enumId,
+      readKey: readText,
+      missingKey: '',
+    },
+    textMap: mapMember('Value.text_map', 'Value.TextMap', l.textMapEntries, {
+      keyField: l.textMapKey,
+      valueField: l.textMapValue,
+      readKey: readText,
+      missingKey: '',
+    }),
+    genMap: mapMember('Value.map', 'Value.Map', l.genMapEntries, {
+      keyField: l.genMapKey,
+      valueField: l.genMapValue,
+      readKey: readNested,
+      missingKey: undefined,
+    }),
+  };
+}
+
+const CURRENT_MESSAGES = messagesOf(CURRENT_VALUE);
+const LEGACY_MESSAGES = messagesOf(LEGACY_VALUE);
+const messagesFor = (l: ValueLayout): LayoutMessages =>
+  l.name === 'legacy' ? LEGACY_MESSAGES : CURRENT_MESSAGES;
 
 /** A Variant or Enum member: its constructor must be a Daml name; a variant needs its value. */
 function readConstructor(
@@ -325,57 +399,23 @@ function readConstructor(
   m: PairMessage<string>,
 ): Value {
   const r: WireReader = ctx.r;
-  const stop = r.readLength(end, m === ENUM ? 'Value.enum' : 'Value.variant');
+  const isEnum = m.valueField === 0;
+  const stop = r.readLength(end, isEnum ? 'Value.enum' : 'Value.variant');
   const [name, v] = readPair(ctx, stop, depth, at, m);
   if (!isDamlName(name))
     r.fail('BLOB_INVALID_FIELD', `${m.key} expected a Daml name, got ${formatGot(name)}`, at);
-  if (m === ENUM) return { kind: 'enum', constructor: name };
+  if (isEnum) return { kind: 'enum', constructor: name };
   if (v === undefined) r.fail('BLOB_INVALID_ONEOF', `${m.message} expected a value, got none`, at);
   return { kind: 'variant', constructor: name, value: v };
 }
 
-/** How a map member reads: its labels, its entries' field number in a layout, and the entry message. */
-interface MapMember<K> {
-  readonly member: string;
-  readonly message: string;
-  readonly entries: (layout: ValueLayout) => number;
-  readonly entry: PairMessage<K>;
-}
-
-function mapMember<K>(
-  member: string,
-  message: string,
-  entries: (layout: ValueLayout) => number,
-  entry: Pick<PairMessage<K>, 'fields' | 'readKey' | 'missingKey'>,
-): MapMember<K> {
-  const e = `${message}.Entry`;
-  return {
-    member,
-    message,
-    entries,
-    entry: { message: e, key: `${e}.key`, value: `${e}.value`, forbidden: '', ...entry },
-  };
-}
-
-const TEXT_MAP: MapMember<string> = mapMember('Value.text_map', 'Value.TextMap', (l) => l.textMapEntries, {
-  fields: (l) => [l.textMapKey, l.textMapValue, 0],
-  readKey: readText,
-  missingKey: '',
-});
-const GEN_MAP: MapMember<Value> = mapMember('Value.map', 'Value.Map', (l) => l.genMapEntries, {
-  fields: (l) => [l.genMapKey, l.genMapValue, 0],
-  readKey: readNested,
-  missingKey: undefined,
-});
-
 /** The entries of a map member ending at `end`, in blob order: each one value and at most one key. */
 function readMapEntries<K>(ctx: ValueContext, end: number, depth: number, m: MapMember<K>): [K, Value][] {
   const r: WireReader = ctx.r;
-  const entriesField = m.entries(ctx.layout);
   const stop = r.readLength(end, m.member);
   const entries: [K, Value][] = [];
   for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
-    if (tag >>> 3 !== entriesField) {
+    if (tag >>> 3 !== m.entriesField) {
       r.unknownField(tag, stop, m.message);
       continue;
     }
