@@ -12,8 +12,8 @@
 
 import { HashError } from '../../errors/hash.js';
 import type { PartyId } from '../codec/contract.js';
-import { UNICUM_PURPOSE } from './contract-id-version.js';
 import { assert32Bytes } from './contract-id.js';
+import { UNICUM_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
 import { HashContext } from './hash-context.js';
 import type { Sha256 } from './sha256.js';
