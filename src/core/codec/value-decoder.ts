@@ -323,19 +323,17 @@ interface MapMember<K> {
   readonly entry: PairMessage<K>;
 }
 
-function mapMember<K>(
-  member: string,
+/** A pair message from its name, its fields' names and numbers (key, value, forbidden; 0: none). */
+function pairMessage<K>(
   message: string,
-  entriesField: number,
-  entry: Pick<PairMessage<K>, 'keyField' | 'valueField' | 'readKey' | 'missingKey'>,
-): MapMember<K> {
-  const e = `${message}.Entry`;
-  return {
-    member,
-    message,
-    entriesField,
-    entry: { message: e, key: `${e}.key`, value: `${e}.value`, forbidden: '', forbiddenField: 0, ...entry },
-  };
+  [key, value, forbidden]: readonly [string, string, string],
+  [keyField, valueField, forbiddenField]: readonly [number, number, number],
+  readKey: PairMessage<K>['readKey'],
+  missingKey: K | undefined,
+): PairMessage<K> {
+  const label = (name: string): string => `${message}.${name}`;
+  const labels = { key: label(key), value: label(value), forbidden: label(forbidden) };
+  return { message, ...labels, keyField, valueField, forbiddenField, readKey, missingKey };
 }
 
 /** The variant, enum and map messages of one layout, with its field numbers. */
@@ -347,41 +345,28 @@ interface LayoutMessages {
 }
 
 function messagesOf(l: ValueLayout): LayoutMessages {
+  const names = ['key', 'value', ''] as const;
   return {
-    variant: {
-      message: 'Value.Variant',
-      key: 'Value.Variant.constructor',
-      value: 'Value.Variant.value',
-      forbidden: 'Value.Variant.variant_id',
-      keyField: l.variantCtor,
-      valueField: l.variantValue,
-      forbiddenField: l.variantId,
-      readKey: readText,
-      missingKey: '',
+    variant: pairMessage(
+      'Value.Variant',
+      ['constructor', 'value', 'variant_id'],
+      [l.variantCtor, l.variantValue, l.variantId],
+      readText,
+      '',
+    ),
+    enum: pairMessage('Value.Enum', ['value', '', 'enum_id'], [l.enumValue, 0, l.enumId], readText, ''),
+    textMap: {
+      member: 'Value.text_map',
+      message: 'Value.TextMap',
+      entriesField: l.textMapEntries,
+      entry: pairMessage('Value.TextMap.Entry', names, [l.textMapKey, l.textMapValue, 0], readText, ''),
     },
-    enum: {
-      message: 'Value.Enum',
-      key: 'Value.Enum.value',
-      value: '',
-      forbidden: 'Value.Enum.enum_id',
-      keyField: l.enumValue,
-      valueField: 0,
-      forbiddenField: l.enumId,
-      readKey: readText,
-      missingKey: '',
+    genMap: {
+      member: 'Value.map',
+      message: 'Value.Map',
+      entriesField: l.genMapEntries,
+      entry: pairMessage('Value.Map.Entry', names, [l.genMapKey, l.genMapValue, 0], readNested, undefined),
     },
-    textMap: mapMember('Value.text_map', 'Value.TextMap', l.textMapEntries, {
-      keyField: l.textMapKey,
-      valueField: l.textMapValue,
-      readKey: readText,
-      missingKey: '',
-    }),
-    genMap: mapMember('Value.map', 'Value.Map', l.genMapEntries, {
-      keyField: l.genMapKey,
-      valueField: l.genMapValue,
-      readKey: readNested,
-      missingKey: undefined,
-    }),
   };
 }
 
