@@ -267,11 +267,16 @@ export class WireReader {
     }
   }
 
-  /** Checks a length-delimited field that may stand once: its wire type, and no value (`present`) yet. */
-  expectLenOnce(tag: number, present: unknown, what: string, tagOffset = this.tagAt): void {
-    this.expectWire(tag, WIRE_LEN, what, tagOffset);
+  /** Checks a field that may stand once: its wire type, and no value (`present`) yet. */
+  expectOnce(tag: number, wire: number, present: unknown, what: string, tagOffset = this.tagAt): void {
+    this.expectWire(tag, wire, what, tagOffset);
     if (present !== undefined)
       this.fail('BLOB_DUPLICATE_FIELD', `${what} expected once, got twice`, tagOffset);
+  }
+
+  /** `expectOnce` for a length-delimited field. */
+  expectLenOnce(tag: number, present: unknown, what: string, tagOffset = this.tagAt): void {
+    this.expectOnce(tag, WIRE_LEN, present, what, tagOffset);
   }
 
   /** Rejects a field the schema keeps but forbids (a legacy label or type id). */
