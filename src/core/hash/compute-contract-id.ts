@@ -7,7 +7,6 @@
 import { HashError } from '../../errors/hash.js';
 import type { AuthenticationData, DecodedContract } from '../codec/contract.js';
 import { encodeAuthenticationData } from '../codec/index.js';
-import type { TypeEnv } from '../types/type-env.js';
 import { typeCreateArgument } from '../types/type-value.js';
 import type { TypedValue } from '../types/typed-value.js';
 import { computeContractHash } from './contract-hash.js';
@@ -15,26 +14,23 @@ import { assert32Bytes, computeContractIdBytes, computeContractIdSuffix } from '
 import type { ContractIdVersion } from './contract-id-version.js';
 import { HashContext } from './hash-context.js';
 import { bytesToHex } from './hex.js';
-import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { computeUnicum, sortParties } from './unicum.js';
+import type { VerifyContractIdOptions } from './verify-contract-id.js';
 
 /** A contract without its ID and authentication data (both are produced here). */
 export type ContractDraft = Omit<DecodedContract, 'contractId' | 'authenticationData'> &
   Partial<Pick<DecodedContract, 'contractId' | 'authenticationData'>>;
 
-export interface ComputeContractIdOptions {
+/** What to mint, with the Daml types (required for v12), SHA-256 and context as for verification. */
+export interface ComputeContractIdOptions
+  extends Pick<VerifyContractIdOptions, 'types' | 'sha256' | 'context'> {
   readonly contract: ContractDraft;
   readonly version: ContractIdVersion;
   /** 32 bytes (not covered by the suffix) */
   readonly discriminator: Uint8Array;
   /** 32-byte contract salt */
   readonly salt: Uint8Array;
-  /** Daml types, required for v12 */
-  readonly types?: TypeEnv | undefined;
-  readonly sha256?: Sha256 | undefined;
-  /** the builder and caches repeated mints share (./hash-context.ts; fresh when absent) */
-  readonly context?: HashContext | undefined;
 }
 
 export interface ComputedContractId {
