@@ -42,13 +42,13 @@ const COMMON_FIELDS = [
 ] as const;
 type CommonField = (typeof COMMON_FIELDS)[number];
 
-/** The shared fields by their numbers in one layout. */
-const commonByNumber = (numbers: Readonly<Record<CommonField, number>>): ReadonlyMap<number, CommonField> =>
-  new Map(COMMON_FIELDS.map((f) => [numbers[f], f]));
-
-const CURRENT_COMMON = commonByNumber(CURRENT_FCI);
-// the legacy layout calls field 8 canton_data
-const LEGACY_COMMON = commonByNumber({ ...LEGACY_FCI, authenticationData: LEGACY_FCI.cantonData });
+/** The shared fields by their numbers in each layout (the legacy one calls field 8 canton_data). */
+const CURRENT_COMMON: ReadonlyMap<number, CommonField> = new Map(
+  COMMON_FIELDS.map((f) => [CURRENT_FCI[f], f]),
+);
+const LEGACY_COMMON: ReadonlyMap<number, CommonField> = new Map(
+  COMMON_FIELDS.map((f) => [f === 'authenticationData' ? LEGACY_FCI.cantonData : LEGACY_FCI[f], f]),
+);
 
 /** Reads one shared field into `p`; `authLabel` is field 8's name in the layout (for messages). */
 function readCommonField(
