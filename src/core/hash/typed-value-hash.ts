@@ -23,7 +23,6 @@ import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { createResolved, type Frame, type Resolved, resolveTypeVars } from './type-frames.js';
 import { TNF_TAG } from './typed-normal-form-hash.js';
-import { encodeScalar } from './untyped-value-hash.js';
 
 export type { Frame } from './type-frames.js';
 
@@ -107,27 +106,46 @@ function enc(b: HashBuilder, v: Value, t0: DamlType, f0: Frame | null, ctx: Ctx,
     t = ctx.resolved.type;
     frame = ctx.resolved.frame;
   }
-  if (t.kind !== 'con' && t.kind !== 'var') {
-    // a built-in type takes a value of its kind, written after the kind's tag
-    if (v.kind !== t.kind) throw STOP;
-    b.byte(TNF_TAG[t.kind]);
-  }
   switch (t.kind) {
     case 'unit':
+      if (v.kind !== 'unit') throw STOP;
+      b.byte(TNF_TAG.unit);
+      return;
     case 'bool':
+      if (v.kind !== 'bool') throw STOP;
+      b.byte(TNF_TAG.bool).byte(v.value ? 1 : 0);
+      return;
     case 'int64':
+      if (v.kind !== 'int64') throw STOP;
+      b.byte(TNF_TAG.int64).i64(v.value);
+      return;
     case 'timestamp':
+      if (v.kind !== 'timestamp') throw STOP;
+      b.byte(TNF_TAG.timestamp).i64(v.value);
+      return;
     case 'date':
+      if (v.kind !== 'date') throw STOP;
+      b.byte(TNF_TAG.date).i32(v.value);
+      return;
     case 'text':
+      if (v.kind !== 'text') throw STOP;
+      b.byte(TNF_TAG.text).str(v.value);
+      return;
     case 'party':
+      if (v.kind !== 'party') throw STOP;
+      b.byte(TNF_TAG.party).str(v.value);
+      return;
     case 'contractId':
+      if (v.kind !== 'contractId') throw STOP;
+      b.byte(TNF_TAG.contractId).lp(v.value);
+      return;
     case 'numeric':
-      // a numeric of the type's scale
-      if (v.kind === 'numeric' && t.kind === 'numeric' && numericScale(v.value) !== t.scale) throw STOP;
-      encodeScalar(b, v);
+      if (v.kind !== 'numeric' || numericScale(v.value) !== t.scale) throw STOP;
+      b.byte(TNF_TAG.numeric).numeric(v.value);
       return;
     case 'optional':
       if (v.kind !== 'optional') throw STOP;
+      b.byte(TNF_TAG.optional);
       if (v.value === null) b.byte(0);
       else {
         b.byte(1);
@@ -137,14 +155,14 @@ function enc(b: HashBuilder, v: Value, t0: DamlType, f0: Frame | null, ctx: Ctx,
     case 'list': {
       if (v.kind !== 'list') throw STOP;
       const xs = v.elements;
-      b.i32(xs.length);
+      b.byte(TNF_TAG.list).i32(xs.length);
       for (let i = 0; i < xs.length; i++) enc(b, xs[i] as Value, t.type, frame, ctx, depth + 1);
       return;
     }
     case 'textMap': {
       if (v.kind !== 'textMap') throw STOP;
       const es = v.entries;
-      b.i32(es.length);
+      b.byte(TNF_TAG.textMap).i32(es.length);
       for (let i = 0; i < es.length; i++) {
         const e = es[i] as readonly [string, Value];
         b.str(e[0]);
@@ -155,7 +173,7 @@ function enc(b: HashBuilder, v: Value, t0: DamlType, f0: Frame | null, ctx: Ctx,
     case 'genMap': {
       if (v.kind !== 'genMap') throw STOP;
       const es = v.entries;
-      b.i32(es.length);
+      b.byte(TNF_TAG.genMap).i32(es.length);
       for (let i = 0; i < es.length; i++) {
         const e = es[i] as readonly [Value, Value];
         enc(b, e[0], t.key, frame, ctx, depth + 1);
