@@ -12,18 +12,8 @@ export type Severity = 'error' | 'warning' | 'info';
  */
 export type FindingLabel = 'proven' | 'asserted' | 'could-not-check';
 
-export type AuditArea =
-  | 'fetch'
-  | 'proof'
-  | 'ledger'
-  | 'state'
-  | 'history'
-  | 'market'
-  | 'quote'
-  | 'volume'
-  | 'tokens';
-
-export const AUDIT_AREAS: readonly AuditArea[] = [
+/** The audit areas, in report order. */
+export const AUDIT_AREAS = [
   'fetch',
   'proof',
   'ledger',
@@ -33,4 +23,6 @@ export const AUDIT_AREAS: readonly AuditArea[] = [
   'quote',
   'volume',
   'tokens',
-];
+] as const;
+
+export type AuditArea = (typeof AUDIT_AREAS)[number];

@@ -34,9 +34,8 @@ function parseWrapper(raw: Uint8Array): AuthenticationData {
   const end = raw.length;
   let version = 0;
   let data: [number, number] | null = null;
-  while (r.pos < end) {
-    const o = r.pos;
-    const tag = r.readTag(end);
+  for (let tag = r.nextTag(end); tag !== 0; tag = r.nextTag(end)) {
+    const o = r.tagAt;
     const f = tag >>> 3;
     if (f === AUTH.wrapperData && data === null) {
       r.expectWire(tag, WIRE_LEN, 'UntypedVersionedMessage.data', o);
@@ -52,17 +51,15 @@ function parseWrapper(raw: Uint8Array): AuthenticationData {
   r.pos = data[0];
   const dEnd = data[1];
   let salt: Salt | null = null;
-  while (r.pos < dEnd) {
-    const o = r.pos;
-    const tag = r.readTag(dEnd);
+  for (let tag = r.nextTag(dEnd); tag !== 0; tag = r.nextTag(dEnd)) {
+    const o = r.tagAt;
     if (tag >>> 3 === AUTH.contractSalt && salt === null) {
       r.expectWire(tag, WIRE_LEN, 'ContractAuthenticationData.contract_salt', o);
       const sEnd = r.readLength(dEnd, 'ContractAuthenticationData.contract_salt');
       let algorithm = 0;
       let bytes: Uint8Array | null = null;
-      while (r.pos < sEnd) {
-        const o2 = r.pos;
-        const t2 = r.readTag(sEnd);
+      for (let t2 = r.nextTag(sEnd); t2 !== 0; t2 = r.nextTag(sEnd)) {
+        const o2 = r.tagAt;
         const f2 = t2 >>> 3;
         if (f2 === AUTH.saltHmac) {
           r.expectWire(t2, WIRE_VARINT, 'Salt.hmac', o2);

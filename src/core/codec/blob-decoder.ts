@@ -10,7 +10,7 @@ import { CodecError } from '../../errors/codec.js';
 import { copyBytes } from './byte-pool.js';
 import { parseBase64 } from './bytes.js';
 import type { BlobLayout, DecodedContract, UnknownFieldReport } from './contract.js';
-import { readCurrent, readLegacy } from './fat-contract-decoder.js';
+import { CURRENT_FCI_LAYOUT, LEGACY_FCI_LAYOUT, readFatContract } from './fat-contract-decoder.js';
 import { guardDecode } from './guard.js';
 import { type DecodeOptions, resolveDecodeOptions } from './limits.js';
 import { ENVELOPE } from './schema.js';
@@ -121,9 +121,8 @@ function readEnvelope(r: WireReader, maxDepth: number): DecodedContract {
     );
   }
   r.pos = payload[0];
-  return layout === 'current'
-    ? readCurrent(r, payload[1], version, maxDepth)
-    : readLegacy(r, payload[1], version, maxDepth);
+  const fci = layout === 'current' ? CURRENT_FCI_LAYOUT : LEGACY_FCI_LAYOUT;
+  return readFatContract(r, payload[1], version, maxDepth, fci);
 }
 
 /**
@@ -135,9 +134,8 @@ function detectLayout(buf: Uint8Array, start: number, end: number): BlobLayout {
   const r = new WireReader(buf, [], end - start);
   r.pos = start;
   try {
-    while (r.pos < end) {
-      const o = r.pos;
-      const tag = r.readTag(end);
+    for (let tag = r.nextTag(end); tag !== 0; tag = r.nextTag(end)) {
+      const o = r.tagAt;
       if (tag === ((2 << 3) | WIRE_LEN)) {
         const stop = r.readLength(end, 'field 2');
         return stop > r.pos && buf[r.pos] === 0x0a ? 'legacy' : 'current';

@@ -5,7 +5,7 @@
  */
 import { formatGot } from '../../errors/base.js';
 import { CodecError } from '../../errors/codec.js';
-import type { ContractKey, DecodedContract, TemplateId } from './contract.js';
+import type { BlobLayout, ContractKey, DecodedContract, TemplateId } from './contract.js';
 import { assemble, type FciParts } from './contract-assembly.js';
 import {
   CURRENT_FCI,
@@ -15,15 +15,12 @@ import {
   LEGACY_FCI,
   LEGACY_KEY,
   LEGACY_VALUE,
+  type ValueLayout,
 } from './schema.js';
 import { isDamlName, isPackageId, isPackageName, isPartyIdCached } from './validate.js';
 import type { Value } from './value.js';
 import { readValue, type ValueContext } from './value-decoder.js';
 import { WIRE_I64, WIRE_LEN, WIRE_VARINT, type WireReader } from './wire-reader.js';
-
-function once(r: WireReader, present: unknown, what: string, at: number): void {
-  if (present !== undefined) r.fail('BLOB_DUPLICATE_FIELD', `${what} expected once, got twice`, at);
-}
 
 function readParty(r: WireReader, end: number, what: string, at: number): string {
   const s = r.readString(end, what);
@@ -33,37 +30,25 @@ function readParty(r: WireReader, end: number, what: string, at: number): string
 }
 
 /** The FatContractInstance fields both layouts share (under different numbers). */
-type CommonField =
-  | 'contractId'
-  | 'packageName'
-  | 'templateId'
-  | 'createArg'
-  | 'nonMaintainerSignatories'
-  | 'nonSignatoryStakeholders'
-  | 'createdAt'
-  | 'authenticationData';
+const COMMON_FIELDS = [
+  'contractId',
+  'packageName',
+  'templateId',
+  'createArg',
+  'nonMaintainerSignatories',
+  'nonSignatoryStakeholders',
+  'createdAt',
+  'authenticationData',
+] as const;
+type CommonField = (typeof COMMON_FIELDS)[number];
 
-const CURRENT_COMMON: ReadonlyMap<number, CommonField> = new Map<number, CommonField>([
-  [CURRENT_FCI.contractId, 'contractId'],
-  [CURRENT_FCI.packageName, 'packageName'],
-  [CURRENT_FCI.templateId, 'templateId'],
-  [CURRENT_FCI.createArg, 'createArg'],
-  [CURRENT_FCI.nonMaintainerSignatories, 'nonMaintainerSignatories'],
-  [CURRENT_FCI.nonSignatoryStakeholders, 'nonSignatoryStakeholders'],
-  [CURRENT_FCI.createdAt, 'createdAt'],
-  [CURRENT_FCI.authenticationData, 'authenticationData'],
-]);
-
-const LEGACY_COMMON: ReadonlyMap<number, CommonField> = new Map<number, CommonField>([
-  [LEGACY_FCI.contractId, 'contractId'],
-  [LEGACY_FCI.packageName, 'packageName'],
-  [LEGACY_FCI.templateId, 'templateId'],
-  [LEGACY_FCI.createArg, 'createArg'],
-  [LEGACY_FCI.nonMaintainerSignatories, 'nonMaintainerSignatories'],
-  [LEGACY_FCI.nonSignatoryStakeholders, 'nonSignatoryStakeholders'],
-  [LEGACY_FCI.createdAt, 'createdAt'],
-  [LEGACY_FCI.cantonData, 'authenticationData'],
-]);
+/** The shared fields by their numbers in each layout (the legacy one calls field 8 canton_data). */
+const CURRENT_COMMON: ReadonlyMap<number, CommonField> = new Map(
+  COMMON_FIELDS.map((f) => [CURRENT_FCI[f], f]),
+);
+const LEGACY_COMMON: ReadonlyMap<number, CommonField> = new Map(
+  COMMON_FIELDS.map((f) => [f === 'authenticationData' ? LEGACY_FCI.cantonData : LEGACY_FCI[f], f]),
+);
 
 /** Reads one shared field into `p`; `authLabel` is field 8's name in the layout (for messages). */
 function readCommonField(
@@ -78,23 +63,19 @@ function readCommonField(
   const r = ctx.r;
   switch (field) {
     case 'contractId':
-      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_id', o);
-      once(r, p.contractId, 'FatContractInstance.contract_id', o);
+      r.expectLenOnce(tag, p.contractId, 'FatContractInstance.contract_id', o);
       p.contractId = r.readBytes(end, 'FatContractInstance.contract_id');
       return;
     case 'packageName':
-      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.package_name', o);
-      once(r, p.packageName, 'FatContractInstance.package_name', o);
+      r.expectLenOnce(tag, p.packageName, 'FatContractInstance.package_name', o);
       p.packageName = r.readString(end, 'FatContractInstance.package_name');
       return;
     case 'templateId':
-      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.template_id', o);
-      once(r, p.templateId, 'FatContractInstance.template_id', o);
+      r.expectLenOnce(tag, p.templateId, 'FatContractInstance.template_id', o);
       p.templateId = readIdentifier(r, end, 'FatContractInstance.template_id');
       return;
     case 'createArg': {
-      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.create_arg', o);
-      once(r, p.createArg, 'FatContractInstance.create_arg', o);
+      r.expectLenOnce(tag, p.createArg, 'FatContractInstance.create_arg', o);
       const stop = r.readLength(end, 'FatContractInstance.create_arg');
       p.createArg = readValue(ctx, stop, 1);
       return;
@@ -108,50 +89,16 @@ function readCommonField(
       p.nonSignatoryStakeholders.push(readParty(r, end, 'FatContractInstance.non_signatory_stakeholders', o));
       return;
     case 'createdAt':
-      r.expectWire(tag, WIRE_I64, 'FatContractInstance.created_at', o);
-      once(r, p.createdAt, 'FatContractInstance.created_at', o);
+      r.expectOnce(tag, WIRE_I64, p.createdAt, 'FatContractInstance.created_at', o);
       p.createdAt = r.readSfixed64(end, 'FatContractInstance.created_at');
       return;
     case 'authenticationData': {
       const what = `FatContractInstance.${authLabel}`;
-      r.expectWire(tag, WIRE_LEN, what, o);
-      once(r, p.authenticationData, what, o);
+      r.expectLenOnce(tag, p.authenticationData, what, o);
       p.authenticationData = r.readBytes(end, what);
       return;
     }
   }
-}
-
-export function readCurrent(r: WireReader, end: number, version: string, maxDepth: number): DecodedContract {
-  const F = CURRENT_FCI;
-  const p: FciParts = { nonMaintainerSignatories: [], nonSignatoryStakeholders: [], packageVersion: [] };
-  const ctx: ValueContext = { r, layout: CURRENT_VALUE, maxDepth };
-  while (r.pos < end) {
-    const o = r.pos;
-    const tag = r.readTag(end);
-    const f = tag >>> 3;
-    const common = CURRENT_COMMON.get(f);
-    if (common !== undefined) readCommonField(ctx, p, common, tag, end, o, 'authentication_data');
-    else if (f === F.packageVersion) readPackageVersion(r, tag, end, p.packageVersion, o);
-    else if (f === F.key) {
-      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_key_with_maintainers', o);
-      once(r, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
-      p.key = readCurrentKey(r, end, ctx, o);
-    } else r.unknownField(tag, end, 'FatContractInstance', o);
-  }
-  if (p.packageName === undefined || p.packageName === '') {
-    throw new CodecError(
-      'BLOB_MISSING_FIELD',
-      `"FatContractInstance.package_name" expected a package name, got none`,
-    );
-  }
-  if (!isPackageName(p.packageName)) {
-    throw new CodecError(
-      'BLOB_INVALID_FIELD',
-      `"FatContractInstance.package_name" expected [A-Za-z0-9._-]{1,255}, got ${formatGot(p.packageName)}`,
-    );
-  }
-  return assemble(p, version, 'current');
 }
 
 function readPackageVersion(r: WireReader, tag: number, end: number, out: number[], o: number): void {
@@ -170,99 +117,129 @@ function nonNegative(r: WireReader, v: number, what: string, at: number): number
   return v;
 }
 
-function readCurrentKey(r: WireReader, end: number, ctx: ValueContext, at: number): ContractKey {
+/**
+ * A KeyWithMaintainers in one layout: the key Value's field and name, the maintainers, and the hash
+ * (current) or the versioned key that must stay absent (legacy); 0: the layout has no such field.
+ */
+interface KeyMessage {
+  readonly key: number;
+  readonly keyLabel: string;
+  readonly maintainers: number;
+  readonly hash: number;
+  readonly forbidden: number;
+}
+
+const CURRENT_KEY_MESSAGE: KeyMessage = {
+  key: CURRENT_KEY.key,
+  keyLabel: 'KeyWithMaintainers.key',
+  maintainers: CURRENT_KEY.maintainers,
+  hash: CURRENT_KEY.hash,
+  forbidden: 0,
+};
+const LEGACY_KEY_MESSAGE: KeyMessage = {
+  key: LEGACY_KEY.keyUnversioned,
+  keyLabel: 'KeyWithMaintainers.key_unversioned',
+  maintainers: LEGACY_KEY.maintainers,
+  hash: 0,
+  forbidden: LEGACY_KEY.keyVersioned,
+};
+
+function readKey(r: WireReader, end: number, ctx: ValueContext, at: number, m: KeyMessage): ContractKey {
   const stop = r.readLength(end, 'KeyWithMaintainers');
   let key: Value | undefined;
   let hash: Uint8Array | undefined;
   const maintainers: string[] = [];
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
-    switch (tag >>> 3) {
-      case CURRENT_KEY.key: {
-        r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.key', o);
-        once(r, key, 'KeyWithMaintainers.key', o);
-        const vStop = r.readLength(stop, 'KeyWithMaintainers.key');
-        key = readValue(ctx, vStop, 1);
-        break;
-      }
-      case CURRENT_KEY.maintainers:
-        r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.maintainers', o);
-        maintainers.push(readParty(r, stop, 'KeyWithMaintainers.maintainers', o));
-        break;
-      case CURRENT_KEY.hash:
-        r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.hash', o);
-        once(r, hash, 'KeyWithMaintainers.hash', o);
-        hash = r.readBytes(stop, 'KeyWithMaintainers.hash');
-        break;
-      default:
-        r.unknownField(tag, stop, 'KeyWithMaintainers', o);
-    }
+  for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
+    const f = tag >>> 3;
+    if (f === m.key) {
+      r.expectLenOnce(tag, key, m.keyLabel);
+      key = readValue(ctx, r.readLength(stop, m.keyLabel), 1);
+    } else if (f === m.maintainers) {
+      r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.maintainers');
+      maintainers.push(readParty(r, stop, 'KeyWithMaintainers.maintainers', r.tagAt));
+    } else if (f === m.hash && m.hash !== 0) {
+      r.expectLenOnce(tag, hash, 'KeyWithMaintainers.hash');
+      hash = r.readBytes(stop, 'KeyWithMaintainers.hash');
+    } else if (f === m.forbidden && m.forbidden !== 0) r.forbidden('KeyWithMaintainers.key_versioned');
+    else r.unknownField(tag, stop, 'KeyWithMaintainers');
   }
   if (key === undefined)
     r.fail('BLOB_MISSING_FIELD', 'KeyWithMaintainers.key expected a Value, got none', at);
   return { key, maintainers, hash: hash === undefined || hash.length === 0 ? null : hash };
 }
 
-export function readLegacy(r: WireReader, end: number, version: string, maxDepth: number): DecodedContract {
-  const F = LEGACY_FCI;
+/** How a FatContractInstance layout reads beyond its shared fields. */
+interface FciLayout {
+  readonly name: BlobLayout;
+  readonly value: ValueLayout;
+  readonly common: ReadonlyMap<number, CommonField>;
+  /** field 8's name */
+  readonly authLabel: string;
+  readonly key: number;
+  readonly keyMessage: KeyMessage;
+  /** 0: the layout has none */
+  readonly packageVersion: number;
+  /** the current layout requires a package name; a legacy blob may lack one */
+  readonly packageNameRequired: boolean;
+}
+
+export const CURRENT_FCI_LAYOUT: FciLayout = {
+  name: 'current',
+  value: CURRENT_VALUE,
+  common: CURRENT_COMMON,
+  authLabel: 'authentication_data',
+  key: CURRENT_FCI.key,
+  keyMessage: CURRENT_KEY_MESSAGE,
+  packageVersion: CURRENT_FCI.packageVersion,
+  packageNameRequired: true,
+};
+export const LEGACY_FCI_LAYOUT: FciLayout = {
+  name: 'legacy',
+  value: LEGACY_VALUE,
+  common: LEGACY_COMMON,
+  authLabel: 'canton_data',
+  key: LEGACY_FCI.key,
+  keyMessage: LEGACY_KEY_MESSAGE,
+  packageVersion: 0,
+  packageNameRequired: false,
+};
+
+/** Reads the FatContractInstance payload ending at `end` in layout `l`. */
+export function readFatContract(
+  r: WireReader,
+  end: number,
+  version: string,
+  maxDepth: number,
+  l: FciLayout,
+): DecodedContract {
   const p: FciParts = { nonMaintainerSignatories: [], nonSignatoryStakeholders: [], packageVersion: [] };
-  const ctx: ValueContext = { r, layout: LEGACY_VALUE, maxDepth };
-  while (r.pos < end) {
-    const o = r.pos;
-    const tag = r.readTag(end);
+  const ctx: ValueContext = { r, layout: l.value, maxDepth };
+  for (let tag = r.nextTag(end); tag !== 0; tag = r.nextTag(end)) {
+    const o = r.tagAt;
     const f = tag >>> 3;
-    const common = LEGACY_COMMON.get(f);
-    if (common !== undefined) readCommonField(ctx, p, common, tag, end, o, 'canton_data');
-    else if (f === F.key) {
-      r.expectWire(tag, WIRE_LEN, 'FatContractInstance.contract_key_with_maintainers', o);
-      once(r, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
-      p.key = readLegacyKey(r, end, ctx, o);
+    const common = l.common.get(f);
+    if (common !== undefined) readCommonField(ctx, p, common, tag, end, o, l.authLabel);
+    else if (f === l.packageVersion && l.packageVersion !== 0)
+      readPackageVersion(r, tag, end, p.packageVersion, o);
+    else if (f === l.key) {
+      r.expectLenOnce(tag, p.key, 'FatContractInstance.contract_key_with_maintainers', o);
+      p.key = readKey(r, end, ctx, o, l.keyMessage);
     } else r.unknownField(tag, end, 'FatContractInstance', o);
   }
   const name = p.packageName ?? '';
+  if (name === '' && l.packageNameRequired) {
+    throw new CodecError(
+      'BLOB_MISSING_FIELD',
+      `"FatContractInstance.package_name" expected a package name, got none`,
+    );
+  }
   if (name !== '' && !isPackageName(name)) {
     throw new CodecError(
       'BLOB_INVALID_FIELD',
       `"FatContractInstance.package_name" expected [A-Za-z0-9._-]{1,255}, got ${formatGot(name)}`,
     );
   }
-  return assemble({ ...p, packageName: name }, version, 'legacy');
-}
-
-function readLegacyKey(r: WireReader, end: number, ctx: ValueContext, at: number): ContractKey {
-  const stop = r.readLength(end, 'KeyWithMaintainers');
-  let key: Value | undefined;
-  const maintainers: string[] = [];
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
-    switch (tag >>> 3) {
-      case LEGACY_KEY.keyUnversioned: {
-        r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.key_unversioned', o);
-        once(r, key, 'KeyWithMaintainers.key', o);
-        const vStop = r.readLength(stop, 'KeyWithMaintainers.key_unversioned');
-        key = readValue(ctx, vStop, 1);
-        break;
-      }
-      case LEGACY_KEY.keyVersioned:
-        r.fail(
-          'BLOB_INVALID_FIELD',
-          'KeyWithMaintainers.key_versioned expected absent (must not be used), got one',
-          o,
-        );
-        break;
-      case LEGACY_KEY.maintainers:
-        r.expectWire(tag, WIRE_LEN, 'KeyWithMaintainers.maintainers', o);
-        maintainers.push(readParty(r, stop, 'KeyWithMaintainers.maintainers', o));
-        break;
-      default:
-        r.unknownField(tag, stop, 'KeyWithMaintainers', o);
-    }
-  }
-  if (key === undefined)
-    r.fail('BLOB_MISSING_FIELD', 'KeyWithMaintainers.key expected a Value, got none', at);
-  return { key, maintainers, hash: null };
+  return assemble({ ...p, packageName: name }, version, l.name);
 }
 
 function readIdentifier(r: WireReader, end: number, what: string): TemplateId {
@@ -271,13 +248,11 @@ function readIdentifier(r: WireReader, end: number, what: string): TemplateId {
   let packageId: string | undefined;
   const module: string[] = [];
   const entity: string[] = [];
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
+  for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
+    const o = r.tagAt;
     const f = tag >>> 3;
     if (f === IDENTIFIER.packageId) {
-      r.expectWire(tag, WIRE_LEN, `${what}.package_id`, o);
-      once(r, packageId, `${what}.package_id`, o);
+      r.expectLenOnce(tag, packageId, `${what}.package_id`, o);
       packageId = r.readString(stop, `${what}.package_id`);
     } else if (f === IDENTIFIER.moduleName || f === IDENTIFIER.name) {
       r.expectWire(tag, WIRE_LEN, `${what}.${f === IDENTIFIER.name ? 'name' : 'module_name'}`, o);

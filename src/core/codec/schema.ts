@@ -66,58 +66,68 @@ function wireTypeOf(type: string): number {
   }
 }
 
+/** The field numbers of `message`, each given as [proto name, proto type]. */
+function fieldsOf<T extends string>(
+  message: string,
+  spec: Readonly<Record<T, readonly [name: string, type: string]>>,
+): Readonly<Record<T, number>> {
+  const out = {} as Record<T, number>;
+  for (const [key, [name, type]] of Object.entries(spec) as [T, readonly [string, string]][]) {
+    out[key] = num(message, name, type);
+  }
+  return out;
+}
+
 const B = 'reserve_audit.blob';
 const CUR = 'reserve_audit.blob.current';
 const LEG = 'reserve_audit.blob.legacy';
 const CANTON = 'reserve_audit.canton';
 
-export const ENVELOPE = {
-  version: num(`${B}.Versioned`, 'version', 'string'),
-  payload: num(`${B}.Versioned`, 'payload', 'bytes'),
+export const ENVELOPE = fieldsOf(`${B}.Versioned`, {
+  version: ['version', 'string'],
+  payload: ['payload', 'bytes'],
+});
+
+export const IDENTIFIER = fieldsOf(`${B}.Identifier`, {
+  packageId: ['package_id', 'string'],
+  moduleName: ['module_name', 'string'],
+  name: ['name', 'string'],
+});
+
+/** The FatContractInstance fields both layouts share, by the same names and types. */
+const FCI_COMMON = {
+  contractId: ['contract_id', 'bytes'],
+  packageName: ['package_name', 'string'],
+  templateId: ['template_id', 'reserve_audit.blob.Identifier'],
+  createArg: ['create_arg', 'bytes'],
+  nonMaintainerSignatories: ['non_maintainer_signatories', 'string'],
+  nonSignatoryStakeholders: ['non_signatory_stakeholders', 'string'],
+  createdAt: ['created_at', 'sfixed64'],
+  key: ['contract_key_with_maintainers', 'KeyWithMaintainers'],
 } as const;
 
-export const IDENTIFIER = {
-  packageId: num(`${B}.Identifier`, 'package_id', 'string'),
-  moduleName: num(`${B}.Identifier`, 'module_name', 'string'),
-  name: num(`${B}.Identifier`, 'name', 'string'),
-} as const;
+export const CURRENT_FCI = fieldsOf(`${CUR}.FatContractInstance`, {
+  ...FCI_COMMON,
+  authenticationData: ['authentication_data', 'bytes'],
+  packageVersion: ['package_version', 'int32'],
+});
 
-export const CURRENT_FCI = {
-  contractId: num(`${CUR}.FatContractInstance`, 'contract_id', 'bytes'),
-  packageName: num(`${CUR}.FatContractInstance`, 'package_name', 'string'),
-  templateId: num(`${CUR}.FatContractInstance`, 'template_id', 'reserve_audit.blob.Identifier'),
-  createArg: num(`${CUR}.FatContractInstance`, 'create_arg', 'bytes'),
-  nonMaintainerSignatories: num(`${CUR}.FatContractInstance`, 'non_maintainer_signatories', 'string'),
-  nonSignatoryStakeholders: num(`${CUR}.FatContractInstance`, 'non_signatory_stakeholders', 'string'),
-  createdAt: num(`${CUR}.FatContractInstance`, 'created_at', 'sfixed64'),
-  authenticationData: num(`${CUR}.FatContractInstance`, 'authentication_data', 'bytes'),
-  packageVersion: num(`${CUR}.FatContractInstance`, 'package_version', 'int32'),
-  key: num(`${CUR}.FatContractInstance`, 'contract_key_with_maintainers', 'KeyWithMaintainers'),
-} as const;
+export const CURRENT_KEY = fieldsOf(`${CUR}.KeyWithMaintainers`, {
+  key: ['key', 'bytes'],
+  maintainers: ['maintainers', 'string'],
+  hash: ['hash', 'bytes'],
+});
 
-export const CURRENT_KEY = {
-  key: num(`${CUR}.KeyWithMaintainers`, 'key', 'bytes'),
-  maintainers: num(`${CUR}.KeyWithMaintainers`, 'maintainers', 'string'),
-  hash: num(`${CUR}.KeyWithMaintainers`, 'hash', 'bytes'),
-} as const;
+export const LEGACY_FCI = fieldsOf(`${LEG}.FatContractInstance`, {
+  ...FCI_COMMON,
+  cantonData: ['canton_data', 'bytes'],
+});
 
-export const LEGACY_FCI = {
-  contractId: num(`${LEG}.FatContractInstance`, 'contract_id', 'bytes'),
-  templateId: num(`${LEG}.FatContractInstance`, 'template_id', 'reserve_audit.blob.Identifier'),
-  createArg: num(`${LEG}.FatContractInstance`, 'create_arg', 'bytes'),
-  key: num(`${LEG}.FatContractInstance`, 'contract_key_with_maintainers', 'KeyWithMaintainers'),
-  nonMaintainerSignatories: num(`${LEG}.FatContractInstance`, 'non_maintainer_signatories', 'string'),
-  nonSignatoryStakeholders: num(`${LEG}.FatContractInstance`, 'non_signatory_stakeholders', 'string'),
-  createdAt: num(`${LEG}.FatContractInstance`, 'created_at', 'sfixed64'),
-  cantonData: num(`${LEG}.FatContractInstance`, 'canton_data', 'bytes'),
-  packageName: num(`${LEG}.FatContractInstance`, 'package_name', 'string'),
-} as const;
-
-export const LEGACY_KEY = {
-  keyVersioned: num(`${LEG}.KeyWithMaintainers`, 'key_versioned', 'VersionedValue'),
-  keyUnversioned: num(`${LEG}.KeyWithMaintainers`, 'key_unversioned', 'bytes'),
-  maintainers: num(`${LEG}.KeyWithMaintainers`, 'maintainers', 'string'),
-} as const;
+export const LEGACY_KEY = fieldsOf(`${LEG}.KeyWithMaintainers`, {
+  keyVersioned: ['key_versioned', 'VersionedValue'],
+  keyUnversioned: ['key_unversioned', 'bytes'],
+  maintainers: ['maintainers', 'string'],
+});
 
 export const LEGACY_CONTRACT_ID_STRUCT = num(`${LEG}.ContractId`, 'contract_id', 'string');
 
@@ -204,81 +214,66 @@ function buildKinds(
   return { kindByField, wireByField, fieldByKind };
 }
 
+/** The Value members both numberings name alike, by kind. */
+const SHARED_MEMBERS = {
+  unit: K.unit,
+  bool: K.bool,
+  int64: K.int64,
+  date: K.date,
+  timestamp: K.timestamp,
+  numeric: K.numeric,
+  party: K.party,
+  text: K.text,
+  contract_id: K.contractId,
+  optional: K.optional,
+  list: K.list,
+  record: K.record,
+  variant: K.variant,
+  enum: K.enum,
+};
+
+/**
+ * The field numbers of the nested Value messages of package `pkg`, whose names differ between the
+ * numberings: the record field message, and the text map and generic map messages.
+ */
+function nestedFields(pkg: string, recordField: string, textMap: string, genMap: string) {
+  const v = `${pkg}.Value`;
+  return {
+    // the field message's own name: Field (nested in Record) or RecordField
+    recordFields: num(`${v}.Record`, 'fields', recordField.slice(recordField.lastIndexOf('.') + 1)),
+    fieldValue: num(`${v}.${recordField}`, 'value', 'Value'),
+    variantCtor: num(`${v}.Variant`, 'constructor', 'string'),
+    variantValue: num(`${v}.Variant`, 'value', 'Value'),
+    enumValue: num(`${v}.Enum`, 'value', 'string'),
+    listElements: num(`${v}.List`, 'elements', 'Value'),
+    optionalValue: num(`${v}.Optional`, 'value', 'Value'),
+    textMapEntries: num(`${v}.${textMap}`, 'entries', 'Entry'),
+    textMapKey: num(`${v}.${textMap}.Entry`, 'key', 'string'),
+    textMapValue: num(`${v}.${textMap}.Entry`, 'value', 'Value'),
+    genMapEntries: num(`${v}.${genMap}`, 'entries', 'Entry'),
+    genMapKey: num(`${v}.${genMap}.Entry`, 'key', 'Value'),
+    genMapValue: num(`${v}.${genMap}.Entry`, 'value', 'Value'),
+  };
+}
+
 export const CURRENT_VALUE: ValueLayout = {
   name: 'current',
-  ...buildKinds(CUR, {
-    unit: K.unit,
-    bool: K.bool,
-    int64: K.int64,
-    date: K.date,
-    timestamp: K.timestamp,
-    numeric: K.numeric,
-    party: K.party,
-    text: K.text,
-    contract_id: K.contractId,
-    optional: K.optional,
-    list: K.list,
-    map: K.genMap,
-    record: K.record,
-    variant: K.variant,
-    enum: K.enum,
-    text_map: K.textMap,
-    text_map_3_2: K.textMap,
-  }),
-  recordFields: num(`${CUR}.Value.Record`, 'fields', 'Field'),
+  ...buildKinds(CUR, { ...SHARED_MEMBERS, map: K.genMap, text_map: K.textMap, text_map_3_2: K.textMap }),
+  ...nestedFields(CUR, 'Record.Field', 'TextMap', 'Map'),
+  // LF-2 has no type ids and no field labels
   recordId: 0,
-  fieldValue: num(`${CUR}.Value.Record.Field`, 'value', 'Value'),
   fieldLabel: 0,
-  variantCtor: num(`${CUR}.Value.Variant`, 'constructor', 'string'),
-  variantValue: num(`${CUR}.Value.Variant`, 'value', 'Value'),
   variantId: 0,
-  enumValue: num(`${CUR}.Value.Enum`, 'value', 'string'),
   enumId: 0,
-  listElements: num(`${CUR}.Value.List`, 'elements', 'Value'),
-  optionalValue: num(`${CUR}.Value.Optional`, 'value', 'Value'),
-  textMapEntries: num(`${CUR}.Value.TextMap`, 'entries', 'Entry'),
-  textMapKey: num(`${CUR}.Value.TextMap.Entry`, 'key', 'string'),
-  textMapValue: num(`${CUR}.Value.TextMap.Entry`, 'value', 'Value'),
-  genMapEntries: num(`${CUR}.Value.Map`, 'entries', 'Entry'),
-  genMapKey: num(`${CUR}.Value.Map.Entry`, 'key', 'Value'),
-  genMapValue: num(`${CUR}.Value.Map.Entry`, 'value', 'Value'),
 };
 
 export const LEGACY_VALUE: ValueLayout = {
   name: 'legacy',
-  ...buildKinds(LEG, {
-    record: K.record,
-    variant: K.variant,
-    list: K.list,
-    int64: K.int64,
-    numeric: K.numeric,
-    text: K.text,
-    timestamp: K.timestamp,
-    party: K.party,
-    bool: K.bool,
-    unit: K.unit,
-    date: K.date,
-    optional: K.optional,
-    contract_id: K.contractId,
-    map: K.textMap,
-    enum: K.enum,
-    gen_map: K.genMap,
-  }),
-  recordFields: num(`${LEG}.Value.Record`, 'fields', 'RecordField'),
+  ...buildKinds(LEG, { ...SHARED_MEMBERS, map: K.textMap, gen_map: K.genMap }),
+  ...nestedFields(LEG, 'RecordField', 'Map', 'GenMap'),
+  // kept by the LF-1 schema, rejected by the decoder
   recordId: num(`${LEG}.Value.Record`, 'record_id', 'reserve_audit.blob.Identifier'),
-  fieldValue: num(`${LEG}.Value.RecordField`, 'value', 'Value'),
   fieldLabel: num(`${LEG}.Value.RecordField`, 'label', 'string'),
-  variantCtor: num(`${LEG}.Value.Variant`, 'constructor', 'string'),
-  variantValue: num(`${LEG}.Value.Variant`, 'value', 'Value'),
   variantId: num(`${LEG}.Value.Variant`, 'variant_id', 'reserve_audit.blob.Identifier'),
-  enumValue: num(`${LEG}.Value.Enum`, 'value', 'string'),
   enumId: num(`${LEG}.Value.Enum`, 'enum_id', 'reserve_audit.blob.Identifier'),
-  listElements: num(`${LEG}.Value.List`, 'elements', 'Value'),
-  optionalValue: num(`${LEG}.Value.Optional`, 'value', 'Value'),
-  textMapEntries: num(`${LEG}.Value.Map`, 'entries', 'Entry'),
-  textMapKey: num(`${LEG}.Value.Map.Entry`, 'key', 'string'),
-  textMapValue: num(`${LEG}.Value.Map.Entry`, 'value', 'Value'),
-  genMapEntries: num(`${LEG}.Value.GenMap`, 'entries', 'Entry'),
-  genMapKey: num(`${LEG}.Value.GenMap.Entry`, 'key', 'Value'),
-  genMapValue: num(`${LEG}.Value.GenMap.Entry`, 'value', 'Value'),
 };

@@ -50,21 +50,20 @@ export function readValue(ctx: ValueContext, end: number, depth: number): Value 
     r.fail('BLOB_TOO_DEEP', `Value expected nesting depth ≤ ${ctx.maxDepth}, got deeper`);
   }
   let result: Value | undefined;
-  while (r.pos < end) {
-    const tagOffset = r.pos;
-    const tag = r.readTag(end);
+  for (let tag = r.nextTag(end); tag !== 0; tag = r.nextTag(end)) {
     const field = tag >>> 3;
     const kind = field < layout.kindByField.length ? layout.kindByField[field]! : 0;
     if (kind === 0) {
-      r.unknownField(tag, end, 'Value', tagOffset);
+      r.unknownField(tag, end, 'Value');
       continue;
     }
+    const at = r.tagAt;
     if (result !== undefined) {
-      r.fail('BLOB_INVALID_ONEOF', `Value expected exactly one member of oneof sum, got several`, tagOffset);
+      r.fail('BLOB_INVALID_ONEOF', `Value expected exactly one member of oneof sum, got several`, at);
     }
     if ((tag & 7) !== layout.wireByField[field])
-      r.expectWire(tag, layout.wireByField[field]!, MEMBER_LABEL[kind]!, tagOffset);
-    result = readMember(ctx, kind, end, depth, tagOffset);
+      r.expectWire(tag, layout.wireByField[field]!, MEMBER_LABEL[kind]!);
+    result = readMember(ctx, kind, end, depth, at);
   }
   if (result === undefined) {
     r.fail('BLOB_INVALID_ONEOF', `Value expected exactly one member of oneof sum, got none`);
@@ -83,12 +82,10 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
   const r: WireReader = ctx.r;
   switch (kind) {
     case 1: {
-      // K.unit
+      // K.unit: an empty message
       const stop = r.readLength(end, 'Value.unit');
-      while (r.pos < stop) {
-        const o = r.pos;
-        r.unknownField(r.readTag(stop), stop, 'Value.unit', o);
-      }
+      for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop))
+        r.unknownField(tag, stop, 'Value.unit');
       return UNIT;
     }
     case 2: // K.bool
@@ -132,43 +129,28 @@ function readMember(ctx: ValueContext, kind: number, end: number, depth: number,
       return { kind: 'contractId', value: readContractId(ctx, end, at) };
     case 10: {
       // K.optional
-      const stop = r.readLength(end, 'Value.optional');
-      let inner: Value | null = null;
-      while (r.pos < stop) {
-        const o = r.pos;
-        const tag = r.readTag(stop);
-        if (tag >>> 3 === ctx.layout.optionalValue) {
-          r.expectWire(tag, WIRE_LEN, 'Value.Optional.value', o);
-          if (inner !== null) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Optional expected one value, got two', o);
-          inner = readNested(ctx, stop, depth);
-        } else r.unknownField(tag, stop, 'Value.Optional', o);
-      }
-      return inner === null ? NONE : { kind: 'optional', value: inner };
+      const inner = readValues(ctx, end, depth, ctx.layout.optionalValue, OPTIONAL, null);
+      return inner === undefined ? NONE : { kind: 'optional', value: inner };
     }
     case 11: {
       // K.list
-      const stop = r.readLength(end, 'Value.list');
       const elements: Value[] = [];
-      while (r.pos < stop) {
-        const o = r.pos;
-        const tag = r.readTag(stop);
-        if (tag >>> 3 === ctx.layout.listElements) {
-          r.expectWire(tag, WIRE_LEN, 'Value.List.elements', o);
-          elements.push(readNested(ctx, stop, depth));
-        } else r.unknownField(tag, stop, 'Value.List', o);
-      }
+      readValues(ctx, end, depth, ctx.layout.listElements, LIST, elements);
       return { kind: 'list', elements };
     }
     case 13: // K.record
       return readRecord(ctx, end, depth);
     case 14: // K.variant
-      return readVariant(ctx, end, depth, at);
+      return readConstructor(ctx, end, depth, at, messagesFor(ctx.layout).variant);
     case 15: // K.enum
-      return readEnum(ctx, end, at);
-    case 16: // K.textMap
-      return readTextMap(ctx, end, depth, at);
-    case 12: // K.genMap
-      return readGenMap(ctx, end, depth);
+      return readConstructor(ctx, end, depth, at, messagesFor(ctx.layout).enum);
+    case 16: // K.textMap: sorted by key, unique keys; a missing key means ""
+      return {
+        kind: 'textMap',
+        entries: sortTextMap(r, readMapEntries(ctx, end, depth, messagesFor(ctx.layout).textMap), at),
+      };
+    case 12: // K.genMap: kept in blob order
+      return { kind: 'genMap', entries: readMapEntries(ctx, end, depth, messagesFor(ctx.layout).genMap) };
     default:
       return r.fail('BLOB_MALFORMED', `Value expected a known kind, got ${kind}`, at);
   }
@@ -179,6 +161,48 @@ function readNested(ctx: ValueContext, end: number, depth: number): Value {
   const stop = ctx.r.readLength(end, 'Value');
   const v = readValue(ctx, stop, depth + 1);
   return v;
+}
+
+/** The labels of a member holding nested Values (Optional, List) in errors. */
+interface ValuesMember {
+  readonly member: string;
+  readonly message: string;
+  readonly field: string;
+}
+
+const valuesMember = (member: string, message: string, field: string): ValuesMember => ({
+  member,
+  message,
+  field: `${message}.${field}`,
+});
+const OPTIONAL = valuesMember('Value.optional', 'Value.Optional', 'value');
+const LIST = valuesMember('Value.list', 'Value.List', 'elements');
+
+/**
+ * Reads the nested Values of field number `field` of an Optional or List member ending at `end`: a
+ * list's into `list`; with `list` null, an optional's one Value is returned (undefined: none).
+ */
+function readValues(
+  ctx: ValueContext,
+  end: number,
+  depth: number,
+  field: number,
+  m: ValuesMember,
+  list: Value[] | null,
+): Value | undefined {
+  const r: WireReader = ctx.r;
+  const stop = r.readLength(end, m.member);
+  let one: Value | undefined;
+  for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
+    if (tag >>> 3 !== field) r.unknownField(tag, stop, m.message);
+    else {
+      r.expectLenOnce(tag, one, m.field);
+      const v = readNested(ctx, stop, depth);
+      if (list === null) one = v;
+      else list.push(v);
+    }
+  }
+  return one;
 }
 
 function readContractId(ctx: ValueContext, end: number, at: number): Uint8Array {
@@ -193,13 +217,12 @@ function readContractId(ctx: ValueContext, end: number, at: number): Uint8Array 
     // Daml 2.x: ContractId{ string contract_id = 1 } holding the hex text (first content byte 0x0a);
     // early-3.0 snapshots hold the raw id bytes, which start with 0x00 / 0x01
     let hex: string | null = null;
-    while (r.pos < stop) {
-      const o = r.pos;
-      const tag = r.readTag(stop);
-      if (tag >>> 3 === LEGACY_CONTRACT_ID_STRUCT) {
-        r.expectWire(tag, WIRE_LEN, 'ContractId.contract_id', o);
+    for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
+      if (tag >>> 3 !== LEGACY_CONTRACT_ID_STRUCT) r.unknownField(tag, stop, 'ContractId');
+      else {
+        r.expectWire(tag, WIRE_LEN, 'ContractId.contract_id');
         hex = r.readString(stop, 'ContractId.contract_id');
-      } else r.unknownField(tag, stop, 'ContractId', o);
+      }
     }
     try {
       bytes = parseHex(hex ?? '', 'Value.contract_id');
@@ -221,139 +244,183 @@ function readRecord(ctx: ValueContext, end: number, depth: number): Value {
   const layout = ctx.layout;
   const stop = r.readLength(end, 'Value.record');
   const fields: Value[] = [];
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
+  for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
     const f = tag >>> 3;
     if (f === layout.recordFields) {
-      r.expectWire(tag, WIRE_LEN, 'Value.Record.fields', o);
+      const at = r.tagAt;
+      r.expectWire(tag, WIRE_LEN, 'Value.Record.fields');
       const fStop = r.readLength(stop, 'Value.Record.Field');
       let v: Value | undefined;
-      while (r.pos < fStop) {
-        const o2 = r.pos;
-        const t2 = r.readTag(fStop);
+      for (let t2 = r.nextTag(fStop); t2 !== 0; t2 = r.nextTag(fStop)) {
         const f2 = t2 >>> 3;
         if (f2 === layout.fieldValue) {
-          r.expectWire(t2, WIRE_LEN, 'Value.Record.Field.value', o2);
-          if (v !== undefined)
-            r.fail('BLOB_DUPLICATE_FIELD', 'Value.Record.Field expected one value, got two', o2);
+          r.expectLenOnce(t2, v, 'Value.Record.Field.value');
           v = readNested(ctx, fStop, depth);
-        } else if (f2 === layout.fieldLabel && layout.fieldLabel !== 0) {
-          r.fail(
-            'BLOB_INVALID_FIELD',
-            'Value.Record.Field.label expected absent (must not be used), got a label',
-            o2,
-          );
-        } else r.unknownField(t2, fStop, 'Value.Record.Field', o2);
+        } else if (f2 === layout.fieldLabel && layout.fieldLabel !== 0)
+          r.forbidden('Value.Record.Field.label');
+        else r.unknownField(t2, fStop, 'Value.Record.Field');
       }
-      if (v === undefined) r.fail('BLOB_INVALID_ONEOF', 'Value.Record.Field expected a value, got none', o);
+      if (v === undefined) r.fail('BLOB_INVALID_ONEOF', 'Value.Record.Field expected a value, got none', at);
       fields.push(v);
-    } else if (f === layout.recordId && layout.recordId !== 0) {
-      r.fail('BLOB_INVALID_FIELD', 'Value.Record.record_id expected absent (must not be used), got one', o);
-    } else r.unknownField(tag, stop, 'Value.Record', o);
+    } else if (f === layout.recordId && layout.recordId !== 0) r.forbidden('Value.Record.record_id');
+    else r.unknownField(tag, stop, 'Value.Record');
   }
   return { kind: 'record', fields };
 }
 
-function readVariant(ctx: ValueContext, end: number, depth: number, at: number): Value {
+/**
+ * A message of at most one key and one Value, each by its field number: a map entry, or a variant or
+ * enum (constructor and value; an enum has no value field: 0). A field the schema keeps but forbids
+ * (a type id; 0: none) is rejected; a missing key takes `missingKey` (undefined: rejected).
+ */
+interface PairMessage<K> {
+  readonly message: string;
+  readonly key: string;
+  readonly value: string;
+  readonly forbidden: string;
+  readonly keyField: number;
+  readonly valueField: number;
+  readonly forbiddenField: number;
+  readonly readKey: (ctx: ValueContext, end: number, depth: number, what: string) => K;
+  readonly missingKey: K | undefined;
+}
+
+function readPair<K>(
+  ctx: ValueContext,
+  stop: number,
+  depth: number,
+  at: number,
+  m: PairMessage<K>,
+): [K, Value | undefined] {
   const r: WireReader = ctx.r;
-  const layout = ctx.layout;
-  const stop = r.readLength(end, 'Value.variant');
-  let ctor: string | undefined;
+  let key: K | undefined;
   let v: Value | undefined;
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
+  for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
     const f = tag >>> 3;
-    if (f === layout.variantCtor) {
-      r.expectWire(tag, WIRE_LEN, 'Value.Variant.constructor', o);
-      if (ctor !== undefined)
-        r.fail('BLOB_DUPLICATE_FIELD', 'Value.Variant expected one constructor, got two', o);
-      ctor = r.readString(stop, 'Value.Variant.constructor');
-    } else if (f === layout.variantValue) {
-      r.expectWire(tag, WIRE_LEN, 'Value.Variant.value', o);
-      if (v !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Variant expected one value, got two', o);
+    if (f === m.keyField) {
+      r.expectLenOnce(tag, key, m.key);
+      key = m.readKey(ctx, stop, depth, m.key);
+    } else if (f === m.valueField && m.valueField !== 0) {
+      r.expectLenOnce(tag, v, m.value);
       v = readNested(ctx, stop, depth);
-    } else if (f === layout.variantId && layout.variantId !== 0) {
-      r.fail('BLOB_INVALID_FIELD', 'Value.Variant.variant_id expected absent (must not be used), got one', o);
-    } else r.unknownField(tag, stop, 'Value.Variant', o);
+    } else if (f === m.forbiddenField && m.forbiddenField !== 0) r.forbidden(m.forbidden);
+    else r.unknownField(tag, stop, m.message);
   }
-  const name = ctor ?? '';
-  if (!isDamlName(name)) {
-    r.fail(
-      'BLOB_INVALID_FIELD',
-      `Value.Variant.constructor expected a Daml name, got ${formatGot(name)}`,
-      at,
-    );
-  }
-  if (v === undefined) r.fail('BLOB_INVALID_ONEOF', 'Value.Variant expected a value, got none', at);
+  key ??= m.missingKey;
+  if (key === undefined) r.fail('BLOB_INVALID_ONEOF', `${m.message} expected a key, got none`, at);
+  return [key, v];
+}
+
+/** A key or constructor that is a string. */
+const readText = (ctx: ValueContext, end: number, _depth: number, what: string): string =>
+  ctx.r.readString(end, what);
+
+/** How a map member reads: its labels, its entries' field number and the entry message. */
+interface MapMember<K> {
+  readonly member: string;
+  readonly message: string;
+  readonly entriesField: number;
+  readonly entry: PairMessage<K>;
+}
+
+/** A pair message from its name, its fields' names and numbers (key, value, forbidden; 0: none). */
+function pairMessage<K>(
+  message: string,
+  [key, value, forbidden]: readonly [string, string, string],
+  [keyField, valueField, forbiddenField]: readonly [number, number, number],
+  readKey: PairMessage<K>['readKey'],
+  missingKey: K | undefined,
+): PairMessage<K> {
+  const label = (name: string): string => `${message}.${name}`;
+  const labels = { key: label(key), value: label(value), forbidden: label(forbidden) };
+  return { message, ...labels, keyField, valueField, forbiddenField, readKey, missingKey };
+}
+
+/** The variant, enum and map messages of one layout, with its field numbers. */
+interface LayoutMessages {
+  readonly variant: PairMessage<string>;
+  readonly enum: PairMessage<string>;
+  readonly textMap: MapMember<string>;
+  readonly genMap: MapMember<Value>;
+}
+
+function messagesOf(l: ValueLayout): LayoutMessages {
+  const names = ['key', 'value', ''] as const;
+  return {
+    variant: pairMessage(
+      'Value.Variant',
+      ['constructor', 'value', 'variant_id'],
+      [l.variantCtor, l.variantValue, l.variantId],
+      readText,
+      '',
+    ),
+    enum: pairMessage('Value.Enum', ['value', '', 'enum_id'], [l.enumValue, 0, l.enumId], readText, ''),
+    textMap: {
+      member: 'Value.text_map',
+      message: 'Value.TextMap',
+      entriesField: l.textMapEntries,
+      entry: pairMessage('Value.TextMap.Entry', names, [l.textMapKey, l.textMapValue, 0], readText, ''),
+    },
+    genMap: {
+      member: 'Value.map',
+      message: 'Value.Map',
+      entriesField: l.genMapEntries,
+      entry: pairMessage('Value.Map.Entry', names, [l.genMapKey, l.genMapValue, 0], readNested, undefined),
+    },
+  };
+}
+
+const CURRENT_MESSAGES = messagesOf(CURRENT_VALUE);
+const LEGACY_MESSAGES = messagesOf(LEGACY_VALUE);
+const messagesFor = (l: ValueLayout): LayoutMessages =>
+  l.name === 'legacy' ? LEGACY_MESSAGES : CURRENT_MESSAGES;
+
+/** A Variant or Enum member: its constructor must be a Daml name; a variant needs its value. */
+function readConstructor(
+  ctx: ValueContext,
+  end: number,
+  depth: number,
+  at: number,
+  m: PairMessage<string>,
+): Value {
+  const r: WireReader = ctx.r;
+  const isEnum = m.valueField === 0;
+  const stop = r.readLength(end, isEnum ? 'Value.enum' : 'Value.variant');
+  const [name, v] = readPair(ctx, stop, depth, at, m);
+  if (!isDamlName(name))
+    r.fail('BLOB_INVALID_FIELD', `${m.key} expected a Daml name, got ${formatGot(name)}`, at);
+  if (isEnum) return { kind: 'enum', constructor: name };
+  if (v === undefined) r.fail('BLOB_INVALID_ONEOF', `${m.message} expected a value, got none`, at);
   return { kind: 'variant', constructor: name, value: v };
 }
 
-function readEnum(ctx: ValueContext, end: number, at: number): Value {
+/** The entries of a map member ending at `end`, in blob order: each one value and at most one key. */
+function readMapEntries<K>(ctx: ValueContext, end: number, depth: number, m: MapMember<K>): [K, Value][] {
   const r: WireReader = ctx.r;
-  const layout = ctx.layout;
-  const stop = r.readLength(end, 'Value.enum');
-  let ctor: string | undefined;
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
-    const f = tag >>> 3;
-    if (f === layout.enumValue) {
-      r.expectWire(tag, WIRE_LEN, 'Value.Enum.value', o);
-      if (ctor !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Enum expected one value, got two', o);
-      ctor = r.readString(stop, 'Value.Enum.value');
-    } else if (f === layout.enumId && layout.enumId !== 0) {
-      r.fail('BLOB_INVALID_FIELD', 'Value.Enum.enum_id expected absent (must not be used), got one', o);
-    } else r.unknownField(tag, stop, 'Value.Enum', o);
-  }
-  const name = ctor ?? '';
-  if (!isDamlName(name)) {
-    r.fail('BLOB_INVALID_FIELD', `Value.Enum.value expected a Daml name, got ${formatGot(name)}`, at);
-  }
-  return { kind: 'enum', constructor: name };
-}
-
-function readTextMap(ctx: ValueContext, end: number, depth: number, at: number): Value {
-  const r: WireReader = ctx.r;
-  const layout = ctx.layout;
-  const stop = r.readLength(end, 'Value.text_map');
-  const entries: [string, Value][] = [];
-  let sorted = true;
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
-    if (tag >>> 3 !== layout.textMapEntries) {
-      r.unknownField(tag, stop, 'Value.TextMap', o);
+  const stop = r.readLength(end, m.member);
+  const entries: [K, Value][] = [];
+  for (let tag = r.nextTag(stop); tag !== 0; tag = r.nextTag(stop)) {
+    if (tag >>> 3 !== m.entriesField) {
+      r.unknownField(tag, stop, m.message);
       continue;
     }
-    r.expectWire(tag, WIRE_LEN, 'Value.TextMap.entries', o);
-    const eStop = r.readLength(stop, 'Value.TextMap.Entry');
-    let key: string | undefined;
-    let v: Value | undefined;
-    while (r.pos < eStop) {
-      const o2 = r.pos;
-      const t2 = r.readTag(eStop);
-      const f2 = t2 >>> 3;
-      if (f2 === layout.textMapKey) {
-        r.expectWire(t2, WIRE_LEN, 'Value.TextMap.Entry.key', o2);
-        if (key !== undefined)
-          r.fail('BLOB_DUPLICATE_FIELD', 'Value.TextMap.Entry expected one key, got two', o2);
-        key = r.readString(eStop, 'Value.TextMap.Entry.key');
-      } else if (f2 === layout.textMapValue) {
-        r.expectWire(t2, WIRE_LEN, 'Value.TextMap.Entry.value', o2);
-        if (v !== undefined)
-          r.fail('BLOB_DUPLICATE_FIELD', 'Value.TextMap.Entry expected one value, got two', o2);
-        v = readNested(ctx, eStop, depth);
-      } else r.unknownField(t2, eStop, 'Value.TextMap.Entry', o2);
-    }
-    if (v === undefined) r.fail('BLOB_INVALID_ONEOF', 'Value.TextMap.Entry expected a value, got none', o);
-    const k = key ?? '';
-    const prev = entries[entries.length - 1];
-    if (prev !== undefined && compareCodePoints(prev[0], k) >= 0) sorted = false;
-    entries.push([k, v]);
+    const at = r.tagAt;
+    r.expectWire(tag, WIRE_LEN, `${m.message}.entries`);
+    const [key, v] = readPair(ctx, r.readLength(stop, m.entry.message), depth, at, m.entry);
+    if (v === undefined) r.fail('BLOB_INVALID_ONEOF', `${m.entry.message} expected a value, got none`, at);
+    entries.push([key, v]);
   }
-  if (!sorted) entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+  return entries;
+}
+
+/** A TextMap's entries in key order (code points); a key standing twice is rejected. */
+function sortTextMap(r: WireReader, entries: [string, Value][], at: number): [string, Value][] {
+  for (let i = 1; i < entries.length; i++) {
+    if (compareCodePoints(entries[i - 1]![0], entries[i]![0]) >= 0) {
+      entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+      break;
+    }
+  }
   for (let i = 1; i < entries.length; i++) {
     if (entries[i - 1]![0] === entries[i]![0]) {
       r.fail(
@@ -363,46 +430,7 @@ function readTextMap(ctx: ValueContext, end: number, depth: number, at: number):
       );
     }
   }
-  return { kind: 'textMap', entries };
-}
-
-function readGenMap(ctx: ValueContext, end: number, depth: number): Value {
-  const r: WireReader = ctx.r;
-  const layout = ctx.layout;
-  const stop = r.readLength(end, 'Value.map');
-  const entries: [Value, Value][] = [];
-  while (r.pos < stop) {
-    const o = r.pos;
-    const tag = r.readTag(stop);
-    if (tag >>> 3 !== layout.genMapEntries) {
-      r.unknownField(tag, stop, 'Value.Map', o);
-      continue;
-    }
-    r.expectWire(tag, WIRE_LEN, 'Value.Map.entries', o);
-    const eStop = r.readLength(stop, 'Value.Map.Entry');
-    let k: Value | undefined;
-    let v: Value | undefined;
-    while (r.pos < eStop) {
-      const o2 = r.pos;
-      const t2 = r.readTag(eStop);
-      const f2 = t2 >>> 3;
-      if (f2 === layout.genMapKey) {
-        r.expectWire(t2, WIRE_LEN, 'Value.Map.Entry.key', o2);
-        if (k !== undefined) r.fail('BLOB_DUPLICATE_FIELD', 'Value.Map.Entry expected one key, got two', o2);
-        k = readNested(ctx, eStop, depth);
-      } else if (f2 === layout.genMapValue) {
-        r.expectWire(t2, WIRE_LEN, 'Value.Map.Entry.value', o2);
-        if (v !== undefined)
-          r.fail('BLOB_DUPLICATE_FIELD', 'Value.Map.Entry expected one value, got two', o2);
-        v = readNested(ctx, eStop, depth);
-      } else r.unknownField(t2, eStop, 'Value.Map.Entry', o2);
-    }
-    if (k === undefined || v === undefined) {
-      r.fail('BLOB_INVALID_ONEOF', 'Value.Map.Entry expected a key and a value, got less', o);
-    }
-    entries.push([k, v]);
-  }
-  return { kind: 'genMap', entries };
+  return entries;
 }
 
 export interface DecodeValueOptions extends DecodeOptions {

@@ -166,22 +166,15 @@ function writeValueBody(ctx: EncodeContext, v: Value, depth: number): void {
       w.endMessage(mark);
       return;
     }
-    case 'variant': {
-      if (typeof v.constructor !== 'string' || !isDamlName(v.constructor)) {
-        bad('variant.constructor', 'a Daml name', v.constructor);
-      }
-      const mark = w.beginMessage(fk[K.variant]!);
-      w.writeStringField(layout.variantCtor, v.constructor);
-      writeNested(ctx, layout.variantValue, v.value, depth);
-      w.endMessage(mark);
-      return;
-    }
+    case 'variant':
     case 'enum': {
+      // an enum is a variant without a value
       if (typeof v.constructor !== 'string' || !isDamlName(v.constructor)) {
-        bad('enum.constructor', 'a Daml name', v.constructor);
+        bad(`${v.kind}.constructor`, 'a Daml name', v.constructor);
       }
-      const mark = w.beginMessage(fk[K.enum]!);
-      w.writeStringField(layout.enumValue, v.constructor);
+      const mark = w.beginMessage(fk[K[v.kind]]!);
+      w.writeStringField(v.kind === 'enum' ? layout.enumValue : layout.variantCtor, v.constructor);
+      if (v.kind === 'variant') writeNested(ctx, layout.variantValue, v.value, depth);
       w.endMessage(mark);
       return;
     }

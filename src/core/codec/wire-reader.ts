@@ -22,6 +22,8 @@ export class WireReader {
   /** low / high 32 bits of the last varint read by `readVarint64` */
   lo = 0;
   hi = 0;
+  /** the offset of the tag `nextTag` read last: where a field's error points */
+  tagAt = 0;
   /** null = reject unknown fields; an array = skip and report them */
   readonly unknown: UnknownFieldReport[] | null;
 
@@ -247,8 +249,15 @@ export class WireReader {
     return out;
   }
 
+  /** Reads the tag of the next field of the message ending at `end`; 0 at its end (tags are ≥ 8). */
+  nextTag(end: number): number {
+    if (this.pos >= end) return 0;
+    this.tagAt = this.pos;
+    return this.readTag(end);
+  }
+
   /** Checks a known field's wire type. */
-  expectWire(tag: number, wire: number, what: string, tagOffset: number): void {
+  expectWire(tag: number, wire: number, what: string, tagOffset = this.tagAt): void {
     if ((tag & 7) !== wire) {
       this.fail(
         'BLOB_WRONG_WIRE_TYPE',
@@ -258,8 +267,25 @@ export class WireReader {
     }
   }
 
+  /** Checks a field that may stand once: its wire type, and no value (`present`) yet. */
+  expectOnce(tag: number, wire: number, present: unknown, what: string, tagOffset = this.tagAt): void {
+    this.expectWire(tag, wire, what, tagOffset);
+    if (present !== undefined)
+      this.fail('BLOB_DUPLICATE_FIELD', `${what} expected once, got twice`, tagOffset);
+  }
+
+  /** `expectOnce` for a length-delimited field. */
+  expectLenOnce(tag: number, present: unknown, what: string, tagOffset = this.tagAt): void {
+    this.expectOnce(tag, WIRE_LEN, present, what, tagOffset);
+  }
+
+  /** Rejects a field the schema keeps but forbids (a legacy label or type id). */
+  forbidden(what: string, tagOffset = this.tagAt): never {
+    return this.fail('BLOB_INVALID_FIELD', `${what} expected absent (must not be used), got one`, tagOffset);
+  }
+
   /** Rejects, or skips and records, a field the schema does not know. */
-  unknownField(tag: number, end: number, message: string, tagOffset: number): void {
+  unknownField(tag: number, end: number, message: string, tagOffset = this.tagAt): void {
     const field = tag >>> 3;
     const wire = tag & 7;
     if (this.unknown === null) {

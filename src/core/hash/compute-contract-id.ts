@@ -7,34 +7,30 @@
 import { HashError } from '../../errors/hash.js';
 import type { AuthenticationData, DecodedContract } from '../codec/contract.js';
 import { encodeAuthenticationData } from '../codec/index.js';
-import type { TypeEnv } from '../types/type-env.js';
 import { typeCreateArgument } from '../types/type-value.js';
 import type { TypedValue } from '../types/typed-value.js';
 import { computeContractHash } from './contract-hash.js';
-import { computeContractIdBytes, computeContractIdSuffix } from './contract-id.js';
+import { assert32Bytes, computeContractIdBytes, computeContractIdSuffix } from './contract-id.js';
 import type { ContractIdVersion } from './contract-id-version.js';
 import { HashContext } from './hash-context.js';
 import { bytesToHex } from './hex.js';
-import type { Sha256 } from './sha256.js';
 import { sha256Noble } from './sha256.js';
 import { computeUnicum, sortParties } from './unicum.js';
+import type { VerifyContractIdOptions } from './verify-contract-id.js';
 
 /** A contract without its ID and authentication data (both are produced here). */
 export type ContractDraft = Omit<DecodedContract, 'contractId' | 'authenticationData'> &
   Partial<Pick<DecodedContract, 'contractId' | 'authenticationData'>>;
 
-export interface ComputeContractIdOptions {
+/** What to mint, with the Daml types (required for v12), SHA-256 and context as for verification. */
+export interface ComputeContractIdOptions
+  extends Pick<VerifyContractIdOptions, 'types' | 'sha256' | 'context'> {
   readonly contract: ContractDraft;
   readonly version: ContractIdVersion;
   /** 32 bytes (not covered by the suffix) */
   readonly discriminator: Uint8Array;
   /** 32-byte contract salt */
   readonly salt: Uint8Array;
-  /** Daml types, required for v12 */
-  readonly types?: TypeEnv | undefined;
-  readonly sha256?: Sha256 | undefined;
-  /** the builder and caches repeated mints share (./hash-context.ts; fresh when absent) */
-  readonly context?: HashContext | undefined;
 }
 
 export interface ComputedContractId {
@@ -55,15 +51,8 @@ export function computeContractId(opts: ComputeContractIdOptions): ComputedContr
   const sha256 = opts.sha256 ?? sha256Noble;
   const context = opts.context ?? new HashContext();
   const c = opts.contract;
-  if (opts.salt.length !== 32) {
-    throw new HashError('SALT_INVALID', `"salt" expected 32 bytes, got ${opts.salt.length} bytes`);
-  }
-  if (opts.discriminator.length !== 32) {
-    throw new HashError(
-      'SALT_INVALID',
-      `"discriminator" expected 32 bytes, got ${opts.discriminator.length} bytes`,
-    );
-  }
+  assert32Bytes(opts.salt, 'salt');
+  assert32Bytes(opts.discriminator, 'discriminator');
   let typedCreateArg: TypedValue | undefined;
   if (opts.version === 'v12') {
     if (opts.types === undefined) {

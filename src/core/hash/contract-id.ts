@@ -157,11 +157,16 @@ function unsupportedPrefix(prefix: string): HashError {
   );
 }
 
+/** Throws HashError SALT_INVALID unless `bytes` (a salt, discriminator, unicum or hash) is 32 bytes long. */
+export function assert32Bytes(bytes: Uint8Array, name: string): void {
+  if (bytes.length !== 32) {
+    throw new HashError('SALT_INVALID', `"${name}" expected 32 bytes, got ${bytes.length} bytes`);
+  }
+}
+
 /** suffix = versionPrefix ‖ 12 20 ‖ unicum (36 bytes). */
 export function computeContractIdSuffix(version: ContractIdVersion, unicum: Uint8Array): Uint8Array {
-  if (unicum.length !== 32) {
-    throw new HashError('SALT_INVALID', `"unicum" expected 32 bytes, got ${unicum.length} bytes`);
-  }
+  assert32Bytes(unicum, 'unicum');
   const [a, b] = VERSION_PREFIX[version];
   const out = new Uint8Array(36);
   out[0] = a;
@@ -174,12 +179,7 @@ export function computeContractIdSuffix(version: ContractIdVersion, unicum: Uint
 
 /** The 69 contract-ID bytes 00 ‖ discriminator ‖ suffix. */
 export function computeContractIdBytes(discriminator: Uint8Array, suffix: Uint8Array): Uint8Array {
-  if (discriminator.length !== 32) {
-    throw new HashError(
-      'SALT_INVALID',
-      `"discriminator" expected 32 bytes, got ${discriminator.length} bytes`,
-    );
-  }
+  assert32Bytes(discriminator, 'discriminator');
   const out = new Uint8Array(1 + 32 + suffix.length);
   out.set(discriminator, 1);
   out.set(suffix, 33);

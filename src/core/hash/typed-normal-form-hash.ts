@@ -7,6 +7,7 @@
 import type { TypedValue } from '../types/typed-value.js';
 import type { HashBuilder } from './hash-builder.js';
 import { assertDepth, MAX_HASH_DEPTH } from './hash-depth.js';
+import { encodeScalar } from './untyped-value-hash.js';
 
 /** The 1-byte type tags of enc_T. */
 export const TNF_TAG = {
@@ -31,62 +32,35 @@ export const TNF_TAG = {
 /** Appends enc_T(value). */
 export function encodeTypedNormalFormValue(b: HashBuilder, value: TypedValue, depth = 0): void {
   if (depth > MAX_HASH_DEPTH) assertDepth(depth);
+  // every value starts with its kind's tag
+  b.byte(TNF_TAG[value.kind]);
+  // a TypedValue's scalars are the untyped Value's
+  if (value.kind === 'unit' || encodeScalar(b, value)) return;
   switch (value.kind) {
-    case 'unit':
-      b.byte(TNF_TAG.unit);
-      return;
-    case 'bool':
-      b.byte(TNF_TAG.bool).byte(value.value ? 1 : 0);
-      return;
-    case 'int64':
-      b.byte(TNF_TAG.int64).i64(value.value);
-      return;
-    case 'timestamp':
-      b.byte(TNF_TAG.timestamp).i64(value.value);
-      return;
-    case 'numeric':
-      b.byte(TNF_TAG.numeric).numeric(value.value);
-      return;
-    case 'text':
-      b.byte(TNF_TAG.text).str(value.value);
-      return;
-    case 'party':
-      b.byte(TNF_TAG.party).str(value.value);
-      return;
-    case 'contractId':
-      b.byte(TNF_TAG.contractId).lp(value.value);
-      return;
-    case 'date':
-      b.byte(TNF_TAG.date).i32(value.value);
-      return;
     case 'optional':
-      b.byte(TNF_TAG.optional);
-      if (value.value === null) b.byte(0);
-      else {
-        b.byte(1);
-        encodeTypedNormalFormValue(b, value.value, depth + 1);
-      }
+      b.byte(value.value === null ? 0 : 1);
+      if (value.value !== null) encodeTypedNormalFormValue(b, value.value, depth + 1);
       return;
     case 'list':
-      b.byte(TNF_TAG.list).i32(value.elements.length);
+      b.i32(value.elements.length);
       for (const x of value.elements) encodeTypedNormalFormValue(b, x, depth + 1);
       return;
     case 'textMap':
-      b.byte(TNF_TAG.textMap).i32(value.entries.length);
+      b.i32(value.entries.length);
       for (const [k, v] of value.entries) {
         b.str(k);
         encodeTypedNormalFormValue(b, v, depth + 1);
       }
       return;
     case 'genMap':
-      b.byte(TNF_TAG.genMap).i32(value.entries.length);
+      b.i32(value.entries.length);
       for (const [k, v] of value.entries) {
         encodeTypedNormalFormValue(b, k, depth + 1);
         encodeTypedNormalFormValue(b, v, depth + 1);
       }
       return;
     case 'record': {
-      b.byte(TNF_TAG.record).qualifiedName(value.type.module, value.type.entity);
+      b.qualifiedName(value.type.module, value.type.entity);
       const fields = value.fields;
       let end = fields.length;
       while (end > 0) {
@@ -103,13 +77,9 @@ export function encodeTypedNormalFormValue(b: HashBuilder, value: TypedValue, de
       return;
     }
     case 'variant':
-      b.byte(TNF_TAG.variant).qualifiedName(value.type.module, value.type.entity);
-      b.str(value.constructor).i32(value.rank);
-      encodeTypedNormalFormValue(b, value.value, depth + 1);
-      return;
     case 'enum':
-      b.byte(TNF_TAG.enum).qualifiedName(value.type.module, value.type.entity);
-      b.str(value.constructor).i32(value.rank);
+      b.qualifiedName(value.type.module, value.type.entity).str(value.constructor).i32(value.rank);
+      if (value.kind === 'variant') encodeTypedNormalFormValue(b, value.value, depth + 1);
       return;
   }
 }

@@ -12,6 +12,7 @@
 
 import { HashError } from '../../errors/hash.js';
 import type { PartyId } from '../codec/contract.js';
+import { assert32Bytes } from './contract-id.js';
 import { UNICUM_PURPOSE } from './contract-id-version.js';
 import { HashBuilder } from './hash-builder.js';
 import { HashContext } from './hash-context.js';
@@ -71,15 +72,8 @@ function writeSeqLp(b: HashBuilder, parties: readonly string[], leadingByte: num
 
 /** Writes the unicum preimage into `b`. Throws HashError SALT_INVALID / CONTRACT_KEY_HASH_MISSING. */
 function encodeUnicumPreimage(b: HashBuilder, input: UnicumInput): void {
-  if (input.salt.length !== 32) {
-    throw new HashError('SALT_INVALID', `"salt" expected 32 bytes, got ${input.salt.length} bytes`);
-  }
-  if (input.contractHash.length !== 32) {
-    throw new HashError(
-      'SALT_INVALID',
-      `"contractHash" expected 32 bytes, got ${input.contractHash.length} bytes`,
-    );
-  }
+  assert32Bytes(input.salt, 'salt');
+  assert32Bytes(input.contractHash, 'contractHash');
   const micros = input.createdAt;
   let secs = micros / 1_000_000n;
   let rem = micros % 1_000_000n;

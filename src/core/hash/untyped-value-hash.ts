@@ -9,6 +9,7 @@
  *   §6.3).
  */
 import type { Value } from '../codec/value.js';
+import type { TypedValue } from '../types/typed-value.js';
 import type { HashBuilder } from './hash-builder.js';
 import { numericUnscaledBytes } from './hash-builder.js';
 import { assertDepth, MAX_HASH_DEPTH } from './hash-depth.js';
@@ -23,33 +24,46 @@ export function encodeUpgradeFriendlyValue(b: HashBuilder, value: Value, depth =
   encodeUntypedValue(b, value, true, depth);
 }
 
+/**
+ * Appends a scalar the way every encoding writes it (V10, V11, and V12 after its tag): bool, int64,
+ * timestamp, numeric, text, party, contract id, date. False, writing nothing, for unit and the
+ * containers, which each encoding writes its own way.
+ */
+export function encodeScalar(b: HashBuilder, value: Value | TypedValue): boolean {
+  switch (value.kind) {
+    case 'bool':
+      b.byte(value.value ? 1 : 0);
+      return true;
+    case 'int64':
+    case 'timestamp':
+      b.i64(value.value);
+      return true;
+    case 'numeric':
+      b.numeric(value.value);
+      return true;
+    case 'text':
+    case 'party':
+      b.str(value.value);
+      return true;
+    case 'contractId':
+      b.lp(value.value);
+      return true;
+    case 'date':
+      b.i32(value.value);
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** enc_L (`upgradeFriendly` false) or enc_U (true) of `value`. */
 function encodeUntypedValue(b: HashBuilder, value: Value, upgradeFriendly: boolean, depth: number): void {
   if (depth > MAX_HASH_DEPTH) assertDepth(depth);
   const next = depth + 1;
+  if (encodeScalar(b, value)) return;
   switch (value.kind) {
     case 'unit':
       b.byte(0);
-      return;
-    case 'bool':
-      b.byte(value.value ? 1 : 0);
-      return;
-    case 'int64':
-    case 'timestamp':
-      b.i64(value.value);
-      return;
-    case 'numeric':
-      b.numeric(value.value);
-      return;
-    case 'text':
-    case 'party':
-      b.str(value.value);
-      return;
-    case 'contractId':
-      b.lp(value.value);
-      return;
-    case 'date':
-      b.i32(value.value);
       return;
     case 'optional': {
       const flag = value.value === null ? 0 : 1;

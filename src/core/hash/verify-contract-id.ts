@@ -78,16 +78,12 @@ export interface VerifyContractIdOptions {
   readonly context?: HashContext | undefined;
 }
 
-export interface VerifyDecodedContractOptions {
-  readonly contractId: string;
+/** The options of `verifyContractId`, with an already-decoded contract in place of the blob. */
+export interface VerifyDecodedContractOptions extends Omit<VerifyContractIdOptions, 'blob'> {
   /** an already-decoded blob */
   readonly contract: DecodedContract;
-  readonly types?: TypeEnv | undefined;
-  readonly sha256?: Sha256 | undefined;
   /** V10/V11: the contract hash already computed from the blob (the one-pass verifier) */
   readonly contractHash?: Uint8Array | undefined;
-  /** the builder, caches and scratch repeated verifications share (./hash-context.ts; fresh when absent) */
-  readonly context?: HashContext | undefined;
 }
 
 function reasonOf(e: unknown, mismatch = false): VerificationReason {

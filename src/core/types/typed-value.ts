@@ -4,18 +4,15 @@
  * field labels (trailing `None` fields already dropped or not is the hasher's business);
  * variants and enums carry the type name and the constructor rank.
  */
+import type { Value } from '../codec/value.js';
 import type { QualifiedName } from './daml-type.js';
 
 export type TypedValue =
-  | { readonly kind: 'unit' }
-  | { readonly kind: 'bool'; readonly value: boolean }
-  | { readonly kind: 'int64'; readonly value: bigint }
-  | { readonly kind: 'numeric'; readonly value: string }
-  | { readonly kind: 'text'; readonly value: string }
-  | { readonly kind: 'party'; readonly value: string }
-  | { readonly kind: 'contractId'; readonly value: Uint8Array }
-  | { readonly kind: 'date'; readonly value: number }
-  | { readonly kind: 'timestamp'; readonly value: bigint }
+  /** the leaves (unit, bool, int64, numeric, text, party, contractId, date, timestamp), as untyped */
+  | Exclude<
+      Value,
+      { readonly kind: 'optional' | 'list' | 'textMap' | 'genMap' | 'record' | 'variant' | 'enum' }
+    >
   | { readonly kind: 'optional'; readonly value: TypedValue | null }
   | { readonly kind: 'list'; readonly elements: readonly TypedValue[] }
   | { readonly kind: 'textMap'; readonly entries: readonly (readonly [string, TypedValue])[] }

@@ -47,6 +47,18 @@ function convert(t: LfType, where: string, memo: WeakMap<LfType, DamlType>): Dam
   }
 }
 
+/** The builtins whose Daml type keeps none of its arguments: number → [name, arity, type]. */
+const SCALAR_BUILTINS: Readonly<Record<number, readonly [string, number, DamlType]>> = {
+  0: ['Unit', 0, { kind: 'unit' }],
+  1: ['Bool', 0, { kind: 'bool' }],
+  2: ['Int64', 0, { kind: 'int64' }],
+  3: ['Date', 0, { kind: 'date' }],
+  4: ['Timestamp', 0, { kind: 'timestamp' }],
+  6: ['Party', 0, { kind: 'party' }],
+  7: ['Text', 0, { kind: 'text' }],
+  8: ['ContractId', 1, { kind: 'contractId' }],
+};
+
 function convertBuiltin(
   b: number,
   args: readonly LfType[],
@@ -61,22 +73,12 @@ function convertBuiltin(
       );
     }
   };
+  const scalar = SCALAR_BUILTINS[b];
+  if (scalar !== undefined) {
+    arity(scalar[1], scalar[0]);
+    return scalar[2];
+  }
   switch (b) {
-    case 0:
-      arity(0, 'Unit');
-      return { kind: 'unit' };
-    case 1:
-      arity(0, 'Bool');
-      return { kind: 'bool' };
-    case 2:
-      arity(0, 'Int64');
-      return { kind: 'int64' };
-    case 3:
-      arity(0, 'Date');
-      return { kind: 'date' };
-    case 4:
-      arity(0, 'Timestamp');
-      return { kind: 'timestamp' };
     case 5: {
       arity(1, 'Numeric');
       const n = args[0]!;
@@ -84,15 +86,6 @@ function convertBuiltin(
         throw new DarError('DAR_TYPE_INVALID', `${where}: Numeric expected a nat scale argument`);
       return { kind: 'numeric', scale: n.n };
     }
-    case 6:
-      arity(0, 'Party');
-      return { kind: 'party' };
-    case 7:
-      arity(0, 'Text');
-      return { kind: 'text' };
-    case 8:
-      arity(1, 'ContractId');
-      return { kind: 'contractId' };
     case 9:
       arity(1, 'Optional');
       return { kind: 'optional', type: toDamlType(args[0]!, where, memo) };

@@ -39,6 +39,13 @@ export interface TypeContext {
 
 const PACKAGE_ID = /^[0-9a-f]{64}$/;
 
+/** The Type members no contract can hold, by field number: [member name, what to call it]. */
+const UNSERIALIZABLE_TYPES: Readonly<Record<number, readonly [string, string]>> = {
+  4: ['forall', 'forall'],
+  5: ['struct', 'struct'],
+  7: ['syn', 'type synonym'],
+};
+
 /**
  * Decodes one `Type` message ending at `end`. `limit` is the number of interned entries it may
  * reference (`i` while decoding table entry i; the table length elsewhere).
@@ -66,13 +73,14 @@ export function decodeType(
         result = decodeApplication(r, tag >>> 3, readEnd(r, end, 'Type'), ctx, limit, depth);
         break;
       case 4:
-        skipField(r, wt, 'Type.forall');
-        result = { t: 'other', what: 'forall', d: 1 };
-        break;
       case 5:
-        skipField(r, wt, 'Type.struct');
-        result = { t: 'other', what: 'struct', d: 1 };
+      case 7: {
+        // forall, struct, type synonym: skipped, kept only to say what is not serializable
+        const [name, what] = UNSERIALIZABLE_TYPES[tag >>> 3]!;
+        skipField(r, wt, `Type.${name}`);
+        result = { t: 'other', what, d: 1 };
         break;
+      }
       case 6: {
         if (wt !== 0) throw malformed('Type.nat', wt);
         const v = r.sint64();
@@ -83,10 +91,6 @@ export function decodeType(
         result = { t: 'nat', n, d: 1 };
         break;
       }
-      case 7:
-        skipField(r, wt, 'Type.syn');
-        result = { t: 'other', what: 'type synonym', d: 1 };
-        break;
       case 8: {
         if (wt !== 0) throw malformed('Type.interned', wt);
         const k = r.int32();
