@@ -24,7 +24,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../src/core/proof/index.js';
 import { loadTypesOrDefault } from '../src/io/files/default-types.js';
 import { openMirror, pruneRawResponses, readMirrorStats, vacuumMirror } from '../src/io/store/index.js';
 import { wrapSqliteMirror } from '../src/io/store/sqlite-store.js';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { DEFAULT_RESERVE_PROFILE } from '../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../src/core/proof/index.js';
 import { openMirrorStore } from '../src/io/store/index.js';
 import { runReplay } from '../src/run/replay.js';
 import { computeReplaySnapshots } from '../test/audit/replay-mirror.js';

@@ -17,8 +17,8 @@ import {
   checkHistorySeries,
   computeAuditExitCode,
   computeAuditOutcome,
-  type ReserveProfile,
 } from '../core/audit/index.js';
+import type { ReserveProfile } from '../core/proof/index.js';
 import { AuditError } from '../errors/audit.js';
 import { InstallError } from '../errors/install.js';
 import { loadTypesOrDefault } from '../io/files/default-types.js';

@@ -1,12 +1,8 @@
 /** Unit tests of the pure audit checks over hand-built snapshots (src/core/audit). */
 import { describe, expect, it } from 'vitest';
-import {
-  type AuditInput,
-  type AuditSnapshot,
-  DEFAULT_RESERVE_PROFILE,
-  runAuditChecks,
-} from '../../src/core/audit/index.js';
+import { type AuditInput, type AuditSnapshot, runAuditChecks } from '../../src/core/audit/index.js';
 import type { ProofVerification } from '../../src/core/audit/proof-checks.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { createArgOf, honestSnapshot, POOLS, proofsOf, verifiedOf } from './fixtures.js';
 
 const P1 = POOLS[0]!;

@@ -4,14 +4,10 @@
  * verification for each proof (the create argument laid out as the bundled server's template).
  */
 
-import {
-  type AuditSnapshot,
-  DEFAULT_RESERVE_PROFILE,
-  type ProofEntry,
-  type StateEntry,
-} from '../../src/core/audit/index.js';
+import type { AuditSnapshot, ProofEntry, StateEntry } from '../../src/core/audit/index.js';
 import type { ProofVerification } from '../../src/core/audit/proof-checks.js';
 import type { Value } from '../../src/core/codec/value.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { assessReserveProof, type ReserveProof } from '../../src/core/proof/reserve-proof.js';
 
 const CC = { admin: 'DSO::1220cc', id: 'Amulet' };

@@ -4,12 +4,8 @@
  * an error, and never a silent pass of the check's text.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type AuditInput,
-  type AuditSnapshot,
-  DEFAULT_RESERVE_PROFILE,
-  runAuditChecks,
-} from '../../src/core/audit/index.js';
+import { type AuditInput, type AuditSnapshot, runAuditChecks } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { honestSnapshot, POOLS, proofsOf, verifiedOf } from './fixtures.js';
 
 function run(edit: (s: AuditSnapshot) => AuditSnapshot) {

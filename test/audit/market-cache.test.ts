@@ -13,7 +13,6 @@ import {
   computeInstantCandidates,
   computeSnapshotStates,
   computeStateWindow,
-  DEFAULT_RESERVE_PROFILE,
   findStateAt,
   type HistoryPoint,
   isInstantKnown,
@@ -22,6 +21,7 @@ import {
   type ResponseTiming,
   runAuditChecks,
 } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { parseCacheHeaders } from '../../src/core/wire/snapshot.js';
 import { cid, honestSnapshot, micros, POOLS, proofsOf, verifiedOf } from './fixtures.js';
 

@@ -5,7 +5,7 @@ import {
   DEFAULT_RESERVE_PROFILE,
   findTemplateProfile,
   parseReserveProfile,
-} from '../../src/core/audit/index.js';
+} from '../../src/core/proof/index.js';
 import { isReserveAuditError } from '../../src/errors/base.js';
 import { TEMPLATE } from './fixtures.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/cli/render/style.js';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { StoreError } from '../../src/errors/store.js';
 import { type ReplayReport, runReplay } from '../../src/run/replay.js';
 import { runCliForTest } from '../helpers/run-cli.js';

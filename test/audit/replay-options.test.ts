@@ -4,7 +4,7 @@
  * anything is opened — instead of a RangeError while the summary is formatted.
  */
 import { expect, it } from 'vitest';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { runReplay } from '../../src/run/replay.js';
 
 it.each([

@@ -6,7 +6,7 @@
  * only then. Needs PostgreSQL (skipped, saying why, without it; failing under CI=true).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { openMirrorStore } from '../../src/io/store/index.js';
 import { runReplayWorker } from '../../src/run/replay-distributed.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';

@@ -8,11 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_COULD_NOT_CHECK, EXIT_FAILED, EXIT_OK, exitCodeOf } from '../../src/cli/exit-codes.js';
-import {
-  AUDIT_EXIT_CODES,
-  computeAuditExitCode,
-  DEFAULT_RESERVE_PROFILE,
-} from '../../src/core/audit/index.js';
+import { AUDIT_EXIT_CODES, computeAuditExitCode } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { runAudit } from '../../src/run/audit.js';
 import { runReplay } from '../../src/run/replay.js';
 import { type RunningServer, startServer } from '../../src/server/serve.js';

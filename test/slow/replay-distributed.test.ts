@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { fetchSnapshot } from '../../src/io/http/index.js';
 import { type MirrorStore, openMirrorStore } from '../../src/io/store/index.js';
 import { type ReplayReport, runReplay } from '../../src/run/replay.js';

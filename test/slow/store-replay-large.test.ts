@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RESERVE_PROFILE } from '../../src/core/audit/index.js';
+import { DEFAULT_RESERVE_PROFILE } from '../../src/core/proof/index.js';
 import { type ReplayReport, runReplay } from '../../src/run/replay.js';
 import { buildReplayMirror } from '../audit/replay-mirror.js';
 

@@ -1,23 +1,5 @@
 /** The audit engine (the issue "reserve-audit audit"): pure checks over snapshots → findings. */
 
-export type {
-  ExtractResult,
-  FieldLocator,
-  FieldRole,
-  FieldType,
-  ProvenFields,
-  ReserveProfile,
-  TemplateProfile,
-} from '../proof/profile.js';
-export {
-  DEFAULT_RESERVE_PROFILE,
-  extractProvenFields,
-  findTemplateProfile,
-  locateFieldIndex,
-  PROVEN_FIELD_KEYS,
-  parseReserveProfile,
-  readInstrument,
-} from '../proof/profile.js';
 export type { MalformedEntry } from '../wire/shape.js';
 export type { ProbeQuote } from '../wire/snapshot.js';
 export type { AssuranceLevel, LedgerPoolResult } from './assurance.js';
