@@ -72,6 +72,7 @@ export {
   PUBLISHED_MAX_AGE_SECONDS,
   recordCachedCheck,
 } from './market-cache.js';
+export type { MarketCheckContext } from './market-checks.js';
 export {
   checkMarkets,
   checkPairs,

@@ -85,13 +85,17 @@ export function checkMarkets(
   c.record('market', 'market.markets', null, f);
 }
 
-export function checkPairs(
-  c: AuditCollector,
-  pairs: readonly PairEntry[],
-  groups: ReadonlyMap<string, PoolReserves[]>,
-  cache: MarketCacheContext | null = null,
-  cc: TokenKey | null = null,
-): void {
+/** What the aggregator checks (pairs, tickers, order books) read besides their entries. */
+export interface MarketCheckContext {
+  /** the audited pools' reserves by aggregator ticker id */
+  readonly groups: ReadonlyMap<string, PoolReserves[]>;
+  /** the cache timeline the aggregator answers are judged against (null: judged at the audit's own moment) */
+  readonly cache: MarketCacheContext | null;
+  readonly cc: TokenKey | null;
+}
+
+export function checkPairs(c: AuditCollector, pairs: readonly PairEntry[], m: MarketCheckContext): void {
+  const { groups, cache, cc } = m;
   const f: Finding[] = [];
   // pairs are cached (60 s) over the 5 s pool snapshot: "deepest" is decided like a ticker
   const window = computeAggregatorStateWindow(cache, cache?.timing.pairs);
@@ -223,11 +227,10 @@ export function deepestAt(
 export function checkTickers(
   c: AuditCollector,
   tickers: readonly TickerEntry[],
-  groups: ReadonlyMap<string, PoolReserves[]>,
-  cache: MarketCacheContext | null = null,
-  cc: TokenKey | null = null,
+  m: MarketCheckContext,
   named: ReadonlyMap<string, NamedReserveContract> = new Map(),
 ): void {
+  const { groups, cache, cc } = m;
   const byId = new Map(tickers.map((t) => [t.tickerId, t]));
   const window = computeAggregatorStateWindow(cache, cache?.timing.tickers);
   for (const [id, list] of groups) {

@@ -6,9 +6,9 @@
  */
 import { computeMidPriceExact } from '../amm/index.js';
 import { type AuditCollector, type Finding, makeFinding } from './finding.js';
-import { computeAggregatorStateWindow, type MarketCacheContext, recordCachedCheck } from './market-cache.js';
-import { deepestAt, nearFloat } from './market-checks.js';
-import type { OrderbookEntry, TokenKey } from './snapshot.js';
+import { computeAggregatorStateWindow, recordCachedCheck } from './market-cache.js';
+import { deepestAt, type MarketCheckContext, nearFloat } from './market-checks.js';
+import type { OrderbookEntry } from './snapshot.js';
 import type { PoolReserves } from './state-checks.js';
 
 /**
@@ -105,10 +105,9 @@ function computeOrderbookFindings(b: OrderbookEntry, r: PoolReserves): Finding[]
 export function checkOrderbooks(
   c: AuditCollector,
   books: readonly OrderbookEntry[],
-  groups: ReadonlyMap<string, PoolReserves[]>,
-  cache: MarketCacheContext | null = null,
-  cc: TokenKey | null = null,
+  m: MarketCheckContext,
 ): void {
+  const { groups, cache, cc } = m;
   for (const b of books) {
     const list = groups.get(b.tickerId);
     const r = list?.[0];

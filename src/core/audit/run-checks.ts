@@ -51,7 +51,13 @@ import { checkLedger } from './ledger-checks.js';
 import type { LedgerEvidence } from './ledger-evidence.js';
 import { formatLpShareValue } from './lp-share.js';
 import { computeSnapshotStates, type MarketCacheContext } from './market-cache.js';
-import { checkMarkets, checkPairs, checkTickers, computePairPools } from './market-checks.js';
+import {
+  checkMarkets,
+  checkPairs,
+  checkTickers,
+  computePairPools,
+  type MarketCheckContext,
+} from './market-checks.js';
 import type { KnownReserveState } from './market-time.js';
 import { checkOrderbooks } from './orderbook-checks.js';
 import { checkProofs, isProofOfPool, type ProvenPool } from './proof-checks.js';
@@ -492,12 +498,13 @@ export function runAuditChecks(input: AuditInput): AuditResult {
           latestSeenMs: latestSeen,
           snapshots: computeSnapshotStates(timeline, s.proofSets ?? []),
         };
+  const market: MarketCheckContext = { groups, cache, cc: s.cc };
   const pairs = need(c, 'market', 'market.pairs', '/aggregator/pairs', s.pairs);
-  if (pairs !== null) checkPairs(c, pairs, groups, cache, s.cc);
+  if (pairs !== null) checkPairs(c, pairs, market);
   const tickers = need(c, 'market', 'market.ticker', '/aggregator/tickers', s.tickers);
-  if (tickers !== null) checkTickers(c, tickers, groups, cache, s.cc, named);
+  if (tickers !== null) checkTickers(c, tickers, market, named);
   const books = need(c, 'market', 'market.orderbook', '/aggregator/orderbook', s.orderbooks);
-  if (books !== null) checkOrderbooks(c, books, groups, cache, s.cc);
+  if (books !== null) checkOrderbooks(c, books, market);
   // probe quotes
   if (s.quotes === null) c.skip('quote', 'quote', null, 'no --probe-quotes');
   else {
