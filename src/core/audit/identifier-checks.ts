@@ -30,100 +30,85 @@ const tokenFields = (
 
 const values = <T>(f: Fetched<readonly T[]>): readonly T[] => (f.ok ? f.value : []);
 
+type Field = readonly [string, string | null | undefined];
+
+/** One `Named` per entry of a list: the entry's identifier fields, and the pool it names (if any). */
+function* eachEntry<T>(
+  endpoint: string,
+  list: readonly T[],
+  fieldsOf: (x: T) => readonly Field[],
+  poolOf: (x: T) => string | null = () => null,
+): Generator<Named> {
+  for (const x of list) yield { endpoint, pool: poolOf(x), fields: fieldsOf(x) };
+}
+
+interface PoolEntry {
+  readonly poolId: string;
+  readonly contractId: string;
+  readonly tokenA: TokenKey & { readonly symbol?: string };
+  readonly tokenB: TokenKey & { readonly symbol?: string };
+}
+
+/** The identifiers every pool entry publishes, with the entry's own (`more`) after its contract ID. */
+const poolEntryFields = (p: PoolEntry, more: readonly Field[] = []): Field[] => [
+  ['pool_id', p.poolId],
+  ['contract_id', p.contractId],
+  ...more,
+  ...tokenFields('token_a', p.tokenA),
+  ...tokenFields('token_b', p.tokenB),
+];
+
+const poolIdOf = (x: { readonly poolId: string | null }): string | null => x.poolId;
+
 /** Every exchange-supplied identifier of the snapshot, with the endpoint and field it came from. */
 function* namedIdentifiers(s: AuditSnapshot): Generator<Named> {
-  for (const [endpoint, list] of [
-    ['/pools/proof', values(s.proofs)],
-    ['/pools/proof', values(s.proofsAfter)],
-  ] as const)
-    for (const p of list)
-      yield {
-        endpoint,
-        pool: p.poolId,
-        fields: [
-          ['pool_id', p.poolId],
-          ['pool_cid', p.poolCid],
-          ['contract_id', p.contractId],
-          ['update_id', p.updateId],
-          ['template.package_id', p.template.packageId],
-          ['template.package_name', p.template.packageName],
-          ['template.module_name', p.template.moduleName],
-          ['template.entity_name', p.template.entityName],
-          ...tokenFields('token_a', p.tokenA),
-          ...tokenFields('token_b', p.tokenB),
-        ],
-      };
-  for (const p of values(s.state))
-    yield {
-      endpoint: '/pools/state',
-      pool: p.poolId,
-      fields: [
-        ['pool_id', p.poolId],
-        ['contract_id', p.contractId],
-        ['symbol', p.symbol],
-        ...tokenFields('token_a', p.tokenA),
-        ...tokenFields('token_b', p.tokenB),
-      ],
-    };
-  for (const p of values(s.poolsInfo))
-    yield {
-      endpoint: '/pools/info',
-      pool: p.poolId,
-      fields: [
-        ['pool_id', p.poolId],
-        ['contract_id', p.contractId],
-        ...tokenFields('token_a', p.tokenA),
-        ...tokenFields('token_b', p.tokenB),
-      ],
-    };
-  for (const t of values(s.tokens))
-    yield {
-      endpoint: '/tokens/info',
-      pool: null,
-      fields: [
-        ['admin', t.admin],
-        ['id', t.id],
-        ['symbol', t.symbol],
-        ['name', t.name],
-      ],
-    };
-  for (const m of values(s.markets))
-    yield {
-      endpoint: '/markets/info',
-      pool: null,
-      fields: [
-        ['symbol', m.symbol],
-        ['source', m.source],
-      ],
-    };
-  for (const p of values(s.pairs))
-    yield {
-      endpoint: 'aggregator pairs',
-      pool: null,
-      fields: [
-        ['ticker_id', p.tickerId],
-        ['base', p.base],
-        ['target', p.target],
-        ['pool_id', p.poolId],
-      ],
-    };
-  for (const t of values(s.tickers))
-    yield {
-      endpoint: 'aggregator tickers',
-      pool: null,
-      fields: [
-        ['ticker_id', t.tickerId],
-        ['pool_id', t.poolId],
-        ['contract_id', t.contractId],
-      ],
-    };
-  for (const b of values(s.orderbooks))
-    yield { endpoint: 'aggregator orderbook', pool: null, fields: [['ticker_id', b.tickerId]] };
-  for (const [endpoint, list] of [
-    ['/pools/proof', s.malformed?.proofs ?? []],
-    ['/pools/state', s.malformed?.state ?? []],
-  ] as const)
-    for (const m of list) yield { endpoint, pool: m.poolId, fields: [['pool_id', m.poolId]] };
+  const proofs = [...values(s.proofs), ...values(s.proofsAfter)];
+  yield* eachEntry(
+    '/pools/proof',
+    proofs,
+    (p) =>
+      poolEntryFields(p, [
+        ['pool_cid', p.poolCid],
+        ['update_id', p.updateId],
+        ['template.package_id', p.template.packageId],
+        ['template.package_name', p.template.packageName],
+        ['template.module_name', p.template.moduleName],
+        ['template.entity_name', p.template.entityName],
+      ]),
+    poolIdOf,
+  );
+  yield* eachEntry(
+    '/pools/state',
+    values(s.state),
+    (p) => poolEntryFields(p, [['symbol', p.symbol]]),
+    poolIdOf,
+  );
+  yield* eachEntry('/pools/info', values(s.poolsInfo), (p) => poolEntryFields(p), poolIdOf);
+  yield* eachEntry('/tokens/info', values(s.tokens), (t) => [
+    ['admin', t.admin],
+    ['id', t.id],
+    ['symbol', t.symbol],
+    ['name', t.name],
+  ]);
+  yield* eachEntry('/markets/info', values(s.markets), (m) => [
+    ['symbol', m.symbol],
+    ['source', m.source],
+  ]);
+  yield* eachEntry('aggregator pairs', values(s.pairs), (p) => [
+    ['ticker_id', p.tickerId],
+    ['base', p.base],
+    ['target', p.target],
+    ['pool_id', p.poolId],
+  ]);
+  yield* eachEntry('aggregator tickers', values(s.tickers), (t) => [
+    ['ticker_id', t.tickerId],
+    ['pool_id', t.poolId],
+    ['contract_id', t.contractId],
+  ]);
+  yield* eachEntry('aggregator orderbook', values(s.orderbooks), (b) => [['ticker_id', b.tickerId]]);
+  const malformedPoolId = (m: { readonly poolId: string | null }): Field[] => [['pool_id', m.poolId]];
+  yield* eachEntry('/pools/proof', s.malformed?.proofs ?? [], malformedPoolId, poolIdOf);
+  yield* eachEntry('/pools/state', s.malformed?.state ?? [], malformedPoolId, poolIdOf);
 }
 
 /**
