@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { openMirrorStore } from '../src/io/store/index.js';
 import { type AuditReport, runAudit } from '../src/run/audit.js';
 import { runMirrorFollow } from '../src/run/mirror-follow.js';
-import { formatLedgerToken } from '../src/server/ledger-api/auth.js';
 import { createSeededRng } from '../src/sim/rng.js';
 import { simulateRandomSwap } from '../src/sim/traffic.js';
+import { mintReaderToken } from '../test/helpers/followed-ledger.js';
 import { startAuditServer } from '../test/helpers/tamper.js';
 
 const swaps = Number(process.env.BENCH_FOLLOWED_SWAPS ?? 5000);
@@ -25,14 +25,8 @@ const SECRET = new TextEncoder().encode('the ledger api secret of the followed a
 const AUDITOR = 'auditor::1220be0d';
 
 const server = await startAuditServer({ version: 'v12', ledger: { secret: SECRET, auditorParty: AUDITOR } });
-const ledgerUrl = server.directBase.replace(/\/v1\/public$/, '');
-const token = await formatLedgerToken({
-  secret: SECRET,
-  user: 'bench',
-  readAs: [AUDITOR],
-  expiresInSeconds: 3600,
-  nowMs: Date.now(),
-});
+const { ledgerUrl } = server;
+const token = await mintReaderToken(SECRET, 'bench', [AUDITOR]);
 const rng = createSeededRng('audit-followed-bench');
 const t0 = performance.now();
 let done = 0;

@@ -20,9 +20,9 @@ import { join } from 'node:path';
 import { parseBaseUrl } from '../src/io/http/base-url.js';
 import { openMirrorStore } from '../src/io/store/index.js';
 import { type FollowRound, runMirrorFollow } from '../src/run/mirror-follow.js';
-import { formatLedgerToken } from '../src/server/ledger-api/auth.js';
 import { createSeededRng } from '../src/sim/rng.js';
 import { startTraffic } from '../src/sim/traffic.js';
+import { mintReaderToken } from '../test/helpers/followed-ledger.js';
 import { startAuditServer } from '../test/helpers/tamper.js';
 
 const extraPools = Number(process.env.BENCH_FOLLOW_POOLS ?? 300);
@@ -44,14 +44,8 @@ const server = await startAuditServer({
   extraPools,
   ledger: { secret: SECRET, auditorParty: AUDITOR },
 });
-const ledgerUrl = server.directBase.replace(/\/v1\/public$/, '');
-const token = await formatLedgerToken({
-  secret: SECRET,
-  user: 'bench',
-  readAs: [AUDITOR],
-  expiresInSeconds: 3600,
-  nowMs: Date.now(),
-});
+const { ledgerUrl } = server;
+const token = await mintReaderToken(SECRET, 'bench', [AUDITOR]);
 const dir = mkdtempSync(join(tmpdir(), 'follow-bench-'));
 const store = await openMirrorStore(join(dir, 'mirror.db'));
 const pools = server.ex.activeReserveContracts(server.ex.ledgerEnd()).length;

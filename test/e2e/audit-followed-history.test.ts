@@ -13,10 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { Dec } from '../../src/core/money/decimal.js';
-import { formatLedgerToken } from '../../src/server/ledger-api/auth.js';
 import { createSeededRng } from '../../src/sim/rng.js';
 import { simulateRandomSwap } from '../../src/sim/traffic.js';
-import { formatMirrorFollowArgs } from '../helpers/followed-ledger.js';
+import { formatMirrorFollowArgs, mintReaderToken } from '../helpers/followed-ledger.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 import {
@@ -63,16 +62,7 @@ const rng = createSeededRng('audit-followed-traffic');
 
 beforeAll(async () => {
   tokenFile = join(dir, 'auditor.jwt');
-  writeFileSync(
-    tokenFile,
-    await formatLedgerToken({
-      secret: SECRET,
-      user: 'auditor',
-      readAs: [AUDITOR],
-      expiresInSeconds: 3600,
-      nowMs: Date.now(),
-    }),
-  );
+  writeFileSync(tokenFile, await mintReaderToken(SECRET, 'auditor', [AUDITOR]));
 });
 
 /** `count` executed swaps, each after a second of ledger time (past the 5 s pool cache at the end). */
@@ -95,7 +85,7 @@ describeBackends('audit --mirror over the followed ledger', (backend: BackendNam
       seed: 'audit-followed',
       ledger: { secret: SECRET, auditorParty: AUDITOR },
     });
-    ledgerUrl = s.directBase.replace(/\/v1\/public$/, '');
+    ledgerUrl = s.ledgerUrl;
     m = await openTestMirror(backend);
   }, 30_000);
   afterEach(async () => {

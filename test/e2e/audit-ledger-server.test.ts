@@ -15,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCreatedEventBlob } from '../../src/core/codec/blob-decoder.js';
 import type { PoolsProofResponse } from '../../src/core/wire/pools-proof.js';
 import { sha256Node } from '../../src/io/node-sha256.js';
-import { formatLedgerToken } from '../../src/server/ledger-api/auth.js';
 import { mintReserveContract } from '../../src/sim/mint.js';
 import { decodeReserveCreateArg, type ReserveFields } from '../../src/sim/reserve-template.js';
 import { createSeededRng } from '../../src/sim/rng.js';
+import { mintReaderToken } from '../helpers/followed-ledger.js';
 import { runCliForTest } from '../helpers/run-cli.js';
 import { type AuditServer, startAuditServer } from '../helpers/tamper.js';
 
@@ -43,13 +43,7 @@ let other: AuditServer;
 const dir = mkdtempSync(join(tmpdir(), 'audit-ledger-server-'));
 
 async function tokenFile(name: string, readAs: string[]): Promise<string> {
-  const token = await formatLedgerToken({
-    secret: SECRET,
-    user: 'auditor-user',
-    readAs,
-    expiresInSeconds: 3600,
-    nowMs: Date.now(),
-  });
+  const token = await mintReaderToken(SECRET, 'auditor-user', readAs);
   const f = join(dir, name);
   writeFileSync(f, token);
   return f;
@@ -62,7 +56,7 @@ async function audit(file: string): Promise<{ code: number; doc: AuditDoc }> {
     s.base,
     '--json',
     '--ledger-api',
-    s.directBase.replace(/\/v1\/public$/, ''),
+    s.ledgerUrl,
     '--ledger-party',
     AUDITOR,
     '--ledger-token-file',

@@ -51,6 +51,8 @@ export interface AuditServer {
   readonly base: string;
   /** the untampered server's base URL */
   readonly directBase: string;
+  /** the untampered server's origin, where it serves the Ledger API (with `ledger`) */
+  readonly ledgerUrl: string;
   /** replaces the tamper function (undefined = pass through) */
   setTamper(t: Tamper | undefined): void;
   close(): Promise<void>;
@@ -155,6 +157,7 @@ export async function startAuditServer(
     clock,
     base: `${proxyOrigin}/v1/public`,
     directBase: `${innerOrigin}/v1/public`,
+    ledgerUrl: innerOrigin,
     setTamper(t) {
       tamper = t;
     },

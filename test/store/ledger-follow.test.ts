@@ -28,6 +28,7 @@ import { simulateRandomSwap } from '../../src/sim/traffic.js';
 import { spawnCli } from '../cli/helpers/spawn-cli.js';
 import {
   formatMirrorFollowArgs,
+  mintReaderToken,
   readSimulatedFollowedEvents,
   verifyReferenceReserve,
 } from '../helpers/followed-ledger.js';
@@ -69,14 +70,8 @@ const dir = mkdtempSync(join(tmpdir(), 'ledger-follow-'));
 
 beforeAll(async () => {
   s = await startAuditServer({ version: 'v12', ledger: { secret: SECRET, auditorParty: AUDITOR } });
-  ledgerUrl = s.directBase.replace(/\/v1\/public$/, '');
-  token = await formatLedgerToken({
-    secret: SECRET,
-    user: 'follower',
-    readAs: [AUDITOR],
-    expiresInSeconds: 3600,
-    nowMs: Date.now(),
-  });
+  ledgerUrl = s.ledgerUrl;
+  token = await mintReaderToken(SECRET, 'follower', [AUDITOR]);
 });
 afterAll(async () => {
   await s.close();
